@@ -1,0 +1,145 @@
+//! The command line: clap's derive types, and [`command`] for completions and man pages.
+//!
+//! Flags are one of the two ways to pass a tool's arguments; the other is one JSON
+//! object on stdin. Flags are turned into that same JSON object
+//! ([`crate::tool::flags`]), so both go through one parser and one set of checks.
+
+use std::path::PathBuf;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
+
+/// stitch: safe, exact file tools over one workspace.
+///
+/// Every call prints one JSON envelope on stdout: {"ok":true,"data":…} or a typed
+/// refusal {"ok":false,"error":CODE,"details":{"message":…},"_hint":…}.
+/// Exit status: 0 success, 1 refusal, 2 invalid invocation, 3 internal error.
+#[derive(Debug, Parser)]
+#[command(name = "stitch", version, about, long_about, max_term_width = 100)]
+pub struct Cli {
+    /// The workspace: nothing outside it is ever read or written [default: current directory].
+    #[arg(long, env = "STITCH_ROOT", global = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Turn on read-before-write guards for this session.
+    #[arg(long, env = "STITCH_SESSION", global = true, value_name = "ID")]
+    pub session: Option<String>,
+    /// How long a mutation waits for another process's lock before BUSY.
+    #[arg(
+        long,
+        env = "STITCH_LOCK_TIMEOUT",
+        global = true,
+        value_name = "SECS",
+        default_value = "30"
+    )]
+    pub lock_timeout: f64,
+    /// Indent the envelope.
+    #[arg(long, global = true)]
+    pub pretty: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read a text file, paged by lines.
+    ///
+    /// Example: stitch read src/main.rs --offset 100 --limit 50
+    Read(ReadArgs),
+    /// Create a file (or replace one, explicitly), creating missing parents.
+    ///
+    /// Example: stitch write notes/todo.md --content '- ship it'
+    Write(WriteArgs),
+    /// Replace exact snippets in one file, atomically.
+    ///
+    /// Example: stitch edit src/a.rs --old 'let x = 1;' --new 'let x = 2;'
+    Edit(EditArgs),
+}
+
+/// Take the tool's arguments as one JSON object on stdin.
+#[derive(Debug, Args)]
+pub struct JsonFlag {
+    /// Read the tool's arguments as one JSON object from stdin.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `stitch read`.
+#[derive(Debug, Args)]
+pub struct ReadArgs {
+    /// The file, relative to the root.
+    pub path: Option<String>,
+    /// First line to return, 1-based.
+    #[arg(long, value_name = "N")]
+    pub offset: Option<u64>,
+    /// Number of lines to return.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+    /// Cap on the returned text, in bytes.
+    #[arg(long, value_name = "N")]
+    pub max_bytes: Option<u64>,
+    #[command(flatten)]
+    pub json: JsonFlag,
+}
+
+/// `stitch write`.
+#[derive(Debug, Args)]
+pub struct WriteArgs {
+    /// The file, relative to the root.
+    pub path: Option<String>,
+    /// The new content.
+    #[arg(long, value_name = "TEXT", conflicts_with = "from")]
+    pub content: Option<String>,
+    /// Read the new content from FILE (`-` = stdin), as raw bytes.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
+    /// Replace the file if it exists.
+    #[arg(long)]
+    pub overwrite: bool,
+    /// Replace only if the file's current SHA-256 is HEX.
+    #[arg(long, value_name = "HEX")]
+    pub expected_sha256: Option<String>,
+    /// Check everything, change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
+}
+
+/// `stitch edit`.
+#[derive(Debug, Args)]
+pub struct EditArgs {
+    /// The file, relative to the root.
+    pub path: Option<String>,
+    /// The exact text to replace.
+    #[arg(long, value_name = "TEXT", conflicts_with = "old_from")]
+    pub old: Option<String>,
+    /// The replacement text.
+    #[arg(long, value_name = "TEXT", conflicts_with = "new_from")]
+    pub new: Option<String>,
+    /// Read the text to replace from FILE (`-` = stdin).
+    #[arg(long, value_name = "FILE")]
+    pub old_from: Option<PathBuf>,
+    /// Read the replacement from FILE (`-` = stdin).
+    #[arg(long, value_name = "FILE")]
+    pub new_from: Option<PathBuf>,
+    /// Replace every occurrence.
+    #[arg(long)]
+    pub replace_all: bool,
+    /// Refuse unless exactly N occurrences match.
+    #[arg(long, value_name = "N")]
+    pub expected_replacements: Option<u64>,
+    /// Refuse unless the file's current SHA-256 is HEX.
+    #[arg(long, value_name = "HEX")]
+    pub expected_sha256: Option<String>,
+    /// Compute the result and diff, change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
+}
+
+/// The clap command, for completions, man pages and parsing.
+#[must_use]
+pub fn command() -> clap::Command {
+    Cli::command()
+}

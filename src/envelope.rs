@@ -1,0 +1,107 @@
+//! The one boundary that writes stdout: the JSON envelope, the exit status, and the
+//! scrubbing of internal causes.
+//!
+//! Every tool call ends here exactly once. A refusal is rendered with its message, its
+//! facts and the hint composed from them ([`crate::hint`]); an internal failure is
+//! reduced to `INTERNAL_SERVER_ERROR` and its cause goes to stderr only when
+//! `STITCH_DEBUG=1`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use serde_json::{json, Map, Value};
+
+use crate::refusal::{Failure, Outcome, Refusal};
+
+/// Exit status of a successful call, dry runs included.
+pub const EXIT_OK: u8 = 0;
+/// Exit status of an ordinary refusal.
+pub const EXIT_REFUSED: u8 = 1;
+/// Exit status of an invalid invocation.
+pub const EXIT_INVALID: u8 = 2;
+/// Exit status of an internal failure.
+pub const EXIT_INTERNAL: u8 = 3;
+
+/// Renders the outcome of one tool call as its envelope.
+#[must_use]
+pub fn render(outcome: &Outcome) -> (Value, u8) {
+    match outcome {
+        Ok(data) => (json!({"ok": true, "data": data}), EXIT_OK),
+        Err(Failure::Refused(refusal)) => {
+            let status = if refusal.code().is_invocation_error() {
+                EXIT_INVALID
+            } else {
+                EXIT_REFUSED
+            };
+            (refusal_envelope(refusal), status)
+        }
+        Err(Failure::Internal(cause)) => {
+            if std::env::var_os("STITCH_DEBUG").is_some_and(|v| v == "1") {
+                stderr_line(&format!("stitch: internal error: {cause:#}"));
+            }
+            (
+                json!({"ok": false, "error": "INTERNAL_SERVER_ERROR",
+                       "details": {"message": "internal error"}}),
+                EXIT_INTERNAL,
+            )
+        }
+    }
+}
+
+fn refusal_envelope(refusal: &Refusal) -> Value {
+    let mut details = Map::new();
+    details.insert("message".into(), Value::String(refusal.message().into()));
+    for (key, value) in refusal.details() {
+        details.insert(key.clone(), value.clone());
+    }
+    let mut envelope = Map::new();
+    envelope.insert("ok".into(), Value::Bool(false));
+    envelope.insert(
+        "error".into(),
+        Value::String(refusal.code().as_str().into()),
+    );
+    envelope.insert("details".into(), Value::Object(details));
+    if let Some(hint) = crate::hint::compose(refusal) {
+        envelope.insert("_hint".into(), Value::String(hint));
+    }
+    Value::Object(envelope)
+}
+
+/// Writes the envelope of one tool call to stdout and returns the exit status.
+#[must_use]
+pub fn emit(outcome: &Outcome, pretty: bool) -> ExitCode {
+    let (envelope, status) = render(outcome);
+    let text = if pretty {
+        serde_json::to_string_pretty(&envelope)
+    } else {
+        serde_json::to_string(&envelope)
+    }
+    .unwrap_or_else(|_| {
+        r#"{"ok":false,"error":"INTERNAL_SERVER_ERROR","details":{"message":"internal error"}}"#
+            .into()
+    });
+    write_stdout(text.as_bytes());
+    ExitCode::from(status)
+}
+
+/// Writes plain text that is not a tool call (schemas, config reports) to stdout.
+pub fn emit_plain(text: &str) {
+    write_stdout(text.as_bytes());
+}
+
+#[allow(clippy::print_stdout)] // This module is the one writer of stdout.
+fn write_stdout(bytes: &[u8]) {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    // A closed pipe leaves nobody to tell; the exit status still says what happened.
+    let _ = out.write_all(bytes);
+    let _ = out.write_all(b"\n");
+    let _ = out.flush();
+}
+
+/// A line for a person watching stderr (a lock wait, a debug cause). Never part of
+/// the envelope.
+#[allow(clippy::print_stderr)]
+pub fn stderr_line(line: &str) {
+    eprintln!("{line}");
+}

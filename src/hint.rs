@@ -1,0 +1,91 @@
+//! Hints: the one next step most likely to succeed, composed from a refusal's code and
+//! facts at the envelope boundary.
+//!
+//! Lower layers never write hints; they state facts. Keeping every remedy here means the
+//! same code always gets the same advice, and the docs can quote it from one place.
+
+use serde_json::Value;
+
+use crate::refusal::{Code, Refusal};
+
+/// The remedy for `STALE_VERSION`, quoted verbatim by the docs.
+pub const REREAD: &str = "Re-read the file, then retry";
+/// The remedy for `NOT_OBSERVED`, quoted verbatim by the docs.
+pub const READ_FIRST: &str = "Read the file, then retry";
+
+fn text<'a>(refusal: &'a Refusal, key: &str) -> Option<&'a str> {
+    refusal.detail(key).and_then(Value::as_str)
+}
+
+/// The hint for a refusal, or `None` where no action of the caller can help.
+#[must_use]
+pub fn compose(refusal: &Refusal) -> Option<String> {
+    let path = text(refusal, "path").unwrap_or("the file");
+    let hint = match refusal.code() {
+        Code::InvalidArgument => match text(refusal, "field") {
+            Some("root") => "Pass --root (or STITCH_ROOT) naming an existing directory.".into(),
+            Some(field) => format!("Fix the `{field}` argument and call again."),
+            None => "Fix the arguments and call again.".into(),
+        },
+        Code::InvalidPath => match text(refusal, "suggestion") {
+            Some(s) => format!("Use the path `{s}` instead."),
+            None => "Use a non-empty, workspace-relative path with `/` separators.".into(),
+        },
+        Code::InvalidPattern => match text(refusal, "rewrite") {
+            Some(_) => "Regexes run in linear time: rewrite without look-around or backreferences, or search literally.".into(),
+            None => "Fix the pattern, or search literally (without regex).".into(),
+        },
+        Code::OutsideRoot => match text(refusal, "insideTarget") {
+            Some(inside) => format!("The link's target is inside the workspace: use `{inside}`."),
+            None => "Use a path inside the workspace.".into(),
+        },
+        Code::NotFound => match refusal
+            .detail("nearNames")
+            .and_then(Value::as_array)
+            .and_then(|names| names.first())
+            .and_then(Value::as_str)
+        {
+            Some(near) => format!("Did you mean `{near}`? Otherwise list the parent directory."),
+            None => match text(refusal, "operation") {
+                Some("edit") => "Create the file with write_file, or list the parent directory.".into(),
+                _ => "List the parent directory to see what exists.".into(),
+            },
+        },
+        Code::NotAFile => format!("`{path}` is not a regular file: list it instead."),
+        Code::NotADirectory => "Pick a path whose parent components are directories.".into(),
+        Code::AlreadyExists => format!(
+            "Read `{path}` and pass overwrite: true (or its sha256 as expectedSha256), or change it with edit_file."
+        ),
+        Code::NotText | Code::Denied => return None,
+        Code::TooLarge => match text(refusal, "field") {
+            Some("content") => "Split the content into smaller files.".into(),
+            _ => "Read with offset and limit, or split the work into smaller files.".into(),
+        },
+        Code::NoMatch => {
+            if refusal.detail("alreadyApplied") == Some(&Value::Bool(true)) {
+                "newText is already in the file: the edit seems applied; re-read the file to confirm.".into()
+            } else if refusal
+                .detail("candidates")
+                .and_then(Value::as_array)
+                .is_some_and(|c| !c.is_empty())
+            {
+                "Copy the candidate's text exactly as oldText and retry.".into()
+            } else {
+                format!("Re-read `{path}` and copy oldText exactly from it.")
+            }
+        }
+        Code::AmbiguousMatch => {
+            "Add surrounding lines to oldText until it matches once, or pass replaceAll: true.".into()
+        }
+        Code::MatchCountMismatch => {
+            "Check the count: re-read the file, then set expectedReplacements to the number of matches you intend.".into()
+        }
+        Code::StaleVersion => format!("{REREAD}."),
+        Code::NotObserved => format!("{READ_FIRST}."),
+        Code::InvalidConfig => {
+            "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem.".into()
+        }
+        Code::Busy => "Another call holds the lock: retry in a moment.".into(),
+    };
+    Some(hint)
+}

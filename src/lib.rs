@@ -1,0 +1,77 @@
+//! stitch: safe, exact file tools over one workspace, one process per call.
+//!
+//! [`run`] parses the command line, gathers the tool's arguments (flags or one JSON
+//! object on stdin), dispatches to the tool and renders exactly one envelope.
+
+pub mod cli;
+pub mod digest;
+pub mod envelope;
+pub mod hint;
+mod input;
+pub mod lock;
+pub mod refusal;
+pub mod text;
+pub mod tool;
+pub mod workspace;
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::FromArgMatches;
+
+use refusal::{Code, Failure, Refusal};
+
+/// Runs one call of `stitch` and returns its exit status.
+pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let matches = match cli::command().try_get_matches_from(args) {
+        Ok(matches) => matches,
+        Err(error) => return usage_error(&error),
+    };
+    let parsed = match cli::Cli::from_arg_matches(&matches) {
+        Ok(parsed) => parsed,
+        Err(error) => return usage_error(&error),
+    };
+    let pretty = parsed.pretty;
+    let flags_given = matches
+        .subcommand()
+        .is_some_and(|(_, sub)| tool::flags::any_given(sub));
+    let outcome = tool::call(&parsed, flags_given);
+    envelope::emit(&outcome, pretty)
+}
+
+/// Help and version print text and exit 0; every other clap error is a tool call that
+/// failed as `INVALID_ARGUMENT`, with clap's human message also on stderr.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            envelope::emit_plain(error.render().to_string().trim_end());
+            ExitCode::SUCCESS
+        }
+        _ => {
+            let rendered = error.render().to_string();
+            envelope::stderr_line(rendered.trim_end());
+            let first = rendered
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("invalid invocation")
+                .trim_start_matches("error: ")
+                .trim();
+            let mut refusal = Refusal::new(
+                Code::InvalidArgument,
+                format!("Invalid invocation: {first}"),
+            );
+            if let Some(clap::error::ContextValue::String(arg)) =
+                error.get(clap::error::ContextKind::InvalidArg)
+            {
+                refusal = refusal.with("argument", arg.as_str());
+            }
+            if error.kind() == ErrorKind::MissingSubcommand
+                || error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            {
+                refusal = refusal.with("commands", vec!["read", "write", "edit"]);
+            }
+            envelope::emit(&Err(Failure::Refused(refusal)), false)
+        }
+    }
+}

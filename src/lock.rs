@@ -1,0 +1,94 @@
+//! The only place a lock is taken: advisory, exclusive, cross-process (fs4).
+//!
+//! Mutations lock a file under `.stitch/locks/`, chosen by hashing the real path of the
+//! target into one of [`SHARDS`] lock files. Lock files are never replaced (the data
+//! file is, by rename, which is why it is never the thing locked), so a lock holds for
+//! as long as its descriptor is open. Different files rarely share a shard, so they
+//! rarely wait on each other.
+
+// The one place allowed to take locks: see clippy.toml.
+#![allow(clippy::disallowed_methods)]
+
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use fs4::FileExt;
+use fs4::TryLockError;
+
+use crate::workspace::{self, Workspace};
+
+/// How many lock files the paths of a workspace are spread over.
+pub const SHARDS: u64 = 256;
+
+/// A held lock; released when dropped (the descriptor closes).
+#[derive(Debug)]
+pub struct Guard {
+    _file: std::fs::File,
+}
+
+/// Why no lock was obtained.
+#[derive(Debug)]
+pub enum Error {
+    /// Another process held it for longer than the timeout.
+    Busy {
+        waited: Duration,
+    },
+    Workspace(workspace::Error),
+    Io(std::io::Error),
+}
+
+/// The lock shard of a real workspace-relative path (FNV-1a, stable across processes).
+#[must_use]
+pub fn shard(real_path: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in real_path.bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash % SHARDS
+}
+
+/// Takes the exclusive lock for `real_path`, waiting up to `timeout`.
+pub fn acquire(ws: &Workspace, real_path: &str, timeout: Duration) -> Result<Guard, Error> {
+    acquire_named(ws, &format!("{:02x}.lock", shard(real_path)), timeout)
+}
+
+/// Takes the exclusive lock of the lock file `name`, waiting up to `timeout`.
+///
+/// The uncontended case is one `try_lock`. Under contention a helper thread blocks in
+/// `flock` (so the lock passes on the moment it is free, with no polling delay) while
+/// this thread waits for it up to the timeout; on timeout the process is about to exit
+/// anyway, which ends the helper's wait.
+pub fn acquire_named(ws: &Workspace, name: &str, timeout: Duration) -> Result<Guard, Error> {
+    let file = ws.lock_file(name).map_err(Error::Workspace)?;
+    match FileExt::try_lock(&file) {
+        Ok(()) => return Ok(Guard { _file: file }),
+        Err(TryLockError::WouldBlock) => {}
+        Err(TryLockError::Error(e)) => return Err(Error::Io(e)),
+    }
+    let start = Instant::now();
+    // The duplicate shares the open file description, and so the flock.
+    let shared = file.try_clone().map_err(Error::Io)?;
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(FileExt::lock(&shared));
+    });
+    let notice = Duration::from_millis(200).min(timeout);
+    let first = rx.recv_timeout(notice);
+    let result = match first {
+        Err(mpsc::RecvTimeoutError::Timeout) if notice < timeout => {
+            crate::envelope::stderr_line(
+                "stitch: waiting for another stitch process to finish with this file",
+            );
+            rx.recv_timeout(timeout.saturating_sub(notice))
+        }
+        other => other,
+    };
+    match result {
+        Ok(Ok(())) => Ok(Guard { _file: file }),
+        Ok(Err(e)) => Err(Error::Io(e)),
+        Err(_) => Err(Error::Busy {
+            waited: start.elapsed(),
+        }),
+    }
+}

@@ -1,0 +1,167 @@
+//! Typed refusals: the ordinary outcomes a caller can act on.
+//!
+//! A [`Refusal`] carries a stable [`Code`], one sentence phrased from the facts of the
+//! request, and those facts as structured details. It knows nothing of hints or of the
+//! envelope: the hint is composed at the boundary ([`crate::envelope`]) from the code
+//! and the facts.
+
+use serde_json::{Map, Value};
+
+/// A stable refusal code. Codes are API: they never change once released.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Code {
+    InvalidArgument,
+    InvalidPath,
+    InvalidPattern,
+    OutsideRoot,
+    NotFound,
+    NotAFile,
+    NotADirectory,
+    AlreadyExists,
+    NotText,
+    TooLarge,
+    NoMatch,
+    AmbiguousMatch,
+    MatchCountMismatch,
+    StaleVersion,
+    NotObserved,
+    Denied,
+    InvalidConfig,
+    Busy,
+}
+
+impl Code {
+    /// Every refusal code, in the order of the contract's table.
+    pub const ALL: [Code; 18] = [
+        Code::InvalidArgument,
+        Code::InvalidPath,
+        Code::InvalidPattern,
+        Code::OutsideRoot,
+        Code::NotFound,
+        Code::NotAFile,
+        Code::NotADirectory,
+        Code::AlreadyExists,
+        Code::NotText,
+        Code::TooLarge,
+        Code::NoMatch,
+        Code::AmbiguousMatch,
+        Code::MatchCountMismatch,
+        Code::StaleVersion,
+        Code::NotObserved,
+        Code::Denied,
+        Code::InvalidConfig,
+        Code::Busy,
+    ];
+
+    /// The code as it appears in the envelope's `error` field.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::InvalidArgument => "INVALID_ARGUMENT",
+            Code::InvalidPath => "INVALID_PATH",
+            Code::InvalidPattern => "INVALID_PATTERN",
+            Code::OutsideRoot => "OUTSIDE_ROOT",
+            Code::NotFound => "NOT_FOUND",
+            Code::NotAFile => "NOT_A_FILE",
+            Code::NotADirectory => "NOT_A_DIRECTORY",
+            Code::AlreadyExists => "ALREADY_EXISTS",
+            Code::NotText => "NOT_TEXT",
+            Code::TooLarge => "TOO_LARGE",
+            Code::NoMatch => "NO_MATCH",
+            Code::AmbiguousMatch => "AMBIGUOUS_MATCH",
+            Code::MatchCountMismatch => "MATCH_COUNT_MISMATCH",
+            Code::StaleVersion => "STALE_VERSION",
+            Code::NotObserved => "NOT_OBSERVED",
+            Code::Denied => "DENIED",
+            Code::InvalidConfig => "INVALID_CONFIG",
+            Code::Busy => "BUSY",
+        }
+    }
+
+    /// Invalid invocations exit 2; every other refusal exits 1.
+    #[must_use]
+    pub fn is_invocation_error(self) -> bool {
+        matches!(
+            self,
+            Code::InvalidArgument | Code::InvalidPath | Code::InvalidPattern
+        )
+    }
+}
+
+/// An ordinary outcome the caller can act on: a code, a sentence and the facts.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    code: Code,
+    message: String,
+    details: Map<String, Value>,
+}
+
+impl Refusal {
+    /// A refusal with its one-sentence message; add facts with [`Refusal::with`].
+    #[cold]
+    #[must_use]
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Refusal {
+            code,
+            message: message.into(),
+            details: Map::new(),
+        }
+    }
+
+    /// Adds one structured fact beside the message. `message` itself cannot be displaced.
+    #[must_use]
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        if key != "message" {
+            self.details.insert(key.to_owned(), value.into());
+        }
+        self
+    }
+
+    #[must_use]
+    pub fn code(&self) -> Code {
+        self.code
+    }
+
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The structured facts, without the message.
+    #[must_use]
+    pub fn details(&self) -> &Map<String, Value> {
+        &self.details
+    }
+
+    /// One fact, when present.
+    #[must_use]
+    pub fn detail(&self, key: &str) -> Option<&Value> {
+        self.details.get(key)
+    }
+}
+
+/// How a tool call can fail: an ordinary refusal, or a cause with no case.
+///
+/// There is deliberately no `From<io::Error>`: an I/O error is either matched to a
+/// refusal where the tool knows what it means, or wrapped in `anyhow` with context and
+/// becomes internal. A stray `?` can therefore never misclassify a failure.
+#[derive(Debug)]
+pub enum Failure {
+    Refused(Refusal),
+    Internal(anyhow::Error),
+}
+
+impl From<Refusal> for Failure {
+    fn from(refusal: Refusal) -> Self {
+        Failure::Refused(refusal)
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(error: anyhow::Error) -> Self {
+        Failure::Internal(error)
+    }
+}
+
+/// The result of a tool call: its data, or why there is none.
+pub type Outcome<T = Value> = Result<T, Failure>;

@@ -1,0 +1,285 @@
+//! The closest passages for a snippet that did not match: each candidate is an exact slice of the file, found within a time budget.
+
+mod score;
+mod votes;
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use self::score::{classify, normalise, select, similarity, MIN_SIMILARITY};
+use super::lines::line_starts;
+
+/// How many of the best-voted window starts are scored with a real similarity.
+const TOP_STARTS: usize = 24;
+
+/// How many starts are always scored, even past the deadline, so a tiny budget still yields an answer.
+const ALWAYS_SCORED: usize = 3;
+
+/// The kind of difference between a candidate and the snippet, so the caller can say what went wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Difference {
+    /// Only whitespace differs (after line endings and indentation are set aside).
+    Whitespace,
+    /// Only leading whitespace of lines differs.
+    Indentation,
+    /// Only `\r\n` versus `\n` differs.
+    LineEndings,
+    /// The text itself differs.
+    Content,
+}
+
+impl Difference {
+    /// The stable name used in machine-readable output.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Difference::Whitespace => "whitespace",
+            Difference::Indentation => "indentation",
+            Difference::LineEndings => "line-endings",
+            Difference::Content => "content",
+        }
+    }
+}
+
+/// A passage of the file that resembles the snippet, with enough detail to retry the edit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// The first line of the passage, 1-based.
+    pub start_line: usize,
+    /// The last line of the passage, 1-based and inclusive.
+    pub end_line: usize,
+    /// The file's exact bytes for those lines, so copying it as the new snippet matches exactly.
+    pub text: String,
+    /// How alike the passage and snippet are once whitespace and line endings are normalised, in 0..=1 and
+    /// rounded to 3 decimals; 1.0 only for an identical passage.
+    pub similarity: f64,
+    /// What kind of difference separates the passage from the snippet.
+    pub difference: Difference,
+}
+
+/// The file's lines, kept as offsets so candidate text is always sliced from the original.
+struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        Lines {
+            text,
+            starts: line_starts(text.as_bytes()),
+        }
+    }
+
+    /// The byte range of line `index` (0-based) including its terminator.
+    fn full(&self, index: usize) -> (usize, usize) {
+        let end = self
+            .starts
+            .get(index + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        (self.starts[index], end)
+    }
+
+    /// The bytes of line `index` without its `\n` or `\r\n` terminator.
+    fn content(&self, index: usize) -> &'a [u8] {
+        let (start, end) = self.full(index);
+        let line = &self.text.as_bytes()[start..end];
+        match line.strip_suffix(b"\n") {
+            Some(line) => line.strip_suffix(b"\r").unwrap_or(line),
+            None => line,
+        }
+    }
+
+    /// The exact text of lines `first..=last`, with or without the last line's terminator.
+    fn span(&self, first: usize, last: usize, terminated: bool) -> &'a str {
+        let start = self.starts[first];
+        let end = if terminated {
+            self.full(last).1
+        } else {
+            self.full(last).0 + self.content(last).len()
+        };
+        &self.text[start..end]
+    }
+
+    fn all(&self) -> Vec<&'a [u8]> {
+        (0..self.starts.len()).map(|i| self.content(i)).collect()
+    }
+}
+
+/// Up to `max` passages of `text` most like `snippet`, best first, non-overlapping, each with similarity >= 0.5.
+///
+/// Voting on line fingerprints and bigram overlap narrows a file of any size to a few dozen window starts, which are
+/// then scored with a character diff; every stage watches `budget`, so even a 10 MiB text answers in about that time.
+/// A passage identical to the snippet (which the caller would normally have matched) is reported as `LineEndings`.
+#[must_use]
+pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<Candidate> {
+    let started = Instant::now();
+    let deadline = started + budget;
+    let snippet_lines = Lines::new(snippet).all();
+    if max == 0 || snippet.trim().is_empty() || text.is_empty() {
+        return Vec::new();
+    }
+    let file = Lines::new(text);
+    let votes = votes::vote(&file.all(), &snippet_lines, started, budget);
+    let mut starts: Vec<usize> = (0..votes.len()).filter(|&i| votes[i] > 0.0).collect();
+    let by_votes = |a: &usize, b: &usize| votes[*b].total_cmp(&votes[*a]).then(a.cmp(b));
+    if starts.len() > TOP_STARTS {
+        starts.select_nth_unstable_by(TOP_STARTS, by_votes);
+        starts.truncate(TOP_STARTS);
+    }
+    starts.sort_by(by_votes);
+
+    let n = snippet_lines.len();
+    let terminated = snippet.ends_with('\n');
+    let normal_snippet = normalise(snippet);
+    let mut seen = HashSet::new();
+    let mut scored = Vec::new();
+    for (rank, &start) in starts.iter().enumerate() {
+        if rank >= ALWAYS_SCORED && Instant::now() >= deadline {
+            break;
+        }
+        for (first, count) in [
+            (start, n),
+            (start, n - 1),
+            (start, n + 1),
+            (start + 1, n - 1),
+        ] {
+            if count == 0 || first >= file.starts.len() {
+                continue;
+            }
+            let last = (first + count).min(file.starts.len()) - 1;
+            if !seen.insert((first, last)) {
+                continue;
+            }
+            let passage = file.span(first, last, terminated);
+            let similarity = similarity(passage, snippet, &normal_snippet, deadline);
+            if similarity >= MIN_SIMILARITY {
+                scored.push(Candidate {
+                    start_line: first + 1,
+                    end_line: last + 1,
+                    text: passage.to_owned(),
+                    similarity,
+                    difference: classify(passage, snippet),
+                });
+            }
+        }
+    }
+    select(scored, n, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fmt::Write;
+
+    const BUDGET: Duration = Duration::from_secs(2);
+
+    fn numbered(count: usize) -> String {
+        let mut text = String::new();
+        for i in 0..count {
+            let (f, arg) = (i % 17, i * 31 % 997);
+            writeln!(text, "    let value_{i} = compute_{f}(input, {arg});").unwrap();
+        }
+        text
+    }
+
+    #[test]
+    fn finds_indentation_only_difference_with_exact_text() {
+        let text = "fn main() {\n    let a = 1;\n    let b = 2;\n    println!(\"{a}{b}\");\n}\n";
+        let found = closest(text, "let a = 1;\nlet b = 2;", 3, BUDGET);
+        assert_eq!(found[0].start_line, 2);
+        assert_eq!(found[0].end_line, 3);
+        assert_eq!(found[0].text, "    let a = 1;\n    let b = 2;");
+        assert_eq!(found[0].difference, Difference::Indentation);
+        assert!(text.contains(&found[0].text));
+    }
+
+    #[test]
+    fn lf_snippet_in_crlf_file_is_a_line_ending_difference() {
+        let text = "alpha\r\nbeta\r\ngamma\r\ndelta\r\n";
+        let found = closest(text, "beta\ngamma\n", 3, BUDGET);
+        assert_eq!(found[0].text, "beta\r\ngamma\r\n");
+        assert_eq!(found[0].difference, Difference::LineEndings);
+        assert_eq!((found[0].start_line, found[0].end_line), (2, 3));
+    }
+
+    #[test]
+    fn typo_is_a_content_difference_with_high_similarity() {
+        let text = format!(
+            "{}    let total = compute_sum(values);\n{}",
+            numbered(40),
+            numbered(40)
+        );
+        let found = closest(&text, "let totl = compute_sum(values);", 3, BUDGET);
+        assert_eq!(found[0].text, "    let total = compute_sum(values);");
+        assert_eq!(found[0].start_line, 41);
+        assert_eq!(found[0].difference, Difference::Content);
+        assert!(found[0].similarity > 0.8, "{}", found[0].similarity);
+    }
+
+    #[test]
+    fn nothing_similar_gives_nothing() {
+        let found = closest(&numbered(200), "zzzz qqqq xxxx\nwwww", 5, BUDGET);
+        assert!(found.is_empty(), "{found:?}");
+        assert!(closest("", "a", 3, BUDGET).is_empty());
+        assert!(closest("a\n", " \n", 3, BUDGET).is_empty());
+        assert!(closest("a\n", "a", 0, BUDGET).is_empty());
+    }
+
+    #[test]
+    fn final_terminator_follows_the_snippet() {
+        let text = "one\r\n  two\r\nthree\r\n";
+        let with = closest(text, "two\nthree\n", 1, BUDGET);
+        assert_eq!(with[0].text, "  two\r\nthree\r\n");
+        let without = closest(text, "two\nthree", 1, BUDGET);
+        assert_eq!(without[0].text, "  two\r\nthree");
+        let last = closest("a\nb", "  b\n", 1, BUDGET);
+        assert_eq!(last[0].text, "b");
+    }
+
+    #[test]
+    fn candidates_are_ordered_and_do_not_overlap() {
+        let block = "if ready {\n    start_engine(fast);\n    log(\"go\");\n}\n";
+        let near = "if ready {\n    start_engine(slow);\n    log(\"go\");\n}\n";
+        let text = format!(
+            "{}{near}{}{block}{}",
+            numbered(30),
+            numbered(30),
+            numbered(30)
+        );
+        let snippet = "if ready {\n    start_engine(fats);\n    log(\"go\");\n}";
+        let found = closest(&text, snippet, 5, BUDGET);
+        assert!(found.len() >= 2, "{found:?}");
+        assert_eq!(found[0].start_line, 65);
+        assert_eq!(found[0].text, block.trim_end());
+        assert_eq!(found[1].start_line, 31);
+        for pair in found.windows(2) {
+            assert!(pair[0].similarity >= pair[1].similarity);
+        }
+        for (i, a) in found.iter().enumerate() {
+            for b in &found[i + 1..] {
+                assert!(a.end_line < b.start_line || b.end_line < a.start_line);
+            }
+        }
+    }
+
+    #[test]
+    fn ten_mib_text_is_searched_within_budget() {
+        let mut text = numbered(120_000);
+        let planted = "    if retries > limit {\n        return Err(Error::TooManyRetries(retries));\n    }\n    let backoff = base_delay * 2u32.pow(retries);\n    sleep(backoff);\n";
+        text.push_str(planted);
+        text.push_str(&numbered(120_000));
+        while text.len() < 10 << 20 {
+            text.push_str("    // filler comment line to pad the synthetic file out\n");
+        }
+        let snippet = "if retries > limit {\n    return Err(Error::TooManyRetires(retries));\n}\nlet backoff = base_delay * 2u32.pow(retries);\nsleep(backoff);\n";
+        let started = Instant::now();
+        let found = closest(&text, snippet, 3, Duration::from_millis(300));
+        let elapsed = started.elapsed();
+        assert!(elapsed < Duration::from_secs(5), "{elapsed:?}");
+        assert_eq!(found[0].text, planted);
+        assert_eq!(found[0].start_line, 120_001);
+        assert_eq!(found[0].difference, Difference::Content);
+    }
+}

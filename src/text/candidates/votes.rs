@@ -1,0 +1,222 @@
+//! Cheap, deadline-bounded voting for where a near-miss snippet might start: exact votes from whitespace-free line hashes, fuzzy votes from bigram overlap.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// How many of the snippet's unmatched lines get the (costlier) fuzzy scan; the longest are the most distinctive.
+const FUZZY_LINES: usize = 8;
+
+/// The bigram Dice coefficient a file line needs before it votes for a fuzzy match.
+const FUZZY_MIN_DICE: f64 = 0.5;
+
+/// How many lines are processed between deadline checks, so checking the clock stays negligible.
+const CHECK_EVERY: usize = 1024;
+
+/// A line's fingerprint with all whitespace removed, so indentation and spacing never hide a match.
+fn fingerprint(line: &[u8]) -> (u64, usize) {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut len = 0;
+    for &byte in line.iter().filter(|b| !b.is_ascii_whitespace()) {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        len += 1;
+    }
+    (hash, len)
+}
+
+/// Writes the byte bigrams of the line's non-whitespace bytes into `out`, reusing its allocation.
+fn bigrams(line: &[u8], out: &mut Vec<u16>) {
+    out.clear();
+    let mut prev: Option<u8> = None;
+    for &byte in line.iter().filter(|b| !b.is_ascii_whitespace()) {
+        if let Some(p) = prev {
+            out.push((u16::from(p) << 8) | u16::from(byte));
+        }
+        prev = Some(byte);
+    }
+}
+
+/// One snippet line prepared for fuzzy comparison: its index and its bigram multiset as a dense count table.
+struct FuzzyLine {
+    index: usize,
+    counts: Vec<u8>,
+    total: usize,
+}
+
+impl FuzzyLine {
+    /// Builds the count table for the snippet line at `index`.
+    fn new(index: usize, line: &[u8], scratch: &mut Vec<u16>) -> Self {
+        bigrams(line, scratch);
+        let mut counts = vec![0u8; 1 << 16];
+        for &gram in scratch.iter() {
+            let slot = &mut counts[usize::from(gram)];
+            *slot = slot.saturating_add(1);
+        }
+        FuzzyLine {
+            index,
+            counts,
+            total: scratch.len(),
+        }
+    }
+
+    /// Whether a file line with `total` bigrams could reach the Dice threshold at all (`2·min/(a+b)`).
+    fn could_match(&self, total: usize) -> bool {
+        let (small, large) = (self.total.min(total), self.total.max(total));
+        small > 0 && 3 * small >= large
+    }
+
+    /// The Dice coefficient between this line and the file line's bigrams; `seen` must be all zero and is left so.
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "bigram counts are far below 2^52"
+    )]
+    fn dice(&self, grams: &[u16], seen: &mut [u8]) -> f64 {
+        let mut shared = 0usize;
+        for &gram in grams {
+            let slot = &mut seen[usize::from(gram)];
+            *slot = slot.saturating_add(1);
+            if *slot <= self.counts[usize::from(gram)] {
+                shared += 1;
+            }
+        }
+        for &gram in grams {
+            seen[usize::from(gram)] = 0;
+        }
+        2.0 * shared as f64 / (self.total + grams.len()) as f64
+    }
+}
+
+/// Votes for each possible window start (index = 0-based first line), given the file's and snippet's lines without terminators.
+///
+/// Exact votes weigh `1/sqrt(occurrences)` so common lines such as `}` count little; fuzzy votes weigh `dice²` and run
+/// only for snippet lines with no exact match anywhere. Hashing stops at `started + budget`, fuzzy scanning at 60% of it.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "occurrence counts are far below 2^52"
+)]
+pub(super) fn vote(
+    file: &[&[u8]],
+    snippet: &[&[u8]],
+    started: Instant,
+    budget: Duration,
+) -> Vec<f64> {
+    let hard_deadline = started + budget;
+    let fuzzy_deadline = started + budget.mul_f64(0.6);
+    let mut slots: HashMap<u64, usize> = HashMap::new();
+    let mut slot_lines: Vec<Vec<usize>> = Vec::new();
+    for (index, line) in snippet.iter().enumerate() {
+        let (hash, len) = fingerprint(line);
+        if len > 0 {
+            let slot = *slots.entry(hash).or_insert_with(|| {
+                slot_lines.push(Vec::new());
+                slot_lines.len() - 1
+            });
+            slot_lines[slot].push(index);
+        }
+    }
+    let mut occurrences = vec![0usize; slot_lines.len()];
+    let mut hits: Vec<(usize, usize)> = Vec::new();
+    let mut lens = Vec::with_capacity(file.len());
+    for (line_no, line) in file.iter().enumerate() {
+        if line_no % CHECK_EVERY == 0 && Instant::now() >= hard_deadline {
+            break;
+        }
+        let (hash, len) = fingerprint(line);
+        lens.push(len);
+        if let Some(&slot) = slots.get(&hash).filter(|_| len > 0) {
+            occurrences[slot] += 1;
+            hits.push((line_no, slot));
+        }
+    }
+    let mut votes = vec![0.0f64; file.len()];
+    for &(line_no, slot) in &hits {
+        let weight = 1.0 / (occurrences[slot] as f64).sqrt();
+        for &index in &slot_lines[slot] {
+            votes[line_no.saturating_sub(index)] += weight;
+        }
+    }
+    let matched: Vec<bool> = snippet
+        .iter()
+        .map(|line| {
+            let (hash, _) = fingerprint(line);
+            slots.get(&hash).is_some_and(|&slot| occurrences[slot] > 0)
+        })
+        .collect();
+    let mut unmatched: Vec<usize> = (0..snippet.len())
+        .filter(|&i| !matched[i] && fingerprint(snippet[i]).1 >= 2)
+        .collect();
+    unmatched.sort_by_key(|&i| std::cmp::Reverse(fingerprint(snippet[i]).1));
+    unmatched.truncate(FUZZY_LINES);
+    let mut grams = Vec::new();
+    let fuzzy: Vec<FuzzyLine> = unmatched
+        .iter()
+        .map(|&i| FuzzyLine::new(i, snippet[i], &mut grams))
+        .collect();
+    if fuzzy.is_empty() {
+        return votes;
+    }
+    let mut seen = vec![0u8; 1 << 16];
+    for (line_no, &len) in lens.iter().enumerate() {
+        if line_no % CHECK_EVERY == 0 && Instant::now() >= fuzzy_deadline {
+            break;
+        }
+        let total = len.saturating_sub(1);
+        if !fuzzy.iter().any(|f| f.could_match(total)) {
+            continue;
+        }
+        bigrams(file[line_no], &mut grams);
+        for line in fuzzy.iter().filter(|f| f.could_match(total)) {
+            let dice = line.dice(&grams, &mut seen);
+            if dice >= FUZZY_MIN_DICE {
+                votes[line_no.saturating_sub(line.index)] += dice * dice;
+            }
+        }
+    }
+    votes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(text: &str) -> Vec<&[u8]> {
+        text.lines().map(str::as_bytes).collect()
+    }
+
+    #[test]
+    fn fingerprint_ignores_whitespace_only() {
+        assert_eq!(fingerprint(b"  a  b\t"), fingerprint(b"ab"));
+        assert_ne!(fingerprint(b"ab"), fingerprint(b"ba"));
+        assert_eq!(fingerprint(b" \t ").1, 0);
+    }
+
+    #[test]
+    fn dice_measures_bigram_overlap() {
+        let mut grams = Vec::new();
+        let line = FuzzyLine::new(0, b"night", &mut grams);
+        let mut seen = vec![0u8; 1 << 16];
+        bigrams(b"nacht", &mut grams);
+        assert!((line.dice(&grams, &mut seen) - 0.25).abs() < 1e-9);
+        bigrams(b"night", &mut grams);
+        assert!((line.dice(&grams, &mut seen) - 1.0).abs() < 1e-9);
+        assert!(seen.iter().all(|&c| c == 0));
+    }
+
+    #[test]
+    fn exact_lines_vote_for_the_aligned_start() {
+        let file = lines("x\nalpha\nbeta\ngamma\ny\n");
+        let snippet = lines("  alpha\nbeta\ngamma");
+        let votes = vote(&file, &snippet, Instant::now(), Duration::from_secs(5));
+        let best = (0..votes.len()).max_by(|&a, &b| votes[a].total_cmp(&votes[b]));
+        assert_eq!(best, Some(1));
+        assert!((votes[1] - 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn typo_lines_get_fuzzy_votes() {
+        let file = lines("fn main() {}\nlet total = compute_sum(values);\nreturn;\n");
+        let snippet = lines("let totl = compute_sum(values);");
+        let votes = vote(&file, &snippet, Instant::now(), Duration::from_secs(5));
+        assert!(votes[1] > 0.8);
+        assert!(votes[0] < f64::EPSILON && votes[2] < f64::EPSILON);
+    }
+}

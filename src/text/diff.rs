@@ -1,0 +1,166 @@
+//! Bounded unified diffs: output never exceeds the byte cap, is cut only at line boundaries, and the diff work itself is time-limited.
+
+use std::time::Duration;
+
+use similar::{ChangeTag, TextDiff};
+
+/// How long the line diff may search for a minimal edit script before settling for a coarser (still correct) one.
+const DIFF_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// Lines of unchanged context around each change, as in `diff -u`.
+const CONTEXT: usize = 3;
+
+/// The marker that keeps a last line without `\n` from running into the next diff line.
+const NO_NEWLINE: &str = "\\ No newline at end of file\n";
+
+/// A rendered unified diff and whether it had to be cut to fit the byte cap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diff {
+    /// The diff text; empty when the inputs are equal.
+    pub text: String,
+    /// Whether lines were dropped to respect the cap.
+    pub truncated: bool,
+}
+
+/// Output accumulated line by line, refusing any line that would exceed the cap.
+struct Capped {
+    text: String,
+    max_bytes: usize,
+    truncated: bool,
+}
+
+impl Capped {
+    /// Appends `line` whole if it fits, otherwise marks the output truncated; returns whether it fitted.
+    fn push(&mut self, line: &str) -> bool {
+        if self.truncated || self.text.len() + line.len() > self.max_bytes {
+            self.truncated = true;
+            return false;
+        }
+        self.text.push_str(line);
+        true
+    }
+}
+
+/// A unified diff of `old` → `new` with 3 lines of context and headers `--- a/{path}` / `+++ b/{path}`, cut at a line boundary to at most `max_bytes` bytes.
+///
+/// A line that lacks a final newline is followed by `\ No newline at end of file`, and the pair is kept or dropped together,
+/// so the output always parses as a patch. Equal inputs give empty text.
+#[must_use]
+pub fn unified(path: &str, old: &str, new: &str, max_bytes: usize) -> Diff {
+    let diff = TextDiff::configure()
+        .timeout(DIFF_TIMEOUT)
+        .diff_lines(old, new);
+    let mut out = Capped {
+        text: String::new(),
+        max_bytes,
+        truncated: false,
+    };
+    let mut unified = diff.unified_diff();
+    unified.context_radius(CONTEXT);
+    let mut first = true;
+    'hunks: for hunk in unified.iter_hunks() {
+        if first {
+            first = false;
+            if !out.push(&format!("--- a/{path}\n")) || !out.push(&format!("+++ b/{path}\n")) {
+                break;
+            }
+        }
+        if !out.push(&format!("{}\n", hunk.header())) {
+            break;
+        }
+        let mut line = String::new();
+        for change in hunk.iter_changes() {
+            line.clear();
+            line.push(match change.tag() {
+                ChangeTag::Equal => ' ',
+                ChangeTag::Delete => '-',
+                ChangeTag::Insert => '+',
+            });
+            line.push_str(change.value());
+            if change.missing_newline() {
+                line.push('\n');
+                line.push_str(NO_NEWLINE);
+            }
+            if !out.push(&line) {
+                break 'hunks;
+            }
+        }
+    }
+    Diff {
+        text: out.text,
+        truncated: out.truncated,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbered(count: usize, line: impl Fn(usize) -> String) -> String {
+        let mut text = String::new();
+        for i in 0..count {
+            text.push_str(&line(i));
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn equal_inputs_give_an_empty_diff() {
+        let diff = unified("f.txt", "a\nb\n", "a\nb\n", 1000);
+        assert_eq!(diff.text, "");
+        assert!(!diff.truncated);
+    }
+
+    #[test]
+    fn renders_headers_hunks_and_context() {
+        let old = "1\n2\n3\n4\n5\n6\n7\n8\n9\n";
+        let new = "1\n2\n3\n4\nfive\n6\n7\n8\n9\n";
+        let diff = unified("src/x.rs", old, new, 10_000);
+        let expected =
+            "--- a/src/x.rs\n+++ b/src/x.rs\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n";
+        assert_eq!(diff.text, expected);
+        assert!(!diff.truncated);
+    }
+
+    #[test]
+    fn missing_final_newline_is_marked() {
+        let diff = unified("f", "a\nb", "a\nc", 10_000);
+        assert_eq!(
+            diff.text,
+            "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"
+        );
+        let added = unified("f", "a", "a\n", 10_000);
+        assert_eq!(
+            added.text,
+            "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+a\n"
+        );
+    }
+
+    #[test]
+    fn truncates_at_line_boundaries_within_the_cap() {
+        let old = numbered(200, |i| format!("line {i}"));
+        let new = old.replace("line 1", "LINE 1");
+        let full = unified("f", &old, &new, usize::MAX);
+        assert!(!full.truncated);
+        for cap in [0, 5, 17, 40, 100, 333] {
+            let cut = unified("f", &old, &new, cap);
+            assert!(cut.truncated, "cap {cap}");
+            assert!(cut.text.len() <= cap);
+            assert!(full.text.starts_with(&cut.text));
+            assert!(cut.text.is_empty() || cut.text.ends_with('\n'));
+        }
+        let exact = unified("f", &old, &new, full.text.len());
+        assert_eq!(exact, full);
+    }
+
+    #[test]
+    fn large_inputs_stay_bounded() {
+        let old = numbered(100_000, |i| (i * 7 % 1013).to_string());
+        let new = numbered(100_000, |i| (i * 11 % 1019).to_string());
+        let diff = unified("big", &old, &new, 4096);
+        assert!(diff.truncated);
+        assert!(diff.text.len() <= 4096);
+        assert!(diff.text.starts_with("--- a/big\n+++ b/big\n@@ "));
+    }
+}

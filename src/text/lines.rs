@@ -1,0 +1,155 @@
+//! Line endings and line indexing: one definition of "a line" (it ends after its `\n`, inclusive) shared by every caller.
+
+/// The UTF-8 byte order mark, kept here so callers detect and preserve it the same way.
+pub const BOM: &str = "\u{feff}";
+
+/// The line-ending convention of a text, so edits can keep a file's style and reports can name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineEnding {
+    /// Every line break is a bare `\n`.
+    Lf,
+    /// Every line break is `\r\n`.
+    Crlf,
+    /// Both bare `\n` and `\r\n` occur.
+    Mixed,
+    /// The text has no `\n` at all.
+    None,
+}
+
+impl LineEnding {
+    /// The stable lower-case name used in machine-readable output.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "lf",
+            LineEnding::Crlf => "crlf",
+            LineEnding::Mixed => "mixed",
+            LineEnding::None => "none",
+        }
+    }
+}
+
+/// Classifies the text's line breaks: `Lf` when only bare `\n` occurs, `Crlf` when only `\r\n`, `Mixed` when both, `None` when there is no `\n`.
+#[must_use]
+pub fn line_ending(text: &[u8]) -> LineEnding {
+    let mut lf = false;
+    let mut crlf = false;
+    for pos in memchr::memchr_iter(b'\n', text) {
+        if pos > 0 && text[pos - 1] == b'\r' {
+            crlf = true;
+        } else {
+            lf = true;
+        }
+        if lf && crlf {
+            return LineEnding::Mixed;
+        }
+    }
+    match (lf, crlf) {
+        (true, false) => LineEnding::Lf,
+        (false, true) => LineEnding::Crlf,
+        (true, true) => LineEnding::Mixed,
+        (false, false) => LineEnding::None,
+    }
+}
+
+/// The byte offset where each line starts, so lines can be sliced and offsets mapped to line numbers.
+///
+/// A line ends after its `\n` (inclusive): empty text has no lines, `"a\n"` has one and `"a\nb"` has two.
+#[must_use]
+pub fn line_starts(text: &[u8]) -> Vec<usize> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let mut starts = Vec::with_capacity(text.len() / 40 + 1);
+    starts.push(0);
+    starts.extend(
+        memchr::memchr_iter(b'\n', text)
+            .map(|pos| pos + 1)
+            .filter(|&next| next < text.len()),
+    );
+    starts
+}
+
+/// The number of lines under the same rules as [`line_starts`], computed without allocating so large files are cheap to measure.
+#[must_use]
+pub fn count_lines(text: &[u8]) -> usize {
+    let breaks = memchr::memchr_iter(b'\n', text).count();
+    match text.last() {
+        Some(&last) if last != b'\n' => breaks + 1,
+        _ => breaks,
+    }
+}
+
+/// The 1-based line number holding byte `offset`, given the text's [`line_starts`]; a binary search keeps it cheap for repeated lookups.
+///
+/// Offsets past the end map to the last line, and an empty `starts` yields 1 so the result is always a usable line number.
+#[must_use]
+pub fn line_of(starts: &[usize], offset: usize) -> usize {
+    starts.partition_point(|&start| start <= offset).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_line_endings() {
+        assert_eq!(line_ending(b"a\nb\n"), LineEnding::Lf);
+        assert_eq!(line_ending(b"a\r\nb\r\n"), LineEnding::Crlf);
+        assert_eq!(line_ending(b"a\r\nb\n"), LineEnding::Mixed);
+        assert_eq!(line_ending(b"a\nb\r\n"), LineEnding::Mixed);
+        assert_eq!(line_ending(b"abc"), LineEnding::None);
+        assert_eq!(line_ending(b""), LineEnding::None);
+        assert_eq!(line_ending(b"\n"), LineEnding::Lf);
+        assert_eq!(line_ending(b"a\rb"), LineEnding::None);
+        assert_eq!(LineEnding::Crlf.as_str(), "crlf");
+        assert_eq!(LineEnding::Mixed.as_str(), "mixed");
+        assert_eq!(LineEnding::Lf.as_str(), "lf");
+        assert_eq!(LineEnding::None.as_str(), "none");
+    }
+
+    #[test]
+    fn starts_follow_the_inclusive_rule() {
+        assert_eq!(line_starts(b""), Vec::<usize>::new());
+        assert_eq!(line_starts(b"a"), vec![0]);
+        assert_eq!(line_starts(b"a\n"), vec![0]);
+        assert_eq!(line_starts(b"a\nb"), vec![0, 2]);
+        assert_eq!(line_starts(b"a\r\nb\r\n"), vec![0, 3]);
+        assert_eq!(line_starts(b"\n\n"), vec![0, 1]);
+    }
+
+    #[test]
+    fn count_agrees_with_starts() {
+        for text in [
+            &b""[..],
+            b"a",
+            b"a\n",
+            b"a\nb",
+            b"\n",
+            b"\n\n",
+            b"x\r\ny\r\nz",
+        ] {
+            assert_eq!(count_lines(text), line_starts(text).len(), "{text:?}");
+        }
+        assert_eq!(count_lines(b"a\nb"), 2);
+        assert_eq!(count_lines(b"a\n"), 1);
+    }
+
+    #[test]
+    fn maps_offsets_to_lines() {
+        let text = b"ab\ncd\nef";
+        let starts = line_starts(text);
+        assert_eq!(line_of(&starts, 0), 1);
+        assert_eq!(line_of(&starts, 2), 1);
+        assert_eq!(line_of(&starts, 3), 2);
+        assert_eq!(line_of(&starts, 5), 2);
+        assert_eq!(line_of(&starts, 6), 3);
+        assert_eq!(line_of(&starts, 100), 3);
+        assert_eq!(line_of(&[], 0), 1);
+    }
+
+    #[test]
+    fn bom_is_the_utf8_mark() {
+        assert_eq!(BOM.as_bytes(), &[0xEF, 0xBB, 0xBF]);
+    }
+}

@@ -1,0 +1,114 @@
+//! Tool arguments as one JSON object: reading it from stdin and parsing it into a
+//! tool's request type, with every mistake named by field.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::refusal::{Code, Outcome, Refusal};
+
+/// A tool's request type: its name and the fields it accepts, for refusals.
+pub trait Request: DeserializeOwned {
+    /// The tool's name in schemas and envelopes.
+    const TOOL: &'static str;
+    /// The canonical field names.
+    const FIELDS: &'static [&'static str];
+    /// The fields of nested items (`edits[]`), when the tool has them.
+    const ITEM_FIELDS: &'static [&'static str] = &[];
+}
+
+/// Reads the arguments from stdin: exactly one JSON object; empty means none.
+pub fn from_stdin() -> Outcome<Value> {
+    let bytes =
+        crate::input::stdin_bytes().map_err(|e| anyhow::Error::new(e).context("reading stdin"))?;
+    parse_object(&bytes).map_err(Into::into)
+}
+
+/// Parses raw bytes as the arguments object.
+pub fn parse_object(bytes: &[u8]) -> Result<Value, Refusal> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Err(Refusal::new(
+            Code::InvalidArgument,
+            "The JSON arguments on stdin are not valid UTF-8",
+        )
+        .with("field", "stdin"));
+    };
+    if text.trim().is_empty() {
+        return Ok(Value::Object(serde_json::Map::new()));
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(value @ Value::Object(_)) => Ok(value),
+        Ok(other) => Err(Refusal::new(
+            Code::InvalidArgument,
+            format!(
+                "The arguments must be one JSON object, not {}",
+                kind_of(&other)
+            ),
+        )
+        .with("field", "stdin")),
+        Err(e) => Err(Refusal::new(
+            Code::InvalidArgument,
+            format!("The JSON arguments on stdin do not parse: {e}"),
+        )
+        .with("field", "stdin")
+        .with("line", e.line())
+        .with("column", e.column())),
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Parses the arguments object into `R`, naming the field of any mistake and listing the
+/// allowed fields.
+pub fn parse<R: Request>(arguments: Value) -> Result<R, Refusal> {
+    serde_path_to_error::deserialize::<_, R>(arguments).map_err(|error| {
+        let path = error.path().to_string();
+        let inner = error.inner().to_string();
+        let quoted = inner.split('`').nth(1).unwrap_or_default().to_owned();
+        let nested = path.starts_with("edits[");
+        let allowed = if nested { R::ITEM_FIELDS } else { R::FIELDS };
+        let prefix = if path == "." {
+            String::new()
+        } else {
+            format!("{path}.")
+        };
+        let (field, message) = if inner.starts_with("unknown field") {
+            let field = format!("{prefix}{quoted}");
+            let message = format!(
+                "{} has no field `{field}`; the allowed fields are {}",
+                R::TOOL,
+                allowed.join(", ")
+            );
+            (field, message)
+        } else if inner.starts_with("missing field") {
+            let field = format!("{prefix}{quoted}");
+            (
+                field.clone(),
+                format!("{} needs the field `{field}`", R::TOOL),
+            )
+        } else {
+            let detail = inner.split(" at line ").next().unwrap_or(&inner);
+            (
+                path.clone(),
+                format!("The field `{path}` of {} is not valid: {detail}", R::TOOL),
+            )
+        };
+        Refusal::new(Code::InvalidArgument, message)
+            .with("field", field)
+            .with("allowed", allowed.to_vec())
+    })
+}
+
+/// A refusal for a field whose value is out of range.
+#[cold]
+pub fn invalid(field: &str, message: impl Into<String>) -> Refusal {
+    Refusal::new(Code::InvalidArgument, message).with("field", field)
+}

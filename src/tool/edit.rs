@@ -1,0 +1,229 @@
+//! `edit_file`: replace exact snippets in one file, all or nothing, atomically.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::digest::{is_sha256_hex, sha256_hex};
+use crate::lock;
+use crate::refusal::{Outcome, Refusal};
+use crate::text::{lines, matching};
+use crate::workspace::WriteMode;
+
+use super::args::{self, invalid, Request};
+use super::write::stale;
+use super::{refuse, snippet, textfile, Context};
+
+/// The arguments of `edit_file`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EditRequest {
+    #[serde(alias = "file_path")]
+    pub path: String,
+    #[serde(alias = "old_string", alias = "old_str")]
+    pub old_text: Option<String>,
+    #[serde(alias = "new_string", alias = "new_str")]
+    pub new_text: Option<String>,
+    #[serde(alias = "replace_all")]
+    pub replace_all: Option<bool>,
+    pub expected_replacements: Option<u64>,
+    pub edits: Option<Vec<EditItem>>,
+    #[serde(alias = "expected_sha256")]
+    pub expected_sha256: Option<String>,
+    #[serde(default, alias = "dry_run")]
+    pub dry_run: bool,
+}
+
+/// One replacement of an `edits` list.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EditItem {
+    #[serde(alias = "old_string", alias = "old_str")]
+    pub old_text: String,
+    #[serde(alias = "new_string", alias = "new_str")]
+    pub new_text: String,
+    #[serde(default, alias = "replace_all")]
+    pub replace_all: bool,
+    pub expected_replacements: Option<u64>,
+}
+
+impl Request for EditRequest {
+    const TOOL: &'static str = "edit_file";
+    const FIELDS: &'static [&'static str] = &[
+        "path",
+        "oldText",
+        "newText",
+        "replaceAll",
+        "expectedReplacements",
+        "edits",
+        "expectedSha256",
+        "dryRun",
+    ];
+    const ITEM_FIELDS: &'static [&'static str] =
+        &["oldText", "newText", "replaceAll", "expectedReplacements"];
+}
+
+/// The most bytes of unified diff an edit returns.
+pub const MAX_DIFF_BYTES: usize = 64 * 1024;
+
+impl EditRequest {
+    /// The edits to apply, whichever form they came in; `multi` says they came as `edits`.
+    fn items(&self) -> Result<(Vec<EditItem>, bool), Refusal> {
+        let single = self.old_text.is_some()
+            || self.new_text.is_some()
+            || self.replace_all.is_some()
+            || self.expected_replacements.is_some();
+        match (&self.edits, single) {
+            (Some(_), true) => Err(invalid(
+                "edits",
+                "Pass either edits or oldText/newText (with replaceAll, expectedReplacements), not both",
+            )),
+            (Some(edits), false) if edits.is_empty() => Err(invalid("edits", "edits must hold at least one edit")),
+            (Some(edits), false) => Ok((edits.clone(), true)),
+            (None, _) => {
+                let Some(old_text) = self.old_text.clone() else {
+                    return Err(invalid("oldText", "edit_file needs the field `oldText` (or `edits`)"));
+                };
+                let Some(new_text) = self.new_text.clone() else {
+                    return Err(invalid("newText", "edit_file needs the field `newText`"));
+                };
+                let item = EditItem {
+                    old_text,
+                    new_text,
+                    replace_all: self.replace_all.unwrap_or(false),
+                    expected_replacements: self.expected_replacements,
+                };
+                Ok((vec![item], false))
+            }
+        }
+    }
+}
+
+/// Edits the file named in `arguments`.
+pub fn run(ctx: &Context, arguments: Value) -> Outcome {
+    let req: EditRequest = args::parse(arguments)?;
+    let (items, multi) = req.items()?;
+    let field = |index: usize, name: &str| {
+        if multi {
+            format!("edits[{index}].{name}")
+        } else {
+            name.to_owned()
+        }
+    };
+    for (index, item) in items.iter().enumerate() {
+        if item.old_text.is_empty() {
+            return Err(invalid(
+                &field(index, "oldText"),
+                "oldText is empty; it must be text that is in the file",
+            )
+            .into());
+        }
+        if item.old_text == item.new_text {
+            return Err(invalid(
+                &field(index, "newText"),
+                "newText is the same as oldText, so the edit would change nothing",
+            )
+            .into());
+        }
+    }
+    if let Some(expected) = &req.expected_sha256 {
+        if !is_sha256_hex(expected) {
+            return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
+        }
+    }
+    let located = ctx
+        .ws
+        .locate(&req.path)
+        .map_err(|e| refuse::path(ctx, &req.path, e))?;
+    refuse::file_path(&req.path, &located)?;
+    refuse::protected(&located, true)?;
+    let shown = located.shown.clone();
+    let _guard = lock::acquire(&ctx.ws, &located.real, ctx.lock_timeout)
+        .map_err(|e| refuse::lock(ctx, &shown, e))?;
+    let location = ctx
+        .ws
+        .locate(&req.path)
+        .map_err(|e| refuse::path(ctx, &req.path, e))?;
+    refuse::protected(&location, true)?;
+    if location.kind.is_none() {
+        return Err(refuse::not_found(ctx, &shown)
+            .with("operation", "edit")
+            .into());
+    }
+    let loaded = textfile::load(ctx, &location)?;
+    let base_sha256 = sha256_hex(&loaded.bytes);
+    if let Some(expected) = &req.expected_sha256 {
+        if !expected.eq_ignore_ascii_case(&base_sha256) {
+            return Err(stale(&shown, expected, Some(&base_sha256)).into());
+        }
+    }
+    let original = loaded.text();
+    let mut text = original.to_owned();
+    let mut replacements = 0usize;
+    for (index, item) in items.iter().enumerate() {
+        let edit_index = multi.then_some(index);
+        let located = matching::locate(&text, &item.old_text, &item.new_text);
+        let count = located.offsets.len();
+        let starts = || {
+            let starts = lines::line_starts(text.as_bytes());
+            located
+                .offsets
+                .iter()
+                .map(|&o| lines::line_of(&starts, o))
+                .collect::<Vec<_>>()
+        };
+        if count == 0 {
+            return Err(snippet::no_match(&shown, &text, item, edit_index).into());
+        }
+        if let Some(expected) = item.expected_replacements {
+            if expected != count as u64 {
+                return Err(
+                    snippet::count_mismatch(&shown, expected, count, starts(), edit_index).into(),
+                );
+            }
+        } else if count > 1 && !item.replace_all {
+            return Err(snippet::ambiguous(&shown, count, starts(), edit_index).into());
+        }
+        text = matching::replace_at(&text, &located.offsets, located.old.len(), &located.new);
+        replacements += count;
+    }
+    let bytes = text.as_bytes();
+    if bytes.len() as u64 > ctx.limits.max_file_bytes {
+        return Err(
+            textfile::too_large(&shown, bytes.len() as u64, ctx.limits.max_file_bytes).into(),
+        );
+    }
+    let sha256 = sha256_hex(bytes);
+    let diff = crate::text::diff::unified(&shown, original, &text, MAX_DIFF_BYTES);
+    if !req.dry_run && sha256 != base_sha256 {
+        let file = &loaded.file;
+        let mode = WriteMode::Replace {
+            mode: file.mode,
+            uid: file.uid,
+            gid: file.gid,
+        };
+        ctx.ws
+            .write_atomic(&location, bytes, mode)
+            .map_err(|e| refuse::path(ctx, &shown, e))?;
+    }
+    let mut data = json!({
+        "path": shown,
+        "baseSha256": base_sha256,
+        "sha256": sha256,
+        "replacements": replacements,
+        "bytes": bytes.len(),
+        "applied": !req.dry_run,
+        "diff": diff.text,
+    });
+    if diff.truncated {
+        data["diffTruncated"] = json!(true);
+    }
+    Ok(data)
+}
+
+/// Lets a refusal about one item of `edits` name it.
+pub(super) fn with_index(refusal: Refusal, edit_index: Option<usize>) -> Refusal {
+    match edit_index {
+        Some(index) => refusal.with("editIndex", index),
+        None => refusal,
+    }
+}

@@ -1,0 +1,101 @@
+//! Flags to JSON: the command line's tool arguments become the same JSON object an
+//! agent would send, so both paths share one parser and one set of checks.
+
+use clap::parser::ValueSource;
+use clap::ArgMatches;
+use serde_json::{Map, Value};
+
+use crate::cli::Command;
+use crate::refusal::{Code, Outcome, Refusal};
+
+/// Options that are not tool arguments.
+const NOT_TOOL_ARGS: [&str; 5] = ["root", "session", "lock_timeout", "pretty", "json"];
+
+/// Whether any tool argument was given on the command line.
+#[must_use]
+pub fn any_given(sub: &ArgMatches) -> bool {
+    sub.ids().any(|id| {
+        !NOT_TOOL_ARGS.contains(&id.as_str())
+            && sub.value_source(id.as_str()) == Some(ValueSource::CommandLine)
+    })
+}
+
+fn from_file(flag: &str, field: &str, path: &std::path::Path) -> Outcome<Value> {
+    let bytes = crate::input::from_file(path).map_err(|_| {
+        Refusal::new(
+            Code::InvalidArgument,
+            format!("--{flag} could not read `{}`", path.display()),
+        )
+        .with("field", field)
+    })?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Value::String(text)),
+        Err(_) => Err(Refusal::new(
+            Code::InvalidArgument,
+            format!("--{flag} `{}` is not valid UTF-8 text", path.display()),
+        )
+        .with("field", field)
+        .into()),
+    }
+}
+
+fn put(map: &mut Map<String, Value>, key: &str, value: Option<impl Into<Value>>) {
+    if let Some(value) = value {
+        map.insert(key.to_owned(), value.into());
+    }
+}
+
+fn put_flag(map: &mut Map<String, Value>, key: &str, on: bool) {
+    if on {
+        map.insert(key.to_owned(), Value::Bool(true));
+    }
+}
+
+/// The JSON arguments the flags of `command` spell.
+pub fn to_json(command: &Command) -> Outcome<Value> {
+    let mut map = Map::new();
+    match command {
+        Command::Read(a) => {
+            put(&mut map, "path", a.path.clone());
+            put(&mut map, "offset", a.offset);
+            put(&mut map, "limit", a.limit);
+            put(&mut map, "maxBytes", a.max_bytes);
+        }
+        Command::Write(a) => {
+            put(&mut map, "path", a.path.clone());
+            put(&mut map, "content", a.content.clone());
+            if let Some(from) = &a.from {
+                map.insert("content".into(), from_file("from", "content", from)?);
+            }
+            put_flag(&mut map, "overwrite", a.overwrite);
+            put(&mut map, "expectedSha256", a.expected_sha256.clone());
+            put_flag(&mut map, "dryRun", a.dry_run);
+        }
+        Command::Edit(a) => {
+            if a.old_from.as_deref().is_some_and(|p| p.as_os_str() == "-")
+                && a.new_from.as_deref().is_some_and(|p| p.as_os_str() == "-")
+            {
+                return Err(Refusal::new(
+                    Code::InvalidArgument,
+                    "--old-from and --new-from cannot both read stdin",
+                )
+                .with("field", "newText")
+                .into());
+            }
+            put(&mut map, "path", a.path.clone());
+            put(&mut map, "oldText", a.old.clone());
+            put(&mut map, "newText", a.new.clone());
+            if let Some(from) = &a.old_from {
+                map.insert("oldText".into(), from_file("old-from", "oldText", from)?);
+            }
+            if let Some(from) = &a.new_from {
+                map.insert("newText".into(), from_file("new-from", "newText", from)?);
+            }
+            put_flag(&mut map, "replaceAll", a.replace_all);
+            put(&mut map, "expectedReplacements", a.expected_replacements);
+            put(&mut map, "expectedSha256", a.expected_sha256.clone());
+            put_flag(&mut map, "dryRun", a.dry_run);
+        }
+    }
+    Ok(Value::Object(map))
+}

@@ -1,0 +1,19 @@
+//! Size and count limits: the defaults of the contract, overridable by policy.
+
+/// The limits one call runs under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Cap on the text `read_file` returns (and the most its `maxBytes` may ask for).
+    pub max_read_bytes: u64,
+    /// Largest file that read, write and edit will handle.
+    pub max_file_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_read_bytes: 262_144,
+            max_file_bytes: 268_435_456,
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! The tools: one module each, with its request type, its result and its `run`.
+//!
+//! This module gathers a call's arguments (flags or JSON on stdin), opens the
+//! workspace and dispatches. Refusals are built here, in the tool layer, from the facts
+//! of the request.
+
+pub mod args;
+mod edit;
+pub mod flags;
+mod limits;
+mod near;
+mod read;
+mod refuse;
+mod snippet;
+mod textfile;
+mod write;
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::cli::{Cli, Command};
+use crate::refusal::{Code, Outcome, Refusal};
+use crate::workspace::{RootError, Workspace};
+
+pub use limits::Limits;
+
+/// What every tool may use: the workspace, the lock timeout and the limits.
+#[derive(Debug)]
+pub struct Context {
+    pub ws: Workspace,
+    pub lock_timeout: Duration,
+    pub limits: Limits,
+}
+
+/// Runs the tool named by the command line.
+pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
+    let (name, json_flag) = match &cli.command {
+        Command::Read(a) => ("read_file", a.json.json),
+        Command::Write(a) => ("write_file", a.json.json),
+        Command::Edit(a) => ("edit_file", a.json.json),
+    };
+    if json_flag && flags_given {
+        return Err(Refusal::new(
+            Code::InvalidArgument,
+            format!("{name} got both flags and --json; arguments come from exactly one of them"),
+        )
+        .with("field", "json")
+        .into());
+    }
+    let arguments = if json_flag || (!flags_given && !crate::input::stdin_is_terminal()) {
+        args::from_stdin()?
+    } else if flags_given {
+        flags::to_json(&cli.command)?
+    } else {
+        Value::Object(serde_json::Map::new())
+    };
+    let ctx = context(cli)?;
+    match name {
+        "read_file" => read::run(&ctx, arguments),
+        "write_file" => write::run(&ctx, arguments),
+        _ => edit::run(&ctx, arguments),
+    }
+}
+
+fn context(cli: &Cli) -> Outcome<Context> {
+    if !cli.lock_timeout.is_finite() || cli.lock_timeout < 0.0 || cli.lock_timeout > 86_400.0 {
+        return Err(Refusal::new(
+            Code::InvalidArgument,
+            format!(
+                "--lock-timeout must be a number of seconds from 0 to 86400, not {}",
+                cli.lock_timeout
+            ),
+        )
+        .with("field", "lockTimeout")
+        .into());
+    }
+    let root = match &cli.root {
+        Some(root) => root.clone(),
+        None => std::path::PathBuf::from("."),
+    };
+    let ws = match Workspace::open(&root) {
+        Ok(ws) => ws,
+        Err(RootError::Missing) => {
+            return Err(
+                Refusal::new(Code::InvalidArgument, "The workspace root does not exist")
+                    .with("field", "root")
+                    .into(),
+            )
+        }
+        Err(RootError::NotADirectory) => {
+            return Err(Refusal::new(
+                Code::InvalidArgument,
+                "The workspace root is not a directory",
+            )
+            .with("field", "root")
+            .into())
+        }
+        Err(RootError::Io(e)) => {
+            return Err(anyhow::Error::new(e).context("opening the root").into())
+        }
+    };
+    Ok(Context {
+        ws,
+        lock_timeout: Duration::from_secs_f64(cli.lock_timeout),
+        limits: Limits::default(),
+    })
+}

@@ -1,0 +1,182 @@
+//! `read_file`: a text file, paged by lines, with the whole file's digest.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::digest::sha256_hex;
+use crate::refusal::{Code, Outcome, Refusal};
+use crate::text::lines::{self, BOM};
+
+use super::args::{self, invalid, Request};
+use super::{refuse, textfile, Context};
+
+/// The arguments of `read_file`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ReadRequest {
+    #[serde(alias = "file_path")]
+    pub path: String,
+    pub offset: Option<u64>,
+    pub limit: Option<u64>,
+    pub max_bytes: Option<u64>,
+}
+
+impl Request for ReadRequest {
+    const TOOL: &'static str = "read_file";
+    const FIELDS: &'static [&'static str] = &["path", "offset", "limit", "maxBytes"];
+}
+
+/// The default number of lines in one page.
+pub const DEFAULT_LIMIT: u64 = 2000;
+
+/// Reads the file named in `arguments`.
+pub fn run(ctx: &Context, arguments: Value) -> Outcome {
+    let req: ReadRequest = args::parse(arguments)?;
+    let offset = req.offset.unwrap_or(1);
+    let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
+    let cap = ctx.limits.max_read_bytes;
+    let max_bytes = req.max_bytes.unwrap_or(cap);
+    if offset == 0 {
+        return Err(invalid("offset", "offset counts lines from 1, so it cannot be 0").into());
+    }
+    if limit == 0 {
+        return Err(invalid("limit", "limit must be at least 1 line").into());
+    }
+    if max_bytes == 0 || max_bytes > cap {
+        return Err(
+            invalid("maxBytes", format!("maxBytes must be from 1 to {cap}"))
+                .with("cap", cap)
+                .into(),
+        );
+    }
+    let location = ctx
+        .ws
+        .locate(&req.path)
+        .map_err(|e| refuse::path(ctx, &req.path, e))?;
+    refuse::file_path(&req.path, &location)?;
+    refuse::protected(&location, false)?;
+    let loaded = textfile::load(ctx, &location)?;
+    let text = loaded.text();
+    let (bom, body) = match text.strip_prefix(BOM) {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let page = page(body, offset, limit, max_bytes).map_err(|total| {
+        Refusal::new(
+            Code::InvalidArgument,
+            format!(
+                "offset {offset} is past the last line of `{}`, which has {total} lines",
+                location.shown
+            ),
+        )
+        .with("field", "offset")
+        .with("path", location.shown.as_str())
+        .with("totalLines", total)
+    })?;
+    let mut data = json!({
+        "path": location.shown,
+        "content": page.content,
+        "sha256": sha256_hex(&loaded.bytes),
+        "bytes": loaded.bytes.len(),
+        "totalLines": page.total_lines,
+        "startLine": offset,
+        "endLine": page.end_line,
+        "truncated": page.cut || page.next_offset.is_some(),
+        "lineEnding": lines::line_ending(body.as_bytes()).as_str(),
+        "bom": bom,
+    });
+    if let Some(next) = page.next_offset {
+        data["nextOffset"] = json!(next);
+    }
+    Ok(data)
+}
+
+/// One page of a text.
+#[derive(Debug, PartialEq, Eq)]
+struct Page<'a> {
+    content: &'a str,
+    total_lines: usize,
+    end_line: u64,
+    next_offset: Option<u64>,
+    /// The one line returned was longer than `max_bytes` and was cut.
+    cut: bool,
+}
+
+/// The lines `offset..offset+limit` of `body`, within `max_bytes`; a first line longer
+/// than `max_bytes` is cut at a character boundary. `Err(total)` when `offset` is past
+/// the last line.
+fn page(body: &str, offset: u64, limit: u64, max_bytes: u64) -> Result<Page<'_>, usize> {
+    let starts = lines::line_starts(body.as_bytes());
+    let total = starts.len();
+    let first = usize::try_from(offset - 1).unwrap_or(usize::MAX);
+    if first >= total {
+        if total == 0 && offset == 1 {
+            return Ok(Page {
+                content: "",
+                total_lines: 0,
+                end_line: 0,
+                next_offset: None,
+                cut: false,
+            });
+        }
+        return Err(total);
+    }
+    let line_end = |i: usize| starts.get(i + 1).copied().unwrap_or(body.len());
+    let begin = starts[first];
+    let budget = usize::try_from(max_bytes).unwrap_or(usize::MAX);
+    let wanted = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut last = first;
+    if line_end(first) - begin > budget {
+        let mut cut = begin + budget;
+        while !body.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        return Ok(Page {
+            content: &body[begin..cut],
+            total_lines: total,
+            end_line: offset,
+            next_offset: (first + 1 < total).then_some(offset + 1),
+            cut: true,
+        });
+    }
+    while last + 1 < total && last + 1 - first < wanted && line_end(last + 1) - begin <= budget {
+        last += 1;
+    }
+    let end_line = last as u64 + 1;
+    Ok(Page {
+        content: &body[begin..line_end(last)],
+        total_lines: total,
+        end_line,
+        next_offset: (last + 1 < total).then_some(end_line + 1),
+        cut: false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page;
+
+    #[test]
+    fn pages_by_lines_and_bytes() {
+        let body = "a\nbb\nccc\n";
+        let p = page(body, 1, 2, 100).unwrap();
+        assert_eq!(
+            (p.content, p.end_line, p.next_offset),
+            ("a\nbb\n", 2, Some(3))
+        );
+        let p = page(body, 3, 10, 100).unwrap();
+        assert_eq!((p.content, p.end_line, p.next_offset), ("ccc\n", 3, None));
+        let p = page(body, 1, 10, 5).unwrap();
+        assert_eq!((p.content, p.next_offset), ("a\nbb\n", Some(3)));
+        assert_eq!(page(body, 4, 1, 100), Err(3));
+        assert_eq!(page("", 1, 1, 100).unwrap().total_lines, 0);
+    }
+
+    #[test]
+    fn cuts_a_long_line_at_a_char_boundary() {
+        let body = "ééé\nx";
+        let p = page(body, 1, 10, 3).unwrap();
+        assert_eq!(p.content, "é");
+        assert_eq!(p.next_offset, Some(2));
+    }
+}

@@ -1,0 +1,138 @@
+//! Turning the workspace's facts into refusals, phrased from the caller's path.
+
+use crate::refusal::{Code, Failure, Refusal};
+use crate::workspace::{path::Invalid, Error};
+
+use super::Context;
+
+/// The refusal (or internal failure) for a workspace error met while handling `shown`,
+/// the path as the caller wrote it (or its normalised spelling).
+#[cold]
+pub fn path(ctx: &Context, shown: &str, error: Error) -> Failure {
+    let refusal = match error {
+        Error::InvalidPath(invalid) => {
+            let mut r = Refusal::new(
+                Code::InvalidPath,
+                format!("The path `{shown}` {}", invalid.reason()),
+            )
+            .with("path", shown);
+            match invalid {
+                Invalid::Backslash { suggestion } => r = r.with("suggestion", suggestion),
+                Invalid::TooLong { bytes } | Invalid::NameTooLong { bytes } => {
+                    r = r.with("bytes", bytes)
+                }
+                Invalid::Empty | Invalid::Nul => {}
+            }
+            r
+        }
+        Error::Outside {
+            link,
+            inside_target,
+        } => {
+            let message = match &link {
+                Some(link) => {
+                    format!("`{shown}` leads outside the workspace through the symlink `{link}`")
+                }
+                None => format!("`{shown}` is outside the workspace"),
+            };
+            let mut r = Refusal::new(Code::OutsideRoot, message).with("path", shown);
+            if let Some(link) = link {
+                r = r.with("symlink", link);
+            }
+            if let Some(inside) = inside_target {
+                r = r.with("insideTarget", inside);
+            }
+            r
+        }
+        Error::Loop { link } => Refusal::new(
+            Code::InvalidPath,
+            format!("`{shown}` goes through too many levels of symbolic links"),
+        )
+        .with("path", shown)
+        .with("symlink", link),
+        Error::NotFound => not_found(ctx, shown),
+        Error::NotADirectory { at } => Refusal::new(
+            Code::NotADirectory,
+            format!("`{at}` is not a directory, so `{shown}` cannot lie below it"),
+        )
+        .with("path", shown)
+        .with("notADirectory", at),
+        Error::NotAFile => not_a_file(shown),
+        Error::AlreadyExists => {
+            Refusal::new(Code::AlreadyExists, format!("`{shown}` already exists"))
+                .with("path", shown)
+        }
+        Error::Io(e) => return Failure::Internal(anyhow::Error::new(e).context("workspace I/O")),
+    };
+    refusal.into()
+}
+
+/// `NOT_FOUND`, with the nearest existing names.
+#[cold]
+pub fn not_found(ctx: &Context, shown: &str) -> Refusal {
+    Refusal::new(Code::NotFound, format!("`{shown}` does not exist"))
+        .with("path", shown)
+        .with("nearNames", super::near::names(&ctx.ws, shown))
+}
+
+/// `NOT_A_FILE` for a directory, FIFO, socket or device.
+#[cold]
+pub fn not_a_file(shown: &str) -> Refusal {
+    Refusal::new(Code::NotAFile, format!("`{shown}` is not a regular file")).with("path", shown)
+}
+
+/// An internal failure from a lock that could not be taken, or `BUSY`.
+#[cold]
+pub fn lock(ctx: &Context, shown: &str, error: crate::lock::Error) -> Failure {
+    match error {
+        crate::lock::Error::Busy { waited } => Refusal::new(
+            Code::Busy,
+            format!(
+                "Another process held the lock on `{shown}` for {:.1} s",
+                waited.as_secs_f64()
+            ),
+        )
+        .with("path", shown)
+        .with("retryable", true)
+        .into(),
+        crate::lock::Error::Workspace(e) => path(ctx, shown, e),
+        crate::lock::Error::Io(e) => {
+            Failure::Internal(anyhow::Error::new(e).context("taking the lock"))
+        }
+    }
+}
+
+/// Refuses the protected places: `.stitch/` always, `.git/` for mutations.
+pub fn protected(location: &crate::workspace::Location, mutation: bool) -> Result<(), Refusal> {
+    let shown = location.shown.as_str();
+    if location.is_reserved() {
+        return Err(Refusal::new(
+            Code::Denied,
+            format!("`{shown}` is in .stitch/, which is reserved for stitch's own state"),
+        )
+        .with("path", shown)
+        .with("rule", "reserved"));
+    }
+    if mutation && location.is_git() {
+        return Err(Refusal::new(
+            Code::Denied,
+            format!("`{shown}` is inside .git/, which can be read but not written"),
+        )
+        .with("path", shown)
+        .with("rule", "git"));
+    }
+    Ok(())
+}
+
+/// Refuses a trailing `/` on a path that must name a file.
+pub fn file_path(raw: &str, location: &crate::workspace::Location) -> Result<(), Refusal> {
+    if location.trailing_slash {
+        return Err(Refusal::new(
+            Code::InvalidPath,
+            format!("The file path `{raw}` ends with `/`"),
+        )
+        .with("path", raw)
+        .with("suggestion", raw.trim_end_matches('/')));
+    }
+    Ok(())
+}

@@ -1,0 +1,151 @@
+//! `write_file`: create a file, or replace one explicitly, atomically.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::digest::{is_sha256_hex, sha256_hex};
+use crate::lock;
+use crate::refusal::{Code, Outcome, Refusal};
+use crate::workspace::{Error, Kind, WriteMode};
+
+use super::args::{self, invalid, Request};
+use super::{refuse, textfile, Context};
+
+/// The arguments of `write_file`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct WriteRequest {
+    #[serde(alias = "file_path")]
+    pub path: String,
+    pub content: String,
+    #[serde(default)]
+    pub overwrite: bool,
+    #[serde(alias = "expected_sha256")]
+    pub expected_sha256: Option<String>,
+    #[serde(default, alias = "dry_run")]
+    pub dry_run: bool,
+}
+
+impl Request for WriteRequest {
+    const TOOL: &'static str = "write_file";
+    const FIELDS: &'static [&'static str] =
+        &["path", "content", "overwrite", "expectedSha256", "dryRun"];
+}
+
+/// Writes the file named in `arguments`.
+pub fn run(ctx: &Context, arguments: Value) -> Outcome {
+    let req: WriteRequest = args::parse(arguments)?;
+    if let Some(expected) = &req.expected_sha256 {
+        if !is_sha256_hex(expected) {
+            return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
+        }
+    }
+    let located = ctx
+        .ws
+        .locate(&req.path)
+        .map_err(|e| refuse::path(ctx, &req.path, e))?;
+    refuse::file_path(&req.path, &located)?;
+    refuse::protected(&located, true)?;
+    let shown = located.shown.clone();
+    let bytes = req.content.as_bytes();
+    if bytes.len() as u64 > ctx.limits.max_file_bytes {
+        return Err(
+            textfile::too_large(&shown, bytes.len() as u64, ctx.limits.max_file_bytes)
+                .with("field", "content")
+                .into(),
+        );
+    }
+    let _guard = lock::acquire(&ctx.ws, &located.real, ctx.lock_timeout)
+        .map_err(|e| refuse::lock(ctx, &shown, e))?;
+    // Look again under the lock: what exists now is what counts.
+    let location = ctx
+        .ws
+        .locate(&req.path)
+        .map_err(|e| refuse::path(ctx, &req.path, e))?;
+    refuse::protected(&location, true)?;
+    let (mode, previous) = match location.kind {
+        Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&shown).into()),
+        Some(Kind::File) => {
+            let mut file = ctx
+                .ws
+                .open_file(&location)
+                .map_err(|e| refuse::path(ctx, &shown, e))?;
+            let actual = file
+                .sha256()
+                .map_err(|e| anyhow::Error::new(e).context("hashing the file to replace"))?;
+            match &req.expected_sha256 {
+                Some(expected) if !expected.eq_ignore_ascii_case(&actual) => {
+                    return Err(stale(&shown, expected, Some(&actual)).into());
+                }
+                Some(_) => {}
+                None if req.overwrite => {}
+                None => {
+                    return Err(Refusal::new(
+                        Code::AlreadyExists,
+                        format!("`{shown}` already exists and overwrite was not set"),
+                    )
+                    .with("path", shown.as_str())
+                    .with("sha256", actual)
+                    .into())
+                }
+            }
+            let mode = WriteMode::Replace {
+                mode: file.mode,
+                uid: file.uid,
+                gid: file.gid,
+            };
+            (mode, Some(actual))
+        }
+        None => {
+            if let Some(expected) = &req.expected_sha256 {
+                return Err(stale(&shown, expected, None).into());
+            }
+            (WriteMode::CreateNew, None)
+        }
+    };
+    let sha256 = sha256_hex(bytes);
+    if !req.dry_run {
+        ctx.ws
+            .create_dirs(&location.missing_dirs)
+            .map_err(|e| refuse::path(ctx, &shown, e))?;
+        ctx.ws
+            .write_atomic(&location, bytes, mode)
+            .map_err(|e| match e {
+                Error::AlreadyExists => Refusal::new(
+                    Code::AlreadyExists,
+                    format!("`{shown}` appeared while it was being created, and was not replaced"),
+                )
+                .with("path", shown.as_str())
+                .into(),
+                other => refuse::path(ctx, &shown, other),
+            })?;
+    }
+    let mut data = json!({
+        "path": shown,
+        "sha256": sha256,
+        "bytes": bytes.len(),
+        "created": previous.is_none(),
+        "createdDirectories": location.missing_dirs,
+        "applied": !req.dry_run,
+    });
+    if let Some(previous) = previous {
+        data["previousSha256"] = json!(previous);
+    }
+    Ok(data)
+}
+
+/// `STALE_VERSION` for a file whose content is not the version the caller saw.
+#[cold]
+pub fn stale(shown: &str, expected: &str, actual: Option<&str>) -> Refusal {
+    let message = match actual {
+        Some(_) => format!("`{shown}` has changed: its sha256 is not the expectedSha256"),
+        None => format!("`{shown}` does not exist, so it cannot have the expectedSha256"),
+    };
+    let mut refusal = Refusal::new(Code::StaleVersion, message)
+        .with("path", shown)
+        .with("expectedSha256", expected);
+    if let Some(actual) = actual {
+        refusal = refusal.with("actualSha256", actual);
+    }
+    refusal
+}

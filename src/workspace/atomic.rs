@@ -1,0 +1,213 @@
+//! Atomic, faithful writes: a reader sees the old file or the new one, never a torn one.
+//!
+//! New content goes to an anonymous `O_TMPFILE` in the target's directory, is fsynced,
+//! and is then given a name: linked straight to the target when creating (which fails
+//! rather than clobber a file that appeared meanwhile), or linked under `.stitch/tmp/`
+//! and renamed over the target when replacing. A process killed at any moment leaves
+//! either nothing or an entry under the reserved `.stitch/`, never a visible temp file.
+//! Where `O_TMPFILE` is missing, a named temp file in the target's directory is used.
+//! The directory is fsynced last. See open(2) on `O_TMPFILE` and linkat(2).
+
+use std::io::Write;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use cap_std::fs::Dir;
+use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags, CWD};
+use rustix::io::Errno;
+
+use super::{Error, Location, Workspace};
+
+/// Whether the write creates a file or replaces one, and what to keep when replacing.
+#[derive(Debug, Clone, Copy)]
+pub enum WriteMode {
+    /// Create the file; fail with [`Error::AlreadyExists`] if it appears meanwhile.
+    CreateNew,
+    /// Replace the file, keeping its permission bits and, where permitted, its owner.
+    Replace { mode: u32, uid: u32, gid: u32 },
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+fn unique_name(name: &str) -> String {
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let short: String = name.chars().take(40).collect();
+    format!(".{short}.{}.{nanos:x}{n}.stitch-tmp", std::process::id())
+}
+
+fn io(e: Errno) -> Error {
+    Error::classify(e.into())
+}
+
+/// A temporary file that is not yet visible under its final name.
+enum Temp {
+    Anonymous(OwnedFd),
+    Named { fd: OwnedFd, name: String },
+}
+
+impl Temp {
+    fn fd(&self) -> &OwnedFd {
+        match self {
+            Temp::Anonymous(fd) | Temp::Named { fd, .. } => fd,
+        }
+    }
+}
+
+impl Workspace {
+    /// Creates each directory in `dirs` (outermost first); one that exists already is fine.
+    pub fn create_dirs(&self, dirs: &[String]) -> Result<(), Error> {
+        for dir in dirs {
+            match self.dir.create_dir(dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && self.dir.is_dir(dir) => {
+                }
+                Err(e) => return Err(Error::classify(e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `bytes` as the file at `location.real`, atomically.
+    pub fn write_atomic(
+        &self,
+        location: &Location,
+        bytes: &[u8],
+        mode: WriteMode,
+    ) -> Result<(), Error> {
+        let (parent, name) = match location.real.rsplit_once('/') {
+            Some((parent, name)) => (self.dir.open_dir(parent).map_err(Error::classify)?, name),
+            None => (
+                self.dir.try_clone().map_err(Error::classify)?,
+                location.real.as_str(),
+            ),
+        };
+        let temp = open_temp(&parent, name)?;
+        let written = fill(temp.fd(), bytes, mode);
+        if let Err(e) = written {
+            discard(&parent, &temp);
+            return Err(e);
+        }
+        let published = match (mode, &temp) {
+            (WriteMode::CreateNew, Temp::Anonymous(fd)) => {
+                link_anonymous(fd, &parent, name).map_err(io)
+            }
+            (WriteMode::CreateNew, Temp::Named { name: staged, .. }) => rustix::fs::renameat_with(
+                &parent,
+                staged.as_str(),
+                &parent,
+                name,
+                RenameFlags::NOREPLACE,
+            )
+            .map_err(io),
+            (WriteMode::Replace { .. }, Temp::Anonymous(fd)) => {
+                self.replace_anonymous(fd, &parent, name)
+            }
+            (WriteMode::Replace { .. }, Temp::Named { name: staged, .. }) => {
+                rustix::fs::renameat(&parent, staged.as_str(), &parent, name).map_err(io)
+            }
+        };
+        if let Err(e) = published {
+            discard(&parent, &temp);
+            return Err(e);
+        }
+        sync_dir(&parent)
+    }
+
+    /// Names an anonymous temp file under `.stitch/tmp/`, then renames it over the
+    /// target, so that no temp name ever appears beside the target.
+    fn replace_anonymous(&self, fd: &OwnedFd, parent: &Dir, name: &str) -> Result<(), Error> {
+        let staging = self.state_subdir("tmp")?;
+        let tmp = unique_name(name);
+        match link_anonymous(fd, &staging, &tmp) {
+            Ok(()) => {}
+            // The target is on another filesystem than `.stitch/`: stage beside it.
+            Err(Errno::XDEV) => {
+                link_anonymous(fd, parent, &tmp).map_err(io)?;
+                return rustix::fs::renameat(parent, tmp.as_str(), parent, name).map_err(io);
+            }
+            Err(e) => return Err(io(e)),
+        }
+        rustix::fs::renameat(&staging, tmp.as_str(), parent, name).map_err(|e| {
+            let _ = rustix::fs::unlinkat(&staging, tmp.as_str(), AtFlags::empty());
+            io(e)
+        })
+    }
+}
+
+/// Fsyncs a directory so that a new name in it survives a crash. cap-std's handles are
+/// `O_PATH`, which cannot be synced, so the directory is opened for reading first.
+fn sync_dir(dir: &Dir) -> Result<(), Error> {
+    let fd = rustix::fs::openat(
+        dir,
+        ".",
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(io)?;
+    rustix::fs::fsync(&fd).map_err(io)
+}
+
+/// Opens an anonymous temp file in `parent`, or a named one where the filesystem has
+/// no `O_TMPFILE`.
+fn open_temp(parent: &Dir, name: &str) -> Result<Temp, Error> {
+    let flags = OFlags::WRONLY | OFlags::CLOEXEC;
+    match rustix::fs::openat(
+        parent,
+        ".",
+        flags | OFlags::TMPFILE,
+        Mode::from_raw_mode(0o666),
+    ) {
+        Ok(fd) => return Ok(Temp::Anonymous(fd)),
+        Err(Errno::OPNOTSUPP | Errno::ISDIR | Errno::INVAL | Errno::NOENT) => {}
+        Err(e) => return Err(io(e)),
+    }
+    let tmp = unique_name(name);
+    let fd = rustix::fs::openat(
+        parent,
+        tmp.as_str(),
+        flags | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW,
+        Mode::from_raw_mode(0o666),
+    )
+    .map_err(io)?;
+    Ok(Temp::Named { fd, name: tmp })
+}
+
+/// Writes the content, applies the kept mode and owner, and fsyncs.
+fn fill(fd: &OwnedFd, bytes: &[u8], mode: WriteMode) -> Result<(), Error> {
+    let mut file = std::fs::File::from(fd.try_clone().map_err(Error::Io)?);
+    file.write_all(bytes).map_err(Error::Io)?;
+    if let WriteMode::Replace { mode, uid, gid } = mode {
+        if rustix::process::geteuid().is_root() {
+            let owner = (
+                Some(rustix::fs::Uid::from_raw(uid)),
+                Some(rustix::fs::Gid::from_raw(gid)),
+            );
+            rustix::fs::fchown(fd, owner.0, owner.1).map_err(io)?;
+        }
+        rustix::fs::fchmod(fd, Mode::from_raw_mode(mode)).map_err(io)?;
+    }
+    file.sync_all().map_err(Error::Io)
+}
+
+/// Gives an anonymous file the name `name` in `dir`; fails if the name exists.
+fn link_anonymous(fd: &OwnedFd, dir: &Dir, name: &str) -> Result<(), Errno> {
+    debug_assert!(!name.contains('/'));
+    match rustix::fs::linkat(fd, "", dir, name, AtFlags::EMPTY_PATH) {
+        // Without CAP_DAC_READ_SEARCH, AT_EMPTY_PATH is refused; the /proc link works.
+        Err(Errno::NOENT | Errno::PERM | Errno::ACCESS) => {
+            let proc_path = format!("/proc/self/fd/{}", fd.as_raw_fd());
+            rustix::fs::linkat(CWD, proc_path.as_str(), dir, name, AtFlags::SYMLINK_FOLLOW)
+        }
+        other => other,
+    }
+}
+
+/// Removes a named temp file after a failure; an anonymous one vanishes on close.
+fn discard(parent: &Dir, temp: &Temp) {
+    if let Temp::Named { name, .. } = temp {
+        let _ = rustix::fs::unlinkat(parent, name.as_str(), AtFlags::empty());
+    }
+}

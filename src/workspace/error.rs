@@ -1,0 +1,69 @@
+//! The workspace's own error type: facts about paths and files, never refusals.
+
+use std::io;
+
+use super::path::Invalid;
+
+/// What went wrong below the tool layer. The tool layer turns each case it has a
+/// meaning for into a refusal; [`Error::Io`] is a cause with no case.
+#[derive(Debug)]
+pub enum Error {
+    InvalidPath(Invalid),
+    /// The path leads outside the root, lexically or through `link`.
+    Outside {
+        link: Option<String>,
+        /// For an absolute link target that lies inside the root: its relative spelling.
+        inside_target: Option<String>,
+    },
+    /// More than 40 links were followed.
+    Loop {
+        link: String,
+    },
+    NotFound,
+    /// `at` is not a directory but a path goes through it.
+    NotADirectory {
+        at: String,
+    },
+    /// The object is not a regular file.
+    NotAFile,
+    AlreadyExists,
+    Io(io::Error),
+}
+
+impl Error {
+    /// Sorts an I/O error from cap-std into a case, or keeps it as a cause.
+    #[must_use]
+    pub fn classify(e: io::Error) -> Error {
+        // cap-std reports an escape as PermissionDenied with no OS error behind it
+        // (`openat2` says EXDEV, which it maps the same way).
+        if e.kind() == io::ErrorKind::PermissionDenied && e.raw_os_error().is_none() {
+            return Error::Outside {
+                link: None,
+                inside_target: None,
+            };
+        }
+        match e.raw_os_error().map(rustix::io::Errno::from_raw_os_error) {
+            Some(rustix::io::Errno::NOENT) => Error::NotFound,
+            Some(rustix::io::Errno::EXIST) => Error::AlreadyExists,
+            Some(rustix::io::Errno::LOOP) => Error::Loop {
+                link: String::new(),
+            },
+            Some(rustix::io::Errno::XDEV) => Error::Outside {
+                link: None,
+                inside_target: None,
+            },
+            _ => Error::Io(e),
+        }
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Io(e) => write!(f, "{e}"),
+            other => write!(f, "{other:?}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

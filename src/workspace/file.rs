@@ -1,0 +1,81 @@
+//! Opening regular files for reading, without blocking on FIFOs or devices.
+
+use std::io::Read;
+
+use cap_std::fs::{OpenOptions, OpenOptionsExt};
+use rustix::fs::OFlags;
+
+use super::{Error, Kind, Location, Workspace};
+
+/// A regular file opened for reading, with the facts a rewrite must keep.
+#[derive(Debug)]
+pub struct OpenFile {
+    file: cap_std::fs::File,
+    /// Size in bytes when opened.
+    pub size: u64,
+    /// Permission bits (and set-id bits) to keep on a replacement.
+    pub mode: u32,
+    pub uid: u32,
+    pub gid: u32,
+}
+
+impl OpenFile {
+    /// Reads the whole file. The caller has checked `size` against its limit; a file
+    /// that grows meanwhile is read to its end, within `cap` bytes.
+    pub fn read_all(&mut self, cap: u64) -> std::io::Result<Vec<u8>> {
+        let mut bytes = Vec::with_capacity(usize::try_from(self.size).unwrap_or(0));
+        (&mut self.file)
+            .take(cap.saturating_add(1))
+            .read_to_end(&mut bytes)?;
+        Ok(bytes)
+    }
+}
+
+impl OpenFile {
+    /// The lowercase hex SHA-256 of the file's bytes, streamed.
+    pub fn sha256(&mut self) -> std::io::Result<String> {
+        use sha2::Digest;
+        let mut hasher = sha2::Sha256::new();
+        let mut buffer = vec![0u8; 1 << 16];
+        loop {
+            let n = self.file.read(&mut buffer)?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buffer[..n]);
+        }
+        Ok(crate::digest::hex(&hasher.finalize()))
+    }
+}
+
+impl Workspace {
+    /// Opens an existing regular file. A directory, FIFO, socket or device is
+    /// [`Error::NotAFile`], found without blocking: the open is non-blocking and the
+    /// type is checked on the open descriptor.
+    pub fn open_file(&self, location: &Location) -> Result<OpenFile, Error> {
+        match location.kind {
+            None => return Err(Error::NotFound),
+            Some(Kind::Directory | Kind::Other) => return Err(Error::NotAFile),
+            Some(Kind::File) => {}
+        }
+        let mut options = OpenOptions::new();
+        options
+            .read(true)
+            .custom_flags((OFlags::NONBLOCK | OFlags::NOCTTY).bits().cast_signed());
+        let file = self
+            .dir
+            .open_with(&location.real, &options)
+            .map_err(Error::classify)?;
+        let stat = rustix::fs::fstat(&file).map_err(|e| Error::Io(e.into()))?;
+        if rustix::fs::FileType::from_raw_mode(stat.st_mode) != rustix::fs::FileType::RegularFile {
+            return Err(Error::NotAFile);
+        }
+        Ok(OpenFile {
+            file,
+            size: u64::try_from(stat.st_size).unwrap_or(0),
+            mode: stat.st_mode & 0o7777,
+            uid: stat.st_uid,
+            gid: stat.st_gid,
+        })
+    }
+}

@@ -1,0 +1,156 @@
+//! Containment: the only code that touches the filesystem.
+//!
+//! The root is opened once as a cap-std [`Dir`]; every open, create, rename and walk is
+//! relative to that handle, so the kernel (`openat2` with `RESOLVE_BENEATH`, or
+//! cap-std's `O_NOFOLLOW` component walk where `openat2` is missing) refuses any path
+//! that leads outside. No workspace path is handed to a path-based syscall. The rest of
+//! the crate sees workspace-relative strings and this module's [`Error`], which states
+//! facts and knows nothing of refusals or hints.
+
+// The one place allowed to call the filesystem: see clippy.toml.
+#![allow(clippy::disallowed_methods)]
+
+mod atomic;
+mod error;
+mod file;
+pub mod path;
+mod resolve;
+mod state;
+mod walk;
+
+use std::path::{Path, PathBuf};
+
+use cap_std::ambient_authority;
+use cap_std::fs::Dir;
+
+pub use atomic::WriteMode;
+pub use error::Error;
+pub use file::OpenFile;
+pub use resolve::Kind;
+
+use path::{join, Lexed};
+
+/// The workspace: one root directory handle and the spellings of its path.
+#[derive(Debug)]
+pub struct Workspace {
+    dir: Dir,
+    /// The root as the caller named it, made absolute.
+    given: PathBuf,
+    /// The root with every symlink resolved.
+    canonical: PathBuf,
+}
+
+/// Why the root itself cannot be used.
+#[derive(Debug)]
+pub enum RootError {
+    Missing,
+    NotADirectory,
+    Io(std::io::Error),
+}
+
+/// A caller's path, located: how to show it and where it really is.
+#[derive(Debug, Clone)]
+pub struct Location {
+    /// The lexically normalised path the caller wrote, workspace-relative.
+    pub shown: String,
+    /// The real path below the root, links followed.
+    pub real: String,
+    /// The caller wrote a trailing `/`.
+    pub trailing_slash: bool,
+    /// The kind of the object, when it exists.
+    pub kind: Option<Kind>,
+    /// Directories (workspace-relative, outermost first) that do not exist yet on the
+    /// way to the object, the object itself excluded.
+    pub missing_dirs: Vec<String>,
+    /// The real components, for protection checks.
+    components: Vec<String>,
+    /// The components the caller wrote, for protection checks.
+    shown_components: Vec<String>,
+}
+
+impl Location {
+    /// Whether the path (as written or as resolved) is `.stitch` or below it.
+    #[must_use]
+    pub fn is_reserved(&self) -> bool {
+        let first = |c: &[String]| c.first().is_some_and(|n| n.eq_ignore_ascii_case(".stitch"));
+        first(&self.components) || first(&self.shown_components)
+    }
+
+    /// Whether the path (as written or as resolved) lies in a `.git` directory.
+    #[must_use]
+    pub fn is_git(&self) -> bool {
+        let any = |c: &[String]| c.iter().any(|n| n.eq_ignore_ascii_case(".git"));
+        any(&self.components) || any(&self.shown_components)
+    }
+
+    /// Whether this is the root itself.
+    #[must_use]
+    pub fn is_root(&self) -> bool {
+        self.components.is_empty()
+    }
+}
+
+impl Workspace {
+    /// Opens the root once; every later access is relative to this handle.
+    pub fn open(root: &Path) -> Result<Workspace, RootError> {
+        let given = std::path::absolute(root).map_err(RootError::Io)?;
+        let canonical = match std::fs::canonicalize(&given) {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(RootError::Missing),
+            Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+                return Err(RootError::Missing)
+            }
+            Err(e) => return Err(RootError::Io(e)),
+        };
+        if !std::fs::metadata(&canonical)
+            .map_err(RootError::Io)?
+            .is_dir()
+        {
+            return Err(RootError::NotADirectory);
+        }
+        let dir = Dir::open_ambient_dir(&canonical, ambient_authority()).map_err(RootError::Io)?;
+        Ok(Workspace {
+            dir,
+            given,
+            canonical,
+        })
+    }
+
+    fn roots(&self) -> [&Path; 2] {
+        [self.given.as_path(), self.canonical.as_path()]
+    }
+
+    /// Lexes and resolves a caller's path. Nothing is created.
+    pub fn locate(&self, raw: &str) -> Result<Location, Error> {
+        let roots = self.roots();
+        let (components, trailing_slash) = match path::lex(raw, &roots) {
+            Lexed::Inside {
+                components,
+                trailing_slash,
+            } => (components, trailing_slash),
+            Lexed::Invalid(invalid) => return Err(Error::InvalidPath(invalid)),
+            Lexed::Outside => {
+                return Err(Error::Outside {
+                    link: None,
+                    inside_target: None,
+                })
+            }
+        };
+        let resolved = resolve::resolve(&self.dir, &components, &roots)?;
+        let missing_dirs = match resolved.missing_from {
+            Some(from) => (from + 1..resolved.real.len())
+                .map(|end| join(&resolved.real[..end]))
+                .collect(),
+            None => Vec::new(),
+        };
+        Ok(Location {
+            shown: join(&components),
+            real: join(&resolved.real),
+            trailing_slash,
+            kind: resolved.kind,
+            missing_dirs,
+            components: resolved.real,
+            shown_components: components,
+        })
+    }
+}

@@ -1,0 +1,184 @@
+//! Symlink-aware resolution of a lexed path to its real place below the root.
+//!
+//! Each component is looked at with `lstat` relative to the root directory handle, so
+//! nothing outside the root is ever consulted. Links that stay inside are followed (up
+//! to 40, as Linux does); a link with an absolute target, or one that climbs above the
+//! root, leaves. The operations that follow still go through cap-std, whose
+//! `openat2(RESOLVE_BENEATH)` re-checks containment in the kernel, so a swap that races
+//! this walk is refused rather than followed.
+
+use std::collections::VecDeque;
+use std::io;
+use std::path::{Component, Path};
+
+use cap_std::fs::Dir;
+
+use super::path::join;
+use super::Error;
+
+/// How many symlinks one resolution may follow before it is a loop (Linux's `MAXSYMLINKS`).
+pub const MAX_LINKS: usize = 40;
+
+/// Where a path really is.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// Real components below the root, every followed link replaced by its target.
+    pub real: Vec<String>,
+    /// Index in `real` of the first component that does not exist, if any.
+    pub missing_from: Option<usize>,
+    /// The kind of the final object, when it exists.
+    pub kind: Option<Kind>,
+}
+
+/// The kind of a filesystem object, as the tools speak of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    File,
+    Directory,
+    Other,
+}
+
+impl Kind {
+    pub(crate) fn of(file_type: cap_std::fs::FileType) -> Kind {
+        if file_type.is_file() {
+            Kind::File
+        } else if file_type.is_dir() {
+            Kind::Directory
+        } else {
+            Kind::Other
+        }
+    }
+}
+
+/// Resolves `components` below `dir`, the root handle. `roots` are the absolute
+/// spellings of the root, used to tell whether an absolute link target lies inside.
+pub(super) fn resolve(
+    dir: &Dir,
+    components: &[String],
+    roots: &[&Path],
+) -> Result<Resolved, Error> {
+    let mut queue: VecDeque<String> = components.iter().cloned().collect();
+    let mut real: Vec<String> = Vec::with_capacity(components.len());
+    let mut links = 0;
+    while let Some(name) = queue.pop_front() {
+        if name == ".." {
+            if real.pop().is_none() {
+                return Err(Error::Outside {
+                    link: None,
+                    inside_target: None,
+                });
+            }
+            continue;
+        }
+        real.push(name);
+        let here = join(&real);
+        let meta = match dir.symlink_metadata(&here) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let missing_from = real.len() - 1;
+                lexical_rest(&mut real, queue)?;
+                return Ok(Resolved {
+                    real,
+                    missing_from: Some(missing_from),
+                    kind: None,
+                });
+            }
+            Err(e) if e.raw_os_error() == Some(rustix::io::Errno::NOTDIR.raw_os_error()) => {
+                real.pop();
+                return Err(Error::NotADirectory { at: join(&real) });
+            }
+            Err(e) => return Err(Error::classify(e)),
+        };
+        if meta.is_symlink() {
+            links += 1;
+            if links > MAX_LINKS {
+                return Err(Error::Loop { link: here });
+            }
+            let target = dir.read_link_contents(&here).map_err(Error::classify)?;
+            if target.is_absolute() {
+                return Err(Error::Outside {
+                    link: Some(here),
+                    inside_target: inside_spelling(&target, roots),
+                });
+            }
+            real.pop();
+            let mut spliced = Vec::new();
+            for part in target.components() {
+                match part {
+                    Component::Normal(n) => match n.to_str() {
+                        Some(n) => spliced.push(n.to_owned()),
+                        // A non-UTF-8 target cannot be named in output; treat as missing.
+                        None => spliced.push(n.to_string_lossy().into_owned()),
+                    },
+                    Component::ParentDir => spliced.push("..".to_owned()),
+                    _ => {}
+                }
+            }
+            for part in spliced.into_iter().rev() {
+                queue.push_front(part);
+            }
+            // A `..` in the target that climbs above the root is checked as it is popped.
+            if real.is_empty() && queue.front().is_some_and(|c| c == "..") {
+                return Err(Error::Outside {
+                    link: Some(here),
+                    inside_target: None,
+                });
+            }
+            continue;
+        }
+        if !queue.is_empty() && !meta.is_dir() {
+            real.pop();
+            return Err(Error::NotADirectory { at: here });
+        }
+        if queue.is_empty() {
+            return Ok(Resolved {
+                real,
+                missing_from: None,
+                kind: Some(Kind::of(meta.file_type())),
+            });
+        }
+    }
+    Ok(Resolved {
+        real,
+        missing_from: None,
+        kind: Some(Kind::Directory),
+    })
+}
+
+/// Appends what remains below a missing component, lexically (nothing there to follow).
+fn lexical_rest(real: &mut Vec<String>, rest: VecDeque<String>) -> Result<(), Error> {
+    for name in rest {
+        if name == ".." {
+            if real.pop().is_none() {
+                return Err(Error::Outside {
+                    link: None,
+                    inside_target: None,
+                });
+            }
+        } else {
+            real.push(name);
+        }
+    }
+    Ok(())
+}
+
+/// The workspace-relative spelling of an absolute link target that lies inside the root.
+fn inside_spelling(target: &Path, roots: &[&Path]) -> Option<String> {
+    let target = target.to_str()?;
+    roots.iter().find_map(|root| {
+        let root = root.to_str()?.trim_end_matches('/');
+        let rest = target.strip_prefix(root)?;
+        let rest = rest
+            .strip_prefix('/')
+            .or(if rest.is_empty() { Some("") } else { None })?;
+        let parts: Vec<String> = rest
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .map(str::to_owned)
+            .collect();
+        if parts.iter().any(|p| p == "..") {
+            return None;
+        }
+        Some(join(&parts))
+    })
+}
