@@ -24,7 +24,8 @@ use refusal::{Code, Failure, Refusal};
 
 /// Runs one call of `stitch` and returns its exit status.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let matches = match cli::command().try_get_matches_from(args) {
+    let command = cli::command();
+    let matches = match command.clone().try_get_matches_from(args) {
         Ok(matches) => matches,
         Err(error) => return usage_error(&error),
     };
@@ -33,9 +34,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Err(error) => return usage_error(&error),
     };
     let pretty = parsed.pretty;
-    let flags_given = matches
-        .subcommand()
-        .is_some_and(|(_, sub)| tool::flags::any_given(sub));
+    let flags_given = matches.subcommand().is_some_and(|(name, sub)| {
+        command
+            .find_subcommand(name)
+            .is_some_and(|spec| tool::flags::any_given(spec, sub))
+    });
     let outcome = tool::call(&parsed, flags_given);
     envelope::emit(&outcome, pretty)
 }

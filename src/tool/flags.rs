@@ -13,10 +13,10 @@ const NOT_TOOL_ARGS: [&str; 5] = ["root", "session", "lock_timeout", "pretty", "
 
 /// Whether any tool argument was given on the command line.
 #[must_use]
-pub fn any_given(sub: &ArgMatches) -> bool {
-    sub.ids().any(|id| {
-        !NOT_TOOL_ARGS.contains(&id.as_str())
-            && sub.value_source(id.as_str()) == Some(ValueSource::CommandLine)
+pub fn any_given(spec: &clap::Command, sub: &ArgMatches) -> bool {
+    spec.get_arguments().any(|arg| {
+        let id = arg.get_id().as_str();
+        !NOT_TOOL_ARGS.contains(&id) && sub.value_source(id) == Some(ValueSource::CommandLine)
     })
 }
 

@@ -71,7 +71,10 @@ impl TestWorkspace {
     /// A `stitch` command with a cleared environment, run in and rooted at the workspace.
     pub fn cmd(&self) -> Command {
         let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("stitch"));
-        cmd.env_clear().current_dir(self.root()).arg("--root").arg(self.root());
+        cmd.env_clear()
+            .current_dir(self.root())
+            .arg("--root")
+            .arg(self.root());
         cmd
     }
 
@@ -104,7 +107,11 @@ impl From<Command> for Run {
         let output = cmd.output().expect("run stitch");
         let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
         assert!(stdout.ends_with('\n'), "one line and a newline: {stdout:?}");
-        assert_eq!(stdout.matches('\n').count(), 1, "exactly one line: {stdout:?}");
+        assert_eq!(
+            stdout.matches('\n').count(),
+            1,
+            "exactly one line: {stdout:?}"
+        );
         let envelope: Value = serde_json::from_str(&stdout).expect("stdout is one JSON object");
         Run {
             envelope,
@@ -119,7 +126,11 @@ impl Run {
     /// Asserts success (exit 0) and returns `data`.
     #[track_caller]
     pub fn ok(&self) -> &Value {
-        assert_eq!(self.envelope["ok"], true, "expected success: {}", self.stdout);
+        assert_eq!(
+            self.envelope["ok"], true,
+            "expected success: {}",
+            self.stdout
+        );
         assert_eq!(self.status, 0, "{}", self.stdout);
         &self.envelope["data"]
     }
