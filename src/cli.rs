@@ -53,6 +53,18 @@ pub enum Command {
     ///
     /// Example: stitch edit src/a.rs --old 'let x = 1;' --new 'let x = 2;'
     Edit(EditArgs),
+    /// List a directory, optionally recursively.
+    ///
+    /// Example: stitch list src --depth 2
+    List(ListArgs),
+    /// Find files by glob pattern (`*` stays within a directory, `**` crosses them).
+    ///
+    /// Example: stitch glob '**/*.rs' --path src
+    Glob(GlobArgs),
+    /// Search file contents (or paths) by literal text or regex.
+    ///
+    /// Example: stitch search 'fn main' --glob '*.rs' --context 2
+    Search(SearchArgs),
 }
 
 /// Take the tool's arguments as one JSON object on stdin.
@@ -134,6 +146,78 @@ pub struct EditArgs {
     /// Compute the result and diff, change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    #[command(flatten)]
+    pub json: JsonFlag,
+}
+
+/// `stitch list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// The directory, relative to the root [default: .].
+    pub path: Option<String>,
+    /// How many levels to descend (1 = the directory's own entries).
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u64>,
+    /// Include entries hidden by ignore rules and hidden names.
+    #[arg(long)]
+    pub all: bool,
+    /// The most entries to return.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+    #[command(flatten)]
+    pub json: JsonFlag,
+}
+
+/// `stitch glob`.
+#[derive(Debug, Args)]
+pub struct GlobArgs {
+    /// The glob, relative to --path.
+    pub pattern: Option<String>,
+    /// The directory to search below [default: .].
+    #[arg(long, value_name = "DIR")]
+    pub path: Option<String>,
+    /// Include files hidden by ignore rules and hidden names.
+    #[arg(long)]
+    pub all: bool,
+    /// The most matches to return.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+    #[command(flatten)]
+    pub json: JsonFlag,
+}
+
+/// `stitch search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The text (or, with --regex, the pattern) to find.
+    pub query: Option<String>,
+    /// The directory (or file) to search [default: .].
+    #[arg(long, value_name = "DIR")]
+    pub path: Option<String>,
+    /// Treat the query as a regular expression (linear time: no look-around or backreferences).
+    #[arg(long)]
+    pub regex: bool,
+    /// Match case-insensitively.
+    #[arg(short = 'i', long)]
+    pub ignore_case: bool,
+    /// Only search files matching this glob (a glob without `/` matches file names).
+    #[arg(long, value_name = "GLOB")]
+    pub glob: Option<String>,
+    /// Lines of context before and after each match (0-10).
+    #[arg(short = 'C', long, value_name = "N")]
+    pub context: Option<u64>,
+    /// Match contents (default) or workspace-relative paths.
+    #[arg(long, value_name = "MODE", value_parser = ["content", "path"])]
+    pub mode: Option<String>,
+    /// Same as --mode path.
+    #[arg(long, conflicts_with = "mode")]
+    pub paths_only: bool,
+    /// Include files hidden by ignore rules and hidden names.
+    #[arg(long)]
+    pub all: bool,
+    /// The most matches to return.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
     #[command(flatten)]
     pub json: JsonFlag,
 }

@@ -31,9 +31,9 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
             Some(s) => format!("Use the path `{s}` instead."),
             None => "Use a non-empty, workspace-relative path with `/` separators.".into(),
         },
-        Code::InvalidPattern => match text(refusal, "rewrite") {
-            Some(_) => "Regexes run in linear time: rewrite without look-around or backreferences, or search literally.".into(),
-            None => "Fix the pattern, or search literally (without regex).".into(),
+        Code::InvalidPattern => match refusal.detail("rewrite").and_then(Value::as_bool) {
+            Some(true) => "Regexes run in linear time: rewrite without look-around or backreferences, or search literally.".into(),
+            _ => "Fix the pattern, or search literally (without regex).".into(),
         },
         Code::OutsideRoot => match text(refusal, "insideTarget") {
             Some(inside) => format!("The link's target is inside the workspace: use `{inside}`."),

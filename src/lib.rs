@@ -72,7 +72,10 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             if error.kind() == ErrorKind::MissingSubcommand
                 || error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
             {
-                refusal = refusal.with("commands", vec!["read", "write", "edit"]);
+                refusal = refusal.with(
+                    "commands",
+                    vec!["read", "write", "edit", "list", "glob", "search"],
+                );
             }
             envelope::emit(&Err(Failure::Refused(refusal)), false)
         }

@@ -102,29 +102,7 @@ impl EditRequest {
 pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     let req: EditRequest = args::parse(arguments)?;
     let (items, multi) = req.items()?;
-    let field = |index: usize, name: &str| {
-        if multi {
-            format!("edits[{index}].{name}")
-        } else {
-            name.to_owned()
-        }
-    };
-    for (index, item) in items.iter().enumerate() {
-        if item.old_text.is_empty() {
-            return Err(invalid(
-                &field(index, "oldText"),
-                "oldText is empty; it must be text that is in the file",
-            )
-            .into());
-        }
-        if item.old_text == item.new_text {
-            return Err(invalid(
-                &field(index, "newText"),
-                "newText is the same as oldText, so the edit would change nothing",
-            )
-            .into());
-        }
-    }
+    validate(&items, multi)?;
     if let Some(expected) = &req.expected_sha256 {
         if !is_sha256_hex(expected) {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
@@ -157,35 +135,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         }
     }
     let original = loaded.text();
-    let mut text = original.to_owned();
-    let mut replacements = 0usize;
-    for (index, item) in items.iter().enumerate() {
-        let edit_index = multi.then_some(index);
-        let located = matching::locate(&text, &item.old_text, &item.new_text);
-        let count = located.offsets.len();
-        let starts = || {
-            let starts = lines::line_starts(text.as_bytes());
-            located
-                .offsets
-                .iter()
-                .map(|&o| lines::line_of(&starts, o))
-                .collect::<Vec<_>>()
-        };
-        if count == 0 {
-            return Err(snippet::no_match(&shown, &text, item, edit_index).into());
-        }
-        if let Some(expected) = item.expected_replacements {
-            if expected != count as u64 {
-                return Err(
-                    snippet::count_mismatch(&shown, expected, count, starts(), edit_index).into(),
-                );
-            }
-        } else if count > 1 && !item.replace_all {
-            return Err(snippet::ambiguous(&shown, count, starts(), edit_index).into());
-        }
-        text = matching::replace_at(&text, &located.offsets, located.old.len(), &located.new);
-        replacements += count;
-    }
+    let (text, replacements) = apply(&shown, original, &items, multi)?;
     let bytes = text.as_bytes();
     if bytes.len() as u64 > ctx.limits.max_file_bytes {
         return Err(
@@ -218,6 +168,75 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         data["diffTruncated"] = json!(true);
     }
     Ok(data)
+}
+
+/// Refuses empty snippets and edits that would change nothing, naming the item.
+fn validate(items: &[EditItem], multi: bool) -> Result<(), Refusal> {
+    let field = |index: usize, name: &str| {
+        if multi {
+            format!("edits[{index}].{name}")
+        } else {
+            name.to_owned()
+        }
+    };
+    for (index, item) in items.iter().enumerate() {
+        if item.old_text.is_empty() {
+            return Err(invalid(
+                &field(index, "oldText"),
+                "oldText is empty; it must be text that is in the file",
+            ));
+        }
+        if item.old_text == item.new_text {
+            return Err(invalid(
+                &field(index, "newText"),
+                "newText is the same as oldText, so the edit would change nothing",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Applies the edits in order to the evolving text, all or nothing.
+fn apply(
+    shown: &str,
+    original: &str,
+    items: &[EditItem],
+    multi: bool,
+) -> Result<(String, usize), Refusal> {
+    let mut text = original.to_owned();
+    let mut replacements = 0usize;
+    for (index, item) in items.iter().enumerate() {
+        let edit_index = multi.then_some(index);
+        let located = matching::locate(&text, &item.old_text, &item.new_text);
+        let count = located.offsets.len();
+        let starts = || {
+            let starts = lines::line_starts(text.as_bytes());
+            located
+                .offsets
+                .iter()
+                .map(|&o| lines::line_of(&starts, o))
+                .collect::<Vec<_>>()
+        };
+        if count == 0 {
+            return Err(snippet::no_match(shown, &text, item, edit_index));
+        }
+        if let Some(expected) = item.expected_replacements {
+            if expected != count as u64 {
+                return Err(snippet::count_mismatch(
+                    shown,
+                    expected,
+                    count,
+                    starts(),
+                    edit_index,
+                ));
+            }
+        } else if count > 1 && !item.replace_all {
+            return Err(snippet::ambiguous(shown, count, starts(), edit_index));
+        }
+        text = matching::replace_at(&text, &located.offsets, located.old.len(), &located.new);
+        replacements += count;
+    }
+    Ok((text, replacements))
 }
 
 /// Lets a refusal about one item of `edits` name it.

@@ -96,6 +96,34 @@ pub fn to_json(command: &Command) -> Outcome<Value> {
             put(&mut map, "expectedSha256", a.expected_sha256.clone());
             put_flag(&mut map, "dryRun", a.dry_run);
         }
+        Command::List(a) => {
+            put(&mut map, "path", a.path.clone());
+            put(&mut map, "depth", a.depth);
+            put_flag(&mut map, "includeIgnored", a.all);
+            put(&mut map, "limit", a.limit);
+        }
+        Command::Glob(a) => {
+            put(&mut map, "pattern", a.pattern.clone());
+            put(&mut map, "path", a.path.clone());
+            put_flag(&mut map, "includeIgnored", a.all);
+            put(&mut map, "limit", a.limit);
+        }
+        Command::Search(a) => {
+            put(&mut map, "query", a.query.clone());
+            put(&mut map, "path", a.path.clone());
+            put_flag(&mut map, "regex", a.regex);
+            if a.ignore_case {
+                map.insert("caseSensitive".into(), Value::Bool(false));
+            }
+            put(&mut map, "include", a.glob.clone());
+            put(&mut map, "context", a.context);
+            put(&mut map, "mode", a.mode.clone());
+            if a.paths_only {
+                map.insert("mode".into(), Value::String("path".into()));
+            }
+            put_flag(&mut map, "includeIgnored", a.all);
+            put(&mut map, "limit", a.limit);
+        }
     }
     Ok(Value::Object(map))
 }

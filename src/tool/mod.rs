@@ -5,12 +5,17 @@
 //! of the request.
 
 pub mod args;
+mod dir;
 mod edit;
 pub mod flags;
+mod glob;
+mod grep;
 mod limits;
+mod list;
 mod near;
 mod read;
 mod refuse;
+mod search;
 mod snippet;
 mod textfile;
 mod write;
@@ -39,6 +44,9 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
         Command::Read(a) => ("read_file", a.json.json),
         Command::Write(a) => ("write_file", a.json.json),
         Command::Edit(a) => ("edit_file", a.json.json),
+        Command::List(a) => ("list_directory", a.json.json),
+        Command::Glob(a) => ("glob", a.json.json),
+        Command::Search(a) => ("search_files", a.json.json),
     };
     if json_flag && flags_given {
         return Err(Refusal::new(
@@ -59,7 +67,10 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
     match name {
         "read_file" => read::run(&ctx, arguments),
         "write_file" => write::run(&ctx, arguments),
-        _ => edit::run(&ctx, arguments),
+        "edit_file" => edit::run(&ctx, arguments),
+        "list_directory" => list::run(&ctx, arguments),
+        "glob" => glob::run(&ctx, arguments),
+        _ => search::run(&ctx, arguments),
     }
 }
 

@@ -19,7 +19,7 @@ pub fn path(ctx: &Context, shown: &str, error: Error) -> Failure {
             match invalid {
                 Invalid::Backslash { suggestion } => r = r.with("suggestion", suggestion),
                 Invalid::TooLong { bytes } | Invalid::NameTooLong { bytes } => {
-                    r = r.with("bytes", bytes)
+                    r = r.with("bytes", bytes);
                 }
                 Invalid::Empty | Invalid::Nul => {}
             }

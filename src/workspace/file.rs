@@ -79,3 +79,32 @@ impl Workspace {
         })
     }
 }
+
+impl Workspace {
+    /// Reads a walked file for searching: `Ok(None)` when it is larger than `max` bytes
+    /// or no longer a regular file. Opened through the root handle like any other.
+    pub fn read_walked(&self, real: &str, max: u64) -> Result<Option<Vec<u8>>, Error> {
+        let mut options = OpenOptions::new();
+        options
+            .read(true)
+            .custom_flags((OFlags::NONBLOCK | OFlags::NOCTTY).bits().cast_signed());
+        let mut file = self
+            .dir
+            .open_with(real, &options)
+            .map_err(Error::classify)?;
+        let stat = rustix::fs::fstat(&file).map_err(|e| Error::Io(e.into()))?;
+        if rustix::fs::FileType::from_raw_mode(stat.st_mode) != rustix::fs::FileType::RegularFile {
+            return Ok(None);
+        }
+        let size = u64::try_from(stat.st_size).unwrap_or(u64::MAX);
+        if size > max {
+            return Ok(None);
+        }
+        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        (&mut file)
+            .take(max.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(Error::Io)?;
+        Ok((bytes.len() as u64 <= max).then_some(bytes))
+    }
+}

@@ -16,7 +16,7 @@ mod file;
 pub mod path;
 mod resolve;
 mod state;
-mod walk;
+pub mod walk;
 
 use std::path::{Path, PathBuf};
 

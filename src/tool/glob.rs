@@ -1,0 +1,126 @@
+//! `glob`: files whose path below `path` matches a globset pattern, in byte order.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use globset::{GlobBuilder, GlobMatcher};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::refusal::{Code, Outcome, Refusal};
+use crate::workspace::walk::{EntryKind, Walk};
+
+use super::args::{self, invalid, Request};
+use super::list::respell;
+use super::{dir, limits, Context};
+
+/// The arguments of `glob`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GlobRequest {
+    pub pattern: String,
+    #[serde(default = "dot")]
+    pub path: String,
+    #[serde(default, alias = "include_ignored")]
+    pub include_ignored: bool,
+    pub limit: Option<u64>,
+}
+
+fn dot() -> String {
+    ".".to_owned()
+}
+
+impl Request for GlobRequest {
+    const TOOL: &'static str = "glob";
+    const FIELDS: &'static [&'static str] = &["pattern", "path", "includeIgnored", "limit"];
+}
+
+/// Compiles a glob in which `*` does not cross `/` and `**` does.
+pub fn compile(pattern: &str, field: &str) -> Result<GlobMatcher, Refusal> {
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+        .map(|g| g.compile_matcher())
+        .map_err(|e| {
+            let reason = e.kind().to_string();
+            Refusal::new(
+                Code::InvalidPattern,
+                format!("The glob `{pattern}` does not compile: {reason}"),
+            )
+            .with("field", field)
+            .with("pattern", pattern)
+            .with("reason", reason)
+        })
+}
+
+/// Refuses a pattern that climbs out of the directory it is relative to.
+fn contained(pattern: &str) -> Result<(), Refusal> {
+    if pattern.starts_with('/') || pattern.split('/').any(|c| c == "..") {
+        return Err(Refusal::new(
+            Code::OutsideRoot,
+            format!("The glob `{pattern}` reaches outside the directory it searches"),
+        )
+        .with("pattern", pattern)
+        .with("field", "pattern"));
+    }
+    Ok(())
+}
+
+/// Finds the files the pattern in `arguments` matches.
+pub fn run(ctx: &Context, arguments: Value) -> Outcome {
+    let req: GlobRequest = args::parse(arguments)?;
+    if req.pattern.is_empty() {
+        return Err(invalid("pattern", "pattern is empty; try `**/*` for every file").into());
+    }
+    let limit = limits::count(req.limit, ctx.limits.glob)?;
+    contained(&req.pattern)?;
+    let matcher = compile(&req.pattern, "pattern")?;
+    let location = dir::locate(ctx, &req.path, false)?;
+    let walk = Walk {
+        start: location.real.clone(),
+        depth: None,
+        include_ignored: req.include_ignored,
+        sizes: false,
+    };
+    let prefix = if location.real == "." {
+        0
+    } else {
+        location.real.len() + 1
+    };
+    let scanned = AtomicUsize::new(0);
+    let found = Mutex::new(Vec::new());
+    ctx.ws.walk_parallel(&walk, &|entry| {
+        if entry.target == Some(EntryKind::File) {
+            scanned.fetch_add(1, Ordering::Relaxed);
+            if matcher.is_match(&entry.path[prefix..]) {
+                found
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push(entry.path);
+            }
+        }
+        true
+    });
+    let mut paths = found
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    paths.sort_unstable();
+    let truncated = paths.len() > limit;
+    paths.truncate(limit);
+    let matches: Vec<String> = paths
+        .iter()
+        .map(|p| respell(&location.shown, &location.real, p))
+        .collect();
+    let mut data = json!({
+        "matches": matches,
+        "truncated": truncated,
+        "scannedFiles": scanned.into_inner(),
+    });
+    if truncated {
+        data["hint"] = json!(format!(
+            "Showing the first {limit} matches in byte order: narrow the pattern or path, or raise limit (up to {}).",
+            ctx.limits.glob * limits::RAISE
+        ));
+    }
+    Ok(data)
+}

@@ -1,0 +1,125 @@
+//! Content matching with ripgrep's crates: building the matcher and collecting the
+//! matching lines of one file, with context.
+
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkContext, SinkContextKind, SinkMatch};
+
+use crate::refusal::{Code, Refusal};
+
+/// The longest line text a match returns, in bytes; longer lines are cut.
+pub const MAX_LINE_BYTES: usize = 1000;
+
+/// One matching line and its context.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub line: u64,
+    pub text: String,
+    pub before: Vec<String>,
+    pub after: Vec<String>,
+}
+
+/// Builds the matcher: literal unless `regex`, in linear time either way.
+pub fn matcher(query: &str, regex: bool, case_sensitive: bool) -> Result<RegexMatcher, Refusal> {
+    RegexMatcherBuilder::new()
+        .fixed_strings(!regex)
+        .case_insensitive(!case_sensitive)
+        .build(query)
+        .map_err(|e| {
+            let reason = e.to_string();
+            let rewrite = reason.contains("look-around") || reason.contains("backreference");
+            let mut refusal = Refusal::new(
+                Code::InvalidPattern,
+                format!(
+                    "The regex `{query}` does not compile: {}",
+                    first_line(&reason)
+                ),
+            )
+            .with("field", "query")
+            .with("pattern", query)
+            .with("reason", reason.clone());
+            if rewrite {
+                refusal = refusal.with("rewrite", true);
+            }
+            refusal
+        })
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines()
+        .rev()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or_else(|| text.lines().next().unwrap_or(text))
+}
+
+/// A searcher that numbers lines and keeps `context` lines either side.
+#[must_use]
+pub fn searcher(context: usize) -> Searcher {
+    SearcherBuilder::new()
+        .line_number(true)
+        .before_context(context)
+        .after_context(context)
+        .build()
+}
+
+/// The matching lines of `bytes`.
+pub fn hits(matcher: &RegexMatcher, searcher: &mut Searcher, bytes: &[u8]) -> Vec<Hit> {
+    let mut sink = Collect::default();
+    // Searching a slice in memory cannot fail with I/O; a matcher error ends the file.
+    let _ = searcher.search_slice(matcher, bytes, &mut sink);
+    sink.hits
+}
+
+/// Line text without its terminator, lossily decoded and cut to [`MAX_LINE_BYTES`].
+#[must_use]
+pub fn line_text(bytes: &[u8]) -> String {
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    let text = String::from_utf8_lossy(bytes);
+    if text.len() <= MAX_LINE_BYTES {
+        return text.into_owned();
+    }
+    let mut cut = MAX_LINE_BYTES;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    text[..cut].to_owned()
+}
+
+#[derive(Default)]
+struct Collect {
+    hits: Vec<Hit>,
+    pending: Vec<String>,
+}
+
+impl Sink for Collect {
+    type Error = std::io::Error;
+
+    fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, Self::Error> {
+        self.hits.push(Hit {
+            line: mat.line_number().unwrap_or(0),
+            text: line_text(mat.bytes()),
+            before: std::mem::take(&mut self.pending),
+            after: Vec::new(),
+        });
+        Ok(true)
+    }
+
+    fn context(&mut self, _: &Searcher, ctx: &SinkContext<'_>) -> Result<bool, Self::Error> {
+        let text = line_text(ctx.bytes());
+        match ctx.kind() {
+            SinkContextKind::Before => self.pending.push(text),
+            SinkContextKind::After => {
+                if let Some(last) = self.hits.last_mut() {
+                    last.after.push(text);
+                }
+            }
+            SinkContextKind::Other => {}
+        }
+        Ok(true)
+    }
+
+    fn context_break(&mut self, _: &Searcher) -> Result<bool, Self::Error> {
+        self.pending.clear();
+        Ok(true)
+    }
+}

@@ -1,0 +1,113 @@
+//! `list_directory`: a directory's entries, optionally recursive, in byte order.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::workspace::walk::{Entry, Walk};
+
+use super::args::{self, invalid, Request};
+use super::{dir, limits, Context};
+
+/// The arguments of `list_directory`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ListRequest {
+    #[serde(default = "dot", alias = "file_path")]
+    pub path: String,
+    pub depth: Option<u64>,
+    #[serde(default, alias = "include_ignored")]
+    pub include_ignored: bool,
+    pub limit: Option<u64>,
+}
+
+fn dot() -> String {
+    ".".to_owned()
+}
+
+impl Request for ListRequest {
+    const TOOL: &'static str = "list_directory";
+    const FIELDS: &'static [&'static str] = &["path", "depth", "includeIgnored", "limit"];
+}
+
+/// The deepest a listing may go.
+pub const MAX_DEPTH: u64 = 64;
+
+/// Lists the directory named in `arguments`.
+pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
+    let req: ListRequest = args::parse(arguments)?;
+    let depth = req.depth.unwrap_or(1);
+    if !(1..=MAX_DEPTH).contains(&depth) {
+        return Err(invalid("depth", format!("depth must be from 1 to {MAX_DEPTH}")).into());
+    }
+    let limit = limits::count(req.limit, ctx.limits.list)?;
+    let location = dir::locate(ctx, &req.path, false)?;
+    let depth = usize::try_from(depth).unwrap_or(usize::MAX);
+    let walk = Walk {
+        start: location.real.clone(),
+        depth: Some(depth),
+        include_ignored: req.include_ignored,
+        sizes: true,
+    };
+    let mut entries: Vec<Entry> = Vec::new();
+    ctx.ws.walk(&walk, |entry| entries.push(entry));
+    let skipped = if req.include_ignored {
+        0
+    } else {
+        let mut all = 0usize;
+        let everything = Walk {
+            include_ignored: true,
+            sizes: false,
+            ..walk
+        };
+        ctx.ws.walk(&everything, |_| all += 1);
+        all.saturating_sub(entries.len())
+    };
+    entries.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    let truncated = entries.len() > limit;
+    entries.truncate(limit);
+    let listed: Vec<Value> = entries
+        .into_iter()
+        .map(|e| {
+            let mut item = json!({"path": respell(&location.shown, &location.real, &e.path), "kind": e.kind.as_str()});
+            if let Some(bytes) = e.bytes {
+                item["bytes"] = json!(bytes);
+            }
+            item
+        })
+        .collect();
+    let mut data = json!({
+        "path": location.shown,
+        "entries": listed,
+        "truncated": truncated,
+        "skipped": skipped,
+    });
+    if truncated {
+        data["hint"] = json!(format!(
+            "Showing the first {limit} entries: list a subdirectory, lower depth, or raise limit (up to {}).",
+            ctx.limits.list * limits::RAISE
+        ));
+    }
+    Ok(data)
+}
+
+/// Spells a walked (real) path as the caller named the directory, when a link made
+/// the two differ.
+#[must_use]
+pub fn respell(shown: &str, real: &str, path: &str) -> String {
+    if shown == real {
+        return path.to_owned();
+    }
+    let rest = if real == "." {
+        path
+    } else {
+        match path.strip_prefix(real).and_then(|r| r.strip_prefix('/')) {
+            Some(rest) => rest,
+            None => return path.to_owned(),
+        }
+    };
+    if shown == "." {
+        rest.to_owned()
+    } else {
+        format!("{shown}/{rest}")
+    }
+}

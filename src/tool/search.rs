@@ -1,0 +1,282 @@
+//! `search_files`: lines (or paths) matching a literal or a linear-time regex, in
+//! (path, line) order.
+//!
+//! The walk is parallel, so results are gathered per file into a map ordered by path.
+//! Once `limit` matches are held, a file whose path sorts after the last one kept cannot
+//! enter the result and is not searched: the scan stops paying for what order rules out.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use grep_matcher::Matcher;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::refusal::Outcome;
+use crate::workspace::walk::{Entry, EntryKind, Walk};
+use crate::workspace::Kind;
+
+use super::args::{self, invalid, Request};
+use super::grep::{self, Hit};
+use super::list::respell;
+use super::{dir, glob, limits, Context};
+
+/// The arguments of `search_files`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SearchRequest {
+    pub query: String,
+    #[serde(default)]
+    pub regex: bool,
+    #[serde(default = "yes", alias = "case_sensitive")]
+    pub case_sensitive: bool,
+    pub include: Option<String>,
+    #[serde(default = "dot")]
+    pub path: String,
+    pub context: Option<u64>,
+    pub mode: Option<String>,
+    pub limit: Option<u64>,
+    #[serde(default, alias = "include_ignored")]
+    pub include_ignored: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn dot() -> String {
+    ".".to_owned()
+}
+
+impl Request for SearchRequest {
+    const TOOL: &'static str = "search_files";
+    const FIELDS: &'static [&'static str] = &[
+        "query",
+        "regex",
+        "caseSensitive",
+        "include",
+        "path",
+        "context",
+        "mode",
+        "limit",
+        "includeIgnored",
+    ];
+}
+
+/// The most context lines either side of a match.
+pub const MAX_CONTEXT: u64 = 10;
+
+/// Matches found so far, per file, in path order, trimmed to what can still be shown.
+struct Found {
+    files: BTreeMap<String, Vec<Hit>>,
+    total: usize,
+    /// Matches were dropped or files skipped because `limit` was reached.
+    cut: bool,
+}
+
+impl Found {
+    fn add(&mut self, path: String, hits: Vec<Hit>, limit: usize) {
+        self.total += hits.len();
+        self.files.insert(path, hits);
+        while let Some((_, last)) = self.files.last_key_value() {
+            if self.total - last.len() < limit {
+                break;
+            }
+            self.total -= last.len();
+            self.files.pop_last();
+            self.cut = true;
+        }
+    }
+
+    /// The path beyond which nothing can enter the result, once `limit` is reached.
+    fn bound(&self, limit: usize) -> Option<&String> {
+        (self.total >= limit)
+            .then(|| self.files.last_key_value().map(|(k, _)| k))
+            .flatten()
+    }
+}
+
+/// Searches as `arguments` asks.
+pub fn run(ctx: &Context, arguments: Value) -> Outcome {
+    let req: SearchRequest = args::parse(arguments)?;
+    let (context, path_mode, limit) = checks(ctx, &req)?;
+    let matcher = grep::matcher(&req.query, req.regex, req.case_sensitive)?;
+    let include = match &req.include {
+        Some(g) => Some((glob::compile(g, "include")?, g.contains('/'))),
+        None => None,
+    };
+    let location = dir::locate(ctx, &req.path, true)?;
+    let single_file = location.kind == Some(Kind::File);
+    let prefix = if single_file || location.real == "." {
+        0
+    } else {
+        location.real.len() + 1
+    };
+    let included = |path: &str| match &include {
+        None => true,
+        Some((glob, true)) => glob.is_match(&path[prefix..]),
+        Some((glob, false)) => glob.is_match(path.rsplit('/').next().unwrap_or(path)),
+    };
+    let found = Mutex::new(Found {
+        files: BTreeMap::new(),
+        total: 0,
+        cut: false,
+    });
+    let full = AtomicBool::new(false);
+    let scanned = AtomicUsize::new(0);
+    let binary = AtomicUsize::new(0);
+    let visit = |entry: Entry| -> bool {
+        if entry.target != Some(EntryKind::File) || !included(&entry.path) {
+            return true;
+        }
+        if full.load(Ordering::Relaxed) {
+            let found = found.lock().unwrap_or_else(PoisonError::into_inner);
+            if found.bound(limit).is_some_and(|bound| entry.path > *bound) {
+                return true;
+            }
+        }
+        scanned.fetch_add(1, Ordering::Relaxed);
+        let hits = if path_mode {
+            let shown = respell(&location.shown, &location.real, &entry.path);
+            if !matcher.is_match(shown.as_bytes()).unwrap_or(false) {
+                return true;
+            }
+            vec![Hit {
+                line: 0,
+                text: String::new(),
+                before: Vec::new(),
+                after: Vec::new(),
+            }]
+        } else {
+            match content_hits(ctx, &matcher, &entry.path, context, &binary) {
+                Some(hits) => hits,
+                None => return true,
+            }
+        };
+        let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
+        found.add(entry.path, hits, limit);
+        if found.total >= limit {
+            full.store(true, Ordering::Relaxed);
+        }
+        true
+    };
+    if single_file {
+        visit(Entry {
+            path: location.real.clone(),
+            kind: EntryKind::File,
+            target: Some(EntryKind::File),
+            bytes: None,
+        });
+    } else {
+        let walk = Walk {
+            start: location.real.clone(),
+            depth: None,
+            include_ignored: req.include_ignored,
+            sizes: false,
+        };
+        ctx.ws.walk_parallel(&walk, &visit);
+    }
+    let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let truncated = found.cut || found.total > limit;
+    let matches = listing(found.files, &location, single_file, limit, |hit, shown| {
+        render(shown, hit, path_mode, context > 0)
+    });
+    let mut data = json!({
+        "matches": matches,
+        "truncated": truncated,
+        "scannedFiles": scanned.into_inner(),
+        "skippedBinary": binary.into_inner(),
+    });
+    if truncated {
+        data["hint"] = json!(format!(
+            "Showing the first {limit} matches in path order: narrow with path or include, or raise limit (up to {}).",
+            ctx.limits.search * limits::RAISE
+        ));
+    }
+    Ok(data)
+}
+
+/// The matching lines of one walked file; `None` when it has none, is binary (counted)
+/// or could not be read.
+fn content_hits(
+    ctx: &Context,
+    matcher: &grep_regex::RegexMatcher,
+    path: &str,
+    context: usize,
+    binary: &AtomicUsize,
+) -> Option<Vec<Hit>> {
+    let bytes = ctx.ws.read_walked(path, ctx.limits.max_file_bytes).ok()??;
+    if memchr::memchr(0, &bytes).is_some() {
+        binary.fetch_add(1, Ordering::Relaxed);
+        return None;
+    }
+    let hits = grep::hits(matcher, &mut grep::searcher(context), &bytes);
+    (!hits.is_empty()).then_some(hits)
+}
+
+/// The first `limit` hits in (path, line) order, rendered with the caller's spelling.
+fn listing(
+    files: BTreeMap<String, Vec<Hit>>,
+    location: &crate::workspace::Location,
+    single_file: bool,
+    limit: usize,
+    render: impl Fn(&Hit, &str) -> Value,
+) -> Vec<Value> {
+    let mut matches = Vec::new();
+    for (path, hits) in files {
+        let shown = if single_file {
+            location.shown.clone()
+        } else {
+            respell(&location.shown, &location.real, &path)
+        };
+        for hit in &hits {
+            if matches.len() == limit {
+                return matches;
+            }
+            matches.push(render(hit, &shown));
+        }
+    }
+    matches
+}
+
+/// Checks the arguments that need no workspace: returns (context, path mode, limit).
+fn checks(
+    ctx: &Context,
+    req: &SearchRequest,
+) -> Result<(usize, bool, usize), crate::refusal::Refusal> {
+    if req.query.is_empty() {
+        return Err(invalid("query", "query is empty"));
+    }
+    let context = req.context.unwrap_or(0);
+    if context > MAX_CONTEXT {
+        return Err(invalid(
+            "context",
+            format!("context must be from 0 to {MAX_CONTEXT}"),
+        ));
+    }
+    let path_mode = match req.mode.as_deref() {
+        None | Some("content") => false,
+        Some("path") => true,
+        Some(other) => {
+            return Err(invalid(
+                "mode",
+                format!("mode must be `content` or `path`, not `{other}`"),
+            ))
+        }
+    };
+    let limit = limits::count(req.limit, ctx.limits.search)?;
+    Ok((usize::try_from(context).unwrap_or(0), path_mode, limit))
+}
+
+fn render(shown: &str, hit: &Hit, path_mode: bool, with_context: bool) -> Value {
+    if path_mode {
+        return json!({"path": shown});
+    }
+    let mut item = json!({"path": shown, "line": hit.line, "text": hit.text});
+    if with_context {
+        item["before"] = json!(hit.before);
+        item["after"] = json!(hit.after);
+    }
+    item
+}
