@@ -20,6 +20,11 @@ pub struct Cli {
     #[arg(long, env = "STITCH_ROOT", global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// Turn on read-before-write guards for this session.
+    ///
+    /// With a session, changing a file this session has not read is NOT_OBSERVED: Read the
+    /// file, then retry. Changing a file that changed since the session read it is
+    /// STALE_VERSION: Re-read the file, then retry. Writes and edits record what they wrote,
+    /// so edits chain without re-reading.
     #[arg(long, env = "STITCH_SESSION", global = true, value_name = "ID")]
     pub session: Option<String>,
     /// How long a mutation waits for another process's lock before BUSY.

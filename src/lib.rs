@@ -10,6 +10,7 @@ pub mod hint;
 mod input;
 pub mod lock;
 pub mod refusal;
+pub mod session;
 pub mod text;
 pub mod tool;
 pub mod workspace;

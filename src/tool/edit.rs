@@ -10,6 +10,7 @@ use crate::text::{lines, matching};
 use crate::workspace::WriteMode;
 
 use super::args::{self, invalid, Request};
+use super::guard::{self, Mutation};
 use super::write::stale;
 use super::{refuse, snippet, textfile, Context};
 
@@ -123,12 +124,20 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         .map_err(|e| refuse::path(ctx, &req.path, e))?;
     refuse::protected(&location, true)?;
     if location.kind.is_none() {
+        guard::check(ctx, &shown, &location.real, None, Mutation::Edit)?;
         return Err(refuse::not_found(ctx, &shown)
             .with("operation", "edit")
             .into());
     }
     let loaded = textfile::load(ctx, &location)?;
     let base_sha256 = sha256_hex(&loaded.bytes);
+    guard::check(
+        ctx,
+        &shown,
+        &location.real,
+        Some(&base_sha256),
+        Mutation::Edit,
+    )?;
     if let Some(expected) = &req.expected_sha256 {
         if !expected.eq_ignore_ascii_case(&base_sha256) {
             return Err(stale(&shown, expected, Some(&base_sha256)).into());
@@ -154,6 +163,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         ctx.ws
             .write_atomic(&location, bytes, mode)
             .map_err(|e| refuse::path(ctx, &shown, e))?;
+        guard::note_written(ctx, &location.real, &sha256);
     }
     let mut data = json!({
         "path": shown,

@@ -10,6 +10,7 @@ mod edit;
 pub mod flags;
 mod glob;
 mod grep;
+mod guard;
 mod limits;
 mod list;
 mod near;
@@ -26,6 +27,7 @@ use serde_json::Value;
 
 use crate::cli::{Cli, Command};
 use crate::refusal::{Code, Outcome, Refusal};
+use crate::session::Session;
 use crate::workspace::{RootError, Workspace};
 
 pub use limits::Limits;
@@ -36,6 +38,8 @@ pub struct Context {
     pub ws: Workspace,
     pub lock_timeout: Duration,
     pub limits: Limits,
+    /// The session whose read-before-write guards apply, if any.
+    pub session: Option<Session>,
 }
 
 /// Runs the tool named by the command line.
@@ -86,6 +90,16 @@ fn context(cli: &Cli) -> Outcome<Context> {
         .with("field", "lockTimeout")
         .into());
     }
+    let session = match &cli.session {
+        None => None,
+        Some(id) => Some(Session::new(id).ok_or_else(|| {
+            Refusal::new(
+                Code::InvalidArgument,
+                "A session ID is 1-128 characters of A-Z, a-z, 0-9, `.`, `_` and `-`, and not `.` or `..`",
+            )
+            .with("field", "session")
+        })?),
+    };
     let root = match &cli.root {
         Some(root) => root.clone(),
         None => std::path::PathBuf::from("."),
@@ -115,5 +129,6 @@ fn context(cli: &Cli) -> Outcome<Context> {
         ws,
         lock_timeout: Duration::from_secs_f64(cli.lock_timeout),
         limits: Limits::default(),
+        session,
     })
 }

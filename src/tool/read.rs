@@ -8,7 +8,8 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::text::lines::{self, BOM};
 
 use super::args::{self, invalid, Request};
-use super::{refuse, textfile, Context};
+use super::{guard, refuse, textfile, Context};
+use crate::session::Seen;
 
 /// The arguments of `read_file`.
 #[derive(Debug, Deserialize)]
@@ -55,7 +56,18 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         .map_err(|e| refuse::path(ctx, &req.path, e))?;
     refuse::file_path(&req.path, &location)?;
     refuse::protected(&location, false)?;
+    if location.kind.is_none() {
+        guard::note_read(ctx, &location.shown, &location.real, Seen::Absent)?;
+        return Err(refuse::not_found(ctx, &location.shown).into());
+    }
     let loaded = textfile::load(ctx, &location)?;
+    let sha256 = sha256_hex(&loaded.bytes);
+    guard::note_read(
+        ctx,
+        &location.shown,
+        &location.real,
+        Seen::Present(sha256.clone()),
+    )?;
     let text = loaded.text();
     let (bom, body) = match text.strip_prefix(BOM) {
         Some(rest) => (true, rest),
@@ -76,7 +88,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     let mut data = json!({
         "path": location.shown,
         "content": page.content,
-        "sha256": sha256_hex(&loaded.bytes),
+        "sha256": sha256,
         "bytes": loaded.bytes.len(),
         "totalLines": page.total_lines,
         "startLine": offset,

@@ -9,6 +9,7 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Error, Kind, WriteMode};
 
 use super::args::{self, invalid, Request};
+use super::guard::{self, Mutation};
 use super::{refuse, textfile, Context};
 
 /// The arguments of `write_file`.
@@ -73,12 +74,13 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             let actual = file
                 .sha256()
                 .map_err(|e| anyhow::Error::new(e).context("hashing the file to replace"))?;
+            guard::check(ctx, &shown, &location.real, Some(&actual), Mutation::Write)?;
             match &req.expected_sha256 {
                 Some(expected) if !expected.eq_ignore_ascii_case(&actual) => {
                     return Err(stale(&shown, expected, Some(&actual)).into());
                 }
                 Some(_) => {}
-                None if req.overwrite => {}
+                None if req.overwrite || guard::observed(ctx, &location.real, &actual) => {}
                 None => {
                     return Err(Refusal::new(
                         Code::AlreadyExists,
@@ -97,6 +99,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             (mode, Some(actual))
         }
         None => {
+            guard::check(ctx, &shown, &location.real, None, Mutation::Write)?;
             if let Some(expected) = &req.expected_sha256 {
                 return Err(stale(&shown, expected, None).into());
             }
@@ -119,6 +122,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
                 .into(),
                 other => refuse::path(ctx, &shown, other),
             })?;
+        guard::note_written(ctx, &location.real, &sha256);
     }
     let mut data = json!({
         "path": shown,

@@ -49,3 +49,55 @@ impl Workspace {
             .map_err(Error::classify)
     }
 }
+
+impl Workspace {
+    /// Reads `.stitch/<sub>/<name>`, `None` when it does not exist.
+    pub fn read_state(&self, sub: &str, name: &str) -> Result<Option<Vec<u8>>, Error> {
+        match self.dir.read(format!("{STATE_DIR}/{sub}/{name}")) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::classify(e)),
+        }
+    }
+
+    /// Replaces `.stitch/<sub>/<name>` atomically (temp file, fsync, rename).
+    pub fn write_state(&self, sub: &str, name: &str, bytes: &[u8]) -> Result<(), Error> {
+        use std::io::Write;
+        let dir = self.state_subdir(sub)?;
+        let temp = format!(".{name}.{}.tmp", std::process::id());
+        let mut options = OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        let mut file = dir.open_with(&temp, &options).map_err(Error::classify)?;
+        file.write_all(bytes).map_err(Error::Io)?;
+        file.sync_all().map_err(Error::Io)?;
+        dir.rename(&temp, &dir, name).map_err(Error::classify)
+    }
+
+    /// Keeps the `keep` most recently modified files of `.stitch/<sub>/` whose names end
+    /// with `suffix`, removing the rest.
+    pub fn prune_state(&self, sub: &str, suffix: &str, keep: usize) -> Result<(), Error> {
+        let dir = self.state_subdir(sub)?;
+        let mut files: Vec<(std::time::SystemTime, std::ffi::OsString)> = Vec::new();
+        for entry in dir.entries().map_err(Error::classify)? {
+            let entry = entry.map_err(Error::classify)?;
+            let name = entry.file_name();
+            if !name.to_string_lossy().ends_with(suffix) {
+                continue;
+            }
+            let modified = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .map_or(std::time::UNIX_EPOCH, cap_std::time::SystemTime::into_std);
+            files.push((modified, name));
+        }
+        if files.len() <= keep {
+            return Ok(());
+        }
+        files.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        for (_, name) in files.into_iter().skip(keep) {
+            // Another process may have pruned it first.
+            let _ = dir.remove_file(&name);
+        }
+        Ok(())
+    }
+}

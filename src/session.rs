@@ -1,0 +1,161 @@
+//! The read-before-write ledger of a session, kept on disk because every call is a new
+//! process.
+//!
+//! A session's ledger maps real workspace paths to what the session last saw there: a
+//! version (`sha256`) or absence. It lives in `.stitch/sessions/<id>.json`, is updated
+//! under its own lock (always taken after the file's lock, never before, so the two
+//! cannot deadlock), replaced atomically, and bounded: at most [`MAX_ENTRIES`] paths a
+//! session and [`MAX_SESSIONS`] sessions a workspace, the least recent dropped first. A
+//! ledger that cannot be parsed is treated as empty, which fails closed: mutations are
+//! `NOT_OBSERVED` until the session reads again.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::lock;
+use crate::workspace::{self, Workspace};
+
+/// The most paths one ledger remembers.
+pub const MAX_ENTRIES: usize = 4096;
+/// The most session ledgers a workspace keeps.
+pub const MAX_SESSIONS: usize = 128;
+/// The longest session ID.
+pub const MAX_ID_BYTES: usize = 128;
+
+const DIR: &str = "sessions";
+const SUFFIX: &str = ".json";
+
+/// What a session last saw at a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    Present(String),
+    Absent,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Ledger {
+    /// A counter that orders entries by recency, for eviction.
+    clock: u64,
+    entries: BTreeMap<String, Entry>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Entry {
+    /// The version seen, or `None` for absence.
+    sha256: Option<String>,
+    at: u64,
+}
+
+/// A validated session ID.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    id: String,
+}
+
+/// Why a ledger could not be updated.
+#[derive(Debug)]
+pub enum Error {
+    Lock(lock::Error),
+    Workspace(workspace::Error),
+}
+
+impl Session {
+    /// A session, if `id` is 1–128 characters of `[A-Za-z0-9._-]` and not `.` or `..`,
+    /// so that no ID can name a path.
+    #[must_use]
+    pub fn new(id: &str) -> Option<Session> {
+        let valid = !id.is_empty()
+            && id.len() <= MAX_ID_BYTES
+            && id != "."
+            && id != ".."
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+        valid.then(|| Session { id: id.to_owned() })
+    }
+
+    /// The ID.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn file(&self) -> String {
+        format!("{}{SUFFIX}", self.id)
+    }
+
+    fn load(&self, ws: &Workspace) -> Result<Ledger, workspace::Error> {
+        Ok(ws
+            .read_state(DIR, &self.file())?
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .unwrap_or_default())
+    }
+
+    /// What this session last saw at `real`, if anything.
+    pub fn seen(&self, ws: &Workspace, real: &str) -> Result<Option<Seen>, workspace::Error> {
+        let ledger = self.load(ws)?;
+        Ok(ledger.entries.get(real).map(|entry| match &entry.sha256 {
+            Some(sha) => Seen::Present(sha.clone()),
+            None => Seen::Absent,
+        }))
+    }
+
+    /// Records that this session saw `seen` at `real`.
+    pub fn record(
+        &self,
+        ws: &Workspace,
+        real: &str,
+        seen: Seen,
+        timeout: Duration,
+    ) -> Result<(), Error> {
+        let _guard = lock::acquire_named(ws, &format!("session-{}.lock", self.id), timeout)
+            .map_err(Error::Lock)?;
+        let mut ledger = self.load(ws).map_err(Error::Workspace)?;
+        ledger.clock += 1;
+        let sha256 = match seen {
+            Seen::Present(sha) => Some(sha),
+            Seen::Absent => None,
+        };
+        ledger.entries.insert(
+            real.to_owned(),
+            Entry {
+                sha256,
+                at: ledger.clock,
+            },
+        );
+        if ledger.entries.len() > MAX_ENTRIES {
+            let mut ages: Vec<u64> = ledger.entries.values().map(|e| e.at).collect();
+            ages.sort_unstable();
+            let cutoff = ages[ledger.entries.len() - MAX_ENTRIES];
+            ledger.entries.retain(|_, e| e.at >= cutoff);
+        }
+        let bytes = serde_json::to_vec(&ledger).unwrap_or_default();
+        let fresh = ws
+            .read_state(DIR, &self.file())
+            .map_err(Error::Workspace)?
+            .is_none();
+        ws.write_state(DIR, &self.file(), &bytes)
+            .map_err(Error::Workspace)?;
+        if fresh {
+            ws.prune_state(DIR, SUFFIX, MAX_SESSIONS)
+                .map_err(Error::Workspace)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Session;
+
+    #[test]
+    fn ids_cannot_name_paths() {
+        assert!(Session::new("agent-7.run_2").is_some());
+        assert!(Session::new(&"a".repeat(128)).is_some());
+        for bad in ["", ".", "..", "a/b", "../x", "a b", "é", &"a".repeat(129)] {
+            assert!(Session::new(bad).is_none(), "{bad:?}");
+        }
+    }
+}

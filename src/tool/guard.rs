@@ -1,0 +1,105 @@
+//! Read-before-write: the session rules of the contract (§6), applied under the file's
+//! lock before anything is matched or written.
+
+use crate::refusal::{Code, Outcome, Refusal};
+use crate::session::Seen;
+
+use super::Context;
+
+/// Which mutation asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mutation {
+    Write,
+    Edit,
+}
+
+/// Checks the session's record of `real` against what is there now (`actual`: the
+/// current sha256, or `None` when the file is missing). Without a session, allows.
+pub fn check(
+    ctx: &Context,
+    shown: &str,
+    real: &str,
+    actual: Option<&str>,
+    op: Mutation,
+) -> Outcome<()> {
+    let Some(session) = &ctx.session else {
+        return Ok(());
+    };
+    let seen = session
+        .seen(&ctx.ws, real)
+        .map_err(|e| anyhow::anyhow!("reading the session ledger: {e}"))?;
+    let refusal = match (seen, actual) {
+        (None, Some(actual)) => Refusal::new(
+            Code::NotObserved,
+            format!("This session has not read `{shown}`, so it cannot change it"),
+        )
+        .with("path", shown)
+        .with("session", session.id())
+        .with("actualSha256", actual),
+        (Some(Seen::Present(recorded)), Some(actual)) if recorded != actual => Refusal::new(
+            Code::StaleVersion,
+            format!("`{shown}` has changed since this session last read it"),
+        )
+        .with("path", shown)
+        .with("expectedSha256", recorded)
+        .with("actualSha256", actual),
+        (Some(Seen::Present(recorded)), None) => Refusal::new(
+            Code::StaleVersion,
+            format!("`{shown}` no longer exists; this session last read it at another version"),
+        )
+        .with("path", shown)
+        .with("expectedSha256", recorded),
+        (Some(Seen::Absent), Some(actual)) => Refusal::new(
+            Code::StaleVersion,
+            format!("`{shown}` has appeared since this session saw it absent"),
+        )
+        .with("path", shown)
+        .with("actualSha256", actual),
+        (Some(Seen::Absent) | None, None) if op == Mutation::Edit => {
+            return Err(super::refuse::not_found(ctx, shown)
+                .with("operation", "edit")
+                .into());
+        }
+        _ => return Ok(()),
+    };
+    Err(refusal.with("session", session.id()).into())
+}
+
+/// Whether the session observed exactly this version, which lets a write replace the
+/// file without `overwrite`.
+pub fn observed(ctx: &Context, real: &str, actual: &str) -> bool {
+    ctx.session.as_ref().is_some_and(|session| {
+        matches!(session.seen(&ctx.ws, real), Ok(Some(Seen::Present(sha))) if sha == actual)
+    })
+}
+
+/// Records what a read saw. A failure to record is the call's failure: the caller
+/// would otherwise believe the read authorizes a later write.
+pub fn note_read(ctx: &Context, shown: &str, real: &str, seen: Seen) -> Outcome<()> {
+    let Some(session) = &ctx.session else {
+        return Ok(());
+    };
+    session
+        .record(&ctx.ws, real, seen, ctx.lock_timeout)
+        .map_err(|e| match e {
+            crate::session::Error::Lock(e) => super::refuse::lock(ctx, shown, e),
+            crate::session::Error::Workspace(e) => super::refuse::path(ctx, shown, e),
+        })
+}
+
+/// Records what a mutation wrote, so edits chain without re-reading. The file is
+/// already written, so a failure here cannot undo it: it is reported on stderr, and
+/// the session's next mutation of the file fails closed (`NOT_OBSERVED`/`STALE_VERSION`).
+pub fn note_written(ctx: &Context, real: &str, sha256: &str) {
+    let Some(session) = &ctx.session else { return };
+    if let Err(e) = session.record(
+        &ctx.ws,
+        real,
+        Seen::Present(sha256.to_owned()),
+        ctx.lock_timeout,
+    ) {
+        crate::envelope::stderr_line(&format!(
+            "stitch: could not update the session ledger: {e:?}"
+        ));
+    }
+}
