@@ -93,7 +93,7 @@ impl Workspace {
         if files.len() <= keep {
             return Ok(());
         }
-        files.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        files.sort_unstable_by_key(|f| std::cmp::Reverse(f.0));
         for (_, name) in files.into_iter().skip(keep) {
             // Another process may have pruned it first.
             let _ = dir.remove_file(&name);
