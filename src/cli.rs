@@ -70,6 +70,18 @@ pub enum Command {
     ///
     /// Example: stitch search 'fn main' --glob '*.rs' --context 2
     Search(SearchArgs),
+    /// Validate .stitch/config.json and print what it enforces.
+    ///
+    /// Example: stitch config check
+    #[command(subcommand)]
+    Config(ConfigCommand),
+}
+
+/// `stitch config`.
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Validate .stitch/config.json and print what it enforces.
+    Check,
 }
 
 /// Take the tool's arguments as one JSON object on stdin.

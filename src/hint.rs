@@ -56,7 +56,13 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
         Code::AlreadyExists => format!(
             "Read `{path}` and pass overwrite: true (or its sha256 as expectedSha256), or change it with edit_file."
         ),
-        Code::NotText | Code::Denied => return None,
+        Code::Denied => match (text(refusal, "rule"), text(refusal, "reason")) {
+            (Some("authorize"), Some(reason)) => format!(
+                "The workspace's authorize command said: {reason}. Change the request to satisfy it."
+            ),
+            _ => return None,
+        },
+        Code::NotText => return None,
         Code::TooLarge => match text(refusal, "field") {
             Some("content") => "Split the content into smaller files.".into(),
             _ => "Read with offset and limit, or split the work into smaller files.".into(),

@@ -9,6 +9,7 @@ pub mod envelope;
 pub mod hint;
 mod input;
 pub mod lock;
+pub mod policy;
 pub mod refusal;
 pub mod session;
 pub mod text;

@@ -10,6 +10,7 @@ use super::{refuse, Context};
 pub fn locate(ctx: &Context, raw: &str, allow_file: bool) -> Outcome<Location> {
     let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
     refuse::protected(&location, false)?;
+    super::approve::rules(ctx, &location, false)?;
     match location.kind {
         None => Err(refuse::not_found(ctx, &location.shown).into()),
         Some(Kind::Directory) => Ok(location),

@@ -12,7 +12,7 @@ use crate::workspace::WriteMode;
 use super::args::{self, invalid, Request};
 use super::guard::{self, Mutation};
 use super::write::stale;
-use super::{refuse, snippet, textfile, Context};
+use super::{approve, refuse, snippet, textfile, Context};
 
 /// The arguments of `edit_file`.
 #[derive(Debug, Deserialize)]
@@ -115,6 +115,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         .map_err(|e| refuse::path(ctx, &req.path, e))?;
     refuse::file_path(&req.path, &located)?;
     refuse::protected(&located, true)?;
+    approve::rules(ctx, &located, true)?;
     let shown = located.shown.clone();
     let _guard = lock::acquire(&ctx.ws, &located.real, ctx.lock_timeout)
         .map_err(|e| refuse::lock(ctx, &shown, e))?;
@@ -123,6 +124,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         .locate(&req.path)
         .map_err(|e| refuse::path(ctx, &req.path, e))?;
     refuse::protected(&location, true)?;
+    approve::rules(ctx, &location, true)?;
     if location.kind.is_none() {
         guard::check(ctx, &shown, &location.real, None, Mutation::Edit)?;
         return Err(refuse::not_found(ctx, &shown)
@@ -153,6 +155,21 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     }
     let sha256 = sha256_hex(bytes);
     let diff = crate::text::diff::unified(&shown, original, &text, MAX_DIFF_BYTES);
+    let mut payload = json!({
+        "tool": "edit_file",
+        "path": shown,
+        "operation": "edit",
+        "bytes": bytes.len(),
+        "baseSha256": base_sha256,
+        "resultSha256": sha256,
+        "replacements": replacements,
+        "diff": diff.text,
+        "dryRun": req.dry_run,
+    });
+    if let Some(session) = &ctx.session {
+        payload["session"] = json!(session.id());
+    }
+    approve::authorize(ctx, &shown, payload)?;
     if !req.dry_run && sha256 != base_sha256 {
         let file = &loaded.file;
         let mode = WriteMode::Replace {

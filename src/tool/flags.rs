@@ -124,6 +124,7 @@ pub fn to_json(command: &Command) -> Outcome<Value> {
             put_flag(&mut map, "includeIgnored", a.all);
             put(&mut map, "limit", a.limit);
         }
+        Command::Config(_) => {}
     }
     Ok(Value::Object(map))
 }

@@ -81,6 +81,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         depth: None,
         include_ignored: req.include_ignored,
         sizes: false,
+        exclude: ctx.policy.deny.clone(),
     };
     let prefix = if location.real == "." {
         0
@@ -89,7 +90,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     };
     let scanned = AtomicUsize::new(0);
     let found = Mutex::new(Vec::new());
-    ctx.ws.walk_parallel(&walk, &|entry| {
+    let denied = ctx.ws.walk_parallel(&walk, &|entry| {
         if entry.target == Some(EntryKind::File) {
             scanned.fetch_add(1, Ordering::Relaxed);
             if matcher.is_match(&entry.path[prefix..]) {
@@ -115,6 +116,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         "matches": matches,
         "truncated": truncated,
         "scannedFiles": scanned.into_inner(),
+        "denied": denied,
     });
     if truncated {
         data["hint"] = json!(format!(

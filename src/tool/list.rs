@@ -47,21 +47,23 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
         depth: Some(depth),
         include_ignored: req.include_ignored,
         sizes: true,
+        exclude: ctx.policy.deny.clone(),
     };
     let mut entries: Vec<Entry> = Vec::new();
-    ctx.ws.walk(&walk, |entry| entries.push(entry));
-    let skipped = if req.include_ignored {
-        0
-    } else {
-        let mut all = 0usize;
-        let everything = Walk {
-            include_ignored: true,
-            sizes: false,
-            ..walk
+    let denied = ctx.ws.walk(&walk, |entry| entries.push(entry));
+    let skipped = denied
+        + if req.include_ignored {
+            0
+        } else {
+            let mut all = 0usize;
+            let everything = Walk {
+                include_ignored: true,
+                sizes: false,
+                ..walk
+            };
+            ctx.ws.walk(&everything, |_| all += 1);
+            all.saturating_sub(entries.len())
         };
-        ctx.ws.walk(&everything, |_| all += 1);
-        all.saturating_sub(entries.len())
-    };
     entries.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let truncated = entries.len() > limit;
     entries.truncate(limit);

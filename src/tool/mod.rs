@@ -4,6 +4,7 @@
 //! workspace and dispatches. Refusals are built here, in the tool layer, from the facts
 //! of the request.
 
+mod approve;
 pub mod args;
 mod dir;
 mod edit;
@@ -26,6 +27,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::cli::{Cli, Command};
+use crate::policy::Policy;
 use crate::refusal::{Code, Outcome, Refusal};
 use crate::session::Session;
 use crate::workspace::{RootError, Workspace};
@@ -40,6 +42,8 @@ pub struct Context {
     pub limits: Limits,
     /// The session whose read-before-write guards apply, if any.
     pub session: Option<Session>,
+    /// What `.stitch/config.json` enforces.
+    pub policy: Policy,
 }
 
 /// Runs the tool named by the command line.
@@ -51,6 +55,7 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
         Command::List(a) => ("list_directory", a.json.json),
         Command::Glob(a) => ("glob", a.json.json),
         Command::Search(a) => ("search_files", a.json.json),
+        Command::Config(_) => return config_check(cli),
     };
     if json_flag && flags_given {
         return Err(Refusal::new(
@@ -76,6 +81,28 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
         "glob" => glob::run(&ctx, arguments),
         _ => search::run(&ctx, arguments),
     }
+}
+
+/// `stitch config check`: the policy the workspace's config enforces.
+fn config_check(cli: &Cli) -> Outcome {
+    let ctx = context(cli)?;
+    let exists = ctx.ws.read_config().ok().flatten().is_some();
+    let policy = &ctx.policy;
+    Ok(serde_json::json!({
+        "path": crate::policy::CONFIG_PATH,
+        "exists": exists,
+        "deny": policy.deny_patterns,
+        "readOnly": policy.read_only_patterns,
+        "limits": {
+            "maxReadBytes": policy.limits.max_read_bytes,
+            "maxFileBytes": policy.limits.max_file_bytes,
+            "listLimit": policy.limits.list,
+            "globLimit": policy.limits.glob,
+            "searchLimit": policy.limits.search,
+        },
+        "authorize": policy.authorize,
+        "authorizeTimeoutSecs": policy.authorize.as_ref().map(|_| policy.authorize_timeout.as_secs_f64()),
+    }))
 }
 
 fn context(cli: &Cli) -> Outcome<Context> {
@@ -125,10 +152,16 @@ fn context(cli: &Cli) -> Outcome<Context> {
             return Err(anyhow::Error::new(e).context("opening the root").into())
         }
     };
+    let policy = match ws.read_config() {
+        Ok(None) => Policy::default(),
+        Ok(Some(bytes)) => crate::policy::parse(&bytes).map_err(|e| approve::invalid_config(&e))?,
+        Err(e) => return Err(anyhow::anyhow!("reading the config: {e}").into()),
+    };
     Ok(Context {
         ws,
         lock_timeout: Duration::from_secs_f64(cli.lock_timeout),
-        limits: Limits::default(),
+        limits: policy.limits,
         session,
+        policy,
     })
 }

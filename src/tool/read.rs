@@ -8,7 +8,7 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::text::lines::{self, BOM};
 
 use super::args::{self, invalid, Request};
-use super::{guard, refuse, textfile, Context};
+use super::{approve, guard, refuse, textfile, Context};
 use crate::session::Seen;
 
 /// The arguments of `read_file`.
@@ -56,6 +56,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         .map_err(|e| refuse::path(ctx, &req.path, e))?;
     refuse::file_path(&req.path, &location)?;
     refuse::protected(&location, false)?;
+    approve::rules(ctx, &location, false)?;
     if location.kind.is_none() {
         guard::note_read(ctx, &location.shown, &location.real, Seen::Absent)?;
         return Err(refuse::not_found(ctx, &location.shown).into());

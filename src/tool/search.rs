@@ -161,6 +161,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         }
         true
     };
+    let mut denied = 0;
     if single_file {
         visit(Entry {
             path: location.real.clone(),
@@ -174,8 +175,9 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             depth: None,
             include_ignored: req.include_ignored,
             sizes: false,
+            exclude: ctx.policy.deny.clone(),
         };
-        ctx.ws.walk_parallel(&walk, &visit);
+        denied = ctx.ws.walk_parallel(&walk, &visit);
     }
     let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
     let truncated = found.cut || found.total > limit;
@@ -187,6 +189,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         "truncated": truncated,
         "scannedFiles": scanned.into_inner(),
         "skippedBinary": binary.into_inner(),
+        "denied": denied,
     });
     if truncated {
         data["hint"] = json!(format!(

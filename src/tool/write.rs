@@ -10,7 +10,7 @@ use crate::workspace::{Error, Kind, WriteMode};
 
 use super::args::{self, invalid, Request};
 use super::guard::{self, Mutation};
-use super::{refuse, textfile, Context};
+use super::{approve, refuse, textfile, Context};
 
 /// The arguments of `write_file`.
 #[derive(Debug, Deserialize)]
@@ -47,6 +47,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         .map_err(|e| refuse::path(ctx, &req.path, e))?;
     refuse::file_path(&req.path, &located)?;
     refuse::protected(&located, true)?;
+    approve::rules(ctx, &located, true)?;
     let shown = located.shown.clone();
     let bytes = req.content.as_bytes();
     if bytes.len() as u64 > ctx.limits.max_file_bytes {
@@ -64,6 +65,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         .locate(&req.path)
         .map_err(|e| refuse::path(ctx, &req.path, e))?;
     refuse::protected(&location, true)?;
+    approve::rules(ctx, &location, true)?;
     let (mode, previous) = match location.kind {
         Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&shown).into()),
         Some(Kind::File) => {
@@ -107,6 +109,23 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         }
     };
     let sha256 = sha256_hex(bytes);
+    let mut payload = json!({
+        "tool": "write_file",
+        "path": shown,
+        "operation": if previous.is_some() { "replace" } else { "create" },
+        "bytes": bytes.len(),
+        "overwrite": req.overwrite,
+        "createsDirectories": location.missing_dirs,
+        "resultSha256": sha256,
+        "dryRun": req.dry_run,
+    });
+    if let Some(previous) = &previous {
+        payload["baseSha256"] = json!(previous);
+    }
+    if let Some(session) = &ctx.session {
+        payload["session"] = json!(session.id());
+    }
+    approve::authorize(ctx, &shown, payload)?;
     if !req.dry_run {
         ctx.ws
             .create_dirs(&location.missing_dirs)

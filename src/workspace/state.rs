@@ -101,3 +101,21 @@ impl Workspace {
         Ok(())
     }
 }
+
+impl Workspace {
+    /// The bytes of `.stitch/config.json`, `None` when there is none.
+    pub fn read_config(&self) -> Result<Option<Vec<u8>>, Error> {
+        match self.dir.read(format!("{STATE_DIR}/config.json")) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::classify(e)),
+        }
+    }
+
+    /// The root's canonical absolute path: the working directory of the authorize
+    /// command. Never shown in an envelope.
+    #[must_use]
+    pub fn root_path(&self) -> &std::path::Path {
+        &self.canonical
+    }
+}

@@ -9,6 +9,9 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use globset::GlobSet;
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
 use super::state::STATE_DIR;
@@ -61,6 +64,25 @@ pub struct Walk {
     pub include_ignored: bool,
     /// Look up each file's size.
     pub sizes: bool,
+    /// Paths to leave out, with everything below them (the policy's `deny`).
+    pub exclude: Option<Arc<GlobSet>>,
+}
+
+/// What a walk's filter shares across threads.
+struct Filter {
+    root: std::path::PathBuf,
+    start: Vec<String>,
+    exclude: Option<Arc<GlobSet>>,
+    unfollowed: Mutex<Vec<Entry>>,
+    excluded: AtomicUsize,
+    /// Links followed so far: (path through the link, real path).
+    links: Mutex<Vec<(String, String)>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn components(rel: &str) -> Vec<&str> {
@@ -70,11 +92,20 @@ fn components(rel: &str) -> Vec<&str> {
 }
 
 impl Workspace {
-    fn builder(&self, walk: &Walk, unfollowed: &Arc<Mutex<Vec<Entry>>>) -> WalkBuilder {
+    fn builder(&self, walk: &Walk) -> (WalkBuilder, Arc<Filter>) {
         let start: Vec<String> = components(&walk.start)
             .into_iter()
             .map(str::to_owned)
             .collect();
+        let depth = start.len();
+        let filter = Arc::new(Filter {
+            root: self.canonical.clone(),
+            start,
+            exclude: walk.exclude.clone(),
+            unfollowed: Mutex::new(Vec::new()),
+            excluded: AtomicUsize::new(0),
+            links: Mutex::new(Vec::new()),
+        });
         let mut builder = WalkBuilder::new(&self.canonical);
         builder
             .standard_filters(!walk.include_ignored)
@@ -82,33 +113,34 @@ impl Workspace {
             .git_global(false)
             .require_git(false)
             .follow_links(true)
-            .max_depth(walk.depth.map(|d| d + start.len()));
-        let root = self.canonical.clone();
-        let unfollowed = Arc::clone(unfollowed);
-        builder.filter_entry(move |entry| keep(entry, &root, &start, &unfollowed));
-        builder
+            .max_depth(walk.depth.map(|d| d + depth));
+        let shared = Arc::clone(&filter);
+        builder.filter_entry(move |entry| keep(entry, &shared));
+        (builder, filter)
     }
 
     /// Visits every entry below `walk.start`, in no particular order, on one thread.
-    pub fn walk(&self, walk: &Walk, mut visit: impl FnMut(Entry)) {
-        let unfollowed = Arc::new(Mutex::new(Vec::new()));
-        let start_depth = components(&walk.start).len();
-        for entry in self.builder(walk, &unfollowed).build().flatten() {
+    /// Returns how many entries `walk.exclude` left out.
+    pub fn walk(&self, walk: &Walk, mut visit: impl FnMut(Entry)) -> usize {
+        let (builder, filter) = self.builder(walk);
+        let start_depth = filter.start.len();
+        for entry in builder.build().flatten() {
             if let Some(e) = self.entry(&entry, start_depth, walk.sizes) {
                 visit(e);
             }
         }
-        for e in take(&unfollowed) {
+        for e in take(&filter.unfollowed) {
             visit(e);
         }
+        filter.excluded.load(Ordering::Relaxed)
     }
 
     /// Visits every entry below `walk.start` on several threads; `visit` returns false
-    /// to stop the walk.
-    pub fn walk_parallel(&self, walk: &Walk, visit: &(dyn Fn(Entry) -> bool + Sync)) {
-        let unfollowed = Arc::new(Mutex::new(Vec::new()));
-        let start_depth = components(&walk.start).len();
-        self.builder(walk, &unfollowed).build_parallel().run(|| {
+    /// to stop the walk. Returns how many entries `walk.exclude` left out.
+    pub fn walk_parallel(&self, walk: &Walk, visit: &(dyn Fn(Entry) -> bool + Sync)) -> usize {
+        let (builder, filter) = self.builder(walk);
+        let start_depth = filter.start.len();
+        builder.build_parallel().run(|| {
             Box::new(|entry| {
                 let Ok(entry) = entry else {
                     return WalkState::Continue;
@@ -123,9 +155,10 @@ impl Workspace {
                 }
             })
         });
-        for e in take(&unfollowed) {
+        for e in take(&filter.unfollowed) {
             visit(e);
         }
+        filter.excluded.load(Ordering::Relaxed)
     }
 
     fn entry(&self, entry: &DirEntry, start_depth: usize, sizes: bool) -> Option<Entry> {
@@ -164,6 +197,7 @@ impl Workspace {
             depth: Some(12),
             include_ignored: false,
             sizes: false,
+            exclude: None,
         };
         self.walk(&walk, |entry| {
             if names.len() < limit {
@@ -175,11 +209,7 @@ impl Workspace {
 }
 
 fn take(unfollowed: &Mutex<Vec<Entry>>) -> Vec<Entry> {
-    std::mem::take(
-        &mut *unfollowed
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner),
-    )
+    std::mem::take(&mut *lock(unfollowed))
 }
 
 fn relative(root: &Path, path: &Path) -> Option<String> {
@@ -187,11 +217,11 @@ fn relative(root: &Path, path: &Path) -> Option<String> {
 }
 
 /// Whether the walk goes into (and shows) `entry`.
-fn keep(entry: &DirEntry, root: &Path, start: &[String], unfollowed: &Mutex<Vec<Entry>>) -> bool {
+fn keep(entry: &DirEntry, filter: &Filter) -> bool {
     if entry.depth() == 0 {
         return true;
     }
-    let Some(rel) = relative(root, entry.path()) else {
+    let Some(rel) = relative(&filter.root, entry.path()) else {
         return false;
     };
     let parts = components(&rel);
@@ -201,35 +231,96 @@ fn keep(entry: &DirEntry, root: &Path, start: &[String], unfollowed: &Mutex<Vec<
     {
         return false;
     }
+    let start = &filter.start;
     let common = parts.iter().zip(start).take_while(|(a, b)| *a == b).count();
     let below_start = common == start.len();
     if !below_start && common < parts.len() {
         // Neither on the way to the start nor below it.
         return false;
     }
-    if entry.path_is_symlink() && !stays_inside(entry.path(), root) {
-        if below_start && parts.len() > start.len() {
-            unfollowed
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push(Entry {
+    let shown = below_start && parts.len() > start.len();
+    let is_link = entry.path_is_symlink();
+    let target = if is_link {
+        link_target(entry.path(), &filter.root)
+    } else {
+        None
+    };
+    if let Some(exclude) = &filter.exclude {
+        // A link, or a path through one, is judged by where it leads too, so that a
+        // link cannot route around the rule.
+        let real = match &target {
+            Some(real) => Some(real.clone()),
+            None => through_links(&rel, &lock(&filter.links)),
+        };
+        let excluded =
+            exclude.is_match(&rel) || real.is_some_and(|real| matches_or_ancestor(exclude, &real));
+        if excluded {
+            if shown {
+                filter.excluded.fetch_add(1, Ordering::Relaxed);
+            }
+            return false;
+        }
+    }
+    match target {
+        Some(real) => {
+            let real = through_links(&real, &lock(&filter.links)).unwrap_or(real);
+            lock(&filter.links).push((rel, real));
+            true
+        }
+        None if is_link => {
+            if shown {
+                lock(&filter.unfollowed).push(Entry {
                     path: rel,
                     kind: EntryKind::Symlink,
                     target: None,
                     bytes: None,
                 });
+            }
+            false
         }
-        return false;
+        None => true,
     }
-    true
 }
 
-/// Whether a link resolves inside the root. A link with an absolute target counts as
-/// leaving, as it does for every other tool (`RESOLVE_BENEATH` semantics).
-fn stays_inside(link: &Path, root: &Path) -> bool {
-    match std::fs::read_link(link) {
-        Ok(target) if target.is_absolute() => false,
-        Ok(_) => std::fs::canonicalize(link).is_ok_and(|real| real.starts_with(root)),
-        Err(_) => false,
+/// Where a link resolves, workspace-relative, when it stays inside the root. A link
+/// with an absolute target counts as leaving, as it does for every other tool
+/// (`RESOLVE_BENEATH` semantics).
+fn link_target(link: &Path, root: &Path) -> Option<String> {
+    let target = std::fs::read_link(link).ok()?;
+    if target.is_absolute() {
+        return None;
     }
+    let real = std::fs::canonicalize(link).ok()?;
+    relative(root, &real).map(|r| if r.is_empty() { ".".to_owned() } else { r })
+}
+
+/// Whether `set` matches `path` or any of its ancestors: an excluded directory hides
+/// everything below it.
+#[must_use]
+pub fn matches_or_ancestor(set: &GlobSet, path: &str) -> bool {
+    if path == "." {
+        return false;
+    }
+    let mut end = path.len();
+    loop {
+        if set.is_match(&path[..end]) {
+            return true;
+        }
+        match path[..end].rfind('/') {
+            Some(slash) => end = slash,
+            None => return false,
+        }
+    }
+}
+
+/// The real path of `rel` given the links followed so far (longest prefix first).
+fn through_links(rel: &str, links: &[(String, String)]) -> Option<String> {
+    links
+        .iter()
+        .filter(|(link, _)| {
+            rel.strip_prefix(link.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .max_by_key(|(link, _)| link.len())
+        .map(|(link, real)| format!("{real}{}", &rel[link.len()..]))
 }

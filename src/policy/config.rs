@@ -1,0 +1,225 @@
+//! Parsing `.stitch/config.json` strictly: every field checked, every mistake named by
+//! its dotted path.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use serde_json::{Map, Value};
+
+use super::Policy;
+use crate::tool::Limits;
+
+/// Why the config is malformed: the field (a dotted path, absent when the file is not a
+/// JSON object at all) and the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError {
+    pub field: Option<String>,
+    pub reason: String,
+}
+
+fn error(field: impl Into<String>, reason: impl Into<String>) -> ConfigError {
+    ConfigError {
+        field: Some(field.into()),
+        reason: reason.into(),
+    }
+}
+
+const FIELDS: [&str; 5] = [
+    "deny",
+    "readOnly",
+    "limits",
+    "authorize",
+    "authorizeTimeoutSecs",
+];
+const LIMIT_FIELDS: [&str; 5] = [
+    "maxReadBytes",
+    "maxFileBytes",
+    "listLimit",
+    "globLimit",
+    "searchLimit",
+];
+
+/// The default time an authorize command may take.
+pub const DEFAULT_AUTHORIZE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Parses the config file's bytes into the policy it enforces.
+pub fn parse(bytes: &[u8]) -> Result<Policy, ConfigError> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| ConfigError {
+        field: None,
+        reason: format!("not valid JSON: {e}"),
+    })?;
+    let Value::Object(map) = value else {
+        return Err(ConfigError {
+            field: None,
+            reason: "the config must be a JSON object".into(),
+        });
+    };
+    if let Some(unknown) = map.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        return Err(error(
+            unknown.as_str(),
+            format!("unknown field; allowed: {}", FIELDS.join(", ")),
+        ));
+    }
+    let (deny, deny_patterns) = globs(&map, "deny")?;
+    let (read_only, read_only_patterns) = globs(&map, "readOnly")?;
+    let limits = limits(map.get("limits"))?;
+    let authorize = match map.get("authorize") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(items)) if !items.is_empty() => {
+            let mut argv = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                match item.as_str() {
+                    Some(s) if !s.is_empty() || i > 0 => argv.push(s.to_owned()),
+                    _ => {
+                        return Err(error(
+                            format!("authorize[{i}]"),
+                            "must be a non-empty string",
+                        ))
+                    }
+                }
+            }
+            Some(argv)
+        }
+        Some(_) => {
+            return Err(error(
+                "authorize",
+                "must be a non-empty array of strings (the command and its arguments)",
+            ))
+        }
+    };
+    let authorize_timeout = match map.get("authorizeTimeoutSecs") {
+        None => DEFAULT_AUTHORIZE_TIMEOUT,
+        Some(v) => match v.as_f64() {
+            Some(secs) if secs > 0.0 && secs <= 3600.0 => Duration::from_secs_f64(secs),
+            _ => {
+                return Err(error(
+                    "authorizeTimeoutSecs",
+                    "must be a number of seconds above 0 and at most 3600",
+                ))
+            }
+        },
+    };
+    Ok(Policy {
+        deny: deny.map(Arc::new),
+        read_only,
+        deny_patterns,
+        read_only_patterns,
+        limits,
+        authorize,
+        authorize_timeout,
+    })
+}
+
+fn globs(
+    map: &Map<String, Value>,
+    field: &str,
+) -> Result<(Option<GlobSet>, Vec<String>), ConfigError> {
+    let items = match map.get(field) {
+        None | Some(Value::Null) => return Ok((None, Vec::new())),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(error(field, "must be an array of glob patterns")),
+    };
+    let mut builder = GlobSetBuilder::new();
+    let mut patterns = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let Some(pattern) = item.as_str().filter(|p| !p.is_empty()) else {
+            return Err(error(
+                format!("{field}[{i}]"),
+                "must be a non-empty glob pattern",
+            ));
+        };
+        let glob = GlobBuilder::new(pattern.trim_start_matches("./"))
+            .literal_separator(true)
+            .build()
+            .map_err(|e| {
+                error(
+                    format!("{field}[{i}]"),
+                    format!("the glob `{pattern}` does not compile: {}", e.kind()),
+                )
+            })?;
+        builder.add(glob);
+        patterns.push(pattern.to_owned());
+    }
+    let set = builder.build().map_err(|e| error(field, e.to_string()))?;
+    Ok(((!patterns.is_empty()).then_some(set), patterns))
+}
+
+fn limits(value: Option<&Value>) -> Result<Limits, ConfigError> {
+    let mut limits = Limits::default();
+    let map = match value {
+        None | Some(Value::Null) => return Ok(limits),
+        Some(Value::Object(map)) => map,
+        Some(_) => return Err(error("limits", "must be an object")),
+    };
+    for (key, value) in map {
+        let field = format!("limits.{key}");
+        let Some(n) = value.as_u64().filter(|n| *n > 0) else {
+            if LIMIT_FIELDS.contains(&key.as_str()) {
+                return Err(error(field, "must be a positive integer"));
+            }
+            return Err(error(
+                field,
+                format!("unknown limit; allowed: {}", LIMIT_FIELDS.join(", ")),
+            ));
+        };
+        match key.as_str() {
+            "maxReadBytes" => limits.max_read_bytes = n,
+            "maxFileBytes" => limits.max_file_bytes = n,
+            "listLimit" => limits.list = n,
+            "globLimit" => limits.glob = n,
+            "searchLimit" => limits.search = n,
+            _ => {
+                return Err(error(
+                    field,
+                    format!("unknown limit; allowed: {}", LIMIT_FIELDS.join(", ")),
+                ))
+            }
+        }
+    }
+    Ok(limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn reads_a_full_config() {
+        let policy = parse(br#"{"deny":["**/.env","secrets/**"],"readOnly":["vendor/**"],
+            "limits":{"maxReadBytes":100},"authorize":["./approve","-q"],"authorizeTimeoutSecs":2}"#)
+        .unwrap();
+        assert!(super::super::matches(
+            policy.deny.as_ref().unwrap(),
+            "a/b/.env"
+        ));
+        assert!(super::super::matches(policy.deny.as_ref().unwrap(), ".env"));
+        assert!(super::super::matches(
+            policy.deny.as_ref().unwrap(),
+            "secrets/x/y"
+        ));
+        assert!(!super::super::matches(
+            policy.deny.as_ref().unwrap(),
+            "src/main.rs"
+        ));
+        assert_eq!(policy.limits.max_read_bytes, 100);
+        assert_eq!(policy.authorize.unwrap(), ["./approve", "-q"]);
+    }
+
+    #[test]
+    fn names_the_bad_field() {
+        let field = |json: &str| parse(json.as_bytes()).unwrap_err().field;
+        assert_eq!(field(r#"{"deny":["ok","a[","b"]}"#), Some("deny[1]".into()));
+        assert_eq!(
+            field(r#"{"limits":{"maxFileBytes":-1}}"#),
+            Some("limits.maxFileBytes".into())
+        );
+        assert_eq!(
+            field(r#"{"limits":{"bogus":1}}"#),
+            Some("limits.bogus".into())
+        );
+        assert_eq!(field(r#"{"denny":[]}"#), Some("denny".into()));
+        assert_eq!(field("[1]"), None);
+        assert_eq!(field("{"), None);
+    }
+}
