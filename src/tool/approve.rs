@@ -28,14 +28,14 @@ pub fn rules(ctx: &Context, location: &Location, mutation: bool) -> Result<(), R
 
 /// Asks the authorize command, if the policy names one, to approve a mutation described
 /// by `payload`.
-pub fn authorize(ctx: &Context, shown: &str, payload: Value) -> Outcome<()> {
+pub fn authorize(ctx: &Context, shown: &str, payload: &Value) -> Outcome<()> {
     let Some(argv) = &ctx.policy.authorize else {
         return Ok(());
     };
     match policy::authorize(
         argv,
         ctx.ws.root_path(),
-        &payload,
+        payload,
         ctx.policy.authorize_timeout,
     ) {
         Verdict::Allow => Ok(()),

@@ -4,7 +4,6 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::digest::{is_sha256_hex, sha256_hex};
-use crate::lock;
 use crate::refusal::{Outcome, Refusal};
 use crate::text::{lines, matching};
 use crate::workspace::WriteMode;
@@ -12,7 +11,7 @@ use crate::workspace::WriteMode;
 use super::args::{self, invalid, Request};
 use super::guard::{self, Mutation};
 use super::write::stale;
-use super::{approve, refuse, snippet, textfile, Context};
+use super::{approve, refuse, snippet, target, textfile, Context};
 
 /// The arguments of `edit_file`.
 #[derive(Debug, Deserialize)]
@@ -109,29 +108,16 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
         }
     }
-    let located = ctx
-        .ws
-        .locate(&req.path)
-        .map_err(|e| refuse::path(ctx, &req.path, e))?;
-    refuse::file_path(&req.path, &located)?;
-    refuse::protected(&located, true)?;
-    approve::rules(ctx, &located, true)?;
-    let shown = located.shown.clone();
-    let _guard = lock::acquire(&ctx.ws, &located.real, ctx.lock_timeout)
-        .map_err(|e| refuse::lock(ctx, &shown, e))?;
-    let location = ctx
-        .ws
-        .locate(&req.path)
-        .map_err(|e| refuse::path(ctx, &req.path, e))?;
-    refuse::protected(&location, true)?;
-    approve::rules(ctx, &location, true)?;
+    let target = target::lock(ctx, &req.path)?;
+    let location = &target.location;
+    let shown = location.shown.clone();
     if location.kind.is_none() {
         guard::check(ctx, &shown, &location.real, None, Mutation::Edit)?;
         return Err(refuse::not_found(ctx, &shown)
             .with("operation", "edit")
             .into());
     }
-    let loaded = textfile::load(ctx, &location)?;
+    let loaded = textfile::load(ctx, location)?;
     let base_sha256 = sha256_hex(&loaded.bytes);
     guard::check(
         ctx,
@@ -169,7 +155,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     if let Some(session) = &ctx.session {
         payload["session"] = json!(session.id());
     }
-    approve::authorize(ctx, &shown, payload)?;
+    approve::authorize(ctx, &shown, &payload)?;
     if !req.dry_run && sha256 != base_sha256 {
         let file = &loaded.file;
         let mode = WriteMode::Replace {
@@ -178,7 +164,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             gid: file.gid,
         };
         ctx.ws
-            .write_atomic(&location, bytes, mode)
+            .write_atomic(location, bytes, mode)
             .map_err(|e| refuse::path(ctx, &shown, e))?;
         guard::note_written(ctx, &location.real, &sha256);
     }

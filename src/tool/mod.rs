@@ -19,6 +19,7 @@ mod read;
 mod refuse;
 mod search;
 mod snippet;
+mod target;
 mod textfile;
 mod write;
 

@@ -4,13 +4,12 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::digest::{is_sha256_hex, sha256_hex};
-use crate::lock;
 use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Error, Kind, WriteMode};
 
 use super::args::{self, invalid, Request};
 use super::guard::{self, Mutation};
-use super::{approve, refuse, textfile, Context};
+use super::{approve, refuse, target, textfile, Context};
 
 /// The arguments of `write_file`.
 #[derive(Debug, Deserialize)]
@@ -41,15 +40,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
         }
     }
-    let located = ctx
-        .ws
-        .locate(&req.path)
-        .map_err(|e| refuse::path(ctx, &req.path, e))?;
-    refuse::file_path(&req.path, &located)?;
-    refuse::protected(&located, true)?;
-    approve::rules(ctx, &located, true)?;
-    let shown = located.shown.clone();
     let bytes = req.content.as_bytes();
+    let target = target::lock(ctx, &req.path)?;
+    let location = &target.location;
+    let shown = location.shown.clone();
     if bytes.len() as u64 > ctx.limits.max_file_bytes {
         return Err(
             textfile::too_large(&shown, bytes.len() as u64, ctx.limits.max_file_bytes)
@@ -57,21 +51,12 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
                 .into(),
         );
     }
-    let _guard = lock::acquire(&ctx.ws, &located.real, ctx.lock_timeout)
-        .map_err(|e| refuse::lock(ctx, &shown, e))?;
-    // Look again under the lock: what exists now is what counts.
-    let location = ctx
-        .ws
-        .locate(&req.path)
-        .map_err(|e| refuse::path(ctx, &req.path, e))?;
-    refuse::protected(&location, true)?;
-    approve::rules(ctx, &location, true)?;
     let (mode, previous) = match location.kind {
         Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&shown).into()),
         Some(Kind::File) => {
             let mut file = ctx
                 .ws
-                .open_file(&location)
+                .open_file(location)
                 .map_err(|e| refuse::path(ctx, &shown, e))?;
             let actual = file
                 .sha256()
@@ -109,29 +94,14 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         }
     };
     let sha256 = sha256_hex(bytes);
-    let mut payload = json!({
-        "tool": "write_file",
-        "path": shown,
-        "operation": if previous.is_some() { "replace" } else { "create" },
-        "bytes": bytes.len(),
-        "overwrite": req.overwrite,
-        "createsDirectories": location.missing_dirs,
-        "resultSha256": sha256,
-        "dryRun": req.dry_run,
-    });
-    if let Some(previous) = &previous {
-        payload["baseSha256"] = json!(previous);
-    }
-    if let Some(session) = &ctx.session {
-        payload["session"] = json!(session.id());
-    }
-    approve::authorize(ctx, &shown, payload)?;
+    let payload = payload(ctx, &req, location, previous.as_deref(), &sha256);
+    approve::authorize(ctx, &shown, &payload)?;
     if !req.dry_run {
         ctx.ws
             .create_dirs(&location.missing_dirs)
             .map_err(|e| refuse::path(ctx, &shown, e))?;
         ctx.ws
-            .write_atomic(&location, bytes, mode)
+            .write_atomic(location, bytes, mode)
             .map_err(|e| match e {
                 Error::AlreadyExists => Refusal::new(
                     Code::AlreadyExists,
@@ -155,6 +125,33 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         data["previousSha256"] = json!(previous);
     }
     Ok(data)
+}
+
+/// What the authorize command is told about this write.
+fn payload(
+    ctx: &Context,
+    req: &WriteRequest,
+    location: &crate::workspace::Location,
+    previous: Option<&str>,
+    sha256: &str,
+) -> Value {
+    let mut payload = json!({
+        "tool": "write_file",
+        "path": location.shown,
+        "operation": if previous.is_some() { "replace" } else { "create" },
+        "bytes": req.content.len(),
+        "overwrite": req.overwrite,
+        "createsDirectories": location.missing_dirs,
+        "resultSha256": sha256,
+        "dryRun": req.dry_run,
+    });
+    if let Some(previous) = previous {
+        payload["baseSha256"] = json!(previous);
+    }
+    if let Some(session) = &ctx.session {
+        payload["session"] = json!(session.id());
+    }
+    payload
 }
 
 /// `STALE_VERSION` for a file whose content is not the version the caller saw.

@@ -1,0 +1,37 @@
+//! The target of a mutation: located, checked against the protected places and the
+//! policy, locked, and located again under the lock.
+
+use crate::lock;
+use crate::refusal::Outcome;
+use crate::workspace::Location;
+
+use super::{approve, refuse, Context};
+
+/// A locked mutation target. The lock is held until this is dropped.
+#[derive(Debug)]
+pub struct Target {
+    /// Where the file is, as seen under the lock.
+    pub location: Location,
+    _guard: lock::Guard,
+}
+
+/// Locates `raw` for a mutation, refuses protected or forbidden paths, and takes the
+/// file's lock. What exists is looked at again under the lock: that is what counts.
+pub fn lock(ctx: &Context, raw: &str) -> Outcome<Target> {
+    let located = checked(ctx, raw)?;
+    refuse::file_path(raw, &located)?;
+    let guard = lock::acquire(&ctx.ws, &located.real, ctx.lock_timeout)
+        .map_err(|e| refuse::lock(ctx, &located.shown, e))?;
+    let location = checked(ctx, raw)?;
+    Ok(Target {
+        location,
+        _guard: guard,
+    })
+}
+
+fn checked(ctx: &Context, raw: &str) -> Outcome<Location> {
+    let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
+    refuse::protected(&location, true)?;
+    approve::rules(ctx, &location, true)?;
+    Ok(location)
+}
