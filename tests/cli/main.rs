@@ -4,3 +4,9 @@
 mod support;
 
 mod envelope;
+// list_directory: byte order, depth, ignore rules, limits, symlinks in and out of the root.
+mod list;
+// glob: `*` within a directory, `**` across, relative to --path, sorted, ignore rules.
+mod glob;
+// search_files: literal or linear-time regex, context, path mode, deterministic limits.
+mod search;

@@ -1,0 +1,310 @@
+//! `glob`: `*` stays within a directory and `**` crosses them, patterns are relative to
+//! `path` while results stay workspace-relative, byte order, ignore rules, the reserved
+//! `.stitch/`, limits, and the refusals.
+
+use serde_json::{json, Value};
+
+use crate::support::{Run, TestWorkspace};
+
+/// Asserts success and that `data` holds each field of `expected` with exactly that value;
+/// fields the contract adds elsewhere (a policy's counts) are left to their own tests.
+#[track_caller]
+fn assert_data(run: &Run, expected: &Value) {
+    let data = run.ok();
+    for (field, value) in expected.as_object().expect("expected fields") {
+        assert_eq!(&data[field], value, "`{field}`: {}", run.stdout);
+    }
+}
+
+/// The `matches` as strings.
+fn matches(data: &Value) -> Vec<String> {
+    data["matches"]
+        .as_array()
+        .expect("matches is an array")
+        .iter()
+        .map(|m| m.as_str().expect("a match is a path").to_owned())
+        .collect()
+}
+
+/// Five files in three directories, and an empty directory.
+fn tree() -> TestWorkspace {
+    let ws = TestWorkspace::new();
+    ws.file("top.rs", "t")
+        .file("src/main.rs", "m")
+        .file("src/notes.md", "n")
+        .file("src/sub/lib.rs", "l")
+        .file("docs/x.rs", "x")
+        .dir("empty");
+    ws
+}
+
+#[test]
+fn double_star_crosses_directories() {
+    let ws = tree();
+    let run = ws.run(&["glob", "**/*.rs"]);
+    assert_data(
+        &run,
+        &json!({
+            "matches": ["docs/x.rs", "src/main.rs", "src/sub/lib.rs", "top.rs"],
+            "truncated": false,
+            "scannedFiles": 5,
+        }),
+    );
+}
+
+#[test]
+fn single_star_does_not_cross_a_slash() {
+    let ws = tree();
+    assert_eq!(matches(ws.run(&["glob", "*.rs"]).ok()), ["top.rs"]);
+    assert_eq!(matches(ws.run(&["glob", "src/*.rs"]).ok()), ["src/main.rs"]);
+    assert_eq!(
+        matches(ws.run(&["glob", "src/**"]).ok()),
+        ["src/main.rs", "src/notes.md", "src/sub/lib.rs"]
+    );
+}
+
+#[test]
+fn path_makes_the_pattern_relative_and_results_stay_workspace_relative() {
+    let ws = tree();
+
+    let run = ws.run(&["glob", "*.rs", "--path", "src"]);
+    assert_data(
+        &run,
+        &json!({"matches": ["src/main.rs"], "truncated": false, "scannedFiles": 3}),
+    );
+
+    let deep = ws.stitch("glob", &json!({"pattern": "**/*.rs", "path": "src"}));
+    assert_eq!(matches(deep.ok()), ["src/main.rs", "src/sub/lib.rs"]);
+
+    // The pattern is matched below `src`, so spelling `src/` again matches nothing.
+    let doubled = ws.run(&["glob", "src/*.rs", "--path", "src"]);
+    assert_eq!(matches(doubled.ok()), Vec::<String>::new());
+
+    let nested = ws.run(&["glob", "*.rs", "--path", "src/sub"]);
+    assert_eq!(matches(nested.ok()), ["src/sub/lib.rs"]);
+}
+
+#[test]
+fn ignored_and_hidden_files_are_excluded_unless_all() {
+    let ws = TestWorkspace::new();
+    ws.file(".gitignore", "target/\n")
+        .file(".ignore", "gen.rs\n")
+        .file("target/debug.rs", "d")
+        .file("gen.rs", "g")
+        .file(".hidden.rs", "h")
+        .file(".cfg/x.rs", "x")
+        .file("src/main.rs", "m");
+
+    let run = ws.run(&["glob", "**/*.rs"]);
+    let data = run.ok();
+    assert_eq!(matches(data), ["src/main.rs"], "{}", run.stdout);
+    assert_eq!(data["scannedFiles"], 1, "{}", run.stdout);
+
+    let all = ws.run(&["glob", "**/*.rs", "--all"]);
+    assert_eq!(
+        matches(all.ok()),
+        [
+            ".cfg/x.rs",
+            ".hidden.rs",
+            "gen.rs",
+            "src/main.rs",
+            "target/debug.rs"
+        ],
+        "{}",
+        all.stdout
+    );
+
+    let json_mode = ws.stitch("glob", &json!({"pattern": "*.rs", "includeIgnored": true}));
+    assert_eq!(matches(json_mode.ok()), [".hidden.rs", "gen.rs"]);
+}
+
+#[test]
+fn stitch_is_never_matched() {
+    let ws = TestWorkspace::new();
+    ws.file(".stitch/x.rs", "state")
+        .file(".stitch/config.json", "{}")
+        .file("a.rs", "a");
+    for pattern in ["**/*.rs", "**/*", ".stitch/**", ".stitch/*"] {
+        let run = ws.run(&["glob", pattern, "--all"]);
+        let found = matches(run.ok());
+        assert!(
+            found.iter().all(|m| !m.starts_with(".stitch")),
+            "{pattern}: {}",
+            run.stdout
+        );
+    }
+    let run = ws.run(&["glob", "**/*", "--all"]);
+    assert_eq!(matches(run.ok()), ["a.rs"], "{}", run.stdout);
+    assert_eq!(run.ok()["scannedFiles"], 1);
+
+    let inside = ws.run(&["glob", "*", "--path", ".stitch"]);
+    let details = inside.refused("DENIED");
+    assert_eq!(details["rule"], "reserved", "{}", inside.stdout);
+}
+
+#[test]
+fn matches_are_sorted_in_byte_order() {
+    let ws = TestWorkspace::new();
+    // Created out of order, and enough of them that a parallel walk finishes them in
+    // no fixed order.
+    for name in ["a/b.rs", "a.rs", "Z.rs", "a-b.rs"] {
+        ws.file(name, "x");
+    }
+    for i in (0..40).rev() {
+        ws.file(&format!("d{}/f{i}.rs", i % 4), "x");
+    }
+    let run = ws.run(&["glob", "**/*.rs"]);
+    let found = matches(run.ok());
+    assert_eq!(found.len(), 44);
+    assert_eq!(
+        found[..4],
+        ["Z.rs", "a-b.rs", "a.rs", "a/b.rs"],
+        "{}",
+        run.stdout
+    );
+    let mut sorted = found.clone();
+    sorted.sort();
+    assert_eq!(found, sorted, "{}", run.stdout);
+}
+
+#[test]
+fn scanned_files_counts_files_not_directories() {
+    let ws = tree();
+    let run = ws.run(&["glob", "*.none"]);
+    assert_data(
+        &run,
+        &json!({"matches": [], "truncated": false, "scannedFiles": 5}),
+    );
+}
+
+#[test]
+fn limit_keeps_the_first_matches_in_byte_order_with_a_hint() {
+    let ws = tree();
+    let run = ws.run(&["glob", "**/*", "--limit", "2"]);
+    let data = run.ok();
+    assert_eq!(
+        matches(data),
+        ["docs/x.rs", "src/main.rs"],
+        "{}",
+        run.stdout
+    );
+    assert_eq!(data["truncated"], true);
+    assert_eq!(data["scannedFiles"], 5);
+    let hint = data["hint"].as_str().expect("a hint when truncated");
+    assert!(hint.contains("limit"), "{hint}");
+
+    let exact = ws.run(&["glob", "**/*", "--limit", "5"]);
+    let data = exact.ok();
+    assert_eq!(matches(data).len(), 5);
+    assert_eq!(data["truncated"], false);
+    assert!(data.get("hint").is_none(), "{}", exact.stdout);
+}
+
+#[test]
+fn limit_must_be_from_one_to_ten_times_the_default() {
+    let ws = tree();
+    for limit in [0, 10_001] {
+        let run = ws.stitch("glob", &json!({"pattern": "**/*", "limit": limit}));
+        let details = run.refused("INVALID_ARGUMENT");
+        assert_eq!(details["field"], "limit", "{}", run.stdout);
+        assert!(run.message().contains("10000"), "{}", run.stdout);
+    }
+    let most = ws.stitch("glob", &json!({"pattern": "**/*", "limit": 10_000}));
+    assert_eq!(most.ok()["truncated"], false);
+}
+
+#[test]
+fn an_invalid_glob_is_an_invalid_pattern() {
+    let ws = tree();
+    let run = ws.run(&["glob", "a["]);
+    let details = run.refused("INVALID_PATTERN");
+    assert_eq!(details["pattern"], "a[", "{}", run.stdout);
+    let reason = details["reason"].as_str().expect("details.reason");
+    assert!(!reason.is_empty(), "{}", run.stdout);
+    assert!(run.message().contains("a["), "{}", run.stdout);
+}
+
+#[test]
+fn an_empty_pattern_is_an_invalid_argument() {
+    let ws = tree();
+    let run = ws.stitch("glob", &json!({"pattern": ""}));
+    let details = run.refused("INVALID_ARGUMENT");
+    assert_eq!(details["field"], "pattern", "{}", run.stdout);
+
+    let missing = ws.stitch("glob", &json!({}));
+    let details = missing.refused("INVALID_ARGUMENT");
+    assert_eq!(details["field"], "pattern", "{}", missing.stdout);
+}
+
+#[test]
+fn a_pattern_or_path_leaving_the_root_is_outside_root() {
+    let ws = tree();
+    ws.outside_file("secret.rs", "TOPSECRET");
+
+    let run = ws.run(&["glob", "../*"]);
+    let details = run.refused("OUTSIDE_ROOT");
+    assert_eq!(details["pattern"], "../*", "{}", run.stdout);
+
+    let climbing = ws.run(&["glob", "src/../../outside/*"]);
+    climbing.refused("OUTSIDE_ROOT");
+
+    let path = ws.run(&["glob", "*", "--path", ".."]);
+    let details = path.refused("OUTSIDE_ROOT");
+    assert_eq!(details["path"], "..", "{}", path.stdout);
+
+    for run in [run, climbing, path] {
+        assert!(!run.stdout.contains("secret.rs"), "{}", run.stdout);
+    }
+}
+
+#[test]
+fn a_file_as_path_is_not_a_directory() {
+    let ws = tree();
+    let run = ws.run(&["glob", "*", "--path", "top.rs"]);
+    let details = run.refused("NOT_A_DIRECTORY");
+    assert_eq!(details["path"], "top.rs", "{}", run.stdout);
+}
+
+#[test]
+fn a_missing_path_is_not_found_with_near_names() {
+    let ws = tree();
+    let run = ws.run(&["glob", "*.rs", "--path", "scr"]);
+    let details = run.refused("NOT_FOUND");
+    assert_eq!(details["path"], "scr", "{}", run.stdout);
+    assert_eq!(details["nearNames"], json!(["src"]), "{}", run.stdout);
+}
+
+#[test]
+fn symlinks_leaving_the_root_are_not_followed() {
+    let ws = tree();
+    ws.outside_file("secret.rs", "TOPSECRET");
+    ws.symlink("../outside", "out")
+        .symlink(ws.outside().join("secret.rs"), "abs.rs");
+    for all in [false, true] {
+        let run = ws.stitch("glob", &json!({"pattern": "**/*", "includeIgnored": all}));
+        let found = matches(run.ok());
+        assert!(
+            found.iter().all(|m| !m.starts_with("out/")),
+            "{}",
+            run.stdout
+        );
+        assert!(!run.stdout.contains("secret.rs"), "{}", run.stdout);
+        assert!(!found.contains(&"abs.rs".to_owned()), "{}", run.stdout);
+    }
+}
+
+#[test]
+fn a_symlinked_directory_inside_is_followed() {
+    let ws = TestWorkspace::new();
+    ws.file("real/a.rs", "a").symlink("real", "link");
+    let run = ws.run(&["glob", "**/*.rs"]);
+    assert_eq!(
+        matches(run.ok()),
+        ["link/a.rs", "real/a.rs"],
+        "{}",
+        run.stdout
+    );
+
+    let through = ws.run(&["glob", "*.rs", "--path", "link"]);
+    assert_eq!(matches(through.ok()), ["link/a.rs"], "{}", through.stdout);
+}
