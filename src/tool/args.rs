@@ -81,7 +81,12 @@ pub fn parse<R: Request>(arguments: Value) -> Result<R, Refusal> {
             format!("{path}.")
         };
         let (field, message) = if inner.starts_with("unknown field") {
-            let field = format!("{prefix}{quoted}");
+            // The path already ends with the unknown field's name.
+            let field = if path.ends_with(quoted.as_str()) {
+                path.clone()
+            } else {
+                format!("{prefix}{quoted}")
+            };
             let message = format!(
                 "{} has no field `{field}`; the allowed fields are {}",
                 R::TOOL,

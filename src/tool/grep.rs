@@ -2,7 +2,7 @@
 //! matching lines of one file, with context.
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
-use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkContext, SinkContextKind, SinkMatch};
+use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkMatch};
 
 use crate::refusal::{Code, Refusal};
 
@@ -51,22 +51,38 @@ fn first_line(text: &str) -> &str {
         .unwrap_or_else(|| text.lines().next().unwrap_or(text))
 }
 
-/// A searcher that numbers lines and keeps `context` lines either side.
+/// A searcher that numbers lines. Context is cut from the text afterwards, so that
+/// every match carries its own, even where two matches' contexts overlap.
 #[must_use]
-pub fn searcher(context: usize) -> Searcher {
-    SearcherBuilder::new()
-        .line_number(true)
-        .before_context(context)
-        .after_context(context)
-        .build()
+pub fn searcher() -> Searcher {
+    SearcherBuilder::new().line_number(true).build()
 }
 
-/// The matching lines of `bytes`.
-pub fn hits(matcher: &RegexMatcher, searcher: &mut Searcher, bytes: &[u8]) -> Vec<Hit> {
+/// The matching lines of `bytes`, each with up to `context` lines either side.
+pub fn hits(
+    matcher: &RegexMatcher,
+    searcher: &mut Searcher,
+    bytes: &[u8],
+    context: usize,
+) -> Vec<Hit> {
     let mut sink = Collect::default();
     // Searching a slice in memory cannot fail with I/O; a matcher error ends the file.
     let _ = searcher.search_slice(matcher, bytes, &mut sink);
-    sink.hits
+    let mut hits = sink.hits;
+    if context > 0 && !hits.is_empty() {
+        let starts = crate::text::lines::line_starts(bytes);
+        let line = |n: usize| {
+            let end = starts.get(n + 1).copied().unwrap_or(bytes.len());
+            line_text(&bytes[starts[n]..end])
+        };
+        for hit in &mut hits {
+            let index = usize::try_from(hit.line.saturating_sub(1)).unwrap_or(0);
+            hit.before = (index.saturating_sub(context)..index).map(line).collect();
+            let last = (index + context).min(starts.len().saturating_sub(1));
+            hit.after = (index + 1..=last).map(line).collect();
+        }
+    }
+    hits
 }
 
 /// Line text without its terminator, lossily decoded and cut to [`MAX_LINE_BYTES`].
@@ -88,7 +104,6 @@ pub fn line_text(bytes: &[u8]) -> String {
 #[derive(Default)]
 struct Collect {
     hits: Vec<Hit>,
-    pending: Vec<String>,
 }
 
 impl Sink for Collect {
@@ -98,28 +113,9 @@ impl Sink for Collect {
         self.hits.push(Hit {
             line: mat.line_number().unwrap_or(0),
             text: line_text(mat.bytes()),
-            before: std::mem::take(&mut self.pending),
+            before: Vec::new(),
             after: Vec::new(),
         });
-        Ok(true)
-    }
-
-    fn context(&mut self, _: &Searcher, ctx: &SinkContext<'_>) -> Result<bool, Self::Error> {
-        let text = line_text(ctx.bytes());
-        match ctx.kind() {
-            SinkContextKind::Before => self.pending.push(text),
-            SinkContextKind::After => {
-                if let Some(last) = self.hits.last_mut() {
-                    last.after.push(text);
-                }
-            }
-            SinkContextKind::Other => {}
-        }
-        Ok(true)
-    }
-
-    fn context_break(&mut self, _: &Searcher) -> Result<bool, Self::Error> {
-        self.pending.clear();
         Ok(true)
     }
 }

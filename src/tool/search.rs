@@ -131,8 +131,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             return true;
         }
         if full.load(Ordering::Relaxed) {
-            let found = found.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
             if found.bound(limit).is_some_and(|bound| entry.path > *bound) {
+                // It may hold matches that the limit leaves out.
+                found.cut = true;
                 return true;
             }
         }
@@ -214,7 +216,7 @@ fn content_hits(
         binary.fetch_add(1, Ordering::Relaxed);
         return None;
     }
-    let hits = grep::hits(matcher, &mut grep::searcher(context), &bytes);
+    let hits = grep::hits(matcher, &mut grep::searcher(), &bytes, context);
     (!hits.is_empty()).then_some(hits)
 }
 

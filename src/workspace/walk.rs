@@ -124,9 +124,17 @@ impl Workspace {
     pub fn walk(&self, walk: &Walk, mut visit: impl FnMut(Entry)) -> usize {
         let (builder, filter) = self.builder(walk);
         let start_depth = filter.start.len();
-        for entry in builder.build().flatten() {
-            if let Some(e) = self.entry(&entry, start_depth, walk.sizes) {
-                visit(e);
+        for entry in builder.build() {
+            match entry {
+                Ok(entry) => {
+                    if let Some(e) = self.entry(&entry, start_depth, walk.sizes) {
+                        visit(e);
+                    }
+                }
+                Err(error) => self
+                    .loop_entry(&error, start_depth)
+                    .into_iter()
+                    .for_each(&mut visit),
             }
         }
         for e in take(&filter.unfollowed) {
@@ -142,8 +150,16 @@ impl Workspace {
         let start_depth = filter.start.len();
         builder.build_parallel().run(|| {
             Box::new(|entry| {
-                let Ok(entry) = entry else {
-                    return WalkState::Continue;
+                let entry = match entry {
+                    Ok(entry) => entry,
+                    Err(error) => {
+                        let keep_going = self.loop_entry(&error, start_depth).is_none_or(visit);
+                        return if keep_going {
+                            WalkState::Continue
+                        } else {
+                            WalkState::Quit
+                        };
+                    }
                 };
                 let keep_going = self
                     .entry(&entry, start_depth, walk.sizes)
@@ -159,6 +175,28 @@ impl Workspace {
             visit(e);
         }
         filter.excluded.load(Ordering::Relaxed)
+    }
+
+    /// A link that loops back to one of its ancestors is shown as a link, not followed.
+    fn loop_entry(&self, error: &ignore::Error, start_depth: usize) -> Option<Entry> {
+        let mut error = error;
+        loop {
+            match error {
+                ignore::Error::WithPath { err, .. }
+                | ignore::Error::WithDepth { err, .. }
+                | ignore::Error::WithLineNumber { err, .. } => error = err,
+                ignore::Error::Loop { child, .. } => {
+                    let path = relative(&self.canonical, child)?;
+                    return (components(&path).len() > start_depth).then_some(Entry {
+                        path,
+                        kind: EntryKind::Symlink,
+                        target: None,
+                        bytes: None,
+                    });
+                }
+                _ => return None,
+            }
+        }
     }
 
     fn entry(&self, entry: &DirEntry, start_depth: usize, sizes: bool) -> Option<Entry> {
