@@ -8,7 +8,7 @@ use crate::support::TestWorkspace;
 fn success_envelope_has_ok_and_data() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "one\ntwo\n");
-    let run = ws.stitch("read", json!({"path": "a.txt"}));
+    let run = ws.stitch("read", &json!({"path": "a.txt"}));
     let data = run.ok();
     assert_eq!(data["content"], "one\ntwo\n");
     assert_eq!(data["path"], "a.txt");

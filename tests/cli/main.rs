@@ -1,9 +1,28 @@
 //! The one integration-test binary: every test runs the real `stitch` binary and asserts
 //! the serialized envelope, the exit status and the files on disk.
 
+// The clippy.toml bans on `std::fs` and lock calls guard the product's containment; the
+// tests lay out fixtures, inspect results and hold locks with `std::fs` on purpose.
+#![allow(clippy::disallowed_methods)]
+
 mod support;
 
+// One JSON line for every call, usage errors included.
 mod envelope;
+// read_file: paging, digests, line endings, BOM, non-text, argument parsing.
+mod read;
+// write_file: create, replace only when asked, atomic and faithful replacement.
+mod write;
+// edit_file: exact snippets, counts, candidates, edits[] all or nothing, diffs.
+mod edit;
+// Bytes outside the replaced span never change: line endings, tabs, BOM, Unicode.
+mod faithful;
+// Nothing outside the root is read or written, lexically or through symlinks.
+mod containment;
+// Concurrent mutations lose nothing; a held lock is BUSY, not a wait forever.
+mod concurrency;
+// A write killed at any moment leaves the old file or the new one, and no temp file.
+mod crash;
 // list_directory: byte order, depth, ignore rules, limits, symlinks in and out of the root.
 mod list;
 // glob: `*` within a directory, `**` across, relative to --path, sorted, ignore rules.

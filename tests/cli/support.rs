@@ -3,7 +3,9 @@
 #![allow(dead_code)]
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -27,9 +29,21 @@ impl TestWorkspace {
         self.dir.path().join("ws")
     }
 
+    /// The absolute path of `rel` below the root.
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root().join(rel)
+    }
+
     /// A directory beside the root, outside it.
     pub fn outside(&self) -> PathBuf {
         self.dir.path().join("outside")
+    }
+
+    /// A directory beside the root named `name` (such as `ws-evil`), created empty.
+    pub fn beside(&self, name: &str) -> PathBuf {
+        let path = self.dir.path().join(name);
+        fs::create_dir_all(&path).unwrap();
+        path
     }
 
     /// Writes a file below the root, creating parents.
@@ -38,6 +52,13 @@ impl TestWorkspace {
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, content).unwrap();
         self
+    }
+
+    /// Writes a file in `outside()` and returns its absolute path.
+    pub fn outside_file(&self, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.outside().join(name);
+        fs::write(&path, content).unwrap();
+        path
     }
 
     /// Creates a directory below the root.
@@ -68,9 +89,18 @@ impl TestWorkspace {
         self.root().join(rel).symlink_metadata().is_ok()
     }
 
+    /// The permission bits of a file below the root.
+    pub fn mode(&self, rel: &str) -> u32 {
+        fs::metadata(self.root().join(rel))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o7777
+    }
+
     /// A `stitch` command with a cleared environment, run in and rooted at the workspace.
     pub fn cmd(&self) -> Command {
-        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("stitch"));
+        let mut cmd = Command::new(stitch_bin());
         cmd.env_clear()
             .current_dir(self.root())
             .arg("--root")
@@ -78,19 +108,70 @@ impl TestWorkspace {
         cmd
     }
 
+    /// The same as [`TestWorkspace::cmd`] as a plain `std` command, for tests that spawn
+    /// processes and wait for them (or kill them) themselves; stdin is empty.
+    pub fn spawnable(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(stitch_bin());
+        cmd.env_clear()
+            .current_dir(self.root())
+            .arg("--root")
+            .arg(self.root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd
+    }
+
     /// Runs `stitch <command> --json` with `args` as the JSON request on stdin.
-    pub fn stitch(&self, command: &str, args: Value) -> Run {
+    pub fn stitch(&self, command: &str, args: &Value) -> Run {
+        self.stitch_raw(command, args.to_string())
+    }
+
+    /// Runs `stitch <command> --json` with `stdin` as the raw request bytes.
+    pub fn stitch_raw(&self, command: &str, stdin: impl Into<Vec<u8>>) -> Run {
         let mut cmd = self.cmd();
-        cmd.arg(command).arg("--json").write_stdin(args.to_string());
+        cmd.arg(command).arg("--json").write_stdin(stdin.into());
         Run::from(cmd)
     }
 
     /// Runs `stitch` with command-line arguments, stdin empty.
     pub fn run(&self, args: &[&str]) -> Run {
+        self.run_with_stdin(args, "")
+    }
+
+    /// Runs `stitch` with command-line arguments and `stdin`.
+    pub fn run_with_stdin(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
         let mut cmd = self.cmd();
-        cmd.args(args).write_stdin("");
+        cmd.args(args).write_stdin(stdin.into());
         Run::from(cmd)
     }
+}
+
+/// The `stitch` binary this test build made.
+fn stitch_bin() -> &'static Path {
+    assert_cmd::cargo::cargo_bin!("stitch")
+}
+
+/// The names in a directory, sorted.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The hex SHA-256 of `bytes`, computed by coreutils' `sha256sum` so that the digest the
+/// tests expect does not come from the code under test.
+pub fn sha256sum(bytes: &[u8]) -> String {
+    let output = Command::new("sha256sum")
+        .write_stdin(bytes.to_vec())
+        .output()
+        .expect("run sha256sum");
+    assert!(output.status.success(), "sha256sum failed");
+    let text = String::from_utf8(output.stdout).unwrap();
+    text.split_whitespace().next().unwrap().to_owned()
 }
 
 /// What one call printed: the parsed envelope, the exit status, stderr.
@@ -104,7 +185,13 @@ pub struct Run {
 
 impl From<Command> for Run {
     fn from(mut cmd: Command) -> Self {
-        let output = cmd.output().expect("run stitch");
+        Run::from_output(cmd.output().expect("run stitch"))
+    }
+}
+
+impl Run {
+    /// Parses a finished call's output, asserting that stdout is one JSON line.
+    pub fn from_output(output: Output) -> Self {
         let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
         assert!(stdout.ends_with('\n'), "one line and a newline: {stdout:?}");
         assert_eq!(
@@ -120,9 +207,7 @@ impl From<Command> for Run {
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         }
     }
-}
 
-impl Run {
     /// Asserts success (exit 0) and returns `data`.
     #[track_caller]
     pub fn ok(&self) -> &Value {
@@ -161,5 +246,12 @@ impl Run {
     /// The `_hint`.
     pub fn hint(&self) -> &str {
         self.envelope["_hint"].as_str().unwrap_or_default()
+    }
+
+    /// `details.message`.
+    pub fn message(&self) -> &str {
+        self.envelope["details"]["message"]
+            .as_str()
+            .unwrap_or_default()
     }
 }
