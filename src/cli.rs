@@ -70,11 +70,26 @@ pub enum Command {
     ///
     /// Example: stitch search 'fn main' --glob '*.rs' --context 2
     Search(SearchArgs),
+    /// Print the tool definitions: name, description and JSON Schema of the arguments.
+    ///
+    /// Example: stitch schema --format anthropic > tools.json
+    Schema(SchemaArgs),
     /// Validate .stitch/config.json and print what it enforces.
     ///
     /// Example: stitch config check
     #[command(subcommand)]
     Config(ConfigCommand),
+}
+
+/// `stitch schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Only this tool (a tool name such as edit_file, or a subcommand such as edit).
+    #[arg(value_parser = crate::tool::schema::NAMES)]
+    pub tool: Option<String>,
+    /// The shape of the definitions.
+    #[arg(long, value_enum, default_value = "json-schema")]
+    pub format: crate::tool::schema::Format,
 }
 
 /// `stitch config`.

@@ -36,6 +36,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         Err(error) => return usage_error(&error),
     };
     let pretty = parsed.pretty;
+    if let cli::Command::Schema(args) = &parsed.command {
+        let document = tool::schema::document(args.tool.as_deref(), args.format);
+        envelope::emit_plain(&serde_json::to_string_pretty(&document).unwrap_or_default());
+        return ExitCode::SUCCESS;
+    }
     let flags_given = matches.subcommand().is_some_and(|(name, sub)| {
         command
             .find_subcommand(name)

@@ -12,6 +12,8 @@ pub trait Request: DeserializeOwned {
     const TOOL: &'static str;
     /// The canonical field names.
     const FIELDS: &'static [&'static str];
+    /// What the tool does and how to recover from each refusal, for a model.
+    const DESCRIPTION: &'static str;
     /// The fields of nested items (`edits[]`), when the tool has them.
     const ITEM_FIELDS: &'static [&'static str] = &[];
 }

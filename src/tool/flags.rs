@@ -124,7 +124,7 @@ pub fn to_json(command: &Command) -> Outcome<Value> {
             put_flag(&mut map, "includeIgnored", a.all);
             put(&mut map, "limit", a.limit);
         }
-        Command::Config(_) => {}
+        Command::Config(_) | Command::Schema(_) => {}
     }
     Ok(Value::Object(map))
 }

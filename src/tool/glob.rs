@@ -4,6 +4,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use globset::{GlobBuilder, GlobMatcher};
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -15,14 +16,18 @@ use super::list::respell;
 use super::{dir, limits, Context};
 
 /// The arguments of `glob`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct GlobRequest {
+    /// A glob relative to path: `*` stays within a directory, `**` crosses directories, e.g. `**/*.rs`.
     pub pattern: String,
+    /// The directory to search below (default ".").
     #[serde(default = "dot")]
     pub path: String,
+    /// Include files hidden by ignore rules and hidden names (default false).
     #[serde(default, alias = "include_ignored")]
     pub include_ignored: bool,
+    /// The most matches to return (default 1000, at most 10000).
     pub limit: Option<u64>,
 }
 
@@ -32,6 +37,7 @@ fn dot() -> String {
 
 impl Request for GlobRequest {
     const TOOL: &'static str = "glob";
+    const DESCRIPTION: &'static str = "Find files whose path below path matches a glob: `*` matches within one directory, `**` across directories (`**/*.rs`, `src/*.toml`). Returns matches (workspace-relative file paths in byte order), truncated and scannedFiles. Ignored and hidden files are skipped unless includeIgnored. Refusals: INVALID_PATTERN (the glob does not compile: fix it); OUTSIDE_ROOT (the pattern or path leaves the workspace); NOT_FOUND; NOT_A_DIRECTORY; INVALID_ARGUMENT; DENIED.";
     const FIELDS: &'static [&'static str] = &["pattern", "path", "includeIgnored", "limit"];
 }
 

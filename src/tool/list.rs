@@ -1,5 +1,6 @@
 //! `list_directory`: a directory's entries, optionally recursive, in byte order.
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -9,14 +10,18 @@ use super::args::{self, invalid, Request};
 use super::{dir, limits, Context};
 
 /// The arguments of `list_directory`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ListRequest {
+    /// The directory to list, relative to the workspace root (default ".").
     #[serde(default = "dot", alias = "file_path")]
     pub path: String,
+    /// How many levels to descend, 1 = the directory's own entries (default 1).
     pub depth: Option<u64>,
+    /// Include entries hidden by .gitignore/.ignore rules and hidden names (default false).
     #[serde(default, alias = "include_ignored")]
     pub include_ignored: bool,
+    /// The most entries to return (default 500, at most 5000).
     pub limit: Option<u64>,
 }
 
@@ -26,6 +31,7 @@ fn dot() -> String {
 
 impl Request for ListRequest {
     const TOOL: &'static str = "list_directory";
+    const DESCRIPTION: &'static str = "List a directory of the workspace: entries {path, kind (file, directory, symlink, other), bytes} sorted by path, skipping .gitignore/.ignore'd and hidden entries unless includeIgnored (skipped counts them). depth descends into subdirectories. truncated says the limit cut the list (hint says how to narrow). Refusals: NOT_FOUND (use details.nearNames); NOT_A_DIRECTORY (it is a file: use read_file); OUTSIDE_ROOT; INVALID_PATH; INVALID_ARGUMENT (depth or limit out of range); DENIED.";
     const FIELDS: &'static [&'static str] = &["path", "depth", "includeIgnored", "limit"];
 }
 

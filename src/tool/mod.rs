@@ -17,6 +17,7 @@ mod list;
 mod near;
 mod read;
 mod refuse;
+pub mod schema;
 mod search;
 mod snippet;
 mod target;
@@ -57,6 +58,7 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
         Command::Glob(a) => ("glob", a.json.json),
         Command::Search(a) => ("search_files", a.json.json),
         Command::Config(_) => return config_check(cli),
+        Command::Schema(_) => unreachable!("schema is not a tool call"),
     };
     if json_flag && flags_given {
         return Err(Refusal::new(

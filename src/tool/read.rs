@@ -1,5 +1,6 @@
 //! `read_file`: a text file, paged by lines, with the whole file's digest.
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -12,18 +13,23 @@ use super::{approve, guard, refuse, textfile, Context};
 use crate::session::Seen;
 
 /// The arguments of `read_file`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ReadRequest {
+    /// The file, relative to the workspace root (an absolute path inside the root is accepted).
     #[serde(alias = "file_path")]
     pub path: String,
+    /// First line to return, 1-based (default 1). Past the last line is INVALID_ARGUMENT with totalLines.
     pub offset: Option<u64>,
+    /// How many lines to return (default 2000).
     pub limit: Option<u64>,
+    /// Cap on the returned text in bytes (default and maximum 262144); a longer single line is cut and truncated is true.
     pub max_bytes: Option<u64>,
 }
 
 impl Request for ReadRequest {
     const TOOL: &'static str = "read_file";
+    const DESCRIPTION: &'static str = "Read a text file of the workspace, paged by lines. Returns content (exact bytes of the lines, line endings included, without a leading BOM), sha256 of the whole file (pass it as expectedSha256 to edit_file or write_file to guard against concurrent changes), totalLines, startLine, endLine, truncated and nextOffset (call again with offset: nextOffset to read on), lineEnding and bom. Refusals: NOT_FOUND (details.nearNames lists the closest existing paths: use one, or list_directory the parent); NOT_A_FILE (it is a directory or special file: use list_directory); NOT_TEXT (binary or invalid UTF-8: it cannot be read as text); TOO_LARGE (over the size limit); INVALID_ARGUMENT (fix the named field; offset past the end carries totalLines); INVALID_PATH (use details.suggestion); OUTSIDE_ROOT (use a path inside the workspace); NOT_A_DIRECTORY (a parent component is a file); DENIED (the workspace policy forbids it: leave it alone); INVALID_CONFIG (the workspace owner must fix .stitch/config.json); BUSY (retry).";
     const FIELDS: &'static [&'static str] = &["path", "offset", "limit", "maxBytes"];
 }
 

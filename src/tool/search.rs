@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use grep_matcher::Matcher;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -23,20 +24,29 @@ use super::list::respell;
 use super::{dir, glob, limits, Context};
 
 /// The arguments of `search_files`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct SearchRequest {
+    /// The text to find (literal by default).
     pub query: String,
+    /// Treat query as a regular expression (linear time: no look-around or backreferences). Default false.
     #[serde(default)]
     pub regex: bool,
+    /// Match case exactly (default true).
     #[serde(default = "yes", alias = "case_sensitive")]
     pub case_sensitive: bool,
+    /// Only search files matching this glob; a glob without `/` matches file names, e.g. `*.rs`.
     pub include: Option<String>,
+    /// The directory (or single file) to search (default ".").
     #[serde(default = "dot")]
     pub path: String,
+    /// Lines of context before and after each match, 0-10 (default 0).
     pub context: Option<u64>,
-    pub mode: Option<String>,
+    /// What the query matches: `content` (default) or `path` (workspace-relative file paths).
+    pub mode: Option<Mode>,
+    /// The most matches to return (default 100, at most 1000).
     pub limit: Option<u64>,
+    /// Include files hidden by ignore rules and hidden names (default false).
     #[serde(default, alias = "include_ignored")]
     pub include_ignored: bool,
 }
@@ -51,6 +61,7 @@ fn dot() -> String {
 
 impl Request for SearchRequest {
     const TOOL: &'static str = "search_files";
+    const DESCRIPTION: &'static str = "Search file contents for literal text (or a regex with regex: true), like ripgrep: returns matches {path, line, text, before, after} in (path, line) order, truncated, scannedFiles and skippedBinary. mode: path matches workspace-relative paths instead. include narrows to a glob; context adds lines around each match. Refusals: INVALID_PATTERN (the regex does not compile; look-around and backreferences are not supported because regexes run in linear time: rewrite, or search literally); INVALID_ARGUMENT (empty query, context over 10, limit out of range); NOT_FOUND; OUTSIDE_ROOT; DENIED.";
     const FIELDS: &'static [&'static str] = &[
         "query",
         "regex",
@@ -62,6 +73,16 @@ impl Request for SearchRequest {
         "limit",
         "includeIgnored",
     ];
+}
+
+/// What a search matches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// File contents, line by line.
+    Content,
+    /// Workspace-relative file paths.
+    Path,
 }
 
 /// The most context lines either side of a match.
@@ -260,16 +281,7 @@ fn checks(
             format!("context must be from 0 to {MAX_CONTEXT}"),
         ));
     }
-    let path_mode = match req.mode.as_deref() {
-        None | Some("content") => false,
-        Some("path") => true,
-        Some(other) => {
-            return Err(invalid(
-                "mode",
-                format!("mode must be `content` or `path`, not `{other}`"),
-            ))
-        }
-    };
+    let path_mode = req.mode == Some(Mode::Path);
     let limit = limits::count(req.limit, ctx.limits.search)?;
     Ok((usize::try_from(context).unwrap_or(0), path_mode, limit))
 }

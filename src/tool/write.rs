@@ -1,5 +1,6 @@
 //! `write_file`: create a file, or replace one explicitly, atomically.
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -12,22 +13,28 @@ use super::guard::{self, Mutation};
 use super::{approve, refuse, target, textfile, Context};
 
 /// The arguments of `write_file`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct WriteRequest {
+    /// The file to create or replace, relative to the workspace root. Missing parent directories are created.
     #[serde(alias = "file_path")]
     pub path: String,
+    /// The complete new content of the file.
     pub content: String,
+    /// Replace the file if it exists (default false: an existing file is ALREADY_EXISTS).
     #[serde(default)]
     pub overwrite: bool,
+    /// Replace only if the file's current SHA-256 (from read_file) is this; otherwise STALE_VERSION.
     #[serde(alias = "expected_sha256")]
     pub expected_sha256: Option<String>,
+    /// Check everything and report the result without writing (default false).
     #[serde(default, alias = "dry_run")]
     pub dry_run: bool,
 }
 
 impl Request for WriteRequest {
     const TOOL: &'static str = "write_file";
+    const DESCRIPTION: &'static str = "Create a file with the given content, creating missing parent directories (named in createdDirectories), atomically. An existing file is replaced only with overwrite: true or a matching expectedSha256 (or, in a session, when this session read its current version). Returns path, sha256, bytes, created, createdDirectories, applied, previousSha256. Refusals: ALREADY_EXISTS (read the file, then pass overwrite: true or its sha256 as expectedSha256, or change it with edit_file); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, the file was never read: read the file, then retry); NOT_A_FILE (the path is a directory); NOT_A_DIRECTORY (a parent component is a file: pick another path); TOO_LARGE (split the content); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); DENIED (policy, .git/ or .stitch/: leave it alone, or satisfy details.reason); BUSY (retry).";
     const FIELDS: &'static [&'static str] =
         &["path", "content", "overwrite", "expectedSha256", "dryRun"];
 }
