@@ -39,6 +39,11 @@ pub struct Cli {
     /// Indent the envelope.
     #[arg(long, global = true)]
     pub pretty: bool,
+    /// Output: `json` (the envelope, default) or `text` for people (refusals as
+    /// `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp.
+    #[arg(long, env = "STITCH_FORMAT", global = true, value_name = "FORMAT",
+          value_parser = ["json", "text", "json-schema", "anthropic", "openai", "mcp"])]
+    pub format: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -87,9 +92,6 @@ pub struct SchemaArgs {
     /// Only this tool (a tool name such as edit_file, or a subcommand such as edit).
     #[arg(value_parser = crate::tool::schema::NAMES)]
     pub tool: Option<String>,
-    /// The shape of the definitions.
-    #[arg(long, value_enum, default_value = "json-schema")]
-    pub format: crate::tool::schema::Format,
 }
 
 /// `stitch config`.
@@ -121,6 +123,9 @@ pub struct ReadArgs {
     /// Cap on the returned text, in bytes.
     #[arg(long, value_name = "N")]
     pub max_bytes: Option<u64>,
+    /// With --format text: number the lines.
+    #[arg(short = 'n', long)]
+    pub number: bool,
     #[command(flatten)]
     pub json: JsonFlag,
 }

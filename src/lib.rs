@@ -37,7 +37,12 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     };
     let pretty = parsed.pretty;
     if let cli::Command::Schema(args) = &parsed.command {
-        let document = tool::schema::document(args.tool.as_deref(), args.format);
+        let format = parsed
+            .format
+            .as_deref()
+            .and_then(tool::schema::Format::parse)
+            .unwrap_or(tool::schema::Format::JsonSchema);
+        let document = tool::schema::document(args.tool.as_deref(), format);
         envelope::emit_plain(&serde_json::to_string_pretty(&document).unwrap_or_default());
         return ExitCode::SUCCESS;
     }
@@ -46,8 +51,25 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             .find_subcommand(name)
             .is_some_and(|spec| tool::flags::any_given(spec, sub))
     });
-    let outcome = tool::call(&parsed, flags_given);
-    envelope::emit(&outcome, pretty)
+    let style = match parsed.format.as_deref() {
+        Some("text") => envelope::Style::Text {
+            number: matches!(&parsed.command, cli::Command::Read(a) if a.number),
+        },
+        _ => envelope::Style::Json { pretty },
+    };
+    let outcome = match parsed.format.as_deref() {
+        Some(schema) if tool::schema::Format::parse(schema).is_some() => Err(Failure::Refused(
+            Refusal::new(
+                Code::InvalidArgument,
+                format!(
+                    "--format {schema} applies to `stitch schema` only; tools take json or text"
+                ),
+            )
+            .with("field", "format"),
+        )),
+        _ => tool::call(&parsed, flags_given),
+    };
+    envelope::emit(&outcome, style)
 }
 
 /// Help and version print text and exit 0; every other clap error is a tool call that
@@ -84,7 +106,10 @@ fn usage_error(error: &clap::Error) -> ExitCode {
                     vec!["read", "write", "edit", "list", "glob", "search"],
                 );
             }
-            envelope::emit(&Err(Failure::Refused(refusal)), false)
+            envelope::emit(
+                &Err(Failure::Refused(refusal)),
+                envelope::Style::Json { pretty: false },
+            )
         }
     }
 }

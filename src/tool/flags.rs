@@ -9,7 +9,15 @@ use crate::cli::Command;
 use crate::refusal::{Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.
-const NOT_TOOL_ARGS: [&str; 5] = ["root", "session", "lock_timeout", "pretty", "json"];
+const NOT_TOOL_ARGS: [&str; 7] = [
+    "root",
+    "session",
+    "lock_timeout",
+    "pretty",
+    "json",
+    "format",
+    "number",
+];
 
 /// Whether any tool argument was given on the command line.
 #[must_use]

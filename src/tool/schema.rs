@@ -10,7 +10,7 @@ use super::args::Request;
 use super::{edit, glob, list, read, search, write};
 
 /// The shapes `stitch schema` can print.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// `{name, description, schema}` with a full JSON Schema document.
     JsonSchema,
@@ -20,6 +20,20 @@ pub enum Format {
     Openai,
     /// The Model Context Protocol's `tools/list`: `{name, description, inputSchema}`.
     Mcp,
+}
+
+impl Format {
+    /// The format named `name` on the command line, if it is a schema format.
+    #[must_use]
+    pub fn parse(name: &str) -> Option<Format> {
+        match name {
+            "json-schema" => Some(Format::JsonSchema),
+            "anthropic" => Some(Format::Anthropic),
+            "openai" => Some(Format::Openai),
+            "mcp" => Some(Format::Mcp),
+            _ => None,
+        }
+    }
 }
 
 /// One tool: its name, its subcommand, what it does, and its arguments' schema.
@@ -109,17 +123,16 @@ pub fn render(definition: &Definition, format: Format) -> Value {
 #[must_use]
 pub fn document(tool: Option<&str>, format: Format) -> Value {
     let all = definitions();
-    match tool {
-        Some(wanted) => all
+    if let Some(wanted) = tool {
+        return all
             .iter()
             .find(|d| d.name == wanted || d.command == wanted)
-            .map_or(Value::Null, |d| render(d, format)),
-        None => {
-            let tools: Vec<Value> = all.iter().map(|d| render(d, format)).collect();
-            match format {
-                Format::Mcp => json!({"tools": tools}),
-                _ => Value::Array(tools),
-            }
-        }
+            .map_or(Value::Null, |d| render(d, format));
+    }
+    let tools: Vec<Value> = all.iter().map(|d| render(d, format)).collect();
+    if format == Format::Mcp {
+        json!({"tools": tools})
+    } else {
+        Value::Array(tools)
     }
 }

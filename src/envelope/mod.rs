@@ -13,6 +13,17 @@ use serde_json::{json, Map, Value};
 
 use crate::refusal::{Failure, Outcome, Refusal};
 
+mod text;
+
+/// How an outcome is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// The JSON envelope, one line (or indented).
+    Json { pretty: bool },
+    /// Plain text for people: results on stdout, refusals as `error[CODE]` on stderr.
+    Text { number: bool },
+}
+
 /// Exit status of a successful call, dry runs included.
 pub const EXIT_OK: u8 = 0;
 /// Exit status of an ordinary refusal.
@@ -67,10 +78,18 @@ fn refusal_envelope(refusal: &Refusal) -> Value {
     Value::Object(envelope)
 }
 
-/// Writes the envelope of one tool call to stdout and returns the exit status.
+/// Writes the outcome of one tool call to stdout (and, in text style, refusals to
+/// stderr) and returns the exit status, which is the same in every style.
 #[must_use]
-pub fn emit(outcome: &Outcome, pretty: bool) -> ExitCode {
+pub fn emit(outcome: &Outcome, style: Style) -> ExitCode {
     let (envelope, status) = render(outcome);
+    let pretty = match style {
+        Style::Json { pretty } => pretty,
+        Style::Text { number } => {
+            text::emit(&envelope, number);
+            return ExitCode::from(status);
+        }
+    };
     let text = if pretty {
         serde_json::to_string_pretty(&envelope)
     } else {
@@ -89,13 +108,17 @@ pub fn emit_plain(text: &str) {
     write_stdout(text.as_bytes());
 }
 
-#[allow(clippy::print_stdout)] // This module is the one writer of stdout.
 fn write_stdout(bytes: &[u8]) {
+    write_raw(bytes);
+    write_raw(b"\n");
+}
+
+/// Writes bytes to stdout as they are. This module is the one writer of stdout.
+fn write_raw(bytes: &[u8]) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // A closed pipe leaves nobody to tell; the exit status still says what happened.
     let _ = out.write_all(bytes);
-    let _ = out.write_all(b"\n");
     let _ = out.flush();
 }
 
