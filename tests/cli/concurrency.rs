@@ -97,7 +97,7 @@ fn concurrent_creates_of_one_file_clobber_nothing() {
 
 /// Opens every lock file stitch has made and takes each lock, as another stitch
 /// process would. The locks are released when the returned files are dropped.
-fn hold_every_lock(ws: &TestWorkspace) -> Vec<File> {
+pub fn hold_every_lock(ws: &TestWorkspace) -> Vec<File> {
     let dir = ws.path(".stitch/locks");
     let files: Vec<File> = fs::read_dir(&dir)
         .expect("stitch keeps its lock files in .stitch/locks/")

@@ -29,3 +29,9 @@ mod list;
 mod glob;
 // search_files: literal or linear-time regex, context, path mode, deterministic limits.
 mod search;
+// Every refusal code in the contract is produced by a real call.
+mod coverage;
+// Tool definitions: JSON Schema that validates requests, in every format.
+mod schema;
+// --format text: plain content, short lines, refusals on stderr.
+mod text;

@@ -1,0 +1,198 @@
+//! `stitch schema`: tool definitions that parse as JSON Schema, validate real requests,
+//! appear in every format, and describe exactly the codes the code emits.
+
+use std::collections::BTreeSet;
+
+use serde_json::{json, Value};
+use stitch::refusal::Code;
+
+use crate::support::TestWorkspace;
+
+const TOOLS: [&str; 6] = [
+    "read_file",
+    "write_file",
+    "edit_file",
+    "list_directory",
+    "glob",
+    "search_files",
+];
+
+/// Runs `stitch schema` with `args` and parses its plain JSON output.
+fn schema(args: &[&str]) -> Value {
+    let ws = TestWorkspace::new();
+    let output = ws.cmd().arg("schema").args(args).output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    serde_json::from_slice(&output.stdout).expect("schema prints JSON")
+}
+
+fn by_name(tools: &Value, name: &str, key: &str) -> Value {
+    tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("{name} missing"))[key]
+        .clone()
+}
+
+#[test]
+fn every_tool_appears_in_every_format() {
+    let names = |tools: &Value, path: &[&str]| -> Vec<String> {
+        tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let mut v = t;
+                for key in path {
+                    v = &v[*key];
+                }
+                v.as_str().unwrap().to_owned()
+            })
+            .collect()
+    };
+    let expected: Vec<String> = TOOLS.iter().map(|s| (*s).to_owned()).collect();
+    assert_eq!(names(&schema(&[]), &["name"]), expected);
+    assert_eq!(
+        names(&schema(&["--format", "json-schema"]), &["name"]),
+        expected
+    );
+    let anthropic = schema(&["--format", "anthropic"]);
+    assert_eq!(names(&anthropic, &["name"]), expected);
+    assert!(anthropic[0]["input_schema"]["properties"].is_object());
+    let openai = schema(&["--format", "openai"]);
+    assert_eq!(names(&openai, &["function", "name"]), expected);
+    assert!(openai
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["type"] == "function"));
+    assert!(openai[0]["function"]["parameters"]["properties"].is_object());
+    let mcp = schema(&["--format", "mcp"]);
+    assert_eq!(names(&mcp["tools"], &["name"]), expected);
+    assert!(mcp["tools"][0]["inputSchema"]["properties"].is_object());
+}
+
+#[test]
+fn one_tool_by_name_or_subcommand() {
+    let by_tool = schema(&["edit_file"]);
+    let by_command = schema(&["edit"]);
+    assert_eq!(by_tool, by_command);
+    assert_eq!(by_tool["name"], "edit_file");
+}
+
+#[test]
+fn schemas_validate_real_requests_and_reject_bad_ones() {
+    let tools = schema(&[]);
+    let cases: [(&str, Value, bool); 14] = [
+        (
+            "read_file",
+            json!({"path": "a.txt", "offset": 2, "limit": 10}),
+            true,
+        ),
+        ("read_file", json!({"offset": 2}), false),
+        ("read_file", json!({"path": "a.txt", "lines": 3}), false),
+        ("read_file", json!({"path": "a.txt", "offset": "x"}), false),
+        (
+            "write_file",
+            json!({"path": "a", "content": "x", "overwrite": true}),
+            true,
+        ),
+        ("write_file", json!({"path": "a"}), false),
+        (
+            "edit_file",
+            json!({"path": "a", "oldText": "x", "newText": "y"}),
+            true,
+        ),
+        (
+            "edit_file",
+            json!({"path": "a", "edits": [{"oldText": "x", "newText": "y", "replaceAll": true}]}),
+            true,
+        ),
+        (
+            "edit_file",
+            json!({"path": "a", "edits": [{"oldText": "x"}]}),
+            false,
+        ),
+        ("list_directory", json!({}), true),
+        ("list_directory", json!({"depth": -1}), false),
+        ("glob", json!({"pattern": "**/*.rs", "limit": 5}), true),
+        (
+            "search_files",
+            json!({"query": "x", "mode": "path", "context": 2}),
+            true,
+        ),
+        (
+            "search_files",
+            json!({"query": "x", "mode": "lines"}),
+            false,
+        ),
+    ];
+    for (tool, request, valid) in cases {
+        let schema = by_name(&tools, tool, "schema");
+        assert_eq!(
+            schema["$schema"], "https://json-schema.org/draft/2020-12/schema",
+            "{tool}"
+        );
+        let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+        assert_eq!(validator.is_valid(&request), valid, "{tool} {request}");
+    }
+}
+
+#[test]
+fn schema_valid_requests_are_accepted_by_the_tools() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "alpha\nbeta\n");
+    ws.stitch(
+        "read",
+        &json!({"path": "a.txt", "offset": 1, "limit": 1, "maxBytes": 100}),
+    )
+    .ok();
+    ws.stitch(
+        "edit",
+        &json!({"path": "a.txt", "edits": [{"oldText": "alpha", "newText": "gamma"}], "dryRun": true}),
+    )
+    .ok();
+    ws.stitch(
+        "search",
+        &json!({"query": "BETA", "caseSensitive": false, "mode": "content", "context": 1}),
+    )
+    .ok();
+    ws.stitch(
+        "list",
+        &json!({"path": ".", "depth": 2, "includeIgnored": true}),
+    )
+    .ok();
+}
+
+/// The refusal codes a text names.
+fn codes_in(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !(c.is_ascii_uppercase() || c == '_'))
+        .filter(|w| w.len() > 3 && w.contains('_') || matches!(*w, "BUSY" | "DENIED"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn descriptions_name_exactly_the_codes_that_exist() {
+    let tools = schema(&[]);
+    let known: BTreeSet<String> = Code::ALL.iter().map(|c| c.as_str().to_owned()).collect();
+    let mut named = BTreeSet::new();
+    for tool in TOOLS {
+        let description = by_name(&tools, tool, "description");
+        let found = codes_in(description.as_str().unwrap());
+        for code in &found {
+            assert!(
+                known.contains(code),
+                "{tool}'s description names {code}, which is not a refusal code"
+            );
+        }
+        named.extend(found);
+    }
+    for code in &known {
+        assert!(
+            named.contains(code),
+            "no description tells a model about {code}"
+        );
+    }
+}
