@@ -26,8 +26,8 @@ use refusal::{Code, Failure, Refusal};
 
 /// Runs one call of `stitch` and returns its exit status.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let command = cli::command();
-    let matches = match command.clone().try_get_matches_from(args) {
+    let mut command = cli::command();
+    let matches = match command.try_get_matches_from_mut(args) {
         Ok(matches) => matches,
         Err(error) => return usage_error(&error),
     };

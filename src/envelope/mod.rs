@@ -114,6 +114,7 @@ fn write_stdout(bytes: &[u8]) {
 }
 
 /// Writes bytes to stdout as they are. This module is the one writer of stdout.
+#[allow(clippy::disallowed_methods)]
 fn write_raw(bytes: &[u8]) {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
