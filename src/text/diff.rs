@@ -47,42 +47,59 @@ impl Capped {
 /// so the output always parses as a patch. Equal inputs give empty text.
 #[must_use]
 pub fn unified(path: &str, old: &str, new: &str, max_bytes: usize) -> Diff {
+    // Only the region between the common prefix and suffix (plus context) can differ:
+    // diffing just that keeps an edit of a 100 MiB file as cheap as one of a small file.
+    let (skip, old_mid, new_mid) = changed_region(old, new);
     let diff = TextDiff::configure()
         .timeout(DIFF_TIMEOUT)
-        .diff_lines(old, new);
+        .diff_lines(old_mid, new_mid);
     let mut out = Capped {
         text: String::new(),
         max_bytes,
         truncated: false,
     };
-    let mut unified = diff.unified_diff();
-    unified.context_radius(CONTEXT);
     let mut first = true;
-    'hunks: for hunk in unified.iter_hunks() {
+    'hunks: for group in diff.grouped_ops(CONTEXT) {
+        let (Some(head), Some(tail)) = (group.first(), group.last()) else {
+            continue;
+        };
         if first {
             first = false;
             if !out.push(&format!("--- a/{path}\n")) || !out.push(&format!("+++ b/{path}\n")) {
                 break;
             }
         }
-        if !out.push(&format!("{}\n", hunk.header())) {
+        let header = format!(
+            "@@ -{} +{} @@\n",
+            range(
+                skip + head.old_range().start,
+                tail.old_range().end - head.old_range().start
+            ),
+            range(
+                skip + head.new_range().start,
+                tail.new_range().end - head.new_range().start
+            ),
+        );
+        if !out.push(&header) {
             break;
         }
         let mut line = String::new();
-        for change in hunk.iter_changes() {
-            line.clear();
-            line.push(match change.tag() {
-                ChangeTag::Equal => ' ',
-                ChangeTag::Delete => '-',
-                ChangeTag::Insert => '+',
-            });
-            line.push_str(change.value());
-            if change.missing_newline() {
-                line.push('\n');
-                line.push_str(NO_NEWLINE);
-            }
-            if !out.push(&line) {
-                break 'hunks;
+        for op in &group {
+            for change in diff.iter_changes(op) {
+                line.clear();
+                line.push(match change.tag() {
+                    ChangeTag::Equal => ' ',
+                    ChangeTag::Delete => '-',
+                    ChangeTag::Insert => '+',
+                });
+                line.push_str(change.value());
+                if change.missing_newline() {
+                    line.push('\n');
+                    line.push_str(NO_NEWLINE);
+                }
+                if !out.push(&line) {
+                    break 'hunks;
+                }
             }
         }
     }
@@ -90,6 +107,56 @@ pub fn unified(path: &str, old: &str, new: &str, max_bytes: usize) -> Diff {
         text: out.text,
         truncated: out.truncated,
     }
+}
+
+/// A hunk range as `diff -u` writes it: 1-based start, and the length unless it is 1
+/// (an empty range names the line before it).
+fn range(start: usize, len: usize) -> String {
+    match len {
+        0 => format!("{start},0"),
+        1 => format!("{}", start + 1),
+        _ => format!("{},{len}", start + 1),
+    }
+}
+
+/// The lines of `old` and `new` that can differ, with [`CONTEXT`] lines either side:
+/// returns how many whole lines were skipped at the start, and the two middles.
+fn changed_region<'a>(old: &'a str, new: &'a str) -> (usize, &'a str, &'a str) {
+    let (o, n) = (old.as_bytes(), new.as_bytes());
+    let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+    // Back up to the start of the line the first difference is on, then `CONTEXT` more.
+    // Byte searches for `\n` keep every cut on a character boundary.
+    let line_start = |end: usize| memchr::memrchr(b'\n', &o[..end]).map_or(0, |i| i + 1);
+    let mut start = line_start(prefix);
+    let mut skip = memchr::memchr_iter(b'\n', &o[..start]).count();
+    for _ in 0..CONTEXT {
+        if start == 0 {
+            break;
+        }
+        start = line_start(start - 1);
+        skip -= 1;
+    }
+    let max_suffix = (o.len() - start).min(n.len() - start);
+    let suffix = o
+        .iter()
+        .rev()
+        .zip(n.iter().rev())
+        .take(max_suffix)
+        .take_while(|(a, b)| a == b)
+        .count();
+    // Keep the suffix from the end of the line the last difference is on, plus context.
+    let mut old_end = o.len() - suffix;
+    let mut new_end = n.len() - suffix;
+    for _ in 0..=CONTEXT {
+        let Some(i) = memchr::memchr(b'\n', &o[old_end..]) else {
+            old_end = o.len();
+            new_end = n.len();
+            break;
+        };
+        old_end += i + 1;
+        new_end += i + 1;
+    }
+    (skip, &old[start..old_end], &new[start..new_end])
 }
 
 #[cfg(test)]
@@ -152,6 +219,32 @@ mod tests {
         }
         let exact = unified("f", &old, &new, full.text.len());
         assert_eq!(exact, full);
+    }
+
+    #[test]
+    fn a_change_deep_in_a_large_text_is_numbered_from_the_file_start() {
+        let old = numbered(100_000, |i| format!("line {i}"));
+        let new = old.replace("line 77777\n", "LINE 77777\n");
+        let diff = unified("f", &old, &new, 10_000);
+        assert_eq!(
+            diff.text,
+            "--- a/f\n+++ b/f\n@@ -77775,7 +77775,7 @@\n line 77774\n line 77775\n line 77776\n-line 77777\n+LINE 77777\n line 77778\n line 77779\n line 77780\n"
+        );
+        let at_end = unified("f", "a\nb\nc", "a\nb\nd", 1000);
+        assert_eq!(
+            at_end.text,
+            "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n b\n-c\n\\ No newline at end of file\n+d\n\\ No newline at end of file\n"
+        );
+        let accented = unified("f", "caf\u{e9}\n", "caf\u{e8}\n", 1000);
+        assert_eq!(
+            accented.text,
+            "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-caf\u{e9}\n+caf\u{e8}\n"
+        );
+        let inserted = unified("f", "a\nb\n", "a\nx\nb\n", 1000);
+        assert_eq!(
+            inserted.text,
+            "--- a/f\n+++ b/f\n@@ -1,2 +1,3 @@\n a\n+x\n b\n"
+        );
     }
 
     #[test]

@@ -132,7 +132,12 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             .into());
     }
     let loaded = textfile::load(ctx, location)?;
-    let base_sha256 = sha256_hex(&loaded.bytes);
+    // The base digest is computed on the other core while the edits are applied.
+    let (base_sha256, applied) = std::thread::scope(|scope| {
+        let base = scope.spawn(|| sha256_hex(loaded.text().as_bytes()));
+        let applied = apply(&shown, loaded.text(), &items, multi);
+        (base.join().unwrap_or_default(), applied)
+    });
     guard::check(
         ctx,
         &shown,
@@ -146,7 +151,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         }
     }
     let original = loaded.text();
-    let (text, replacements) = apply(&shown, original, &items, multi)?;
+    let (text, replacements) = applied?;
     let bytes = text.as_bytes();
     if bytes.len() as u64 > ctx.limits.max_file_bytes {
         return Err(
@@ -230,7 +235,9 @@ fn apply(
     items: &[EditItem],
     multi: bool,
 ) -> Result<(String, usize), Refusal> {
-    let mut text = original.to_owned();
+    // Borrow the original until the first replacement: a large file is not copied
+    // just to be matched.
+    let mut text = std::borrow::Cow::Borrowed(original);
     let mut replacements = 0usize;
     for (index, item) in items.iter().enumerate() {
         let edit_index = multi.then_some(index);
@@ -260,10 +267,11 @@ fn apply(
         } else if count > 1 && !item.replace_all {
             return Err(snippet::ambiguous(shown, count, starts(), edit_index));
         }
-        text = matching::replace_at(&text, &located.offsets, located.old.len(), &located.new);
+        let next = matching::replace_at(&text, &located.offsets, located.old.len(), &located.new);
+        text = std::borrow::Cow::Owned(next);
         replacements += count;
     }
-    Ok((text, replacements))
+    Ok((text.into_owned(), replacements))
 }
 
 /// Lets a refusal about one item of `edits` name it.

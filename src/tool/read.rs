@@ -68,7 +68,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         return Err(refuse::not_found(ctx, &location.shown).into());
     }
     let loaded = textfile::load(ctx, &location)?;
-    let sha256 = sha256_hex(&loaded.bytes);
+    let sha256 = sha256_hex(loaded.bytes());
     guard::note_read(
         ctx,
         &location.shown,
@@ -96,7 +96,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         "path": location.shown,
         "content": page.content,
         "sha256": sha256,
-        "bytes": loaded.bytes.len(),
+        "bytes": loaded.bytes().len(),
         "totalLines": page.total_lines,
         "startLine": offset,
         "endLine": page.end_line,

@@ -8,16 +8,21 @@ use super::{refuse, Context};
 /// A text file's raw bytes (valid UTF-8, no NUL) and what was learned opening it.
 #[derive(Debug)]
 pub struct Loaded {
-    pub bytes: Vec<u8>,
+    text: String,
     pub file: OpenFile,
 }
 
 impl Loaded {
-    /// The bytes as text; checked valid when loaded.
+    /// The file's text, validated once when loaded.
     #[must_use]
     pub fn text(&self) -> &str {
-        // Checked in `load`; an invalid file never becomes a `Loaded`.
-        std::str::from_utf8(&self.bytes).unwrap_or_default()
+        &self.text
+    }
+
+    /// The file's raw bytes.
+    #[must_use]
+    pub fn bytes(&self) -> &[u8] {
+        self.text.as_bytes()
     }
 }
 
@@ -39,29 +44,23 @@ pub fn load(ctx: &Context, location: &Location) -> Outcome<Loaded> {
     if size > limit {
         return Err(too_large(shown, size, limit).into());
     }
-    if let Some(reason) = not_text(&bytes) {
-        return Err(
-            Refusal::new(Code::NotText, format!("`{shown}` is not text ({reason})"))
-                .with("path", shown)
-                .with("bytes", size)
-                .with("reason", reason)
-                .into(),
-        );
+    let refuse = |reason: &str| {
+        Refusal::new(Code::NotText, format!("`{shown}` is not text ({reason})"))
+            .with("path", shown)
+            .with("bytes", size)
+            .with("reason", reason)
+    };
+    if memchr::memchr(0, &bytes).is_some() {
+        return Err(refuse(BINARY).into());
     }
-    Ok(Loaded { bytes, file })
+    let text = String::from_utf8(bytes).map_err(|_| refuse(INVALID_UTF8))?;
+    Ok(Loaded { text, file })
 }
 
-/// Why `bytes` cannot be handled as text, if it cannot.
-#[must_use]
-pub fn not_text(bytes: &[u8]) -> Option<&'static str> {
-    if memchr::memchr(0, bytes).is_some() {
-        Some("binary: contains NUL bytes")
-    } else if std::str::from_utf8(bytes).is_err() {
-        Some("invalid UTF-8")
-    } else {
-        None
-    }
-}
+/// The reason of `NOT_TEXT` for a file with NUL bytes.
+const BINARY: &str = "binary: contains NUL bytes";
+/// The reason of `NOT_TEXT` for a file that is not UTF-8.
+const INVALID_UTF8: &str = "invalid UTF-8";
 
 /// `TOO_LARGE` for a file over the limit.
 #[cold]
