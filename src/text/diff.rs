@@ -109,6 +109,40 @@ pub fn unified(path: &str, old: &str, new: &str, max_bytes: usize) -> Diff {
     }
 }
 
+/// How many leading bytes `a` and `b` share, compared a block at a time (memcmp) before
+/// byte by byte: large texts differ in a few places.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 4096;
+    let len = a.len().min(b.len());
+    let mut at = 0;
+    while at + BLOCK <= len && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + a[at..len]
+        .iter()
+        .zip(&b[at..len])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// How many trailing bytes `a` and `b` share, a block at a time like [`common_prefix`].
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 4096;
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - len..], &b[b.len() - len..]);
+    let mut at = len;
+    while at >= BLOCK && a[at - BLOCK..at] == b[at - BLOCK..at] {
+        at -= BLOCK;
+    }
+    len - at
+        + a[..at]
+            .iter()
+            .rev()
+            .zip(b[..at].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count()
+}
+
 /// A hunk range as `diff -u` writes it: 1-based start, and the length unless it is 1
 /// (an empty range names the line before it).
 fn range(start: usize, len: usize) -> String {
@@ -123,7 +157,7 @@ fn range(start: usize, len: usize) -> String {
 /// returns how many whole lines were skipped at the start, and the two middles.
 fn changed_region<'a>(old: &'a str, new: &'a str) -> (usize, &'a str, &'a str) {
     let (o, n) = (old.as_bytes(), new.as_bytes());
-    let prefix = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+    let prefix = common_prefix(o, n);
     // Back up to the start of the line the first difference is on, then `CONTEXT` more.
     // Byte searches for `\n` keep every cut on a character boundary.
     let line_start = |end: usize| memchr::memrchr(b'\n', &o[..end]).map_or(0, |i| i + 1);
@@ -137,13 +171,7 @@ fn changed_region<'a>(old: &'a str, new: &'a str) -> (usize, &'a str, &'a str) {
         skip -= 1;
     }
     let max_suffix = (o.len() - start).min(n.len() - start);
-    let suffix = o
-        .iter()
-        .rev()
-        .zip(n.iter().rev())
-        .take(max_suffix)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let suffix = common_suffix(&o[o.len() - max_suffix..], &n[n.len() - max_suffix..]);
     // Keep the suffix from the end of the line the last difference is on, plus context.
     let mut old_end = o.len() - suffix;
     let mut new_end = n.len() - suffix;

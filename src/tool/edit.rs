@@ -76,6 +76,9 @@ impl Request for EditRequest {
         &["oldText", "newText", "replaceAll", "expectedReplacements"];
 }
 
+/// From this size on, the two digests of an edit are computed on two cores.
+const PARALLEL_BYTES: usize = 1 << 20;
+
 /// The most bytes of unified diff an edit returns.
 pub const MAX_DIFF_BYTES: usize = 64 * 1024;
 
@@ -132,12 +135,23 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             .into());
     }
     let loaded = textfile::load(ctx, location)?;
-    // The base digest is computed on the other core while the edits are applied.
-    let (base_sha256, applied) = std::thread::scope(|scope| {
-        let base = scope.spawn(|| sha256_hex(loaded.text().as_bytes()));
-        let applied = apply(&shown, loaded.text(), &items, multi);
-        (base.join().unwrap_or_default(), applied)
-    });
+    let apply_and_hash = || {
+        apply(&shown, loaded.text(), &items, multi).map(|(text, count)| {
+            let sha256 = sha256_hex(text.as_bytes());
+            (text, count, sha256)
+        })
+    };
+    // On a large file the base digest is computed on the other core while the edits are
+    // applied and the result is hashed; on a small one a thread costs more than it saves.
+    let (base_sha256, applied) = if loaded.bytes().len() >= PARALLEL_BYTES {
+        std::thread::scope(|scope| {
+            let base = scope.spawn(|| sha256_hex(loaded.bytes()));
+            let applied = apply_and_hash();
+            (base.join().unwrap_or_default(), applied)
+        })
+    } else {
+        (sha256_hex(loaded.bytes()), apply_and_hash())
+    };
     guard::check(
         ctx,
         &shown,
@@ -151,14 +165,13 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         }
     }
     let original = loaded.text();
-    let (text, replacements) = applied?;
+    let (text, replacements, sha256) = applied?;
     let bytes = text.as_bytes();
     if bytes.len() as u64 > ctx.limits.max_file_bytes {
         return Err(
             textfile::too_large(&shown, bytes.len() as u64, ctx.limits.max_file_bytes).into(),
         );
     }
-    let sha256 = sha256_hex(bytes);
     let diff = crate::text::diff::unified(&shown, original, &text, MAX_DIFF_BYTES);
     let mut payload = json!({
         "tool": "edit_file",

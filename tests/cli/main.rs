@@ -35,3 +35,5 @@ mod coverage;
 mod schema;
 // --format text: plain content, short lines, refusals on stderr.
 mod text;
+// Completions and man pages equal what the CLI generates; every --help shows an example.
+mod generated;

@@ -1,0 +1,235 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'stitch'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'stitch' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file, paged by lines')
+            [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create a file (or replace one, explicitly), creating missing parents')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace exact snippets in one file, atomically')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a directory, optionally recursively')
+            [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern (`*` stays within a directory, `**` crosses them)')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search file contents (or paths) by literal text or regex')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'stitch;read' {
+            [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to return, 1-based')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Number of lines to return')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Cap on the returned text, in bytes')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'With --format text: number the lines')
+            [CompletionResult]::new('--number', '--number', [CompletionResultType]::ParameterName, 'With --format text: number the lines')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;write' {
+            [CompletionResult]::new('--content', '--content', [CompletionResultType]::ParameterName, 'The new content')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read the new content from FILE (`-` = stdin), as raw bytes')
+            [CompletionResult]::new('--expected-sha256', '--expected-sha256', [CompletionResultType]::ParameterName, 'Replace only if the file''s current SHA-256 is HEX')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp')
+            [CompletionResult]::new('--overwrite', '--overwrite', [CompletionResultType]::ParameterName, 'Replace the file if it exists')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;edit' {
+            [CompletionResult]::new('--old', '--old', [CompletionResultType]::ParameterName, 'The exact text to replace')
+            [CompletionResult]::new('--new', '--new', [CompletionResultType]::ParameterName, 'The replacement text')
+            [CompletionResult]::new('--old-from', '--old-from', [CompletionResultType]::ParameterName, 'Read the text to replace from FILE (`-` = stdin)')
+            [CompletionResult]::new('--new-from', '--new-from', [CompletionResultType]::ParameterName, 'Read the replacement from FILE (`-` = stdin)')
+            [CompletionResult]::new('--expected-replacements', '--expected-replacements', [CompletionResultType]::ParameterName, 'Refuse unless exactly N occurrences match')
+            [CompletionResult]::new('--expected-sha256', '--expected-sha256', [CompletionResultType]::ParameterName, 'Refuse unless the file''s current SHA-256 is HEX')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp')
+            [CompletionResult]::new('--replace-all', '--replace-all', [CompletionResultType]::ParameterName, 'Replace every occurrence')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Compute the result and diff, change nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;list' {
+            [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'How many levels to descend (1 = the directory''s own entries)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The most entries to return')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include entries hidden by ignore rules and hidden names')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;glob' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The directory to search below [default: .]')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The most matches to return')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include files hidden by ignore rules and hidden names')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;search' {
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'The directory (or file) to search [default: .]')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Only search files matching this glob (a glob without `/` matches file names)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Lines of context before and after each match (0-10)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Lines of context before and after each match (0-10)')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Match contents (default) or workspace-relative paths')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The most matches to return')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp')
+            [CompletionResult]::new('--regex', '--regex', [CompletionResultType]::ParameterName, 'Treat the query as a regular expression (linear time: no look-around or backreferences)')
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match case-insensitively')
+            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match case-insensitively')
+            [CompletionResult]::new('--paths-only', '--paths-only', [CompletionResultType]::ParameterName, 'Same as --mode path')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include files hidden by ignore rules and hidden names')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;schema' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;config' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'stitch;config;check' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;config;help' {
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'stitch;config;help;check' {
+            break
+        }
+        'stitch;config;help;help' {
+            break
+        }
+        'stitch;help' {
+            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file, paged by lines')
+            [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create a file (or replace one, explicitly), creating missing parents')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace exact snippets in one file, atomically')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a directory, optionally recursively')
+            [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern (`*` stays within a directory, `**` crosses them)')
+            [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search file contents (or paths) by literal text or regex')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'stitch;help;read' {
+            break
+        }
+        'stitch;help;write' {
+            break
+        }
+        'stitch;help;edit' {
+            break
+        }
+        'stitch;help;list' {
+            break
+        }
+        'stitch;help;glob' {
+            break
+        }
+        'stitch;help;search' {
+            break
+        }
+        'stitch;help;schema' {
+            break
+        }
+        'stitch;help;config' {
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            break
+        }
+        'stitch;help;config;check' {
+            break
+        }
+        'stitch;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,206 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[stitch] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'stitch'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'stitch'= {
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand read 'Read a text file, paged by lines'
+            cand write 'Create a file (or replace one, explicitly), creating missing parents'
+            cand edit 'Replace exact snippets in one file, atomically'
+            cand list 'List a directory, optionally recursively'
+            cand glob 'Find files by glob pattern (`*` stays within a directory, `**` crosses them)'
+            cand search 'Search file contents (or paths) by literal text or regex'
+            cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
+            cand config 'Validate .stitch/config.json and print what it enforces'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'stitch;read'= {
+            cand --offset 'First line to return, 1-based'
+            cand --limit 'Number of lines to return'
+            cand --max-bytes 'Cap on the returned text, in bytes'
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp'
+            cand -n 'With --format text: number the lines'
+            cand --number 'With --format text: number the lines'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;write'= {
+            cand --content 'The new content'
+            cand --from 'Read the new content from FILE (`-` = stdin), as raw bytes'
+            cand --expected-sha256 'Replace only if the file''s current SHA-256 is HEX'
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp'
+            cand --overwrite 'Replace the file if it exists'
+            cand --dry-run 'Check everything, change nothing'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;edit'= {
+            cand --old 'The exact text to replace'
+            cand --new 'The replacement text'
+            cand --old-from 'Read the text to replace from FILE (`-` = stdin)'
+            cand --new-from 'Read the replacement from FILE (`-` = stdin)'
+            cand --expected-replacements 'Refuse unless exactly N occurrences match'
+            cand --expected-sha256 'Refuse unless the file''s current SHA-256 is HEX'
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp'
+            cand --replace-all 'Replace every occurrence'
+            cand --dry-run 'Compute the result and diff, change nothing'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;list'= {
+            cand --depth 'How many levels to descend (1 = the directory''s own entries)'
+            cand --limit 'The most entries to return'
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp'
+            cand --all 'Include entries hidden by ignore rules and hidden names'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;glob'= {
+            cand --path 'The directory to search below [default: .]'
+            cand --limit 'The most matches to return'
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp'
+            cand --all 'Include files hidden by ignore rules and hidden names'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;search'= {
+            cand --path 'The directory (or file) to search [default: .]'
+            cand --glob 'Only search files matching this glob (a glob without `/` matches file names)'
+            cand -C 'Lines of context before and after each match (0-10)'
+            cand --context 'Lines of context before and after each match (0-10)'
+            cand --mode 'Match contents (default) or workspace-relative paths'
+            cand --limit 'The most matches to return'
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp'
+            cand --regex 'Treat the query as a regular expression (linear time: no look-around or backreferences)'
+            cand -i 'Match case-insensitively'
+            cand --ignore-case 'Match case-insensitively'
+            cand --paths-only 'Same as --mode path'
+            cand --all 'Include files hidden by ignore rules and hidden names'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;schema'= {
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;config'= {
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand check 'Validate .stitch/config.json and print what it enforces'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'stitch;config;check'= {
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;config;help'= {
+            cand check 'Validate .stitch/config.json and print what it enforces'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'stitch;config;help;check'= {
+        }
+        &'stitch;config;help;help'= {
+        }
+        &'stitch;help'= {
+            cand read 'Read a text file, paged by lines'
+            cand write 'Create a file (or replace one, explicitly), creating missing parents'
+            cand edit 'Replace exact snippets in one file, atomically'
+            cand list 'List a directory, optionally recursively'
+            cand glob 'Find files by glob pattern (`*` stays within a directory, `**` crosses them)'
+            cand search 'Search file contents (or paths) by literal text or regex'
+            cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
+            cand config 'Validate .stitch/config.json and print what it enforces'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'stitch;help;read'= {
+        }
+        &'stitch;help;write'= {
+        }
+        &'stitch;help;edit'= {
+        }
+        &'stitch;help;list'= {
+        }
+        &'stitch;help;glob'= {
+        }
+        &'stitch;help;search'= {
+        }
+        &'stitch;help;schema'= {
+        }
+        &'stitch;help;config'= {
+            cand check 'Validate .stitch/config.json and print what it enforces'
+        }
+        &'stitch;help;config;check'= {
+        }
+        &'stitch;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

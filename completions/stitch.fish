@@ -1,0 +1,199 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_stitch_global_optspecs
+    string join \n root= session= lock-timeout= pretty format= h/help V/version
+end
+
+function __fish_stitch_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_stitch_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_stitch_using_subcommand
+    set -l cmd (__fish_stitch_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c stitch -n "__fish_stitch_needs_command" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_needs_command" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_needs_command" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_needs_command" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_needs_command" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_needs_command" -s V -l version -d 'Print version'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "read" -d 'Read a text file, paged by lines'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "write" -d 'Create a file (or replace one, explicitly), creating missing parents'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "edit" -d 'Replace exact snippets in one file, atomically'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "list" -d 'List a directory, optionally recursively'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "glob" -d 'Find files by glob pattern (`*` stays within a directory, `**` crosses them)'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "search" -d 'Search file contents (or paths) by literal text or regex'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "schema" -d 'Print the tool definitions: name, description and JSON Schema of the arguments'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "config" -d 'Validate .stitch/config.json and print what it enforces'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l offset -d 'First line to return, 1-based' -r
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l limit -d 'Number of lines to return' -r
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l max-bytes -d 'Cap on the returned text, in bytes' -r
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand read" -s n -l number -d 'With --format text: number the lines'
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand read" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l content -d 'The new content' -r
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l from -d 'Read the new content from FILE (`-` = stdin), as raw bytes' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l expected-sha256 -d 'Replace only if the file\'s current SHA-256 is HEX' -r
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l overwrite -d 'Replace the file if it exists'
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l dry-run -d 'Check everything, change nothing'
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand write" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l old -d 'The exact text to replace' -r
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l new -d 'The replacement text' -r
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l old-from -d 'Read the text to replace from FILE (`-` = stdin)' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l new-from -d 'Read the replacement from FILE (`-` = stdin)' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-replacements -d 'Refuse unless exactly N occurrences match' -r
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-sha256 -d 'Refuse unless the file\'s current SHA-256 is HEX' -r
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l replace-all -d 'Replace every occurrence'
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l dry-run -d 'Compute the result and diff, change nothing'
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l depth -d 'How many levels to descend (1 = the directory\'s own entries)' -r
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l limit -d 'The most entries to return' -r
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l all -d 'Include entries hidden by ignore rules and hidden names'
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l path -d 'The directory to search below [default: .]' -r
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l limit -d 'The most matches to return' -r
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l all -d 'Include files hidden by ignore rules and hidden names'
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l path -d 'The directory (or file) to search [default: .]' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l glob -d 'Only search files matching this glob (a glob without `/` matches file names)' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -s C -l context -d 'Lines of context before and after each match (0-10)' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l mode -d 'Match contents (default) or workspace-relative paths' -r -f -a "content\t''
+path\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l limit -d 'The most matches to return' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l regex -d 'Treat the query as a regular expression (linear time: no look-around or backreferences)'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -s i -l ignore-case -d 'Match case-insensitively'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l paths-only -d 'Same as --mode path'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l all -d 'Include files hidden by ignore rules and hidden names'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand schema" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand schema" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand schema" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand schema" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand schema" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -f -a "check" -d 'Validate .stitch/config.json and print what it enforces'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "check" -d 'Validate .stitch/config.json and print what it enforces'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "read" -d 'Read a text file, paged by lines'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "write" -d 'Create a file (or replace one, explicitly), creating missing parents'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "edit" -d 'Replace exact snippets in one file, atomically'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "list" -d 'List a directory, optionally recursively'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "glob" -d 'Find files by glob pattern (`*` stays within a directory, `**` crosses them)'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "search" -d 'Search file contents (or paths) by literal text or regex'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "schema" -d 'Print the tool definitions: name, description and JSON Schema of the arguments'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "config" -d 'Validate .stitch/config.json and print what it enforces'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "check" -d 'Validate .stitch/config.json and print what it enforces'
