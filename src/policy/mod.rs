@@ -55,24 +55,9 @@ impl Rule {
     }
 }
 
-/// Whether `set` matches `path` or any of its ancestors (a denied directory hides
-/// everything below it).
-#[must_use]
-pub fn matches(set: &GlobSet, path: &str) -> bool {
-    if path == "." {
-        return false;
-    }
-    let mut end = path.len();
-    loop {
-        if set.is_match(&path[..end]) {
-            return true;
-        }
-        match path[..end].rfind('/') {
-            Some(slash) => end = slash,
-            None => return false,
-        }
-    }
-}
+/// Whether a set matches a path or any of its ancestors: a denied directory hides
+/// everything below it.
+pub use crate::workspace::walk::matches_or_ancestor as matches;
 
 impl Policy {
     /// The rule that forbids touching any of `paths` (as written and as resolved), if
