@@ -37,3 +37,7 @@ mod schema;
 mod text;
 // Completions and man pages equal what the CLI generates; every --help shows an example.
 mod generated;
+// Sessions: read before write, every transition of the ledger across processes.
+mod session;
+// Policy: deny, readOnly, limits, the authorize hook, malformed configs, .stitch/.
+mod policy;

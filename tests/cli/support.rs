@@ -145,6 +145,16 @@ impl TestWorkspace {
         cmd.args(args).write_stdin(stdin.into());
         Run::from(cmd)
     }
+
+    /// Runs `stitch` with command-line arguments and these environment variables set
+    /// (on top of the cleared environment), stdin empty.
+    pub fn run_with_env(&self, env: &[(&str, &str)], args: &[&str]) -> Run {
+        let mut cmd = self.cmd();
+        cmd.envs(env.iter().copied())
+            .args(args)
+            .write_stdin(Vec::new());
+        Run::from(cmd)
+    }
 }
 
 /// The `stitch` binary this test build made.
