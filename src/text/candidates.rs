@@ -6,7 +6,7 @@ mod votes;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use self::score::{classify, normalise, select, similarity, MIN_SIMILARITY};
+use self::score::{classify, narrow, normalise, select, similarity, MIN_SIMILARITY};
 use super::lines::line_starts;
 
 /// How many of the best-voted window starts are scored with a real similarity.
@@ -152,8 +152,14 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
             if !seen.insert((first, last)) {
                 continue;
             }
-            let passage = file.span(first, last, terminated);
-            let similarity = similarity(passage, snippet, &normal_snippet, deadline);
+            let mut passage = file.span(first, last, terminated);
+            let mut similarity = similarity(passage, snippet, &normal_snippet, deadline);
+            if let Some(part) = narrow(passage, snippet, deadline) {
+                let closer = score::similarity(part, snippet, &normal_snippet, deadline);
+                if closer > similarity {
+                    (passage, similarity) = (part, closer);
+                }
+            }
             if similarity >= MIN_SIMILARITY {
                 scored.push(Candidate {
                     start_line: first + 1,
@@ -182,6 +188,17 @@ mod tests {
             writeln!(text, "    let value_{i} = compute_{f}(input, {arg});").unwrap();
         }
         text
+    }
+
+    #[test]
+    fn part_of_a_line_with_a_typo_finds_that_part() {
+        let text =
+            "fn main() {\n    let total = compute(alpha, beta); // sum\n    let short = 1;\n}\n";
+        let found = closest(text, "compute(alpah, beta)", 3, BUDGET);
+        assert_eq!(found[0].start_line, 2);
+        assert_eq!(found[0].text, "compute(alpha, beta)");
+        assert_eq!(found[0].difference, Difference::Content);
+        assert!(found[0].similarity > 0.8, "{found:?}");
     }
 
     #[test]

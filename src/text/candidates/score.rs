@@ -55,6 +55,41 @@ pub(super) fn similarity(
     ((ratio * 1000.0).round() / 1000.0).min(0.999)
 }
 
+/// The part of a one-line `passage` that lines up with a shorter one-line `snippet`:
+/// as many characters as the snippet has, from where their first shared run of two or
+/// more characters places the snippet's start. Agents often send part of a line; the
+/// candidate must then be that part, exactly as the file has it, or a retry would
+/// replace the whole line.
+pub(super) fn narrow<'a>(passage: &'a str, snippet: &str, deadline: Instant) -> Option<&'a str> {
+    if passage.contains('\n')
+        || snippet.contains('\n')
+        || passage.len() * 4 < snippet.len() * 5
+        || passage.len() > CHAR_RATIO_LIMIT
+    {
+        return None;
+    }
+    let mut config = TextDiff::configure();
+    config.deadline(deadline.max(Instant::now() + Duration::from_millis(5)));
+    let diff = config.diff_chars(passage, snippet);
+    let anchor = diff
+        .ops()
+        .iter()
+        .find(|op| op.tag() == similar::DiffTag::Equal && op.old_range().len() >= 2)?;
+    let start = anchor
+        .old_range()
+        .start
+        .saturating_sub(anchor.new_range().start);
+    let end = start + snippet.chars().count();
+    let byte = |chars: usize| {
+        passage
+            .char_indices()
+            .nth(chars)
+            .map_or(passage.len(), |(i, _)| i)
+    };
+    let narrowed = &passage[byte(start)..byte(end)];
+    (narrowed.len() < passage.len()).then_some(narrowed)
+}
+
 /// Names the mildest normalisation under which passage and snippet are equal, checked cumulatively in order.
 pub(super) fn classify(passage: &str, snippet: &str) -> Difference {
     let (a, b) = (passage.replace("\r\n", "\n"), snippet.replace("\r\n", "\n"));
