@@ -27,7 +27,7 @@ end
 complete -c stitch -n "__fish_stitch_needs_command" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_needs_command" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_needs_command" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_needs_command" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_needs_command" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -40,7 +40,7 @@ complete -c stitch -n "__fish_stitch_needs_command" -f -a "read" -d 'Read a text
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "write" -d 'Create a file (or replace one, explicitly), creating missing parents'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "edit" -d 'Replace exact snippets in one file, atomically'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "list" -d 'List a directory, optionally recursively'
-complete -c stitch -n "__fish_stitch_needs_command" -f -a "glob" -d 'Find files by glob pattern (`*` stays within a directory, `**` crosses them)'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "glob" -d 'Find files by glob pattern (* stays within a directory, ** crosses them)'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "search" -d 'Search file contents (or paths) by literal text or regex'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "schema" -d 'Print the tool definitions: name, description and JSON Schema of the arguments'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "config" -d 'Validate .stitch/config.json and print what it enforces'
@@ -51,7 +51,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand read" -l max-bytes -d 'Cap
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand read" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -62,12 +62,12 @@ complete -c stitch -n "__fish_stitch_using_subcommand read" -l json -d 'Read the
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l content -d 'The new content' -r
-complete -c stitch -n "__fish_stitch_using_subcommand write" -l from -d 'Read the new content from FILE (`-` = stdin), as raw bytes' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l from -d 'Read the new content from FILE (- = stdin), as raw bytes' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l expected-sha256 -d 'Replace only if the file\'s current SHA-256 is HEX' -r
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand write" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -80,14 +80,14 @@ complete -c stitch -n "__fish_stitch_using_subcommand write" -l pretty -d 'Inden
 complete -c stitch -n "__fish_stitch_using_subcommand write" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l old -d 'The exact text to replace' -r
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l new -d 'The replacement text' -r
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l old-from -d 'Read the text to replace from FILE (`-` = stdin)' -r -F
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l new-from -d 'Read the replacement from FILE (`-` = stdin)' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l old-from -d 'Read the text to replace from FILE (- = stdin)' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l new-from -d 'Read the replacement from FILE (- = stdin)' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-replacements -d 'Refuse unless exactly N occurrences match' -r
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-sha256 -d 'Refuse unless the file\'s current SHA-256 is HEX' -r
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -103,7 +103,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand list" -l limit -d 'The mos
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand list" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -118,7 +118,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand glob" -l limit -d 'The mos
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand glob" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -137,7 +137,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand search" -l limit -d 'The m
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand search" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -153,7 +153,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand search" -s h -l help -d 'P
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand schema" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand schema" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -164,7 +164,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand schema" -s h -l help -d 'P
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -177,7 +177,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_see
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l format -d 'Output: `json` (the envelope, default) or `text` for people (refusals as `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -191,7 +191,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "write" -d 'Create a file (or replace one, explicitly), creating missing parents'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "edit" -d 'Replace exact snippets in one file, atomically'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "list" -d 'List a directory, optionally recursively'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "glob" -d 'Find files by glob pattern (`*` stays within a directory, `**` crosses them)'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "glob" -d 'Find files by glob pattern (* stays within a directory, ** crosses them)'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "search" -d 'Search file contents (or paths) by literal text or regex'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "schema" -d 'Print the tool definitions: name, description and JSON Schema of the arguments'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "config" -d 'Validate .stitch/config.json and print what it enforces'

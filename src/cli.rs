@@ -10,14 +10,14 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 
 /// stitch: safe, exact file tools over one workspace.
 ///
-/// Every call prints one JSON envelope on stdout: {"ok":true,"data":…} or a typed
+/// Every call prints one JSON envelope on stdout: {"ok":true,"data":...} or a typed
 /// refusal {"ok":false,"error":CODE,"details":{"message":…},"_hint":…}.
 /// Exit status: 0 success, 1 refusal, 2 invalid invocation, 3 internal error.
 #[derive(Debug, Parser)]
 #[command(name = "stitch", version, about, long_about, max_term_width = 100)]
 pub struct Cli {
     /// The workspace: nothing outside it is ever read or written [default: current directory].
-    #[arg(long, env = "STITCH_ROOT", global = true, value_name = "DIR")]
+    #[arg(long, env = "STITCH_ROOT", global = true, help_heading = "Global options", value_name = "DIR")]
     pub root: Option<PathBuf>,
     /// Turn on read-before-write guards for this session.
     ///
@@ -25,23 +25,25 @@ pub struct Cli {
     /// file, then retry. Changing a file that changed since the session read it is
     /// STALE_VERSION: Re-read the file, then retry. Writes and edits record what they wrote,
     /// so edits chain without re-reading.
-    #[arg(long, env = "STITCH_SESSION", global = true, value_name = "ID")]
+    #[arg(long, env = "STITCH_SESSION", global = true, help_heading = "Global options", value_name = "ID")]
     pub session: Option<String>,
     /// How long a mutation waits for another process's lock before BUSY.
     #[arg(
         long,
         env = "STITCH_LOCK_TIMEOUT",
         global = true,
+        help_heading = "Global options",
         value_name = "SECS",
         default_value = "30"
     )]
     pub lock_timeout: f64,
     /// Indent the envelope.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub pretty: bool,
-    /// Output: `json` (the envelope, default) or `text` for people (refusals as
-    /// `error[CODE]: message` on stderr); for `schema`: json-schema, anthropic, openai or mcp.
-    #[arg(long, env = "STITCH_FORMAT", global = true, value_name = "FORMAT",
+    /// Output: json (the envelope, default) or text for people (refusals as
+    /// error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp.
+    #[arg(long, env = "STITCH_FORMAT",
+        help_heading = "Global options", global = true, value_name = "FORMAT",
           value_parser = ["json", "text", "json-schema", "anthropic", "openai", "mcp"])]
     pub format: Option<String>,
     #[command(subcommand)]
@@ -67,7 +69,7 @@ pub enum Command {
     ///
     /// Example: stitch list src --depth 2
     List(ListArgs),
-    /// Find files by glob pattern (`*` stays within a directory, `**` crosses them).
+    /// Find files by glob pattern (* stays within a directory, ** crosses them).
     ///
     /// Example: stitch glob '**/*.rs' --path src
     Glob(GlobArgs),
@@ -138,7 +140,7 @@ pub struct WriteArgs {
     /// The new content.
     #[arg(long, value_name = "TEXT", conflicts_with = "from")]
     pub content: Option<String>,
-    /// Read the new content from FILE (`-` = stdin), as raw bytes.
+    /// Read the new content from FILE (- = stdin), as raw bytes.
     #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
     /// Replace the file if it exists.
@@ -165,10 +167,10 @@ pub struct EditArgs {
     /// The replacement text.
     #[arg(long, value_name = "TEXT", conflicts_with = "new_from")]
     pub new: Option<String>,
-    /// Read the text to replace from FILE (`-` = stdin).
+    /// Read the text to replace from FILE (- = stdin).
     #[arg(long, value_name = "FILE")]
     pub old_from: Option<PathBuf>,
-    /// Read the replacement from FILE (`-` = stdin).
+    /// Read the replacement from FILE (- = stdin).
     #[arg(long, value_name = "FILE")]
     pub new_from: Option<PathBuf>,
     /// Replace every occurrence.
