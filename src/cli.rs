@@ -17,7 +17,13 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 #[command(name = "stitch", version, about, long_about, max_term_width = 100)]
 pub struct Cli {
     /// The workspace: nothing outside it is ever read or written [default: current directory].
-    #[arg(long, env = "STITCH_ROOT", global = true, help_heading = "Global options", value_name = "DIR")]
+    #[arg(
+        long,
+        env = "STITCH_ROOT",
+        global = true,
+        help_heading = "Global options",
+        value_name = "DIR"
+    )]
     pub root: Option<PathBuf>,
     /// Turn on read-before-write guards for this session.
     ///
@@ -25,7 +31,13 @@ pub struct Cli {
     /// file, then retry. Changing a file that changed since the session read it is
     /// STALE_VERSION: Re-read the file, then retry. Writes and edits record what they wrote,
     /// so edits chain without re-reading.
-    #[arg(long, env = "STITCH_SESSION", global = true, help_heading = "Global options", value_name = "ID")]
+    #[arg(
+        long,
+        env = "STITCH_SESSION",
+        global = true,
+        help_heading = "Global options",
+        value_name = "ID"
+    )]
     pub session: Option<String>,
     /// How long a mutation waits for another process's lock before BUSY.
     #[arg(

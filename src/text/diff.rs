@@ -111,7 +111,8 @@ pub fn unified(path: &str, old: &str, new: &str, max_bytes: usize) -> Diff {
 
 /// How many leading bytes `a` and `b` share, compared a block at a time (memcmp) before
 /// byte by byte: large texts differ in a few places.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+#[must_use]
+pub fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     const BLOCK: usize = 4096;
     let len = a.len().min(b.len());
     let mut at = 0;
@@ -126,7 +127,8 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 }
 
 /// How many trailing bytes `a` and `b` share, a block at a time like [`common_prefix`].
-fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+#[must_use]
+pub fn common_suffix(a: &[u8], b: &[u8]) -> usize {
     const BLOCK: usize = 4096;
     let len = a.len().min(b.len());
     let (a, b) = (&a[a.len() - len..], &b[b.len() - len..]);

@@ -7,10 +7,11 @@ use serde_json::{json, Value};
 use crate::digest::{is_sha256_hex, sha256_hex};
 use crate::refusal::{Outcome, Refusal};
 use crate::text::{lines, matching};
-use crate::workspace::WriteMode;
+use crate::workspace::{Location, Reuse, WriteMode};
 
 use super::args::{self, invalid, Request};
 use super::guard::{self, Mutation};
+use super::textfile::Loaded;
 use super::write::stale;
 use super::{approve, refuse, snippet, target, textfile, Context};
 
@@ -189,15 +190,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     }
     approve::authorize(ctx, &shown, &payload)?;
     if !req.dry_run && sha256 != base_sha256 {
-        let file = &loaded.file;
-        let mode = WriteMode::Replace {
-            mode: file.mode,
-            uid: file.uid,
-            gid: file.gid,
-        };
-        ctx.ws
-            .write_atomic(location, bytes, mode)
-            .map_err(|e| refuse::path(ctx, &shown, e))?;
+        replace(ctx, location, &loaded, bytes)?;
         guard::note_written(ctx, &location.real, &sha256);
     }
     let mut data = json!({
@@ -213,6 +206,30 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         data["diffTruncated"] = json!(true);
     }
     Ok(data)
+}
+
+/// Replaces the loaded file with `bytes`, keeping its mode and owner. The unchanged
+/// head and tail of a large file are copied in the kernel rather than from memory.
+fn replace(ctx: &Context, location: &Location, loaded: &Loaded, bytes: &[u8]) -> Outcome<()> {
+    let file = &loaded.file;
+    let mode = WriteMode::Replace {
+        mode: file.mode,
+        uid: file.uid,
+        gid: file.gid,
+    };
+    let old = loaded.bytes();
+    let prefix = crate::text::diff::common_prefix(old, bytes);
+    let room = old.len().min(bytes.len()) - prefix;
+    let suffix =
+        crate::text::diff::common_suffix(&old[old.len() - room..], &bytes[bytes.len() - room..]);
+    let reuse = Reuse {
+        source: file,
+        prefix,
+        suffix,
+    };
+    ctx.ws
+        .write_atomic_reusing(location, bytes, Some(reuse), mode)
+        .map_err(|e| refuse::path(ctx, &location.shown, e))
 }
 
 /// Refuses empty snippets and edits that would change nothing, naming the item.

@@ -8,7 +8,7 @@
 //! Where `O_TMPFILE` is missing, a named temp file in the target's directory is used.
 //! The directory is fsynced last. See open(2) on `O_TMPFILE` and linkat(2).
 
-use std::io::Write;
+use std::io::{Seek, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -16,7 +16,7 @@ use cap_std::fs::Dir;
 use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags, CWD};
 use rustix::io::Errno;
 
-use super::{Error, Location, Workspace};
+use super::{Error, Location, OpenFile, Workspace};
 
 /// Whether the write creates a file or replaces one, and what to keep when replacing.
 #[derive(Debug, Clone, Copy)]
@@ -77,6 +77,20 @@ impl Workspace {
         bytes: &[u8],
         mode: WriteMode,
     ) -> Result<(), Error> {
+        self.write_atomic_reusing(location, bytes, None, mode)
+    }
+
+    /// Writes `bytes` as the file at `location.real`, atomically, copying the parts it
+    /// shares with `reuse.source` in the kernel (`copy_file_range`) instead of from
+    /// memory. The result is `bytes` exactly: if the source changed meanwhile, or the
+    /// copy is not supported, everything is written from memory.
+    pub fn write_atomic_reusing(
+        &self,
+        location: &Location,
+        bytes: &[u8],
+        reuse: Option<Reuse<'_>>,
+        mode: WriteMode,
+    ) -> Result<(), Error> {
         let (parent, name) = match location.real.rsplit_once('/') {
             Some((parent, name)) => (self.dir.open_dir(parent).map_err(Error::classify)?, name),
             None => (
@@ -85,7 +99,7 @@ impl Workspace {
             ),
         };
         let temp = open_temp(&parent, name)?;
-        let written = fill(temp.fd(), bytes, mode);
+        let written = fill(temp.fd(), bytes, reuse, mode);
         if let Err(e) = written {
             discard(&parent, &temp);
             return Err(e);
@@ -176,9 +190,19 @@ fn open_temp(parent: &Dir, name: &str) -> Result<Temp, Error> {
 }
 
 /// Writes the content, applies the kept mode and owner, and fsyncs.
-fn fill(fd: &OwnedFd, bytes: &[u8], mode: WriteMode) -> Result<(), Error> {
+fn fill(
+    fd: &OwnedFd,
+    bytes: &[u8],
+    reuse: Option<Reuse<'_>>,
+    mode: WriteMode,
+) -> Result<(), Error> {
     let mut file = std::fs::File::from(fd.try_clone().map_err(Error::Io)?);
-    file.write_all(bytes).map_err(Error::Io)?;
+    let spliced = reuse.is_some_and(|reuse| splice(&mut file, bytes, reuse).unwrap_or(false));
+    if !spliced {
+        file.set_len(0).map_err(Error::Io)?;
+        file.seek(std::io::SeekFrom::Start(0)).map_err(Error::Io)?;
+        file.write_all(bytes).map_err(Error::Io)?;
+    }
     if let WriteMode::Replace { mode, uid, gid } = mode {
         if rustix::process::geteuid().is_root() {
             let owner = (
@@ -190,6 +214,64 @@ fn fill(fd: &OwnedFd, bytes: &[u8], mode: WriteMode) -> Result<(), Error> {
         rustix::fs::fchmod(fd, Mode::from_raw_mode(mode)).map_err(io)?;
     }
     file.sync_all().map_err(Error::Io)
+}
+
+/// What a new content shares with the file it replaces: its first `prefix` bytes and
+/// its last `suffix` bytes are the source's.
+#[derive(Debug, Clone, Copy)]
+pub struct Reuse<'a> {
+    pub source: &'a OpenFile,
+    pub prefix: usize,
+    pub suffix: usize,
+}
+
+/// Shared parts smaller than this are written from memory: a kernel copy saves nothing.
+const REUSE_MIN: usize = 1 << 20;
+
+/// Writes `bytes` with its shared parts copied from the source in the kernel. Returns
+/// false (having written nothing usable) when that cannot be done faithfully.
+fn splice(file: &mut std::fs::File, bytes: &[u8], reuse: Reuse<'_>) -> std::io::Result<bool> {
+    let Reuse {
+        source,
+        prefix,
+        suffix,
+    } = reuse;
+    let source_len = usize::try_from(source.size).unwrap_or(usize::MAX);
+    if prefix + suffix < REUSE_MIN || prefix + suffix > bytes.len() || suffix > source_len {
+        return Ok(false);
+    }
+    if !copy_range(source, 0, file, prefix)? {
+        return Ok(false);
+    }
+    file.write_all(&bytes[prefix..bytes.len() - suffix])?;
+    if !copy_range(source, source_len - suffix, file, suffix)? {
+        return Ok(false);
+    }
+    // What was copied is what was read only if nobody changed the source meanwhile.
+    source.unchanged()
+}
+
+/// Copies `len` bytes of `source` from `offset` to the end of `file`, in the kernel.
+/// False when the kernel cannot (another filesystem, no support).
+fn copy_range(
+    source: &OpenFile,
+    offset: usize,
+    file: &mut std::fs::File,
+    len: usize,
+) -> std::io::Result<bool> {
+    let mut from = offset as u64;
+    let mut left = len;
+    while left > 0 {
+        match rustix::fs::copy_file_range(source.fd(), Some(&mut from), &*file, None, left) {
+            // A source shorter than expected, or a filesystem the kernel cannot copy on.
+            Ok(0) | Err(Errno::XDEV | Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => {
+                return Ok(false)
+            }
+            Ok(n) => left -= n,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(true)
 }
 
 /// Gives an anonymous file the name `name` in `dir`; fails if the name exists.

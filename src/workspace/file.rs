@@ -17,9 +17,32 @@ pub struct OpenFile {
     pub mode: u32,
     pub uid: u32,
     pub gid: u32,
+    /// The change time when opened, to tell whether the file changed since.
+    changed: (i64, u64, u64),
+}
+
+/// A stat's change time and size, which any write to the file moves.
+fn change_time(stat: &rustix::fs::Stat) -> (i64, u64, u64) {
+    (
+        stat.st_ctime,
+        stat.st_ctime_nsec,
+        u64::try_from(stat.st_size).unwrap_or(0),
+    )
 }
 
 impl OpenFile {
+    /// The descriptor, for kernel-side copies.
+    pub(super) fn fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        use std::os::fd::AsFd;
+        self.file.as_fd()
+    }
+
+    /// Whether the file is as it was when opened (same change time and size).
+    pub fn unchanged(&self) -> std::io::Result<bool> {
+        let stat = rustix::fs::fstat(&self.file)?;
+        Ok(change_time(&stat) == self.changed)
+    }
+
     /// Reads the whole file. The caller has checked `size` against its limit; a file
     /// that grows meanwhile is read to its end, within `cap` bytes.
     pub fn read_all(&mut self, cap: u64) -> std::io::Result<Vec<u8>> {
@@ -76,6 +99,7 @@ impl Workspace {
             mode: stat.st_mode & 0o7777,
             uid: stat.st_uid,
             gid: stat.st_gid,
+            changed: change_time(&stat),
         })
     }
 }
