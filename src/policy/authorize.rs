@@ -6,6 +6,7 @@
 //! `PATH` (the caller's, or a default), `LANG` when set, and `STITCH_ROOT`.
 
 use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -65,6 +66,8 @@ pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duratio
             std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into()),
         )
         .env("STITCH_ROOT", root)
+        // Its own process group, so that a timeout ends everything it started.
+        .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -91,6 +94,10 @@ pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duratio
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) if start.elapsed() >= timeout => {
+                if let Some(group) = rustix::process::Pid::from_raw(child.id().cast_signed()) {
+                    let _ =
+                        rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+                }
                 let _ = child.kill();
                 let _ = child.wait();
                 break None;

@@ -57,19 +57,20 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
     };
     let mut entries: Vec<Entry> = Vec::new();
     let denied = ctx.ws.walk(&walk, |entry| entries.push(entry));
-    let skipped = denied
-        + if req.include_ignored {
-            0
-        } else {
-            let mut all = 0usize;
-            let everything = Walk {
-                include_ignored: true,
-                sizes: false,
-                ..walk
-            };
-            ctx.ws.walk(&everything, |_| all += 1);
-            all.saturating_sub(entries.len())
+    // Everything the ignore rules or the policy left out, each entry once.
+    let skipped = if req.include_ignored {
+        denied
+    } else {
+        let mut all = 0usize;
+        let everything = Walk {
+            include_ignored: true,
+            sizes: false,
+            exclude: None,
+            ..walk
         };
+        ctx.ws.walk(&everything, |_| all += 1);
+        all.saturating_sub(entries.len())
+    };
     entries.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let truncated = entries.len() > limit;
     entries.truncate(limit);

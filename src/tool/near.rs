@@ -3,6 +3,10 @@
 //! Only computed on the refusal path, over a bounded walk, so it costs a successful call
 //! nothing.
 
+use std::sync::Arc;
+
+use globset::GlobSet;
+
 use crate::workspace::Workspace;
 
 /// How many entries the walk looks at, at most.
@@ -12,10 +16,10 @@ const MAX_NAMES: usize = 5;
 
 /// Up to five existing workspace-relative paths closest to `wanted`, closest first.
 #[must_use]
-pub fn names(ws: &Workspace, wanted: &str) -> Vec<String> {
+pub fn names(ws: &Workspace, exclude: Option<Arc<GlobSet>>, wanted: &str) -> Vec<String> {
     let wanted_base = wanted.rsplit('/').next().unwrap_or(wanted);
     let mut scored: Vec<(f64, String)> = ws
-        .walk_names(WALK_LIMIT)
+        .walk_names(WALK_LIMIT, exclude)
         .into_iter()
         .filter_map(|name| {
             let base = name.rsplit('/').next().unwrap_or(&name);

@@ -72,7 +72,10 @@ pub fn path(ctx: &Context, shown: &str, error: Error) -> Failure {
 pub fn not_found(ctx: &Context, shown: &str) -> Refusal {
     Refusal::new(Code::NotFound, format!("`{shown}` does not exist"))
         .with("path", shown)
-        .with("nearNames", super::near::names(&ctx.ws, shown))
+        .with(
+            "nearNames",
+            super::near::names(&ctx.ws, ctx.policy.deny.clone(), shown),
+        )
 }
 
 /// `NOT_A_FILE` for a directory, FIFO, socket or device.

@@ -226,16 +226,16 @@ impl Workspace {
     }
 
     /// Workspace-relative paths of up to `limit` files and directories, as git and
-    /// ripgrep would show them: the pool of near names for `NOT_FOUND`.
+    /// ripgrep would show them, less `exclude`: the pool of near names for `NOT_FOUND`.
     #[must_use]
-    pub fn walk_names(&self, limit: usize) -> Vec<String> {
+    pub fn walk_names(&self, limit: usize, exclude: Option<Arc<GlobSet>>) -> Vec<String> {
         let mut names = Vec::new();
         let walk = Walk {
             start: ".".into(),
             depth: Some(12),
             include_ignored: false,
             sizes: false,
-            exclude: None,
+            exclude,
         };
         self.walk(&walk, |entry| {
             if names.len() < limit {
@@ -283,6 +283,14 @@ fn keep(entry: &DirEntry, filter: &Filter) -> bool {
     } else {
         None
     };
+    // A link into `.stitch/` would show the reserved state: it is left out entirely.
+    if target.as_deref().is_some_and(|real| {
+        components(real)
+            .first()
+            .is_some_and(|first| first.eq_ignore_ascii_case(STATE_DIR))
+    }) {
+        return false;
+    }
     if let Some(exclude) = &filter.exclude {
         // A link, or a path through one, is judged by where it leads too, so that a
         // link cannot route around the rule.
