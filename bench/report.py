@@ -1,0 +1,310 @@
+#!/usr/bin/env python3
+"""Writes BENCHMARKS.md from the results directory that bench/run fills.
+
+bench/run exports one hyperfine JSON per comparison (results/ID.json), with the
+commands in the order listed in COMPARISONS below, plus facts.jsonl (machine and
+checks), ID.time (/usr/bin/time -v of one stitch run) and ID.*.strace (strace -c).
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+
+# (id, title, results file, stitch index, baseline index, baseline label, target)
+# target: ("le", x)      stitch median <= x * baseline median
+#         ("speedup", x) baseline median >= x * stitch median
+#         None           reported only
+COMPARISONS = [
+    ("a1", "edit, 10 KiB file", "percall_edit", 0, 1, "sed -i", ("le", 1.0)),
+    ("a2", "read, 10 KiB file", "percall_read", 0, 1, "cat", ("le", 1.5)),
+    ("a3", "write --overwrite, 10 KiB", "percall_write", 0, 1, "cp", None),
+    ("a4", "edit, 10 KiB file", "percall_edit", 0, 2, "Python (bench/py_edit.py)", ("speedup", 30.0)),
+    ("a4'", "edit, 10 KiB file", "percall_edit", 0, 3, "`python3 -c pass` (start-up only)", ("speedup", None)),
+    ("a4''", "edit, 10 KiB file", "percall_edit", 0, 4, "Python without site (`python3 -S`)", ("speedup", None)),
+    ("b1", "edit one line, 100 MiB file", "large_edit", 0, 1, "sha256 + cp + sha256", ("le", 1.0)),
+    ("b1'", "edit one line, 100 MiB file", "large_edit", 0, 2, "sha256 + cp + fsync + sha256", None),
+    ("c1", "32 concurrent edits, one file", "contention_one", 0, 1, "the same 32, serially", ("le", 1.3)),
+    ("c2", "32 concurrent edits, 32 files", "contention_many", 0, 1, "the same 32, serially", ("le", 0.75)),
+    ("d1", "NO_MATCH + candidates, 10 MiB", "nomatch", 0, 1, "grep -F", ("le", 20.0)),
+    ("e1", "glob `**/*.rs`, 100k-file tree", "glob", 0, 1, "fd", ("le", 1.3)),
+    ("e2", "literal search, 100k-file tree", "search_literal", 0, 1, "rg -F", ("le", 1.3)),
+    ("e3", "regex search, 100k-file tree", "search_regex", 0, 1, "rg", ("le", 1.3)),
+]
+
+SECTIONS = [
+    ("percall_edit", "a. Per call: edit a unique snippet in a 10 KiB file",
+     "Each run restores `t.txt` from `orig.txt` first (hyperfine `--prepare`), so every command "
+     "really edits. stitch and `py_edit.py` write a temp file, fsync it, rename it and fsync the "
+     "directory; `sed -i` writes a temp file and renames it without any fsync. The last "
+     "three commands are for reference: the interpreter's start-up alone, and the script and "
+     "the start-up with `-S` (no `site` module, so no `.pth` files of site-packages run)."),
+    ("percall_read", "a. Per call: read a 10 KiB file", ""),
+    ("percall_write", "a. Per call: replace a 10 KiB file from another file", ""),
+    ("large_edit", "b. Edit one line of a 100 MiB text file",
+     "The prepare step restores `big.txt`, removes `big2.txt` and runs `sync`, so no command "
+     "pays for the previous one's writeback. The floor reads the file twice and writes it once, "
+     "as an edit must (hash before, write, hash after) but without an fsync; the third command "
+     "is the same floor plus an fsync of the copy (`sync FILE`), for reference."),
+    ("contention_one", "c. 32 processes editing distinct lines of ONE file",
+     "All 32 are started at once and the loop waits for each one, failing if any edit failed."),
+    ("contention_many", "c. 32 processes editing 32 different files (one directory)", ""),
+    ("nomatch", "d. NO_MATCH with a near-miss snippet on a 10 MiB file",
+     "The snippet (`near.txt`) is three lines of a function in the file with one token changed; "
+     "stitch exits 1 with `NO_MATCH` and its closest candidates (hyperfine `-i`). grep scans the "
+     "same file for the same three lines as fixed strings."),
+    ("glob", "e. Discovery: glob over a ~100,000-file tree", ""),
+    ("search_literal", "e. Discovery: literal search over the tree", ""),
+    ("search_regex", "e. Discovery: regex search over the tree", ""),
+]
+
+FACT_LABELS = {
+    "a_bytes": "test file size (bytes)",
+    "b_bytes": "test file size (bytes)",
+    "c_one_verified": "runs with all 32 edits present (checked separately, before timing)",
+    "c_one_after_bench": "edits present in `one.txt` after the last timed run (serial)",
+    "c_many_verified": "runs with all 32 files edited (checked separately, before timing)",
+    "d_bytes": "test file size (bytes)",
+    "d_stitch_outcome": "stitch outcome",
+    "d_grep_lines": "grep output lines",
+    "e_glob_counts": "matches (both tools)",
+    "e_literal_counts": "matches (both tools)",
+    "e_regex_counts": "matches (both tools)",
+}
+SECTION_FACTS = {
+    "percall_edit": ["a_bytes"],
+    "large_edit": ["b_bytes"],
+    "contention_one": ["c_one_verified", "c_one_after_bench"],
+    "contention_many": ["c_many_verified"],
+    "nomatch": ["d_bytes", "d_stitch_outcome", "d_grep_lines"],
+    "glob": ["e_glob_counts"],
+    "search_literal": ["e_literal_counts"],
+    "search_regex": ["e_regex_counts"],
+}
+
+
+def fmt_time(seconds):
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 0.01:
+        return f"{seconds * 1000:.0f} ms"
+    return f"{seconds * 1000:.2f} ms"
+
+
+def load(results, name):
+    path = os.path.join(results, name + ".json")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)["results"]
+
+
+def median(result):
+    return statistics.median(result["times"])
+
+
+def verdict(target, stitch, base):
+    """(ratio text, target text, verdict text) for one comparison."""
+    ratio = stitch / base
+    if target is None:
+        return f"{ratio:.2f}×", "report", "—"
+    kind, x = target
+    if x is None:
+        return f"{base / stitch:.1f}× faster", "report", "—"
+    if kind == "le":
+        diff = (ratio - x) / x * 100
+        if ratio <= x:
+            return f"{ratio:.2f}×", f"≤ {x:g}×", f"**MET** ({-diff:.0f}% headroom)"
+        return f"{ratio:.2f}×", f"≤ {x:g}×", f"**MISSED** ({diff:.0f}% over)"
+    speedup = base / stitch
+    if speedup >= x:
+        return f"{speedup:.1f}× faster", f"≥ {x:g}× faster", f"**MET** ({(speedup / x - 1) * 100:.0f}% headroom)"
+    return f"{speedup:.1f}× faster", f"≥ {x:g}× faster", f"**MISSED** ({(1 - speedup / x) * 100:.0f}% short)"
+
+
+def parse_time(path):
+    if not os.path.exists(path):
+        return None
+    out = {}
+    with open(path) as f:
+        for line in f:
+            key, _, value = line.strip().rpartition(": ")
+            out[key] = value
+    try:
+        return {
+            "rss_kib": int(out["Maximum resident set size (kbytes)"]),
+            "user": float(out["User time (seconds)"]),
+            "sys": float(out["System time (seconds)"]),
+            "elapsed": out["Elapsed (wall clock) time (h:mm:ss or m:ss)"],
+            "vcs": int(out["Voluntary context switches"]),
+            "ivcs": int(out["Involuntary context switches"]),
+        }
+    except (KeyError, ValueError):
+        return None
+
+
+def parse_strace(path, top=8):
+    """The top syscalls by time from `strace -c`, and the total line."""
+    if not os.path.exists(path):
+        return None
+    rows, total = [], None
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) < 5 or not re.match(r"^\d", parts[0]):
+                continue
+            pct, secs, _usecs, calls = parts[0], parts[1], parts[2], parts[3]
+            name = parts[-1]
+            if name == "total":
+                total = (secs, calls)
+            else:
+                rows.append((float(secs), pct, int(calls), name))
+    rows.sort(key=lambda r: (r[0], r[2]), reverse=True)
+    return rows[:top], total
+
+
+def display(cmd, subs):
+    for old, new in subs:
+        cmd = cmd.replace(old, new)
+    return cmd
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--results", required=True, help="the results directory bench/run filled")
+    ap.add_argument("--out", required=True, help="where to write the report (BENCHMARKS.md)")
+    args = ap.parse_args()
+
+    facts = {}
+    with open(os.path.join(args.results, "facts.jsonl")) as f:
+        for line in f:
+            item = json.loads(line)
+            facts[item["key"]] = item["value"]
+    bench_dir = os.path.dirname(os.path.abspath(__file__))
+    subs = [
+        (facts["stitch"], "stitch"),
+        (os.path.join(facts["bench_dir"], "py_edit.py"), "bench/py_edit.py"),
+        (facts["python"], "python3"),
+        (facts["workdir"], "$W"),
+    ]
+    data = {name: load(args.results, name) for name, _, _ in SECTIONS}
+    quick = facts.get("quick") == "1"
+
+    out = []
+    w = out.append
+    w("# Benchmarks\n")
+    w(f"Generated by `bench/run{' --quick' if quick else ''}` on {facts.get('date')}; "
+      "regenerate with `bench/run` (about 4 minutes after the release build; `--quick` "
+      "for a rough pass). "
+      "Each comparison is one hyperfine invocation holding stitch and its baseline, run "
+      "back to back on the same machine, so the **ratio of medians** is the figure to "
+      "read; absolute times move with the machine's load.")
+    if quick:
+        w("\n> **Quick run**: few samples per command; use the ratios as a rough guide only.")
+    w("\n## Machine\n")
+    w("| | |\n|---|---|")
+    for key, label in [("nproc", "cores (nproc)"), ("cpu", "CPU"), ("memory", "memory"),
+                       ("kernel", "kernel"), ("filesystem", "filesystem of the temp dir"),
+                       ("loadavg_start", "load average at start"), ("loadavg_end", "load average at end"),
+                       ("commit", "stitch commit"), ("versions", "tools")]:
+        w(f"| {label} | {facts.get(key, '?')} |")
+    w("\n`stitch` below is a copy of `target/x86_64-unknown-linux-gnu/release/stitch` "
+      "(static, non-PIE), `$W` the run's temp directory, and `python3` the interpreter "
+      "itself (resolved through any shim, so its start-up is not inflated).")
+
+    w("\n## Summary\n")
+    w("| # | scenario | stitch median | baseline | baseline median | ratio (stitch / baseline) | target | verdict |")
+    w("|---|---|---:|---|---:|---:|---|---|")
+    for cid, title, name, si, bi, blabel, target in COMPARISONS:
+        res = data.get(name)
+        if not res:
+            w(f"| {cid} | {title} | — | {blabel} | — | — | — | not run |")
+            continue
+        sm, bm = median(res[si]), median(res[bi])
+        ratio, ttext, vtext = verdict(target, sm, bm)
+        w(f"| {cid} | {title} | {fmt_time(sm)} | {blabel} | {fmt_time(bm)} | {ratio} | {ttext} | {vtext} |")
+
+    # Memory and correctness checks.
+    big = parse_time(os.path.join(args.results, "large_edit.time"))
+    if big and "b_bytes" in facts:
+        size = int(facts["b_bytes"])
+        ratio = big["rss_kib"] * 1024 / size
+        ok = "**MET**" if ratio <= 2.5 else "**MISSED**"
+        margin = (1 - ratio / 2.5) * 100
+        w(f"| b2 | peak RSS, 100 MiB edit | {big['rss_kib'] / 1024:.0f} MiB | file size | "
+          f"{size / 1048576:.0f} MiB | {ratio:.2f}× | ≤ 2.5× | {ok} "
+          f"({abs(margin):.0f}% {'headroom' if margin >= 0 else 'over'}) |")
+    for key, cid, title in [("c_one_verified", "c1'", "no update lost, one file"),
+                            ("c_many_verified", "c2'", "no update lost, 32 files")]:
+        if key in facts:
+            got, total = facts[key].split("/")
+            ok = "**MET**" if got == total else "**MISSED**"
+            w(f"| {cid} | {title} | {got} of {total} concurrent runs complete | | | | all 32 present | {ok} |")
+
+    w("\n### Peak memory of stitch (`/usr/bin/time -v`, one run)\n")
+    w("| scenario | max RSS | user | sys | wall | voluntary / involuntary ctx switches |")
+    w("|---|---:|---:|---:|---:|---:|")
+    for name, title, _ in SECTIONS:
+        t = parse_time(os.path.join(args.results, name + ".time"))
+        if t:
+            note = " (largest of the 32 processes and bash)" if name.startswith("contention") else ""
+            w(f"| {title}{note} | {t['rss_kib'] / 1024:.1f} MiB | {t['user']:.2f} s | {t['sys']:.2f} s | "
+              f"{t['elapsed']} | {t['vcs']} / {t['ivcs']} |")
+
+    w("\n## Scenarios\n")
+    for name, title, intro in SECTIONS:
+        res = data.get(name)
+        if not res:
+            continue
+        w(f"### {title}\n")
+        if intro:
+            w(intro + "\n")
+        w("Commands (hyperfine, in this order, one invocation):\n")
+        w("```")
+        for r in res:
+            w(display(r["command"], subs))
+        w("```\n")
+        w("| command | median | mean ± σ | min | user (mean) | sys (mean) | runs |")
+        w("|---|---:|---:|---:|---:|---:|---:|")
+        for r in res:
+            short = display(r["command"], subs)
+            if len(short) > 60:
+                short = short[:57] + "..."
+            short = short.replace("|", "\\|")
+            w(f"| `{short}` | {fmt_time(median(r))} | {fmt_time(r['mean'])} ± {fmt_time(r['stddev'] or 0)} | "
+              f"{fmt_time(r['min'])} | {fmt_time(r['user'])} | {fmt_time(r['system'])} | {len(r['times'])} |")
+        for key in SECTION_FACTS.get(name, []):
+            if key in facts:
+                w(f"\n- {FACT_LABELS[key]}: {facts[key]}")
+        for suffix, who in [("stitch", "stitch"), ("sed", "sed -i"), ("base", "the baseline")]:
+            st = parse_strace(os.path.join(args.results, f"{name}.{suffix}.strace"))
+            if not st:
+                continue
+            rows, total = st
+            w(f"\n<details><summary>strace -c -f of one {who} run (top syscalls by time"
+              f"{'; total ' + total[0] + ' s in ' + total[1] + ' calls' if total else ''})</summary>\n")
+            w("| syscall | calls | seconds | % |\n|---|---:|---:|---:|")
+            for secs, pct, calls, sc in rows:
+                w(f"| {sc} | {calls} | {secs:.6f} | {pct} |")
+            w("\n</details>")
+        w("")
+
+    # Hand-written analysis of a particular run; flagged when it belongs to another commit.
+    notes = os.path.join(bench_dir, "notes.md")
+    if os.path.exists(notes):
+        with open(notes) as f:
+            text = f.read()
+        m = re.search(r"<!-- commit: (\w+) -->", text)
+        here = facts.get("commit", "").split()[0] if facts.get("commit") else ""
+        if m and here and not here.startswith(m.group(1)) and not m.group(1).startswith(here):
+            w(f"> **Note:** the analysis below was written for commit {m.group(1)}; this run "
+              f"measured {facts.get('commit')}. Check it against the figures above.\n")
+        w(text.rstrip() + "\n")
+
+    with open(args.out, "w") as f:
+        f.write("\n".join(out).rstrip() + "\n")
+
+
+if __name__ == "__main__":
+    main()
