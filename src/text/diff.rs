@@ -50,6 +50,45 @@ pub fn unified(path: &str, old: &str, new: &str, max_bytes: usize) -> Diff {
     // Only the region between the common prefix and suffix (plus context) can differ:
     // diffing just that keeps an edit of a 100 MiB file as cheap as one of a small file.
     let (skip, old_mid, new_mid) = changed_region(old, new);
+    render(path, skip, old_mid, new_mid, max_bytes)
+}
+
+/// The diff of an edit given as `old`'s first `head` bytes, then `middle`, then `old`'s
+/// last `tail` bytes: only the lines around the middle are looked at.
+#[must_use]
+pub fn unified_splice(
+    path: &str,
+    old: &str,
+    head: usize,
+    middle: &str,
+    tail: usize,
+    max_bytes: usize,
+) -> Diff {
+    let o = old.as_bytes();
+    let line_start = |end: usize| memchr::memrchr(b'\n', &o[..end]).map_or(0, |i| i + 1);
+    let mut start = line_start(head);
+    for _ in 0..CONTEXT {
+        if start == 0 {
+            break;
+        }
+        start = line_start(start - 1);
+    }
+    let skip = memchr::memchr_iter(b'\n', &o[..start]).count();
+    let kept = o.len() - tail;
+    let mut end = kept;
+    for _ in 0..=CONTEXT {
+        let Some(i) = memchr::memchr(b'\n', &o[end..]) else {
+            end = o.len();
+            break;
+        };
+        end += i + 1;
+    }
+    let new_window = [&old[start..head], middle, &old[kept..end]].concat();
+    render(path, skip, &old[start..end], &new_window, max_bytes)
+}
+
+/// Renders the diff of two windows whose first lines are line `skip + 1` of the file.
+fn render(path: &str, skip: usize, old_mid: &str, new_mid: &str, max_bytes: usize) -> Diff {
     let diff = TextDiff::configure()
         .timeout(DIFF_TIMEOUT)
         .diff_lines(old_mid, new_mid);
@@ -275,6 +314,20 @@ mod tests {
             inserted.text,
             "--- a/f\n+++ b/f\n@@ -1,2 +1,3 @@\n a\n+x\n b\n"
         );
+    }
+
+    #[test]
+    fn a_splice_diffs_like_the_whole_texts() {
+        let old = numbered(5000, |i| format!("line {i}"));
+        for (from, to, with) in [
+            (0, 6, "LINE"),
+            (20, 26, "x\ny\n"),
+            (old.len() - 10, old.len() - 1, "z"),
+        ] {
+            let new = format!("{}{with}{}", &old[..from], &old[to..]);
+            let spliced = unified_splice("f", &old, from, with, old.len() - to, 100_000);
+            assert_eq!(spliced, unified("f", &old, &new, 100_000), "{from}..{to}");
+        }
     }
 
     #[test]

@@ -6,14 +6,14 @@ use serde_json::{json, Value};
 
 use crate::digest::{is_sha256_hex, sha256_hex};
 use crate::refusal::{Outcome, Refusal};
-use crate::text::{lines, matching};
 use crate::workspace::{Location, Reuse, WriteMode};
 
+use super::apply::{apply, Edited};
 use super::args::{self, invalid, Request};
 use super::guard::{self, Mutation};
 use super::textfile::Loaded;
 use super::write::stale;
-use super::{approve, refuse, snippet, target, textfile, Context};
+use super::{approve, refuse, target, textfile, Context};
 
 /// The arguments of `edit_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -137,9 +137,9 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     }
     let loaded = textfile::load(ctx, location)?;
     let apply_and_hash = || {
-        apply(&shown, loaded.text(), &items, multi).map(|(text, count)| {
-            let sha256 = sha256_hex(text.as_bytes());
-            (text, count, sha256)
+        apply(&shown, loaded.text(), &items, multi).map(|edited| {
+            let sha256 = edited.sha256();
+            (edited, sha256)
         })
     };
     // On a large file the base digest is computed on the other core while the edits are
@@ -165,23 +165,20 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             return Err(stale(&shown, expected, Some(&base_sha256)).into());
         }
     }
-    let original = loaded.text();
-    let (text, replacements, sha256) = applied?;
-    let bytes = text.as_bytes();
-    if bytes.len() as u64 > ctx.limits.max_file_bytes {
-        return Err(
-            textfile::too_large(&shown, bytes.len() as u64, ctx.limits.max_file_bytes).into(),
-        );
+    let (edited, sha256) = applied?;
+    let bytes = edited.len();
+    if bytes as u64 > ctx.limits.max_file_bytes {
+        return Err(textfile::too_large(&shown, bytes as u64, ctx.limits.max_file_bytes).into());
     }
-    let diff = crate::text::diff::unified(&shown, original, &text, MAX_DIFF_BYTES);
+    let diff = edited.diff(&shown, MAX_DIFF_BYTES);
     let mut payload = json!({
         "tool": "edit_file",
         "path": shown,
         "operation": "edit",
-        "bytes": bytes.len(),
+        "bytes": bytes,
         "baseSha256": base_sha256,
         "resultSha256": sha256,
-        "replacements": replacements,
+        "replacements": edited.replacements,
         "diff": diff.text,
         "dryRun": req.dry_run,
     });
@@ -189,16 +186,16 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         payload["session"] = json!(session.id());
     }
     approve::authorize(ctx, &shown, &payload)?;
-    if !req.dry_run && sha256 != base_sha256 {
-        replace(ctx, location, &loaded, bytes)?;
+    if !req.dry_run && !edited.is_unchanged() {
+        replace(ctx, location, &loaded, &edited)?;
         guard::note_written(ctx, &location.real, &sha256);
     }
     let mut data = json!({
         "path": shown,
         "baseSha256": base_sha256,
         "sha256": sha256,
-        "replacements": replacements,
-        "bytes": bytes.len(),
+        "replacements": edited.replacements,
+        "bytes": bytes,
         "applied": !req.dry_run,
         "diff": diff.text,
     });
@@ -208,27 +205,27 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     Ok(data)
 }
 
-/// Replaces the loaded file with `bytes`, keeping its mode and owner. The unchanged
-/// head and tail of a large file are copied in the kernel rather than from memory.
-fn replace(ctx: &Context, location: &Location, loaded: &Loaded, bytes: &[u8]) -> Outcome<()> {
+/// Replaces the loaded file with the edited text, keeping its mode and owner. The
+/// unchanged head and tail are copied in the kernel rather than from memory.
+fn replace(
+    ctx: &Context,
+    location: &Location,
+    loaded: &Loaded,
+    edited: &Edited<'_>,
+) -> Outcome<()> {
     let file = &loaded.file;
     let mode = WriteMode::Replace {
         mode: file.mode,
         uid: file.uid,
         gid: file.gid,
     };
-    let old = loaded.bytes();
-    let prefix = crate::text::diff::common_prefix(old, bytes);
-    let room = old.len().min(bytes.len()) - prefix;
-    let suffix =
-        crate::text::diff::common_suffix(&old[old.len() - room..], &bytes[bytes.len() - room..]);
     let reuse = Reuse {
         source: file,
-        prefix,
-        suffix,
+        prefix: edited.head,
+        suffix: edited.tail,
     };
     ctx.ws
-        .write_atomic_reusing(location, bytes, Some(reuse), mode)
+        .write_atomic_parts(location, &edited.parts(), Some(reuse), mode)
         .map_err(|e| refuse::path(ctx, &location.shown, e))
 }
 
@@ -256,52 +253,6 @@ fn validate(items: &[EditItem], multi: bool) -> Result<(), Refusal> {
         }
     }
     Ok(())
-}
-
-/// Applies the edits in order to the evolving text, all or nothing.
-fn apply(
-    shown: &str,
-    original: &str,
-    items: &[EditItem],
-    multi: bool,
-) -> Result<(String, usize), Refusal> {
-    // Borrow the original until the first replacement: a large file is not copied
-    // just to be matched.
-    let mut text = std::borrow::Cow::Borrowed(original);
-    let mut replacements = 0usize;
-    for (index, item) in items.iter().enumerate() {
-        let edit_index = multi.then_some(index);
-        let located = matching::locate(&text, &item.old_text, &item.new_text);
-        let count = located.offsets.len();
-        let starts = || {
-            let starts = lines::line_starts(text.as_bytes());
-            located
-                .offsets
-                .iter()
-                .map(|&o| lines::line_of(&starts, o))
-                .collect::<Vec<_>>()
-        };
-        if count == 0 {
-            return Err(snippet::no_match(shown, &text, item, edit_index));
-        }
-        if let Some(expected) = item.expected_replacements {
-            if expected != count as u64 {
-                return Err(snippet::count_mismatch(
-                    shown,
-                    expected,
-                    count,
-                    starts(),
-                    edit_index,
-                ));
-            }
-        } else if count > 1 && !item.replace_all {
-            return Err(snippet::ambiguous(shown, count, starts(), edit_index));
-        }
-        let next = matching::replace_at(&text, &located.offsets, located.old.len(), &located.new);
-        text = std::borrow::Cow::Owned(next);
-        replacements += count;
-    }
-    Ok((text.into_owned(), replacements))
 }
 
 /// Lets a refusal about one item of `edits` name it.

@@ -4,6 +4,7 @@
 //! workspace and dispatches. Refusals are built here, in the tool layer, from the facts
 //! of the request.
 
+mod apply;
 mod approve;
 pub mod args;
 mod dir;

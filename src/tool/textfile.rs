@@ -38,7 +38,7 @@ pub fn load(ctx: &Context, location: &Location) -> Outcome<Loaded> {
         return Err(too_large(shown, file.size, limit).into());
     }
     let bytes = file
-        .read_all(limit)
+        .read_all()
         .map_err(|e| anyhow::Error::new(e).context("reading a file"))?;
     let size = bytes.len() as u64;
     if size > limit {

@@ -77,17 +77,17 @@ impl Workspace {
         bytes: &[u8],
         mode: WriteMode,
     ) -> Result<(), Error> {
-        self.write_atomic_reusing(location, bytes, None, mode)
+        self.write_atomic_parts(location, &[bytes], None, mode)
     }
 
-    /// Writes `bytes` as the file at `location.real`, atomically, copying the parts it
-    /// shares with `reuse.source` in the kernel (`copy_file_range`) instead of from
-    /// memory. The result is `bytes` exactly: if the source changed meanwhile, or the
-    /// copy is not supported, everything is written from memory.
-    pub fn write_atomic_reusing(
+    /// Writes the concatenation of `parts` as the file at `location.real`, atomically,
+    /// copying what it shares with `reuse.source` in the kernel (`copy_file_range`)
+    /// instead of from memory. The result is the parts exactly: if the source changed
+    /// meanwhile, or the copy is not supported, everything is written from memory.
+    pub fn write_atomic_parts(
         &self,
         location: &Location,
-        bytes: &[u8],
+        parts: &[&[u8]],
         reuse: Option<Reuse<'_>>,
         mode: WriteMode,
     ) -> Result<(), Error> {
@@ -99,7 +99,7 @@ impl Workspace {
             ),
         };
         let temp = open_temp(&parent, name)?;
-        let written = fill(temp.fd(), bytes, reuse, mode);
+        let written = fill(temp.fd(), parts, reuse, mode);
         if let Err(e) = written {
             discard(&parent, &temp);
             return Err(e);
@@ -192,16 +192,18 @@ fn open_temp(parent: &Dir, name: &str) -> Result<Temp, Error> {
 /// Writes the content, applies the kept mode and owner, and fsyncs.
 fn fill(
     fd: &OwnedFd,
-    bytes: &[u8],
+    parts: &[&[u8]],
     reuse: Option<Reuse<'_>>,
     mode: WriteMode,
 ) -> Result<(), Error> {
     let mut file = std::fs::File::from(fd.try_clone().map_err(Error::Io)?);
-    let spliced = reuse.is_some_and(|reuse| splice(&mut file, bytes, reuse).unwrap_or(false));
+    let spliced = reuse.is_some_and(|reuse| splice(&mut file, parts, reuse).unwrap_or(false));
     if !spliced {
         file.set_len(0).map_err(Error::Io)?;
         file.seek(std::io::SeekFrom::Start(0)).map_err(Error::Io)?;
-        file.write_all(bytes).map_err(Error::Io)?;
+        for part in parts {
+            file.write_all(part).map_err(Error::Io)?;
+        }
     }
     if let WriteMode::Replace { mode, uid, gid } = mode {
         if rustix::process::geteuid().is_root() {
@@ -228,22 +230,32 @@ pub struct Reuse<'a> {
 /// Shared parts smaller than this are written from memory: a kernel copy saves nothing.
 const REUSE_MIN: usize = 1 << 20;
 
-/// Writes `bytes` with its shared parts copied from the source in the kernel. Returns
-/// false (having written nothing usable) when that cannot be done faithfully.
-fn splice(file: &mut std::fs::File, bytes: &[u8], reuse: Reuse<'_>) -> std::io::Result<bool> {
+/// Writes the parts with their shared head and tail copied from the source in the
+/// kernel. Returns false (having written nothing usable) when that cannot be done
+/// faithfully.
+fn splice(file: &mut std::fs::File, parts: &[&[u8]], reuse: Reuse<'_>) -> std::io::Result<bool> {
     let Reuse {
         source,
         prefix,
         suffix,
     } = reuse;
+    let total: usize = parts.iter().map(|p| p.len()).sum();
     let source_len = usize::try_from(source.size).unwrap_or(usize::MAX);
-    if prefix + suffix < REUSE_MIN || prefix + suffix > bytes.len() || suffix > source_len {
+    if prefix + suffix < REUSE_MIN || prefix + suffix > total || suffix > source_len {
         return Ok(false);
     }
     if !copy_range(source, 0, file, prefix)? {
         return Ok(false);
     }
-    file.write_all(&bytes[prefix..bytes.len() - suffix])?;
+    // The bytes from `prefix` to `total - suffix`, wherever they fall among the parts.
+    let mut at = 0;
+    for part in parts {
+        let (from, to) = (prefix.max(at), (total - suffix).min(at + part.len()));
+        if from < to {
+            file.write_all(&part[from - at..to - at])?;
+        }
+        at += part.len();
+    }
     if !copy_range(source, source_len - suffix, file, suffix)? {
         return Ok(false);
     }

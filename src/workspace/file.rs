@@ -44,12 +44,13 @@ impl OpenFile {
     }
 
     /// Reads the whole file. The caller has checked `size` against its limit; a file
-    /// that grows meanwhile is read to its end, within `cap` bytes.
-    pub fn read_all(&mut self, cap: u64) -> std::io::Result<Vec<u8>> {
-        let mut bytes = Vec::with_capacity(usize::try_from(self.size).unwrap_or(0));
-        (&mut self.file)
-            .take(cap.saturating_add(1))
-            .read_to_end(&mut bytes)?;
+    /// that grows meanwhile is read to its end, and the caller checks what it got.
+    pub fn read_all(&mut self) -> std::io::Result<Vec<u8>> {
+        // Reading the `File` itself (not through `take`) lets std read straight into
+        // the spare capacity, without first zeroing it.
+        let mut bytes =
+            Vec::with_capacity(usize::try_from(self.size).unwrap_or(0).saturating_add(1));
+        self.file.read_to_end(&mut bytes)?;
         Ok(bytes)
     }
 }

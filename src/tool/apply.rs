@@ -1,0 +1,194 @@
+//! Applying edits: the result as the original's unchanged head and tail around a new
+//! middle, so a one-line edit of a large file never copies the file in memory.
+
+use std::borrow::Cow;
+
+use sha2::{Digest, Sha256};
+
+use crate::refusal::Refusal;
+use crate::text::{diff, lines, matching};
+
+use super::edit::EditItem;
+use super::snippet;
+
+/// The edited text: the original's first `head` bytes, then `middle`, then the
+/// original's last `tail` bytes.
+#[derive(Debug)]
+pub struct Edited<'a> {
+    pub original: &'a str,
+    pub head: usize,
+    pub middle: String,
+    pub tail: usize,
+    /// Occurrences replaced, over all edits.
+    pub replacements: usize,
+}
+
+impl Edited<'_> {
+    /// The result's three parts, in order.
+    #[must_use]
+    pub fn parts(&self) -> [&[u8]; 3] {
+        let bytes = self.original.as_bytes();
+        [
+            &bytes[..self.head],
+            self.middle.as_bytes(),
+            &bytes[bytes.len() - self.tail..],
+        ]
+    }
+
+    /// The result's size in bytes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.head + self.middle.len() + self.tail
+    }
+
+    /// Whether the edits changed nothing.
+    #[must_use]
+    pub fn is_unchanged(&self) -> bool {
+        self.original[self.head..self.original.len() - self.tail] == self.middle
+    }
+
+    /// The lowercase hex SHA-256 of the result.
+    #[must_use]
+    pub fn sha256(&self) -> String {
+        let mut hasher = Sha256::new();
+        for part in self.parts() {
+            hasher.update(part);
+        }
+        crate::digest::hex(&hasher.finalize())
+    }
+
+    /// A unified diff of the change, bounded to `max_bytes`.
+    #[must_use]
+    pub fn diff(&self, path: &str, max_bytes: usize) -> diff::Diff {
+        diff::unified_splice(
+            path,
+            self.original,
+            self.head,
+            &self.middle,
+            self.tail,
+            max_bytes,
+        )
+    }
+}
+
+/// Applies the edits in order to the evolving text, all or nothing.
+pub fn apply<'a>(
+    shown: &str,
+    original: &'a str,
+    items: &[EditItem],
+    multi: bool,
+) -> Result<Edited<'a>, Refusal> {
+    let mut text = Cow::Borrowed(original);
+    let mut replacements = 0usize;
+    let mut span = None;
+    for (index, item) in items.iter().enumerate() {
+        let edit_index = multi.then_some(index);
+        let located = matching::locate(&text, &item.old_text, &item.new_text);
+        let count = located.offsets.len();
+        let starts = || {
+            let starts = lines::line_starts(text.as_bytes());
+            located
+                .offsets
+                .iter()
+                .map(|&o| lines::line_of(&starts, o))
+                .collect::<Vec<_>>()
+        };
+        if count == 0 {
+            return Err(snippet::no_match(shown, &text, item, edit_index));
+        }
+        if let Some(expected) = item.expected_replacements {
+            if expected != count as u64 {
+                return Err(snippet::count_mismatch(
+                    shown,
+                    expected,
+                    count,
+                    starts(),
+                    edit_index,
+                ));
+            }
+        } else if count > 1 && !item.replace_all {
+            return Err(snippet::ambiguous(shown, count, starts(), edit_index));
+        }
+        replacements += count;
+        if items.len() == 1 {
+            // One edit: only the span from the first match to the end of the last is
+            // rebuilt; the rest of the file stays where it is.
+            let head = located.offsets[0];
+            let end = located.offsets[count - 1] + located.old.len();
+            let offsets: Vec<usize> = located.offsets.iter().map(|o| o - head).collect();
+            let middle = matching::replace_at(
+                &original[head..end],
+                &offsets,
+                located.old.len(),
+                &located.new,
+            );
+            span = Some((head, middle, original.len() - end));
+        } else {
+            let next =
+                matching::replace_at(&text, &located.offsets, located.old.len(), &located.new);
+            text = Cow::Owned(next);
+        }
+    }
+    let (head, middle, tail) = span.unwrap_or_else(|| {
+        let (old, new) = (original.as_bytes(), text.as_bytes());
+        let mut head = diff::common_prefix(old, new);
+        let room = old.len().min(new.len()) - head;
+        let mut tail = diff::common_suffix(&old[old.len() - room..], &new[new.len() - room..]);
+        // Shared bytes can end inside a character that then differs: cut before it.
+        while !text.is_char_boundary(head) {
+            head -= 1;
+        }
+        while !text.is_char_boundary(text.len() - tail) {
+            tail -= 1;
+        }
+        (head, text[head..text.len() - tail].to_owned(), tail)
+    });
+    Ok(Edited {
+        original,
+        head,
+        middle,
+        tail,
+        replacements,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::apply;
+    use crate::tool::edit::EditItem;
+
+    fn item(old: &str, new: &str) -> EditItem {
+        EditItem {
+            old_text: old.into(),
+            new_text: new.into(),
+            replace_all: true,
+            expected_replacements: None,
+        }
+    }
+
+    fn result(original: &str, items: &[EditItem]) -> String {
+        let edited = apply("f", original, items, items.len() > 1).unwrap();
+        let bytes: Vec<u8> = edited.parts().concat();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn one_edit_keeps_head_and_tail_in_place() {
+        let edited = apply("f", "aaa b ccc b ddd", &[item("b", "X")], false).unwrap();
+        assert_eq!(
+            (edited.head, edited.middle.as_str(), edited.tail),
+            (4, "X ccc X", 4)
+        );
+        assert_eq!(edited.replacements, 2);
+    }
+
+    #[test]
+    fn several_edits_give_the_same_bytes_as_applying_them_in_turn() {
+        let text = "caf\u{e9} one\ntwo caf\u{e9}\n";
+        let items = [item("\u{e9} one", "\u{e8} one"), item("two", "2")];
+        assert_eq!(result(text, &items), "caf\u{e8} one\n2 caf\u{e9}\n");
+        let items = [item("one", "x"), item("x", "one")];
+        let edited = apply("f", text, &items, true).unwrap();
+        assert!(edited.is_unchanged());
+    }
+}
