@@ -134,6 +134,7 @@ impl Workspace {
     /// target, so that no temp name ever appears beside the target.
     fn replace_anonymous(&self, fd: &OwnedFd, parent: &Dir, name: &str) -> Result<(), Error> {
         let staging = self.state_subdir("tmp")?;
+        sweep(&staging);
         let tmp = unique_name(name);
         match link_anonymous(fd, &staging, &tmp) {
             Ok(()) => {}
@@ -162,6 +163,28 @@ fn sync_dir(dir: &Dir) -> Result<(), Error> {
     )
     .map_err(io)?;
     rustix::fs::fsync(&fd).map_err(io)
+}
+
+/// How old a staged name must be before it is taken for the leftover of a killed
+/// process: a live write holds one for microseconds.
+const STALE_STAGING: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Removes staged names that a killed process left in `.stitch/tmp/`. The directory is
+/// almost always empty, so this is one directory read.
+fn sweep(staging: &Dir) {
+    let Ok(entries) = staging.entries() else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| {
+            now.duration_since(t.into_std())
+                .is_ok_and(|age| age > STALE_STAGING)
+        });
+        if old {
+            let _ = staging.remove_file(entry.file_name());
+        }
+    }
 }
 
 /// Opens an anonymous temp file in `parent`, or a named one where the filesystem has
