@@ -41,3 +41,21 @@ mod generated;
 mod session;
 // Policy: deny, readOnly, limits, the authorize hook, malformed configs, .stitch/.
 mod policy;
+// Hostile paths against every tool: `..`, absolute, sibling prefixes, symlinks out, loops,
+// /proc magic links, NUL, over-long, trailing `/`, leading `-`, Unicode, protected names.
+mod adversarial;
+// A path component swapped with a symlink out (renameat2 RENAME_EXCHANGE) while stitch
+// reads, writes and walks beneath it: nothing outside is read or written.
+mod race;
+// The containment, adversarial and race suites again with openat2 refused (seccomp),
+// proving cap-std's fallback walk.
+mod fallback;
+// Full disk, read-only filesystem, immutable and unreadable files: INTERNAL_SERVER_ERROR
+// with nothing leaked and nothing changed (cases the machine cannot set up say so).
+mod faults;
+// 64 processes editing and writing one file (expectedSha256) for several rounds: every
+// success forms one chain of versions, no update is lost, every refusal is typed.
+mod stress;
+// Generated malformed input for every tool (proptest): one envelope, exit 0/1/2, no
+// panic, nothing written outside, nothing created unless the call succeeded.
+mod fuzz;

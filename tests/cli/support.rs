@@ -10,10 +10,21 @@ use std::process::{Output, Stdio};
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod seccomp;
+
+pub use seccomp::refuse_openat2;
+
+/// Set to `1` to run every `TestWorkspace`'s `stitch` with `openat2(2)` refused (see
+/// [`TestWorkspace::without_openat2`]); the `fallback` module re-runs suites this way.
+pub const WITHOUT_OPENAT2_ENV: &str = "STITCH_TEST_WITHOUT_OPENAT2";
+
 /// A temporary directory holding the workspace root (`ws/`) and, beside it, a place for
 /// files that must stay out of reach (`outside/`).
 pub struct TestWorkspace {
     dir: tempfile::TempDir,
+    /// Run `stitch` with `openat2(2)` failing as `ENOSYS`, so cap-std's fallback walk
+    /// does the containment.
+    no_openat2: bool,
 }
 
 impl TestWorkspace {
@@ -21,7 +32,8 @@ impl TestWorkspace {
         let dir = tempfile::tempdir().expect("tempdir");
         fs::create_dir(dir.path().join("ws")).unwrap();
         fs::create_dir(dir.path().join("outside")).unwrap();
-        TestWorkspace { dir }
+        let no_openat2 = std::env::var_os(WITHOUT_OPENAT2_ENV).is_some_and(|v| v == "1");
+        TestWorkspace { dir, no_openat2 }
     }
 
     /// The workspace root.
@@ -100,12 +112,15 @@ impl TestWorkspace {
 
     /// A `stitch` command with a cleared environment, run in and rooted at the workspace.
     pub fn cmd(&self) -> Command {
-        let mut cmd = Command::new(stitch_bin());
+        let mut cmd = std::process::Command::new(stitch_bin());
         cmd.env_clear()
             .current_dir(self.root())
             .arg("--root")
             .arg(self.root());
-        cmd
+        if self.no_openat2 {
+            seccomp::refuse_openat2(&mut cmd);
+        }
+        Command::from_std(cmd)
     }
 
     /// The same as [`TestWorkspace::cmd`] as a plain `std` command, for tests that spawn
@@ -119,6 +134,9 @@ impl TestWorkspace {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        if self.no_openat2 {
+            seccomp::refuse_openat2(&mut cmd);
+        }
         cmd
     }
 
@@ -155,6 +173,83 @@ impl TestWorkspace {
             .write_stdin(Vec::new());
         Run::from(cmd)
     }
+}
+
+impl TestWorkspace {
+    /// A workspace whose `stitch` runs with `openat2(2)` failing as `ENOSYS` (a seccomp
+    /// filter installed before exec), as on a kernel older than 5.6.
+    pub fn without_openat2() -> Self {
+        let mut ws = TestWorkspace::new();
+        ws.no_openat2 = true;
+        ws
+    }
+
+    /// Whether this workspace's `stitch` runs without `openat2`.
+    pub fn is_without_openat2(&self) -> bool {
+        self.no_openat2
+    }
+
+    /// The temporary directory holding the root, `outside()` and `beside()` directories.
+    pub fn base(&self) -> PathBuf {
+        self.dir.path().to_owned()
+    }
+
+    /// A plain `std` command for `stitch` with the same environment, root and filter as
+    /// [`TestWorkspace::cmd`], and no stdio set up.
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(stitch_bin());
+        cmd.env_clear()
+            .current_dir(self.root())
+            .arg("--root")
+            .arg(self.root());
+        if self.no_openat2 {
+            seccomp::refuse_openat2(&mut cmd);
+        }
+        cmd
+    }
+}
+
+/// Every entry below `dir`, recursively, by path relative to `dir`: file bytes, a link's
+/// target, or nothing for a directory. Two snapshots differ when anything below changed.
+/// Other filesystems mounted below (a test's procfs) are entered only when `dir` itself
+/// is their root.
+pub fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    use std::os::unix::fs::MetadataExt;
+    fn walk(
+        top: &Path,
+        dev: u64,
+        dir: &Path,
+        into: &mut std::collections::BTreeMap<PathBuf, Vec<u8>>,
+    ) {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(top).unwrap().to_owned();
+            let Ok(meta) = path.symlink_metadata() else {
+                continue;
+            };
+            if meta.file_type().is_symlink() {
+                let target = fs::read_link(&path).unwrap_or_default();
+                into.insert(rel, target.into_os_string().into_encoded_bytes());
+            } else if meta.is_dir() {
+                into.insert(rel, Vec::new());
+                if meta.dev() == dev {
+                    walk(top, dev, &path, into);
+                }
+            } else if meta.is_file() {
+                into.insert(rel, fs::read(&path).unwrap_or_default());
+            } else {
+                into.insert(rel, b"(special file)".to_vec());
+            }
+        }
+    }
+    let mut map = std::collections::BTreeMap::new();
+    if let Ok(meta) = dir.metadata() {
+        walk(dir, meta.dev(), dir, &mut map);
+    }
+    map
 }
 
 /// The `stitch` binary this test build made.
@@ -264,4 +359,12 @@ impl Run {
             .as_str()
             .unwrap_or_default()
     }
+}
+
+/// Writes a line of a suite's figures, or of a case it skips and why, straight to
+/// stderr: libtest captures `eprintln!` of passing tests, and these must show in every
+/// run, `cargo test` without `--nocapture` included.
+pub fn report(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
