@@ -26,6 +26,7 @@ use refusal::{Code, Failure, Refusal};
 
 /// Runs one call of `stitch` and returns its exit status.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    envelope::on_panic();
     let mut command = cli::command();
     let matches = match command.try_get_matches_from_mut(args) {
         Ok(matches) => matches,

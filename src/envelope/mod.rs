@@ -103,6 +103,24 @@ pub fn emit(outcome: &Outcome, style: Style) -> ExitCode {
     ExitCode::from(status)
 }
 
+/// Makes a bug that panics end the call like any cause with no case: one
+/// `INTERNAL_SERVER_ERROR` envelope and exit status 3, never a bare crash with nothing on
+/// stdout. The panic's message goes to stderr only with `STITCH_DEBUG=1`.
+pub fn on_panic() {
+    std::panic::set_hook(Box::new(|info| {
+        static ONCE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        if ONCE.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        let cause = anyhow::anyhow!("panic: {info}");
+        let _ = emit(
+            &Err(Failure::Internal(cause)),
+            Style::Json { pretty: false },
+        );
+        std::process::exit(i32::from(EXIT_INTERNAL));
+    }));
+}
+
 /// Writes plain text that is not a tool call (schemas, config reports) to stdout.
 pub fn emit_plain(text: &str) {
     write_stdout(text.as_bytes());

@@ -123,10 +123,13 @@ fn globs(
     let mut builder = GlobSetBuilder::new();
     let mut patterns = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        let Some(pattern) = item.as_str().filter(|p| !p.is_empty()) else {
+        let Some(pattern) = item
+            .as_str()
+            .filter(|p| !p.is_empty() && p.len() <= crate::tool::MAX_GLOB_BYTES)
+        else {
             return Err(error(
                 format!("{field}[{i}]"),
-                "must be a non-empty glob pattern",
+                "must be a non-empty glob pattern of at most 4096 bytes",
             ));
         };
         let glob = GlobBuilder::new(pattern.trim_start_matches("./"))

@@ -14,7 +14,10 @@ pub fn locate(ctx: &Context, raw: &str, allow_file: bool) -> Outcome<Location> {
     match location.kind {
         None => Err(refuse::not_found(ctx, &location.shown).into()),
         Some(Kind::Directory) => Ok(location),
-        Some(Kind::File) if allow_file => Ok(location),
+        Some(Kind::File) if allow_file => {
+            refuse::file_path(raw, &location)?;
+            Ok(location)
+        }
         Some(_) => Err(Refusal::new(
             Code::NotADirectory,
             format!("`{}` is not a directory", location.shown),

@@ -41,8 +41,21 @@ impl Request for GlobRequest {
     const FIELDS: &'static [&'static str] = &["pattern", "path", "includeIgnored", "limit"];
 }
 
+/// The longest glob accepted: globset's regex compilation fails (and panics) on huge ones.
+pub const MAX_GLOB_BYTES: usize = 4096;
+
 /// Compiles a glob in which `*` does not cross `/` and `**` does.
 pub fn compile(pattern: &str, field: &str) -> Result<GlobMatcher, Refusal> {
+    if pattern.len() > MAX_GLOB_BYTES {
+        let reason = format!("longer than {MAX_GLOB_BYTES} bytes");
+        return Err(Refusal::new(
+            Code::InvalidPattern,
+            format!("The glob in `{field}` is {} bytes, {reason}", pattern.len()),
+        )
+        .with("field", field)
+        .with("pattern", pattern.chars().take(100).collect::<String>())
+        .with("reason", reason));
+    }
     GlobBuilder::new(pattern)
         .literal_separator(true)
         .build()
@@ -103,20 +116,21 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
                 found
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .push(entry.path);
+                    .push(entry);
             }
         }
         true
     });
-    let mut paths = found
+    let mut found = found
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    paths.sort_unstable();
-    let truncated = paths.len() > limit;
-    paths.truncate(limit);
-    let matches: Vec<String> = paths
+    found.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+    let truncated = found.len() > limit;
+    found.truncate(limit);
+    let matches: Vec<String> = found
         .iter()
-        .map(|p| respell(&location.shown, &location.real, p))
+        .filter(|entry| ctx.ws.confirm(entry))
+        .map(|entry| respell(&location.shown, &location.real, &entry.path))
         .collect();
     let mut data = json!({
         "matches": matches,

@@ -9,8 +9,8 @@ use crate::refusal::{Code, Refusal};
 /// The longest line text a match returns, in bytes; longer lines are cut.
 pub const MAX_LINE_BYTES: usize = 1000;
 
-/// One matching line and its context.
-#[derive(Debug, Clone)]
+/// One matching line and its context (in path mode, a matching path: all empty).
+#[derive(Debug, Clone, Default)]
 pub struct Hit {
     pub line: u64,
     pub text: String,

@@ -35,6 +35,7 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::session::Session;
 use crate::workspace::{RootError, Workspace};
 
+pub use glob::MAX_GLOB_BYTES;
 pub use limits::Limits;
 
 /// What every tool may use: the workspace, the lock timeout and the limits.

@@ -162,15 +162,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         scanned.fetch_add(1, Ordering::Relaxed);
         let hits = if path_mode {
             let shown = respell(&location.shown, &location.real, &entry.path);
-            if !matcher.is_match(shown.as_bytes()).unwrap_or(false) {
+            if !matcher.is_match(shown.as_bytes()).unwrap_or(false) || !ctx.ws.confirm(&entry) {
                 return true;
             }
-            vec![Hit {
-                line: 0,
-                text: String::new(),
-                before: Vec::new(),
-                after: Vec::new(),
-            }]
+            vec![Hit::default()]
         } else {
             match content_hits(ctx, &matcher, &entry.path, context, &binary) {
                 Some(hits) => hits,
@@ -191,6 +186,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             kind: EntryKind::File,
             target: Some(EntryKind::File),
             bytes: None,
+            ino: None,
         });
     } else {
         let walk = Walk {

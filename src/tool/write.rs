@@ -109,6 +109,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             .map_err(|e| refuse::path(ctx, &shown, e))?;
         ctx.ws
             .write_atomic(location, bytes, mode)
+            .inspect_err(|_| ctx.ws.remove_empty_dirs(&location.missing_dirs))
             .map_err(|e| match e {
                 Error::AlreadyExists => Refusal::new(
                     Code::AlreadyExists,

@@ -70,6 +70,15 @@ impl Workspace {
         Ok(())
     }
 
+    /// Removes the directories in `dirs` (created by [`Workspace::create_dirs`]) that
+    /// are still empty, innermost first: a write that failed leaves nothing behind.
+    pub fn remove_empty_dirs(&self, dirs: &[String]) {
+        for dir in dirs.iter().rev() {
+            // Not empty any more (another writer) or gone: leave it.
+            let _ = self.dir.remove_dir(dir);
+        }
+    }
+
     /// Writes `bytes` as the file at `location.real`, atomically.
     pub fn write_atomic(
         &self,

@@ -48,6 +48,10 @@ impl Error {
             Some(rustix::io::Errno::LOOP) => Error::Loop {
                 link: String::new(),
             },
+            // A path that resolving links made longer than the kernel takes.
+            Some(rustix::io::Errno::NAMETOOLONG) => {
+                Error::InvalidPath(Invalid::TooLong { bytes: 4096 })
+            }
             Some(rustix::io::Errno::XDEV) => Error::Outside {
                 link: None,
                 inside_target: None,

@@ -7,8 +7,9 @@
 
 use std::path::Path;
 
-/// The longest path a caller may write, in bytes (Linux's `PATH_MAX`).
-pub const MAX_PATH_BYTES: usize = 4096;
+/// The longest path a caller may write, in bytes: Linux's `PATH_MAX` (4096) counts the
+/// terminating NUL, so 4095 bytes of path.
+pub const MAX_PATH_BYTES: usize = 4095;
 /// The longest single name, in bytes (Linux's `NAME_MAX`).
 pub const MAX_NAME_BYTES: usize = 255;
 
@@ -30,7 +31,7 @@ impl Invalid {
             Invalid::Empty => "is empty",
             Invalid::Nul => "contains a NUL byte",
             Invalid::Backslash { .. } => "uses `\\` as a separator",
-            Invalid::TooLong { .. } => "is longer than 4096 bytes",
+            Invalid::TooLong { .. } => "is 4096 bytes or longer",
             Invalid::NameTooLong { .. } => "has a name longer than 255 bytes",
         }
     }

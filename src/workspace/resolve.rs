@@ -94,7 +94,18 @@ pub(super) fn resolve(
             if links > MAX_LINKS {
                 return Err(Error::Loop { link: here });
             }
-            let target = dir.read_link_contents(&here).map_err(Error::classify)?;
+            let target = match dir.read_link_contents(&here) {
+                Ok(target) => target,
+                // No longer a link (swapped since the lstat): look at it again. The
+                // link count bounds the retries.
+                Err(e) if e.raw_os_error() == Some(rustix::io::Errno::INVAL.raw_os_error()) => {
+                    if let Some(name) = real.pop() {
+                        queue.push_front(name);
+                    }
+                    continue;
+                }
+                Err(e) => return Err(Error::classify(e)),
+            };
             if target.is_absolute() {
                 return Err(Error::Outside {
                     link: Some(here),

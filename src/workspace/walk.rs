@@ -51,6 +51,9 @@ pub struct Entry {
     pub target: Option<EntryKind>,
     /// Size in bytes of a file (or a link to one), when asked for.
     pub bytes: Option<u64>,
+    /// The inode the walk saw, to confirm the entry is really there (see
+    /// [`Workspace::confirm`]).
+    pub ino: Option<u64>,
 }
 
 /// Where and how to walk.
@@ -192,6 +195,7 @@ impl Workspace {
                         kind: EntryKind::Symlink,
                         target: None,
                         bytes: None,
+                        ino: None,
                     });
                 }
                 _ => return None,
@@ -222,7 +226,24 @@ impl Workspace {
             kind,
             target: Some(target),
             bytes,
+            ino: entry.ino(),
         })
+    }
+
+    /// Whether a walked entry is really inside the root. The walker reads directories by
+    /// path, so a directory swapped for a link out while it walks could show outside
+    /// names; every entry a tool returns is looked up again through the root handle
+    /// (kernel-contained) and must be the very inode the walk saw.
+    #[must_use]
+    pub fn confirm(&self, entry: &Entry) -> bool {
+        use cap_std::fs::MetadataExt;
+        let Ok(meta) = self.dir.symlink_metadata(&entry.path) else {
+            return false;
+        };
+        let Some(ino) = entry.ino else { return true };
+        // A followed link may be known by its own inode or by its target's.
+        meta.ino() == ino
+            || (meta.is_symlink() && self.dir.metadata(&entry.path).is_ok_and(|m| m.ino() == ino))
     }
 
     /// Workspace-relative paths of up to `limit` files and directories, as git and
@@ -320,6 +341,7 @@ fn keep(entry: &DirEntry, filter: &Filter) -> bool {
                     kind: EntryKind::Symlink,
                     target: None,
                     bytes: None,
+                    ino: None,
                 });
             }
             false

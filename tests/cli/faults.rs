@@ -189,7 +189,7 @@ fn a_full_disk_is_an_internal_error_that_changes_nothing() {
 /// A write into missing directories creates them first; when the write then fails, the
 /// directories it created must go too, as for any failed mutation.
 #[test]
-#[ignore = "product bug: a write that fails (ENOSPC) after creating missing parents leaves the new directories behind"]
+
 fn a_failed_write_leaves_no_directories_it_created() {
     let ws = TestWorkspace::new();
     let Some(_mounted) = full_disk(&ws, "keep\n") else {

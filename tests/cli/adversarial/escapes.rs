@@ -331,7 +331,7 @@ fn over_long_paths_and_names_are_invalid() {
 /// A path that the lexer accepts (at most 4096 bytes) must never be an internal error:
 /// it works, or it is refused as `INVALID_PATH` like the longer ones.
 #[test]
-#[ignore = "product bug: a path of exactly 4096 bytes is created by write, then read, overwrite and edit fail with INTERNAL_SERVER_ERROR (ENAMETOOLONG)"]
+
 fn a_path_of_exactly_4096_bytes_is_never_internal() {
     let ws = workspace();
     let path = format!("{}/{}", vec!["d".repeat(200); 20].join("/"), "f".repeat(76));
@@ -416,7 +416,7 @@ fn trailing_slashes() {
 /// §3: a file path with a trailing `/` is `INVALID_PATH`; search's `path` may name a
 /// file, and then the same rule applies as for read.
 #[test]
-#[ignore = "product bug: search with path `a.txt/` (a file, trailing slash) searches the file instead of INVALID_PATH"]
+
 fn search_of_a_file_with_a_trailing_slash_is_invalid() {
     let ws = workspace();
     let mut failures = Failures::default();
