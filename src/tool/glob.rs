@@ -127,9 +127,9 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     found.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let truncated = found.len() > limit;
     found.truncate(limit);
+    ctx.ws.confirm(&mut found);
     let matches: Vec<String> = found
         .iter()
-        .filter(|entry| ctx.ws.confirm(entry))
         .map(|entry| respell(&location.shown, &location.real, &entry.path))
         .collect();
     let mut data = json!({

@@ -74,7 +74,7 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
     entries.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let truncated = entries.len() > limit;
     entries.truncate(limit);
-    entries.retain(|entry| ctx.ws.confirm(entry));
+    ctx.ws.confirm(&mut entries);
     let listed: Vec<Value> = entries
         .into_iter()
         .map(|e| {

@@ -162,7 +162,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         scanned.fetch_add(1, Ordering::Relaxed);
         let hits = if path_mode {
             let shown = respell(&location.shown, &location.real, &entry.path);
-            if !matcher.is_match(shown.as_bytes()).unwrap_or(false) || !ctx.ws.confirm(&entry) {
+            if !matcher.is_match(shown.as_bytes()).unwrap_or(false) || !confirmed(ctx, &entry) {
                 return true;
             }
             vec![Hit::default()]
@@ -217,6 +217,13 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         ));
     }
     Ok(data)
+}
+
+/// Whether one walked entry is really inside the root (see `Workspace::confirm`).
+fn confirmed(ctx: &Context, entry: &Entry) -> bool {
+    let mut one = vec![entry.clone()];
+    ctx.ws.confirm(&mut one);
+    !one.is_empty()
 }
 
 /// The matching lines of one walked file; `None` when it has none, is binary (counted)

@@ -230,20 +230,33 @@ impl Workspace {
         })
     }
 
-    /// Whether a walked entry is really inside the root. The walker reads directories by
-    /// path, so a directory swapped for a link out while it walks could show outside
-    /// names; every entry a tool returns is looked up again through the root handle
-    /// (kernel-contained) and must be the very inode the walk saw.
-    #[must_use]
-    pub fn confirm(&self, entry: &Entry) -> bool {
+    /// Keeps the walked entries that are really inside the root. The walker reads
+    /// directories by path, so a directory swapped for a link out while it walks could
+    /// show outside names; every entry a tool returns is looked up again through the
+    /// root handle (kernel-contained) and must be the very inode the walk saw. Each
+    /// parent directory is opened once, and each entry looked up by its name in it.
+    pub fn confirm(&self, entries: &mut Vec<Entry>) {
         use cap_std::fs::MetadataExt;
-        let Ok(meta) = self.dir.symlink_metadata(&entry.path) else {
-            return false;
-        };
-        let Some(ino) = entry.ino else { return true };
-        // A followed link may be known by its own inode or by its target's.
-        meta.ino() == ino
-            || (meta.is_symlink() && self.dir.metadata(&entry.path).is_ok_and(|m| m.ino() == ino))
+        let mut parents: std::collections::HashMap<String, Option<cap_std::fs::Dir>> =
+            std::collections::HashMap::new();
+        entries.retain(|entry| {
+            let (parent, name) = entry.path.rsplit_once('/').unwrap_or((".", &entry.path));
+            let dir = parents.entry(parent.to_owned()).or_insert_with(|| {
+                if parent == "." {
+                    self.dir.try_clone().ok()
+                } else {
+                    self.dir.open_dir(parent).ok()
+                }
+            });
+            let Some(dir) = dir else { return false };
+            let Ok(meta) = dir.symlink_metadata(name) else {
+                return false;
+            };
+            let Some(ino) = entry.ino else { return true };
+            // A followed link may be known by its own inode or by its target's.
+            meta.ino() == ino
+                || (meta.is_symlink() && dir.metadata(name).is_ok_and(|m| m.ino() == ino))
+        });
     }
 
     /// Workspace-relative paths of up to `limit` files and directories, as git and
