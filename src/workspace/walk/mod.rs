@@ -14,8 +14,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use globset::GlobSet;
 use ignore::{DirEntry, WalkBuilder, WalkState};
 
-use super::state::STATE_DIR;
 use super::Workspace;
+
+mod confirm;
+mod filter;
+
+pub use filter::matches_or_ancestor;
+use filter::{keep, lock, Filter};
 
 /// What a walk shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,23 +74,6 @@ pub struct Walk {
     pub sizes: bool,
     /// Paths to leave out, with everything below them (the policy's `deny`).
     pub exclude: Option<Arc<GlobSet>>,
-}
-
-/// What a walk's filter shares across threads.
-struct Filter {
-    root: std::path::PathBuf,
-    start: Vec<String>,
-    exclude: Option<Arc<GlobSet>>,
-    unfollowed: Mutex<Vec<Entry>>,
-    excluded: AtomicUsize,
-    /// Links followed so far: (path through the link, real path).
-    links: Mutex<Vec<(String, String)>>,
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn components(rel: &str) -> Vec<&str> {
@@ -230,35 +218,6 @@ impl Workspace {
         })
     }
 
-    /// Keeps the walked entries that are really inside the root. The walker reads
-    /// directories by path, so a directory swapped for a link out while it walks could
-    /// show outside names; every entry a tool returns is looked up again through the
-    /// root handle (kernel-contained) and must be the very inode the walk saw. Each
-    /// parent directory is opened once, and each entry looked up by its name in it.
-    pub fn confirm(&self, entries: &mut Vec<Entry>) {
-        use cap_std::fs::MetadataExt;
-        let mut parents: std::collections::HashMap<String, Option<cap_std::fs::Dir>> =
-            std::collections::HashMap::new();
-        entries.retain(|entry| {
-            let (parent, name) = entry.path.rsplit_once('/').unwrap_or((".", &entry.path));
-            let dir = parents.entry(parent.to_owned()).or_insert_with(|| {
-                if parent == "." {
-                    self.dir.try_clone().ok()
-                } else {
-                    self.dir.open_dir(parent).ok()
-                }
-            });
-            let Some(dir) = dir else { return false };
-            let Ok(meta) = dir.symlink_metadata(name) else {
-                return false;
-            };
-            let Some(ino) = entry.ino else { return true };
-            // A followed link may be known by its own inode or by its target's.
-            meta.ino() == ino
-                || (meta.is_symlink() && dir.metadata(name).is_ok_and(|m| m.ino() == ino))
-        });
-    }
-
     /// Workspace-relative paths of up to `limit` files and directories, as git and
     /// ripgrep would show them, less `exclude`: the pool of near names for `NOT_FOUND`.
     #[must_use]
@@ -286,122 +245,4 @@ fn take(unfollowed: &Mutex<Vec<Entry>>) -> Vec<Entry> {
 
 fn relative(root: &Path, path: &Path) -> Option<String> {
     path.strip_prefix(root).ok()?.to_str().map(str::to_owned)
-}
-
-/// Whether the walk goes into (and shows) `entry`.
-fn keep(entry: &DirEntry, filter: &Filter) -> bool {
-    if entry.depth() == 0 {
-        return true;
-    }
-    let Some(rel) = relative(&filter.root, entry.path()) else {
-        return false;
-    };
-    let parts = components(&rel);
-    if parts
-        .first()
-        .is_some_and(|first| first.eq_ignore_ascii_case(STATE_DIR))
-    {
-        return false;
-    }
-    let start = &filter.start;
-    let common = parts.iter().zip(start).take_while(|(a, b)| *a == b).count();
-    let below_start = common == start.len();
-    if !below_start && common < parts.len() {
-        // Neither on the way to the start nor below it.
-        return false;
-    }
-    let shown = below_start && parts.len() > start.len();
-    let is_link = entry.path_is_symlink();
-    let target = if is_link {
-        link_target(entry.path(), &filter.root)
-    } else {
-        None
-    };
-    // A link into `.stitch/` would show the reserved state: it is left out entirely.
-    if target.as_deref().is_some_and(|real| {
-        components(real)
-            .first()
-            .is_some_and(|first| first.eq_ignore_ascii_case(STATE_DIR))
-    }) {
-        return false;
-    }
-    if let Some(exclude) = &filter.exclude {
-        // A link, or a path through one, is judged by where it leads too, so that a
-        // link cannot route around the rule.
-        let real = match &target {
-            Some(real) => Some(real.clone()),
-            None => through_links(&rel, &lock(&filter.links)),
-        };
-        let excluded =
-            exclude.is_match(&rel) || real.is_some_and(|real| matches_or_ancestor(exclude, &real));
-        if excluded {
-            if shown {
-                filter.excluded.fetch_add(1, Ordering::Relaxed);
-            }
-            return false;
-        }
-    }
-    match target {
-        Some(real) => {
-            let real = through_links(&real, &lock(&filter.links)).unwrap_or(real);
-            lock(&filter.links).push((rel, real));
-            true
-        }
-        None if is_link => {
-            if shown {
-                lock(&filter.unfollowed).push(Entry {
-                    path: rel,
-                    kind: EntryKind::Symlink,
-                    target: None,
-                    bytes: None,
-                    ino: None,
-                });
-            }
-            false
-        }
-        None => true,
-    }
-}
-
-/// Where a link resolves, workspace-relative, when it stays inside the root. A link
-/// with an absolute target counts as leaving, as it does for every other tool
-/// (`RESOLVE_BENEATH` semantics).
-fn link_target(link: &Path, root: &Path) -> Option<String> {
-    let target = std::fs::read_link(link).ok()?;
-    if target.is_absolute() {
-        return None;
-    }
-    let real = std::fs::canonicalize(link).ok()?;
-    relative(root, &real).map(|r| if r.is_empty() { ".".to_owned() } else { r })
-}
-
-/// Whether `set` matches `path` or any of its ancestors: an excluded directory hides
-/// everything below it.
-#[must_use]
-pub fn matches_or_ancestor(set: &GlobSet, path: &str) -> bool {
-    if path == "." {
-        return false;
-    }
-    let mut end = path.len();
-    loop {
-        if set.is_match(&path[..end]) {
-            return true;
-        }
-        match path[..end].rfind('/') {
-            Some(slash) => end = slash,
-            None => return false,
-        }
-    }
-}
-
-/// The real path of `rel` given the links followed so far (longest prefix first).
-fn through_links(rel: &str, links: &[(String, String)]) -> Option<String> {
-    links
-        .iter()
-        .filter(|(link, _)| {
-            rel.strip_prefix(link.as_str())
-                .is_some_and(|rest| rest.starts_with('/'))
-        })
-        .max_by_key(|(link, _)| link.len())
-        .map(|(link, real)| format!("{real}{}", &rel[link.len()..]))
 }

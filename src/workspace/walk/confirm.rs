@@ -1,0 +1,38 @@
+//! Confirming walk results through the root handle: the `ignore` walker reads
+//! directories by path, so what it returns is looked up again, contained by the kernel.
+
+use std::collections::HashMap;
+
+use cap_std::fs::{Dir, MetadataExt};
+
+use super::super::Workspace;
+use super::Entry;
+
+impl Workspace {
+    /// Keeps the walked entries that are really inside the root. The walker reads
+    /// directories by path, so a directory swapped for a link out while it walks could
+    /// show outside names; every entry a tool returns is looked up again through the
+    /// root handle (kernel-contained) and must be the very inode the walk saw. Each
+    /// parent directory is opened once, and each entry looked up by its name in it.
+    pub fn confirm(&self, entries: &mut Vec<Entry>) {
+        let mut parents: HashMap<String, Option<Dir>> = HashMap::new();
+        entries.retain(|entry| {
+            let (parent, name) = entry.path.rsplit_once('/').unwrap_or((".", &entry.path));
+            let dir = parents.entry(parent.to_owned()).or_insert_with(|| {
+                if parent == "." {
+                    self.dir.try_clone().ok()
+                } else {
+                    self.dir.open_dir(parent).ok()
+                }
+            });
+            let Some(dir) = dir else { return false };
+            let Ok(meta) = dir.symlink_metadata(name) else {
+                return false;
+            };
+            let Some(ino) = entry.ino else { return true };
+            // A followed link may be known by its own inode or by its target's.
+            meta.ino() == ino
+                || (meta.is_symlink() && dir.metadata(name).is_ok_and(|m| m.ino() == ino))
+        });
+    }
+}

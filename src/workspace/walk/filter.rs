@@ -1,0 +1,148 @@
+//! The walk's filter: what a walk goes into and shows — never `.stitch/`, only the
+//! start's branch, links followed only when they stay inside, and the policy's `deny`
+//! judged on the path as walked and as resolved.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use globset::GlobSet;
+use ignore::DirEntry;
+
+use super::super::state::STATE_DIR;
+use super::{components, relative, Entry, EntryKind};
+
+/// What a walk's filter shares across threads.
+pub(super) struct Filter {
+    pub(super) root: std::path::PathBuf,
+    pub(super) start: Vec<String>,
+    pub(super) exclude: Option<Arc<GlobSet>>,
+    pub(super) unfollowed: Mutex<Vec<Entry>>,
+    pub(super) excluded: AtomicUsize,
+    /// Links followed so far: (path through the link, real path).
+    pub(super) links: Mutex<Vec<(String, String)>>,
+}
+
+pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Whether the walk goes into (and shows) `entry`.
+pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
+    if entry.depth() == 0 {
+        return true;
+    }
+    let Some(rel) = relative(&filter.root, entry.path()) else {
+        return false;
+    };
+    let parts = components(&rel);
+    if parts
+        .first()
+        .is_some_and(|first| first.eq_ignore_ascii_case(STATE_DIR))
+    {
+        return false;
+    }
+    let start = &filter.start;
+    let common = parts.iter().zip(start).take_while(|(a, b)| *a == b).count();
+    let below_start = common == start.len();
+    if !below_start && common < parts.len() {
+        // Neither on the way to the start nor below it.
+        return false;
+    }
+    let shown = below_start && parts.len() > start.len();
+    let is_link = entry.path_is_symlink();
+    let target = if is_link {
+        link_target(entry.path(), &filter.root)
+    } else {
+        None
+    };
+    // A link into `.stitch/` would show the reserved state: it is left out entirely.
+    if target.as_deref().is_some_and(|real| {
+        components(real)
+            .first()
+            .is_some_and(|first| first.eq_ignore_ascii_case(STATE_DIR))
+    }) {
+        return false;
+    }
+    if let Some(exclude) = &filter.exclude {
+        // A link, or a path through one, is judged by where it leads too, so that a
+        // link cannot route around the rule.
+        let real = match &target {
+            Some(real) => Some(real.clone()),
+            None => through_links(&rel, &lock(&filter.links)),
+        };
+        let excluded =
+            exclude.is_match(&rel) || real.is_some_and(|real| matches_or_ancestor(exclude, &real));
+        if excluded {
+            if shown {
+                filter.excluded.fetch_add(1, Ordering::Relaxed);
+            }
+            return false;
+        }
+    }
+    match target {
+        Some(real) => {
+            let real = through_links(&real, &lock(&filter.links)).unwrap_or(real);
+            lock(&filter.links).push((rel, real));
+            true
+        }
+        None if is_link => {
+            if shown {
+                lock(&filter.unfollowed).push(Entry {
+                    path: rel,
+                    kind: EntryKind::Symlink,
+                    target: None,
+                    bytes: None,
+                    ino: None,
+                });
+            }
+            false
+        }
+        None => true,
+    }
+}
+
+/// Where a link resolves, workspace-relative, when it stays inside the root. A link
+/// with an absolute target counts as leaving, as it does for every other tool
+/// (`RESOLVE_BENEATH` semantics).
+fn link_target(link: &Path, root: &Path) -> Option<String> {
+    let target = std::fs::read_link(link).ok()?;
+    if target.is_absolute() {
+        return None;
+    }
+    let real = std::fs::canonicalize(link).ok()?;
+    relative(root, &real).map(|r| if r.is_empty() { ".".to_owned() } else { r })
+}
+
+/// Whether `set` matches `path` or any of its ancestors: an excluded directory hides
+/// everything below it.
+#[must_use]
+pub fn matches_or_ancestor(set: &GlobSet, path: &str) -> bool {
+    if path == "." {
+        return false;
+    }
+    let mut end = path.len();
+    loop {
+        if set.is_match(&path[..end]) {
+            return true;
+        }
+        match path[..end].rfind('/') {
+            Some(slash) => end = slash,
+            None => return false,
+        }
+    }
+}
+
+/// The real path of `rel` given the links followed so far (longest prefix first).
+fn through_links(rel: &str, links: &[(String, String)]) -> Option<String> {
+    links
+        .iter()
+        .filter(|(link, _)| {
+            rel.strip_prefix(link.as_str())
+                .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .max_by_key(|(link, _)| link.len())
+        .map(|(link, real)| format!("{real}{}", &rel[link.len()..]))
+}
