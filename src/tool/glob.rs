@@ -139,9 +139,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         "denied": denied,
     });
     if truncated {
-        data["hint"] = json!(format!(
-            "Showing the first {limit} matches in byte order: narrow the pattern or path, or raise limit (up to {}).",
-            ctx.limits.glob * limits::RAISE
+        data["hint"] = json!(limits::cut_hint(
+            &format!("the first {limit} matches in byte order"),
+            "narrow the pattern or path",
+            ctx.limits.glob
         ));
     }
     Ok(data)

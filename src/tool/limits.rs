@@ -33,6 +33,16 @@ impl Default for Limits {
 /// How far a caller may raise a default count limit.
 pub const RAISE: u64 = 10;
 
+/// The `hint` of a result that `limit` cut: what was shown, how to narrow, how far the
+/// limit may be raised.
+#[must_use]
+pub fn cut_hint(shown: &str, narrow: &str, default: u64) -> String {
+    format!(
+        "Showing {shown}: {narrow}, or raise limit (up to {}).",
+        default.saturating_mul(RAISE)
+    )
+}
+
 /// The caller's `limit`, or the default; at least 1 and at most ten times the default.
 pub fn count(requested: Option<u64>, default: u64) -> Result<usize, Refusal> {
     let cap = default.saturating_mul(RAISE);

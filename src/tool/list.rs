@@ -92,9 +92,10 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
         "skipped": skipped,
     });
     if truncated {
-        data["hint"] = json!(format!(
-            "Showing the first {limit} entries: list a subdirectory, lower depth, or raise limit (up to {}).",
-            ctx.limits.list * limits::RAISE
+        data["hint"] = json!(limits::cut_hint(
+            &format!("the first {limit} entries"),
+            "list a subdirectory or lower depth",
+            ctx.limits.list
         ));
     }
     Ok(data)

@@ -211,9 +211,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         "denied": denied,
     });
     if truncated {
-        data["hint"] = json!(format!(
-            "Showing the first {limit} matches in path order: narrow with path or include, or raise limit (up to {}).",
-            ctx.limits.search * limits::RAISE
+        data["hint"] = json!(limits::cut_hint(
+            &format!("the first {limit} matches in path order"),
+            "narrow with path or include",
+            ctx.limits.search
         ));
     }
     Ok(data)
