@@ -46,6 +46,7 @@ pub struct Cli {
         global = true,
         help_heading = "Global options",
         value_name = "SECS",
+        allow_negative_numbers = true,
         default_value = "30"
     )]
     pub lock_timeout: f64,
@@ -129,13 +130,13 @@ pub struct ReadArgs {
     /// The file, relative to the root.
     pub path: Option<String>,
     /// First line to return, 1-based.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub offset: Option<u64>,
     /// Number of lines to return.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub limit: Option<u64>,
     /// Cap on the returned text, in bytes.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_bytes: Option<u64>,
     /// With --format text: number the lines.
     #[arg(short = 'n', long)]
@@ -189,7 +190,7 @@ pub struct EditArgs {
     #[arg(long)]
     pub replace_all: bool,
     /// Refuse unless exactly N occurrences match.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub expected_replacements: Option<u64>,
     /// Refuse unless the file's current SHA-256 is HEX.
     #[arg(long, value_name = "HEX")]
@@ -207,13 +208,13 @@ pub struct ListArgs {
     /// The directory, relative to the root [default: .].
     pub path: Option<String>,
     /// How many levels to descend (1 = the directory's own entries).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub depth: Option<u64>,
     /// Include entries hidden by ignore rules and hidden names.
     #[arg(long)]
     pub all: bool,
     /// The most entries to return.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub limit: Option<u64>,
     #[command(flatten)]
     pub json: JsonFlag,
@@ -231,7 +232,7 @@ pub struct GlobArgs {
     #[arg(long)]
     pub all: bool,
     /// The most matches to return.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub limit: Option<u64>,
     #[command(flatten)]
     pub json: JsonFlag,
@@ -255,7 +256,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "GLOB")]
     pub glob: Option<String>,
     /// Lines of context before and after each match (0-10).
-    #[arg(short = 'C', long, value_name = "N")]
+    #[arg(short = 'C', long, value_name = "N", allow_negative_numbers = true)]
     pub context: Option<u64>,
     /// Match contents (default) or workspace-relative paths.
     #[arg(long, value_name = "MODE", value_parser = ["content", "path"])]
@@ -267,7 +268,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub all: bool,
     /// The most matches to return.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub limit: Option<u64>,
     #[command(flatten)]
     pub json: JsonFlag,

@@ -33,6 +33,9 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
         },
         Code::InvalidPattern => match refusal.detail("rewrite").and_then(Value::as_bool) {
             Some(true) => "Regexes run in linear time: rewrite without look-around or backreferences, or search literally.".into(),
+            _ if matches!(text(refusal, "field"), Some("pattern" | "include")) => {
+                "Fix the glob (globset syntax: `*`, `**`, `?`, `[ab]`, `{a,b}`).".into()
+            }
             _ => "Fix the pattern, or search literally (without regex).".into(),
         },
         Code::OutsideRoot => match text(refusal, "insideTarget") {
@@ -52,7 +55,10 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
             },
         },
         Code::NotAFile => format!("`{path}` is not a regular file: list it instead."),
-        Code::NotADirectory => "Pick a path whose parent components are directories.".into(),
+        Code::NotADirectory => match text(refusal, "notADirectory") {
+            Some(file) => format!("`{file}` is a file: pick a path whose parent components are directories."),
+            None => format!("`{path}` is a file: read it with read_file, or list its parent directory."),
+        },
         Code::AlreadyExists => format!(
             "Read `{path}` and pass overwrite: true (or its sha256 as expectedSha256), or change it with edit_file."
         ),
@@ -62,14 +68,19 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
             ),
             _ => return None,
         },
-        Code::NotText => return None,
+        Code::NotText => format!(
+            "`{path}` cannot be read or edited as text; to replace it whole, use write_file with its sha256 as expectedSha256."
+        ),
         Code::TooLarge => match text(refusal, "field") {
             Some("content") => "Split the content into smaller files.".into(),
-            _ => "Read with offset and limit, or split the work into smaller files.".into(),
+            Some("result") => "Make the edit smaller, or split the file first.".into(),
+            _ => format!(
+                "`{path}` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
+            ),
         },
         Code::NoMatch => {
             if refusal.detail("alreadyApplied") == Some(&Value::Bool(true)) {
-                "newText is already in the file: the edit seems applied; re-read the file to confirm.".into()
+                "newText is already in the file, so the edit may be applied already: re-read the file to confirm; otherwise copy a candidate's text exactly as oldText.".into()
             } else if refusal
                 .detail("candidates")
                 .and_then(Value::as_array)

@@ -104,7 +104,9 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             {
                 refusal = refusal.with(
                     "commands",
-                    vec!["read", "write", "edit", "list", "glob", "search"],
+                    vec![
+                        "read", "write", "edit", "list", "glob", "search", "schema", "config",
+                    ],
                 );
             }
             envelope::emit(

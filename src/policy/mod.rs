@@ -14,7 +14,7 @@ use std::time::Duration;
 use globset::GlobSet;
 
 pub use authorize::{authorize, Verdict};
-pub use config::{parse, ConfigError};
+pub use config::{parse, ConfigError, DEFAULT_AUTHORIZE_TIMEOUT};
 
 use crate::tool::Limits;
 

@@ -95,6 +95,15 @@ pub fn parse<R: Request>(arguments: Value) -> Result<R, Refusal> {
                 allowed.join(", ")
             );
             (field, message)
+        } else if inner.starts_with("duplicate field") {
+            let field = format!("{prefix}{quoted}");
+            (
+                field.clone(),
+                format!(
+                    "{} got the field `{field}` twice (perhaps under an alias)",
+                    R::TOOL
+                ),
+            )
         } else if inner.starts_with("missing field") {
             let field = format!("{prefix}{quoted}");
             (

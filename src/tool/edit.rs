@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::digest::{is_sha256_hex, sha256_hex};
-use crate::refusal::{Outcome, Refusal};
+use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Location, Reuse, WriteMode};
 
 use super::apply::{apply, Edited};
@@ -168,7 +168,18 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     let (edited, sha256) = applied?;
     let bytes = edited.len();
     if bytes as u64 > ctx.limits.max_file_bytes {
-        return Err(textfile::too_large(&shown, bytes as u64, ctx.limits.max_file_bytes).into());
+        return Err(Refusal::new(
+            Code::TooLarge,
+            format!(
+                "The edit would make `{shown}` {bytes} bytes, over the limit of {}",
+                ctx.limits.max_file_bytes
+            ),
+        )
+        .with("path", shown.as_str())
+        .with("bytes", bytes)
+        .with("limit", ctx.limits.max_file_bytes)
+        .with("field", "result")
+        .into());
     }
     let diff = edited.diff(&shown, MAX_DIFF_BYTES);
     let mut payload = json!({

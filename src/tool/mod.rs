@@ -106,7 +106,10 @@ fn config_check(cli: &Cli) -> Outcome {
             "searchLimit": policy.limits.search,
         },
         "authorize": policy.authorize,
-        "authorizeTimeoutSecs": policy.authorize.as_ref().map(|_| policy.authorize_timeout.as_secs_f64()),
+        "authorizeTimeoutSecs": policy.authorize.as_ref().map_or(
+            crate::policy::DEFAULT_AUTHORIZE_TIMEOUT.as_secs_f64(),
+            |_| policy.authorize_timeout.as_secs_f64(),
+        ),
     }))
 }
 
@@ -160,7 +163,15 @@ fn context(cli: &Cli) -> Outcome<Context> {
     let policy = match ws.read_config() {
         Ok(None) => Policy::default(),
         Ok(Some(bytes)) => crate::policy::parse(&bytes).map_err(|e| approve::invalid_config(&e))?,
-        Err(e) => return Err(anyhow::anyhow!("reading the config: {e}").into()),
+        // There is a config but it cannot be read as a file: fail closed, as for a
+        // malformed one.
+        Err(_) => {
+            return Err(approve::invalid_config(&crate::policy::ConfigError {
+                field: None,
+                reason: "it cannot be read as a regular file inside the workspace".into(),
+            })
+            .into())
+        }
     };
     Ok(Context {
         ws,

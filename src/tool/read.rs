@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::digest::sha256_hex;
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{Code, Failure, Outcome, Refusal};
 use crate::text::lines::{self, BOM};
 
 use super::args::{self, invalid, Request};
@@ -67,7 +67,22 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         guard::note_read(ctx, &location.shown, &location.real, Seen::Absent)?;
         return Err(refuse::not_found(ctx, &location.shown).into());
     }
-    let loaded = textfile::load(ctx, &location)?;
+    let loaded = match textfile::load(ctx, &location) {
+        Ok(loaded) => loaded,
+        // A file that is not text was still seen whole: a session may replace it.
+        Err(Failure::Refused(refusal)) if refusal.code() == Code::NotText => {
+            if let Some(sha) = refusal.detail("sha256").and_then(Value::as_str) {
+                guard::note_read(
+                    ctx,
+                    &location.shown,
+                    &location.real,
+                    Seen::Present(sha.to_owned()),
+                )?;
+            }
+            return Err(refusal.into());
+        }
+        Err(other) => return Err(other),
+    };
     let sha256 = sha256_hex(loaded.bytes());
     guard::note_read(
         ctx,

@@ -32,7 +32,10 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
                 })
             })
             .collect();
-    let applied = !item.new_text.is_empty()
+    // A short newText turns up anywhere by chance; only a telling one suggests the edit
+    // was applied already.
+    let telling = item.new_text.trim().chars().count() >= 8 || item.new_text.trim().contains('\n');
+    let applied = telling
         && !crate::text::matching::locate(text, &item.new_text, "")
             .offsets
             .is_empty();

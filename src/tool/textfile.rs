@@ -44,16 +44,19 @@ pub fn load(ctx: &Context, location: &Location) -> Outcome<Loaded> {
     if size > limit {
         return Err(too_large(shown, size, limit).into());
     }
-    let refuse = |reason: &str| {
+    // The digest lets a caller replace the file with expectedSha256, and lets a
+    // session record what it saw.
+    let refuse = |reason: &str, bytes: &[u8]| {
         Refusal::new(Code::NotText, format!("`{shown}` is not text ({reason})"))
             .with("path", shown)
             .with("bytes", size)
             .with("reason", reason)
+            .with("sha256", crate::digest::sha256_hex(bytes))
     };
     if memchr::memchr(0, &bytes).is_some() {
-        return Err(refuse(BINARY).into());
+        return Err(refuse(BINARY, &bytes).into());
     }
-    let text = String::from_utf8(bytes).map_err(|_| refuse(INVALID_UTF8))?;
+    let text = String::from_utf8(bytes).map_err(|e| refuse(INVALID_UTF8, e.as_bytes()))?;
     Ok(Loaded { text, file })
 }
 

@@ -90,10 +90,24 @@ impl Location {
     }
 }
 
+/// The shell's spelling of the working directory (`$PWD`), when it names the same
+/// directory as `.`: a caller in a directory reached through a symlink writes absolute
+/// paths that way, and they must count as inside the root.
+fn logical_cwd() -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let pwd = PathBuf::from(std::env::var_os("PWD")?);
+    let (a, b) = (std::fs::metadata(&pwd).ok()?, std::fs::metadata(".").ok()?);
+    (pwd.is_absolute() && a.dev() == b.dev() && a.ino() == b.ino()).then_some(pwd)
+}
+
 impl Workspace {
     /// Opens the root once; every later access is relative to this handle.
     pub fn open(root: &Path) -> Result<Workspace, RootError> {
-        let given = std::path::absolute(root).map_err(RootError::Io)?;
+        let given = if root == Path::new(".") {
+            logical_cwd().unwrap_or(std::path::absolute(root).map_err(RootError::Io)?)
+        } else {
+            std::path::absolute(root).map_err(RootError::Io)?
+        };
         let canonical = match std::fs::canonicalize(&given) {
             Ok(c) => c,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(RootError::Missing),

@@ -352,3 +352,19 @@ fn git_can_be_read_but_not_written() {
     assert_eq!(ws.read_string(".git/config"), config);
     assert!(!ws.exists(".git/hooks"));
 }
+
+#[test]
+fn an_absolute_path_spelled_through_the_shells_symlinked_cwd_is_inside() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "a\n");
+    let link = ws.outside().join("ws-link");
+    std::os::unix::fs::symlink(ws.root(), &link).unwrap();
+    let mut cmd = assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("stitch"));
+    cmd.env_clear()
+        .env("PWD", &link)
+        .current_dir(&link)
+        .args(["read", link.join("a.txt").to_str().unwrap()])
+        .write_stdin("");
+    let run = crate::support::Run::from(cmd);
+    assert_eq!(run.ok()["path"], "a.txt");
+}

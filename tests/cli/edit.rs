@@ -398,3 +398,29 @@ fn old_and_new_text_come_from_files() {
     from_stdin.ok();
     assert_eq!(ws.read_string("a.txt"), "header\n  again\nfooter\n");
 }
+
+#[test]
+fn a_short_new_text_found_elsewhere_is_not_taken_for_an_applied_edit() {
+    let ws = TestWorkspace::new();
+    ws.file("e.txt", "foo\nqux\nbaz\n");
+    let run = ws.run(&["edit", "e.txt", "--old", "bazz", "--new", "q"]);
+    let details = run.refused("NO_MATCH");
+    assert!(details.get("alreadyApplied").is_none(), "{}", run.stdout);
+    assert_eq!(details["candidates"][0]["text"], "baz");
+}
+
+#[test]
+fn an_edit_whose_result_is_too_large_says_so() {
+    let ws = TestWorkspace::new();
+    ws.file(".stitch/config.json", r#"{"limits":{"maxFileBytes":10}}"#)
+        .file("s.txt", "abcdef");
+    let run = ws.run(&["edit", "s.txt", "--old", "abc", "--new", "abcdefghij"]);
+    let details = run.refused("TOO_LARGE");
+    assert_eq!(details["field"], "result");
+    assert_eq!(details["bytes"], 13);
+    assert_eq!(
+        details["message"],
+        "The edit would make `s.txt` 13 bytes, over the limit of 10"
+    );
+    assert_eq!(ws.read_string("s.txt"), "abcdef");
+}

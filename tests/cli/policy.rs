@@ -1068,3 +1068,13 @@ fn walks_never_show_the_config_through_a_symlink() {
         }
     }
 }
+
+#[test]
+fn a_config_that_is_not_a_file_fails_closed() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "a\n").dir(".stitch/config.json");
+    let run = ws.run(&["config", "check"]);
+    let details = run.refused("INVALID_CONFIG");
+    assert_eq!(details["path"], ".stitch/config.json");
+    ws.run(&["read", "a.txt"]).refused("INVALID_CONFIG");
+}
