@@ -72,17 +72,44 @@ pub fn compile(pattern: &str, field: &str) -> Result<GlobMatcher, Refusal> {
         })
 }
 
-/// Refuses a pattern that climbs out of the directory it is relative to.
-fn contained(pattern: &str) -> Result<(), Refusal> {
-    if pattern.starts_with('/') || pattern.split('/').any(|c| c == "..") {
-        return Err(Refusal::new(
+/// The pattern with `.` and `..` components resolved lexically, and an absolute one
+/// (inside the root, searched from the root) made relative. Refuses one that climbs out
+/// of the directory it is relative to.
+fn normalise(ctx: &Context, pattern: &str, path: &str) -> Result<String, Refusal> {
+    let outside = || {
+        Refusal::new(
             Code::OutsideRoot,
             format!("The glob `{pattern}` reaches outside the directory it searches"),
         )
         .with("pattern", pattern)
-        .with("field", "pattern"));
+        .with("field", "pattern")
+    };
+    let relative = if pattern.starts_with('/') {
+        let root_relative = ctx.ws.relative_spelling(pattern).ok_or_else(outside)?;
+        if path != "." {
+            return Err(Refusal::new(
+                Code::InvalidPattern,
+                format!("The glob `{pattern}` is absolute; with path `{path}` it must be relative to it"),
+            )
+            .with("pattern", pattern)
+            .with("field", "pattern")
+            .with("reason", "an absolute pattern needs path `.`"));
+        }
+        root_relative
+    } else {
+        pattern.to_owned()
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for part in relative.split('/') {
+        match part {
+            "." => {}
+            ".." => {
+                parts.pop().ok_or_else(outside)?;
+            }
+            other => parts.push(other),
+        }
     }
-    Ok(())
+    Ok(parts.join("/"))
 }
 
 /// Finds the files the pattern in `arguments` matches.
@@ -92,8 +119,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         return Err(invalid("pattern", "pattern is empty; try `**/*` for every file").into());
     }
     let limit = limits::count(req.limit, ctx.limits.glob)?;
-    contained(&req.pattern)?;
-    let matcher = compile(&req.pattern, "pattern")?;
+    let pattern = normalise(ctx, &req.pattern, &req.path)?;
+    let matcher = compile(&pattern, "pattern")?;
     let location = dir::locate(ctx, &req.path, false)?;
     let walk = Walk {
         start: location.real.clone(),

@@ -14,6 +14,8 @@ pub const MAX_LINE_BYTES: usize = 1000;
 pub struct Hit {
     pub line: u64,
     pub text: String,
+    /// `text` is a window of a longer line.
+    pub cut: bool,
     pub before: Vec<String>,
     pub after: Vec<String>,
 }
@@ -65,7 +67,10 @@ pub fn hits(
     bytes: &[u8],
     context: usize,
 ) -> Vec<Hit> {
-    let mut sink = Collect::default();
+    let mut sink = Collect {
+        matcher,
+        hits: Vec::new(),
+    };
     // Searching a slice in memory cannot fail with I/O; a matcher error ends the file.
     let _ = searcher.search_slice(matcher, bytes, &mut sink);
     let mut hits = sink.hits;
@@ -101,18 +106,48 @@ pub fn line_text(bytes: &[u8]) -> String {
     text[..cut].to_owned()
 }
 
-#[derive(Default)]
-struct Collect {
+struct Collect<'m> {
+    matcher: &'m RegexMatcher,
     hits: Vec<Hit>,
 }
 
-impl Sink for Collect {
+/// The text of a matching line: whole when short, else a window of at most
+/// [`MAX_LINE_BYTES`] around the first match, so the match is always shown.
+fn match_text(matcher: &RegexMatcher, line: &[u8]) -> (String, bool) {
+    use grep_matcher::Matcher;
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.len() <= MAX_LINE_BYTES {
+        return (String::from_utf8_lossy(line).into_owned(), false);
+    }
+    let (start, end) = matcher
+        .find(line)
+        .ok()
+        .flatten()
+        .map_or((0, 0), |m| (m.start(), m.end()));
+    let room = MAX_LINE_BYTES.saturating_sub(end - start) / 2;
+    // Window edges moved off UTF-8 continuation bytes, so no character is split.
+    let continuation = |i: usize| i < line.len() && line[i] & 0xC0 == 0x80;
+    let mut from = start.saturating_sub(room);
+    while continuation(from) {
+        from += 1;
+    }
+    let mut to = (end + room).min(line.len()).max(from);
+    while continuation(to) {
+        to -= 1;
+    }
+    (String::from_utf8_lossy(&line[from..to]).into_owned(), true)
+}
+
+impl Sink for Collect<'_> {
     type Error = std::io::Error;
 
     fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, Self::Error> {
+        let (text, cut) = match_text(self.matcher, mat.bytes());
         self.hits.push(Hit {
             line: mat.line_number().unwrap_or(0),
-            text: line_text(mat.bytes()),
+            text,
+            cut,
             before: Vec::new(),
             after: Vec::new(),
         });

@@ -61,7 +61,7 @@ fn dot() -> String {
 
 impl Request for SearchRequest {
     const TOOL: &'static str = "search_files";
-    const DESCRIPTION: &'static str = "Search file contents for literal text (or a regex with regex: true), like ripgrep: returns matches {path, line, text, before, after} in (path, line) order, truncated, scannedFiles and skippedBinary. mode: path matches workspace-relative paths instead. include narrows to a glob; context adds lines around each match. Refusals: INVALID_PATTERN (the regex does not compile; look-around and backreferences are not supported because regexes run in linear time: rewrite, or search literally); INVALID_ARGUMENT (empty query, context over 10, limit out of range); NOT_FOUND; OUTSIDE_ROOT; DENIED.";
+    const DESCRIPTION: &'static str = "Search file contents for literal text (or a regex with regex: true), like ripgrep: returns matches {path, line, text, before, after} in (path, line) order (text is a window around the match, with textTruncated, for lines over 1000 bytes), truncated, scannedFiles, skippedBinary and skippedLarge. mode: path matches workspace-relative paths instead. include narrows to a glob; context adds lines around each match. Refusals: INVALID_PATTERN (the regex does not compile; look-around and backreferences are not supported because regexes run in linear time: rewrite, or search literally); INVALID_ARGUMENT (empty query, context over 10, limit out of range); NOT_FOUND; OUTSIDE_ROOT; DENIED.";
     const FIELDS: &'static [&'static str] = &[
         "query",
         "regex",
@@ -146,7 +146,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     });
     let full = AtomicBool::new(false);
     let scanned = AtomicUsize::new(0);
-    let binary = AtomicUsize::new(0);
+    let skipped = Skipped::default();
     let visit = |entry: Entry| -> bool {
         if entry.target != Some(EntryKind::File) || !included(&entry.path) {
             return true;
@@ -167,7 +167,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             }
             vec![Hit::default()]
         } else {
-            match content_hits(ctx, &matcher, &entry.path, context, &binary) {
+            match content_hits(ctx, &matcher, &entry.path, context, &skipped) {
                 Some(hits) => hits,
                 None => return true,
             }
@@ -207,7 +207,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         "matches": matches,
         "truncated": truncated,
         "scannedFiles": scanned.into_inner(),
-        "skippedBinary": binary.into_inner(),
+        "skippedBinary": skipped.binary.into_inner(),
+        "skippedLarge": skipped.large.into_inner(),
         "denied": denied,
     });
     if truncated {
@@ -218,6 +219,15 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         ));
     }
     Ok(data)
+}
+
+/// Files a content search passed over, by why.
+#[derive(Debug, Default)]
+struct Skipped {
+    /// Files with NUL bytes.
+    binary: AtomicUsize,
+    /// Files over `maxFileBytes`.
+    large: AtomicUsize,
 }
 
 /// Whether one walked entry is really inside the root (see `Workspace::confirm`).
@@ -234,9 +244,13 @@ fn content_hits(
     matcher: &grep_regex::RegexMatcher,
     path: &str,
     context: usize,
-    binary: &AtomicUsize,
+    skipped: &Skipped,
 ) -> Option<Vec<Hit>> {
-    let bytes = ctx.ws.read_walked(path, ctx.limits.max_file_bytes).ok()??;
+    let Some(bytes) = ctx.ws.read_walked(path, ctx.limits.max_file_bytes).ok()? else {
+        skipped.large.fetch_add(1, Ordering::Relaxed);
+        return None;
+    };
+    let binary = &skipped.binary;
     if memchr::memchr(0, &bytes).is_some() {
         binary.fetch_add(1, Ordering::Relaxed);
         return None;
@@ -295,6 +309,9 @@ fn render(shown: &str, hit: &Hit, path_mode: bool, with_context: bool) -> Value 
         return json!({"path": shown});
     }
     let mut item = json!({"path": shown, "line": hit.line, "text": hit.text});
+    if hit.cut {
+        item["textTruncated"] = json!(true);
+    }
     if with_context {
         item["before"] = json!(hit.before);
         item["after"] = json!(hit.after);

@@ -106,8 +106,8 @@ impl Workspace {
 }
 
 impl Workspace {
-    /// Reads a walked file for searching: `Ok(None)` when it is larger than `max` bytes
-    /// or no longer a regular file. Opened through the root handle like any other.
+    /// Reads a walked file for searching: `Ok(None)` when it is larger than `max` bytes,
+    /// [`Error::NotAFile`] when it is no longer a regular file.
     pub fn read_walked(&self, real: &str, max: u64) -> Result<Option<Vec<u8>>, Error> {
         let mut options = OpenOptions::new();
         options
@@ -119,7 +119,7 @@ impl Workspace {
             .map_err(Error::classify)?;
         let stat = rustix::fs::fstat(&file).map_err(|e| Error::Io(e.into()))?;
         if rustix::fs::FileType::from_raw_mode(stat.st_mode) != rustix::fs::FileType::RegularFile {
-            return Ok(None);
+            return Err(Error::NotAFile);
         }
         let size = u64::try_from(stat.st_size).unwrap_or(u64::MAX);
         if size > max {

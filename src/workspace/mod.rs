@@ -134,6 +134,16 @@ impl Workspace {
         [self.given.as_path(), self.canonical.as_path()]
     }
 
+    /// The root-relative spelling of an absolute path inside the root, lexically (no
+    /// links followed), or `None` when it lies elsewhere.
+    #[must_use]
+    pub fn relative_spelling(&self, absolute: &str) -> Option<String> {
+        match path::lex(absolute, &self.roots()) {
+            Lexed::Inside { components, .. } => Some(join(&components)),
+            Lexed::Invalid(_) | Lexed::Outside => None,
+        }
+    }
+
     /// Lexes and resolves a caller's path. Nothing is created.
     pub fn locate(&self, raw: &str) -> Result<Location, Error> {
         let roots = self.roots();

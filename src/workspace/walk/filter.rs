@@ -19,6 +19,8 @@ pub(super) struct Filter {
     pub(super) exclude: Option<Arc<GlobSet>>,
     pub(super) unfollowed: Mutex<Vec<Entry>>,
     pub(super) excluded: AtomicUsize,
+    /// The walk got to its start directory (ignore rules did not hide it).
+    pub(super) reached: std::sync::atomic::AtomicBool,
     /// Links followed so far: (path through the link, real path).
     pub(super) links: Mutex<Vec<(String, String)>>,
 }
@@ -50,6 +52,9 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
     if !below_start && common < parts.len() {
         // Neither on the way to the start nor below it.
         return false;
+    }
+    if below_start && parts.len() == start.len() {
+        filter.reached.store(true, Ordering::Relaxed);
     }
     let shown = below_start && parts.len() > start.len();
     let is_link = entry.path_is_symlink();

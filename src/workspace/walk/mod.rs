@@ -95,6 +95,7 @@ impl Workspace {
             exclude: walk.exclude.clone(),
             unfollowed: Mutex::new(Vec::new()),
             excluded: AtomicUsize::new(0),
+            reached: std::sync::atomic::AtomicBool::new(false),
             links: Mutex::new(Vec::new()),
         });
         let mut builder = WalkBuilder::new(&self.canonical);
@@ -123,13 +124,16 @@ impl Workspace {
                     }
                 }
                 Err(error) => self
-                    .loop_entry(&error, start_depth)
+                    .link_entry(&error, &filter)
                     .into_iter()
                     .for_each(&mut visit),
             }
         }
         for e in take(&filter.unfollowed) {
             visit(e);
+        }
+        if named_but_hidden(walk, &filter) {
+            return self.walk(&shown_anyway(walk), visit);
         }
         filter.excluded.load(Ordering::Relaxed)
     }
@@ -144,7 +148,7 @@ impl Workspace {
                 let entry = match entry {
                     Ok(entry) => entry,
                     Err(error) => {
-                        let keep_going = self.loop_entry(&error, start_depth).is_none_or(visit);
+                        let keep_going = self.link_entry(&error, &filter).is_none_or(visit);
                         return if keep_going {
                             WalkState::Continue
                         } else {
@@ -165,30 +169,51 @@ impl Workspace {
         for e in take(&filter.unfollowed) {
             visit(e);
         }
+        if named_but_hidden(walk, &filter) {
+            return self.walk_parallel(&shown_anyway(walk), visit);
+        }
         filter.excluded.load(Ordering::Relaxed)
     }
 
-    /// A link that loops back to one of its ancestors is shown as a link, not followed.
-    fn loop_entry(&self, error: &ignore::Error, start_depth: usize) -> Option<Entry> {
+    /// A link the walk could not follow — one that loops back to an ancestor, or a
+    /// dangling one — is shown as a link, unless the policy's `exclude` covers it.
+    fn link_entry(&self, error: &ignore::Error, filter: &Filter) -> Option<Entry> {
         let mut error = error;
+        let mut at = None;
         loop {
             match error {
-                ignore::Error::WithPath { err, .. }
-                | ignore::Error::WithDepth { err, .. }
-                | ignore::Error::WithLineNumber { err, .. } => error = err,
-                ignore::Error::Loop { child, .. } => {
-                    let path = relative(&self.canonical, child)?;
-                    return (components(&path).len() > start_depth).then_some(Entry {
-                        path,
-                        kind: EntryKind::Symlink,
-                        target: None,
-                        bytes: None,
-                        ino: None,
-                    });
+                ignore::Error::WithPath { path, err } => {
+                    at = Some(path.clone());
+                    error = err;
                 }
-                _ => return None,
+                ignore::Error::WithDepth { err, .. }
+                | ignore::Error::WithLineNumber { err, .. } => {
+                    error = err;
+                }
+                ignore::Error::Loop { child, .. } => {
+                    at = Some(child.clone());
+                    break;
+                }
+                _ => break,
             }
         }
+        let path = relative(&self.canonical, &at?)?;
+        let below = components(&path).len() > filter.start.len();
+        let excluded = filter
+            .exclude
+            .as_ref()
+            .is_some_and(|set| matches_or_ancestor(set, &path));
+        let is_link = self
+            .dir
+            .symlink_metadata(&path)
+            .is_ok_and(|m| m.is_symlink());
+        (below && !excluded && is_link).then_some(Entry {
+            path,
+            kind: EntryKind::Symlink,
+            target: None,
+            bytes: None,
+            ino: None,
+        })
     }
 
     fn entry(&self, entry: &DirEntry, start_depth: usize, sizes: bool) -> Option<Entry> {
@@ -236,6 +261,21 @@ impl Workspace {
             }
         });
         names
+    }
+}
+
+/// Whether the caller named a start directory that ignore rules or a hidden name kept
+/// the walk from entering: `list node_modules`, `search x --path .git`.
+fn named_but_hidden(walk: &Walk, filter: &Filter) -> bool {
+    !walk.include_ignored && !filter.start.is_empty() && !filter.reached.load(Ordering::Relaxed)
+}
+
+/// A directory asked for by name is walked as with `includeIgnored`, as ripgrep searches
+/// a directory it is given explicitly.
+fn shown_anyway(walk: &Walk) -> Walk {
+    Walk {
+        include_ignored: true,
+        ..walk.clone()
     }
 }
 
