@@ -308,3 +308,16 @@ fn a_symlinked_directory_inside_is_followed() {
     let through = ws.run(&["glob", "*.rs", "--path", "link"]);
     assert_eq!(matches(through.ok()), ["link/a.rs"], "{}", through.stdout);
 }
+
+#[test]
+fn dot_and_dot_dot_in_a_pattern_are_resolved_lexically() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "a").file("src/b.rs", "b");
+    for pattern in ["./*.txt", "src/../*.txt"] {
+        let run = ws.run(&["glob", pattern]);
+        assert_eq!(run.ok()["matches"], json!(["a.txt"]), "{pattern}");
+    }
+    let absolute = format!("{}/src/*.rs", ws.root().display());
+    let run = ws.run(&["glob", &absolute]);
+    assert_eq!(run.ok()["matches"], json!(["src/b.rs"]));
+}

@@ -470,3 +470,31 @@ fn json_arguments_name_an_unknown_field_and_the_allowed_ones() {
     );
     assert!(run.message().contains("recursive"), "{}", run.stdout);
 }
+
+#[test]
+fn a_directory_named_explicitly_is_listed_even_when_ignored_or_hidden() {
+    let ws = TestWorkspace::new();
+    ws.file(".gitignore", "node_modules/\n")
+        .file("node_modules/m.js", "m")
+        .file(".hidden/h.txt", "h");
+    let run = ws.run(&["list", "node_modules"]);
+    assert_eq!(
+        run.ok()["entries"],
+        json!([{"path": "node_modules/m.js", "kind": "file", "bytes": 1}])
+    );
+    let run = ws.run(&["list", ".hidden"]);
+    assert_eq!(run.ok()["entries"][0]["path"], ".hidden/h.txt");
+    let run = ws.run(&["list"]);
+    assert_eq!(run.ok()["entries"], json!([]), "{}", run.stdout);
+}
+
+#[test]
+fn a_dangling_symlink_is_listed_as_a_symlink() {
+    let ws = TestWorkspace::new();
+    ws.symlink("nowhere", "dangling");
+    let run = ws.run(&["list"]);
+    assert_eq!(
+        run.ok()["entries"],
+        json!([{"path": "dangling", "kind": "symlink"}])
+    );
+}

@@ -624,3 +624,32 @@ fn symlinks_out_of_the_root_are_not_followed() {
         assert!(!run.stdout.contains("TOPSECRET"), "{}", run.stdout);
     }
 }
+
+#[test]
+fn a_match_on_a_very_long_line_is_shown_in_a_window() {
+    let ws = TestWorkspace::new();
+    ws.file(
+        "long.txt",
+        format!("{}NEEDLE{}\n", "x".repeat(100_000), "y".repeat(10)),
+    );
+    let run = ws.run(&["search", "NEEDLE"]);
+    let m = &run.ok()["matches"][0];
+    assert_eq!(m["textTruncated"], true);
+    let text = m["text"].as_str().unwrap();
+    assert!(text.contains("NEEDLE") && text.len() <= 1000, "{text}");
+}
+
+#[test]
+fn files_over_the_size_limit_are_counted_not_silently_dropped() {
+    let ws = TestWorkspace::new();
+    ws.file(".stitch/config.json", r#"{"limits":{"maxFileBytes":10}}"#)
+        .file("big.txt", "0123456789abc\n")
+        .file("small.txt", "0123\n");
+    let run = ws.run(&["search", "0123"]);
+    let data = run.ok();
+    assert_eq!(data["skippedLarge"], 1);
+    assert_eq!(
+        data["matches"],
+        json!([{"path": "small.txt", "line": 1, "text": "0123"}])
+    );
+}
