@@ -99,7 +99,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand edit" -l json -d 'Read the
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l depth -d 'How many levels to descend (1 = the directory\'s own entries)' -r
-complete -c stitch -n "__fish_stitch_using_subcommand list" -l limit -d 'The most entries to return' -r
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l limit -d 'The most entries or matches to return' -r
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -109,12 +109,12 @@ json-schema\t''
 anthropic\t''
 openai\t''
 mcp\t''"
-complete -c stitch -n "__fish_stitch_using_subcommand list" -l all -d 'Include entries hidden by ignore rules and hidden names'
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l path -d 'The directory to search below [default: .]' -r
-complete -c stitch -n "__fish_stitch_using_subcommand glob" -l limit -d 'The most matches to return' -r
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l limit -d 'The most entries or matches to return' -r
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -124,7 +124,7 @@ json-schema\t''
 anthropic\t''
 openai\t''
 mcp\t''"
-complete -c stitch -n "__fish_stitch_using_subcommand glob" -l all -d 'Include files hidden by ignore rules and hidden names'
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -133,7 +133,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand search" -l glob -d 'Only s
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s C -l context -d 'Lines of context before and after each match (0-10)' -r
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l mode -d 'Match contents (default) or workspace-relative paths' -r -f -a "content\t''
 path\t''"
-complete -c stitch -n "__fish_stitch_using_subcommand search" -l limit -d 'The most matches to return' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l limit -d 'The most entries or matches to return' -r
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -146,7 +146,7 @@ mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l regex -d 'Treat the query as a regular expression (linear time: no look-around or backreferences)'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s i -l ignore-case -d 'Match case-insensitively'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l paths-only -d 'Same as --mode path'
-complete -c stitch -n "__fish_stitch_using_subcommand search" -l all -d 'Include files hidden by ignore rules and hidden names'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -202,6 +202,19 @@ pub struct EditArgs {
     pub json: JsonFlag,
 }
 
+/// The options list, glob and search share.
+#[derive(Debug, Args)]
+pub struct WalkFlags {
+    /// Include what ignore rules and hidden names hide (never .stitch/).
+    #[arg(long)]
+    pub all: bool,
+    /// The most entries or matches to return.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub limit: Option<u64>,
+    #[command(flatten)]
+    pub json: JsonFlag,
+}
+
 /// `stitch list`.
 #[derive(Debug, Args)]
 pub struct ListArgs {
@@ -210,14 +223,8 @@ pub struct ListArgs {
     /// How many levels to descend (1 = the directory's own entries).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub depth: Option<u64>,
-    /// Include entries hidden by ignore rules and hidden names.
-    #[arg(long)]
-    pub all: bool,
-    /// The most entries to return.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub limit: Option<u64>,
     #[command(flatten)]
-    pub json: JsonFlag,
+    pub walk: WalkFlags,
 }
 
 /// `stitch glob`.
@@ -228,14 +235,8 @@ pub struct GlobArgs {
     /// The directory to search below [default: .].
     #[arg(long, value_name = "DIR")]
     pub path: Option<String>,
-    /// Include files hidden by ignore rules and hidden names.
-    #[arg(long)]
-    pub all: bool,
-    /// The most matches to return.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub limit: Option<u64>,
     #[command(flatten)]
-    pub json: JsonFlag,
+    pub walk: WalkFlags,
 }
 
 /// `stitch search`.
@@ -264,14 +265,8 @@ pub struct SearchArgs {
     /// Same as --mode path.
     #[arg(long, conflicts_with = "mode")]
     pub paths_only: bool,
-    /// Include files hidden by ignore rules and hidden names.
-    #[arg(long)]
-    pub all: bool,
-    /// The most matches to return.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub limit: Option<u64>,
     #[command(flatten)]
-    pub json: JsonFlag,
+    pub walk: WalkFlags,
 }
 
 /// The clap command, for completions, man pages and parsing.

@@ -5,7 +5,7 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use serde_json::{Map, Value};
 
-use crate::cli::Command;
+use crate::cli::{Command, WalkFlags};
 use crate::refusal::{Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.
@@ -51,6 +51,11 @@ fn put(map: &mut Map<String, Value>, key: &str, value: Option<impl Into<Value>>)
     if let Some(value) = value {
         map.insert(key.to_owned(), value.into());
     }
+}
+
+fn put_walk(map: &mut Map<String, Value>, walk: &WalkFlags) {
+    put_flag(map, "includeIgnored", walk.all);
+    put(map, "limit", walk.limit);
 }
 
 fn put_flag(map: &mut Map<String, Value>, key: &str, on: bool) {
@@ -107,14 +112,12 @@ pub fn to_json(command: &Command) -> Outcome<Value> {
         Command::List(a) => {
             put(&mut map, "path", a.path.clone());
             put(&mut map, "depth", a.depth);
-            put_flag(&mut map, "includeIgnored", a.all);
-            put(&mut map, "limit", a.limit);
+            put_walk(&mut map, &a.walk);
         }
         Command::Glob(a) => {
             put(&mut map, "pattern", a.pattern.clone());
             put(&mut map, "path", a.path.clone());
-            put_flag(&mut map, "includeIgnored", a.all);
-            put(&mut map, "limit", a.limit);
+            put_walk(&mut map, &a.walk);
         }
         Command::Search(a) => {
             put(&mut map, "query", a.query.clone());
@@ -129,8 +132,7 @@ pub fn to_json(command: &Command) -> Outcome<Value> {
             if a.paths_only {
                 map.insert("mode".into(), Value::String("path".into()));
             }
-            put_flag(&mut map, "includeIgnored", a.all);
-            put(&mut map, "limit", a.limit);
+            put_walk(&mut map, &a.walk);
         }
         Command::Config(_) | Command::Schema(_) => {}
     }

@@ -56,9 +56,9 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
         Command::Read(a) => ("read_file", a.json.json),
         Command::Write(a) => ("write_file", a.json.json),
         Command::Edit(a) => ("edit_file", a.json.json),
-        Command::List(a) => ("list_directory", a.json.json),
-        Command::Glob(a) => ("glob", a.json.json),
-        Command::Search(a) => ("search_files", a.json.json),
+        Command::List(a) => ("list_directory", a.walk.json.json),
+        Command::Glob(a) => ("glob", a.walk.json.json),
+        Command::Search(a) => ("search_files", a.walk.json.json),
         Command::Config(_) => return config_check(cli),
         Command::Schema(_) => unreachable!("schema is not a tool call"),
     };
