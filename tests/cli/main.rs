@@ -59,3 +59,5 @@ mod stress;
 // Generated malformed input for every tool (proptest): one envelope, exit 0/1/2, no
 // panic, nothing written outside, nothing created unless the call succeeded.
 mod fuzz;
+// A planted workspace: its own state, special files, symlink fan-out, hooks, odd names.
+mod hostile;

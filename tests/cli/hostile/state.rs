@@ -1,0 +1,2 @@
+//! `.stitch/` and everything stitch keeps under it, planted as symlinks, FIFOs, devices
+//! or huge files.
