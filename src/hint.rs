@@ -29,6 +29,10 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
         },
         Code::InvalidPath => match text(refusal, "suggestion") {
             Some(s) => format!("Use the path `{s}` instead."),
+            None if refusal.detail("symlink").is_some() => format!(
+                "The symlink `{}` cannot be followed: use a path that does not go through it.",
+                text(refusal, "symlink").unwrap_or_default()
+            ),
             None => "Use a non-empty, workspace-relative path with `/` separators.".into(),
         },
         Code::InvalidPattern => match refusal.detail("rewrite").and_then(Value::as_bool) {
@@ -72,6 +76,7 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
             "`{path}` cannot be read or edited as text; to replace it whole, use write_file with its sha256 as expectedSha256."
         ),
         Code::TooLarge => match text(refusal, "field") {
+            Some("stdin") => "Send one JSON object holding only the arguments; pass large text with --from FILE, or split the work.".into(),
             Some("content") => "Split the content into smaller files.".into(),
             Some("result") => "Make the edit smaller, or split the file first.".into(),
             _ => format!(
@@ -99,9 +104,12 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
         }
         Code::StaleVersion => format!("{REREAD}."),
         Code::NotObserved => format!("{READ_FIRST}."),
-        Code::InvalidConfig => {
-            "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem.".into()
-        }
+        Code::InvalidConfig => match text(refusal, "field") {
+            Some(state) if state.starts_with(".stitch") => format!(
+                "The workspace owner must remove or replace `{state}` (stitch keeps its own state there); `stitch config check` shows the problem."
+            ),
+            _ => "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem.".into(),
+        },
         Code::Busy => "Another call holds the lock: retry in a moment.".into(),
     };
     Some(hint)

@@ -1,16 +1,38 @@
 //! The caller's own inputs: stdin, and files named by `--from`-style flags.
 //!
 //! These are the caller's files, outside the workspace's containment by design (the
-//! caller can read them anyway); they are never workspace paths.
+//! caller can read them anyway); they are never workspace paths. Every read is bounded:
+//! past its limit the input is refused without being read to its end, so `yes | stitch
+//! list` cannot grow memory. A named file is opened without blocking, so a FIFO with no
+//! writer reads as empty instead of hanging the call.
 
 use std::io::Read;
 use std::path::Path;
 
-/// Reads all of stdin as raw bytes.
-pub fn stdin_bytes() -> std::io::Result<Vec<u8>> {
+/// Why an input could not be had.
+#[derive(Debug)]
+pub enum Error {
+    /// It holds more than the limit, which is all that was read.
+    TooLarge { limit: u64 },
+    Io(std::io::Error),
+}
+
+/// Reads `input` to its end, or refuses it once it passes `limit` bytes.
+fn bounded(input: impl Read, limit: u64) -> Result<Vec<u8>, Error> {
     let mut bytes = Vec::new();
-    std::io::stdin().lock().read_to_end(&mut bytes)?;
+    input
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(Error::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(Error::TooLarge { limit });
+    }
     Ok(bytes)
+}
+
+/// Reads stdin as raw bytes, at most `limit` of them.
+pub fn stdin_bytes(limit: u64) -> Result<Vec<u8>, Error> {
+    bounded(std::io::stdin().lock(), limit)
 }
 
 /// Whether stdin is a terminal (never read by surprise).
@@ -20,12 +42,34 @@ pub fn stdin_is_terminal() -> bool {
     std::io::stdin().is_terminal()
 }
 
-/// Reads a `--from FILE` argument: `-` is stdin, anything else a file of the caller's.
+/// Reads a `--from FILE` argument, at most `limit` bytes: `-` is stdin, anything else a
+/// file of the caller's.
 #[allow(clippy::disallowed_methods)] // The caller's own file, not a workspace path.
-pub fn from_file(path: &Path) -> std::io::Result<Vec<u8>> {
+pub fn from_file(path: &Path, limit: u64) -> Result<Vec<u8>, Error> {
+    use std::os::unix::fs::OpenOptionsExt;
     if path.as_os_str() == "-" {
-        stdin_bytes()
-    } else {
-        std::fs::read(path)
+        return stdin_bytes(limit);
     }
+    // Opening a FIFO for reading blocks until a writer comes; O_NONBLOCK does not.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(
+            (rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY)
+                .bits()
+                .cast_signed(),
+        )
+        .open(path)
+        .map_err(Error::Io)?;
+    let meta = file.metadata().map_err(Error::Io)?;
+    if meta.is_dir() {
+        return Err(Error::Io(std::io::ErrorKind::IsADirectory.into()));
+    }
+    if !meta.is_file() {
+        // A pipe the caller made (`--from <(cmd)`) is read as it comes, as cat would;
+        // a FIFO nobody writes to reads as empty at once.
+        let flags = rustix::fs::fcntl_getfl(&file).map_err(|e| Error::Io(e.into()))?;
+        rustix::fs::fcntl_setfl(&file, flags - rustix::fs::OFlags::NONBLOCK)
+            .map_err(|e| Error::Io(e.into()))?;
+    }
+    bounded(file, limit)
 }

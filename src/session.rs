@@ -23,6 +23,9 @@ pub const MAX_ENTRIES: usize = 4096;
 pub const MAX_SESSIONS: usize = 128;
 /// The longest session ID.
 pub const MAX_ID_BYTES: usize = 128;
+/// The size bound of a ledger: [`MAX_ENTRIES`] paths of up to 4096 bytes each, with
+/// their digests, fit; a larger file was not written by stitch.
+pub const MAX_LEDGER_BYTES: u64 = 24 << 20;
 
 const DIR: &str = "sessions";
 const SUFFIX: &str = ".json";
@@ -61,6 +64,11 @@ pub enum Error {
     Workspace(workspace::Error),
 }
 
+/// Whether `name` is one stitch gives a ledger: a valid session ID and `.json`.
+fn is_ledger_name(name: &str) -> bool {
+    name.strip_suffix(SUFFIX).and_then(Session::new).is_some()
+}
+
 impl Session {
     /// A session, if `id` is 1–128 characters of `[A-Za-z0-9._-]` and not `.` or `..`,
     /// so that no ID can name a path.
@@ -86,16 +94,19 @@ impl Session {
         format!("{}{SUFFIX}", self.id)
     }
 
-    fn load(&self, ws: &Workspace) -> Result<Ledger, workspace::Error> {
-        Ok(ws
-            .read_state(DIR, &self.file())?
+    /// The ledger, and whether its file exists: one that cannot be parsed is empty.
+    fn load(&self, ws: &Workspace) -> Result<(Ledger, bool), workspace::Error> {
+        let bytes = ws.read_state(DIR, &self.file(), MAX_LEDGER_BYTES)?;
+        let exists = bytes.is_some();
+        let ledger = bytes
             .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .unwrap_or_default())
+            .unwrap_or_default();
+        Ok((ledger, exists))
     }
 
     /// What this session last saw at `real`, if anything.
     pub fn seen(&self, ws: &Workspace, real: &str) -> Result<Option<Seen>, workspace::Error> {
-        let ledger = self.load(ws)?;
+        let (ledger, _) = self.load(ws)?;
         Ok(ledger.entries.get(real).map(|entry| match &entry.sha256 {
             Some(sha) => Seen::Present(sha.clone()),
             None => Seen::Absent,
@@ -112,7 +123,7 @@ impl Session {
     ) -> Result<(), Error> {
         let _guard = lock::acquire_named(ws, &format!("session-{}.lock", self.id), timeout)
             .map_err(Error::Lock)?;
-        let mut ledger = self.load(ws).map_err(Error::Workspace)?;
+        let (mut ledger, exists) = self.load(ws).map_err(Error::Workspace)?;
         ledger.clock += 1;
         let sha256 = match seen {
             Seen::Present(sha) => Some(sha),
@@ -132,14 +143,10 @@ impl Session {
             ledger.entries.retain(|_, e| e.at >= cutoff);
         }
         let bytes = serde_json::to_vec(&ledger).unwrap_or_default();
-        let fresh = ws
-            .read_state(DIR, &self.file())
-            .map_err(Error::Workspace)?
-            .is_none();
         ws.write_state(DIR, &self.file(), &bytes)
             .map_err(Error::Workspace)?;
-        if fresh {
-            ws.prune_state(DIR, SUFFIX, MAX_SESSIONS)
+        if !exists {
+            ws.prune_state(DIR, is_ledger_name, MAX_SESSIONS)
                 .map_err(Error::Workspace)?;
         }
         Ok(())

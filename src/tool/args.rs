@@ -18,10 +18,24 @@ pub trait Request: DeserializeOwned {
     const ITEM_FIELDS: &'static [&'static str] = &[];
 }
 
-/// Reads the arguments from stdin: exactly one JSON object; empty means none.
-pub fn from_stdin() -> Outcome<Value> {
-    let bytes =
-        crate::input::stdin_bytes().map_err(|e| anyhow::Error::new(e).context("reading stdin"))?;
+/// Reads the arguments from stdin, at most `limit` bytes: exactly one JSON object;
+/// empty means none.
+pub fn from_stdin(limit: u64) -> Outcome<Value> {
+    let bytes = match crate::input::stdin_bytes(limit) {
+        Ok(bytes) => bytes,
+        Err(crate::input::Error::TooLarge { limit }) => {
+            return Err(Refusal::new(
+                Code::TooLarge,
+                format!("stdin holds more than {limit} bytes, the bound on this tool's JSON arguments"),
+            )
+            .with("field", "stdin")
+            .with("limit", limit)
+            .into())
+        }
+        Err(crate::input::Error::Io(e)) => {
+            return Err(anyhow::Error::new(e).context("reading stdin").into())
+        }
+    };
     parse_object(&bytes).map_err(Into::into)
 }
 

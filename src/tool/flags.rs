@@ -28,13 +28,22 @@ pub fn any_given(spec: &clap::Command, sub: &ArgMatches) -> bool {
     })
 }
 
-fn from_file(flag: &str, field: &str, path: &std::path::Path) -> Outcome<Value> {
-    let bytes = crate::input::from_file(path).map_err(|_| {
-        Refusal::new(
+fn from_file(flag: &str, field: &str, path: &std::path::Path, limit: u64) -> Outcome<Value> {
+    let bytes = crate::input::from_file(path, limit).map_err(|e| match e {
+        crate::input::Error::TooLarge { limit } => Refusal::new(
+            Code::TooLarge,
+            format!(
+                "--{flag} `{}` holds more than {limit} bytes, the workspace's maxFileBytes",
+                path.display()
+            ),
+        )
+        .with("field", field)
+        .with("limit", limit),
+        crate::input::Error::Io(_) => Refusal::new(
             Code::InvalidArgument,
             format!("--{flag} could not read `{}`", path.display()),
         )
-        .with("field", field)
+        .with("field", field),
     })?;
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Value::String(text)),
@@ -64,8 +73,9 @@ fn put_flag(map: &mut Map<String, Value>, key: &str, on: bool) {
     }
 }
 
-/// The JSON arguments the flags of `command` spell.
-pub fn to_json(command: &Command) -> Outcome<Value> {
+/// The JSON arguments the flags of `command` spell. Files named by `--from`-style
+/// flags are read up to `limit` bytes.
+pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
     let mut map = Map::new();
     match command {
         Command::Read(a) => {
@@ -78,7 +88,7 @@ pub fn to_json(command: &Command) -> Outcome<Value> {
             put(&mut map, "path", a.path.clone());
             put(&mut map, "content", a.content.clone());
             if let Some(from) = &a.from {
-                map.insert("content".into(), from_file("from", "content", from)?);
+                map.insert("content".into(), from_file("from", "content", from, limit)?);
             }
             put_flag(&mut map, "overwrite", a.overwrite);
             put(&mut map, "expectedSha256", a.expected_sha256.clone());
@@ -99,10 +109,10 @@ pub fn to_json(command: &Command) -> Outcome<Value> {
             put(&mut map, "oldText", a.old.clone());
             put(&mut map, "newText", a.new.clone());
             if let Some(from) = &a.old_from {
-                map.insert("oldText".into(), from_file("old-from", "oldText", from)?);
+                map.insert("oldText".into(), from_file("old-from", "oldText", from, limit)?);
             }
             if let Some(from) = &a.new_from {
-                map.insert("newText".into(), from_file("new-from", "newText", from)?);
+                map.insert("newText".into(), from_file("new-from", "newText", from, limit)?);
             }
             put_flag(&mut map, "replaceAll", a.replace_all);
             put(&mut map, "expectedReplacements", a.expected_replacements);

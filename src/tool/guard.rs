@@ -27,7 +27,7 @@ pub fn check(
     };
     let seen = session
         .seen(&ctx.ws, real)
-        .map_err(|e| anyhow::anyhow!("reading the session ledger: {e}"))?;
+        .map_err(|e| super::refuse::path(ctx, shown, e))?;
     let refusal = match (seen, actual) {
         (None, Some(actual)) => Refusal::new(
             Code::NotObserved,

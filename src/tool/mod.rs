@@ -70,14 +70,14 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
         .with("field", "json")
         .into());
     }
+    let ctx = context(cli)?;
     let arguments = if json_flag || (!flags_given && !crate::input::stdin_is_terminal()) {
-        args::from_stdin()?
+        args::from_stdin(stdin_limit(name, &ctx.limits))?
     } else if flags_given {
-        flags::to_json(&cli.command)?
+        flags::to_json(&cli.command, ctx.limits.max_file_bytes)?
     } else {
         Value::Object(serde_json::Map::new())
     };
-    let ctx = context(cli)?;
     match name {
         "read_file" => read::run(&ctx, arguments),
         "write_file" => write::run(&ctx, arguments),
@@ -85,6 +85,17 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
         "list_directory" => list::run(&ctx, arguments),
         "glob" => glob::run(&ctx, arguments),
         _ => search::run(&ctx, arguments),
+    }
+}
+
+/// The bound on the JSON arguments a tool reads from stdin. A tool that carries no
+/// file content needs little; `write_file` and `edit_file` carry up to two texts of up
+/// to `maxFileBytes` each (content, or oldText and newText), plus room for the rest.
+fn stdin_limit(tool: &str, limits: &Limits) -> u64 {
+    const SMALL: u64 = 1 << 20;
+    match tool {
+        "write_file" | "edit_file" => limits.max_file_bytes.saturating_mul(2) + SMALL,
+        _ => SMALL,
     }
 }
 
@@ -163,6 +174,9 @@ fn context(cli: &Cli) -> Outcome<Context> {
     let policy = match ws.read_config() {
         Ok(None) => Policy::default(),
         Ok(Some(bytes)) => crate::policy::parse(&bytes).map_err(|e| approve::invalid_config(&e))?,
+        Err(crate::workspace::Error::State { path, problem }) => {
+            return Err(refuse::state(&path, problem).into())
+        }
         // There is a config but it cannot be read as a file: fail closed, as for a
         // malformed one.
         Err(_) => {

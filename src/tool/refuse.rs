@@ -21,6 +21,7 @@ pub fn path(ctx: &Context, shown: &str, error: Error) -> Failure {
                 Invalid::TooLong { bytes } | Invalid::NameTooLong { bytes } => {
                     r = r.with("bytes", bytes);
                 }
+                Invalid::NonUtf8Link { link } => r = r.with("symlink", link),
                 Invalid::Empty | Invalid::Nul => {}
             }
             r
@@ -62,9 +63,23 @@ pub fn path(ctx: &Context, shown: &str, error: Error) -> Failure {
             Refusal::new(Code::AlreadyExists, format!("`{shown}` already exists"))
                 .with("path", shown)
         }
+        Error::State { path, problem } => state(&path, problem),
         Error::Io(e) => return Failure::Internal(anyhow::Error::new(e).context("workspace I/O")),
     };
     refusal.into()
+}
+
+/// `INVALID_CONFIG` for stitch's own state, never blamed on the caller's path.
+#[cold]
+pub fn state(path: &str, problem: crate::workspace::StateProblem) -> Refusal {
+    let reason = problem.reason();
+    Refusal::new(
+        Code::InvalidConfig,
+        format!("stitch's own state is unusable: `{path}` {reason}"),
+    )
+    .with("path", path)
+    .with("field", path)
+    .with("reason", reason)
 }
 
 /// `NOT_FOUND`, with the nearest existing names.

@@ -29,13 +29,19 @@ pub enum WriteMode {
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
 
-fn unique_name(name: &str) -> String {
+/// A temp name for `name` that no other call uses: `.{name}.{pid}.{time}{n}.stitch-tmp`,
+/// the pattern the sweep recognises as its own.
+pub(super) fn unique_name(name: &str) -> String {
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
     let short: String = name.chars().take(40).collect();
-    format!(".{short}.{}.{nanos:x}{n}.stitch-tmp", std::process::id())
+    format!(
+        ".{short}.{}.{nanos:x}{n}{}",
+        std::process::id(),
+        super::state::TEMP_SUFFIX
+    )
 }
 
 fn io(e: Errno) -> Error {
@@ -142,7 +148,7 @@ impl Workspace {
     /// Names an anonymous temp file under `.stitch/tmp/`, then renames it over the
     /// target, so that no temp name ever appears beside the target.
     fn replace_anonymous(&self, fd: &OwnedFd, parent: &Dir, name: &str) -> Result<(), Error> {
-        let staging = self.state_subdir("tmp")?;
+        let staging = self.state_subdir_created("tmp")?;
         sweep(&staging);
         let tmp = unique_name(name);
         match link_anonymous(fd, &staging, &tmp) {
@@ -178,18 +184,29 @@ fn sync_dir(dir: &Dir) -> Result<(), Error> {
 /// process: a live write holds one for microseconds.
 const STALE_STAGING: std::time::Duration = std::time::Duration::from_secs(600);
 
-/// Removes staged names that a killed process left in `.stitch/tmp/`. The directory is
-/// almost always empty, so this is one directory read.
-fn sweep(staging: &Dir) {
+/// Removes staged names that a killed process left in a state directory: only regular
+/// files named by [`unique_name`]'s pattern, by name in the directory (never through a
+/// link). The directory is almost always empty, so this is one directory read.
+pub(super) fn sweep(staging: &Dir) {
     let Ok(entries) = staging.entries() else {
         return;
     };
     let now = std::time::SystemTime::now();
     for entry in entries.flatten() {
-        let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| {
-            now.duration_since(t.into_std())
-                .is_ok_and(|age| age > STALE_STAGING)
-        });
+        let ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with('.') && n.ends_with(super::state::TEMP_SUFFIX));
+        if !ours {
+            continue;
+        }
+        // `DirEntry::metadata` does not follow a link.
+        let Ok(meta) = entry.metadata() else { continue };
+        let old = meta.is_file()
+            && meta.modified().is_ok_and(|t| {
+                now.duration_since(t.into_std())
+                    .is_ok_and(|age| age > STALE_STAGING)
+            });
         if old {
             let _ = staging.remove_file(entry.file_name());
         }

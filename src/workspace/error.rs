@@ -27,7 +27,41 @@ pub enum Error {
     /// The object is not a regular file.
     NotAFile,
     AlreadyExists,
+    /// stitch's own state under `.stitch/` is unusable: `path` (such as `.stitch/tmp`)
+    /// is a symlink, a special file, the wrong kind or too large. Never the caller's
+    /// path's fault.
+    State {
+        path: String,
+        problem: StateProblem,
+    },
     Io(io::Error),
+}
+
+/// What is wrong with a piece of stitch's own state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StateProblem {
+    Symlink,
+    NotADirectory,
+    NotARegularFile,
+    TooLarge { limit: u64 },
+    /// It was replaced between the look and the open.
+    Changed,
+}
+
+impl StateProblem {
+    /// A phrase for the refusal's sentence and `details.reason`.
+    #[must_use]
+    pub fn reason(self) -> String {
+        match self {
+            StateProblem::Symlink => "is a symbolic link; stitch never follows links in its own state".into(),
+            StateProblem::NotADirectory => "is not a directory".into(),
+            StateProblem::NotARegularFile => {
+                "is not a regular file (a directory, FIFO, socket or device)".into()
+            }
+            StateProblem::TooLarge { limit } => format!("is larger than its bound of {limit} bytes"),
+            StateProblem::Changed => "was replaced while stitch opened it".into(),
+        }
+    }
 }
 
 impl Error {

@@ -24,7 +24,7 @@ use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
 pub use atomic::{Reuse, WriteMode};
-pub use error::Error;
+pub use error::{Error, StateProblem};
 pub use file::OpenFile;
 pub use resolve::Kind;
 
@@ -38,6 +38,8 @@ pub struct Workspace {
     given: PathBuf,
     /// The root with every symlink resolved.
     canonical: PathBuf,
+    /// `.stitch`, once opened and checked (see [`state`]).
+    state: std::sync::OnceLock<Dir>,
 }
 
 /// Why the root itself cannot be used.
@@ -127,6 +129,7 @@ impl Workspace {
             dir,
             given,
             canonical,
+            state: std::sync::OnceLock::new(),
         })
     }
 

@@ -13,7 +13,7 @@ use std::path::{Component, Path};
 
 use cap_std::fs::Dir;
 
-use super::path::join;
+use super::path::{join, Invalid};
 use super::Error;
 
 /// How many symlinks one resolution may follow before it is a loop (Linux's `MAXSYMLINKS`).
@@ -118,8 +118,11 @@ pub(super) fn resolve(
                 match part {
                     Component::Normal(n) => match n.to_str() {
                         Some(n) => spliced.push(n.to_owned()),
-                        // A non-UTF-8 target cannot be named in output; treat as missing.
-                        None => spliced.push(n.to_string_lossy().into_owned()),
+                        // Taken lossily, `\xff` would become U+FFFD: another name, which
+                        // may exist. Such a target cannot be followed faithfully.
+                        None => {
+                            return Err(Error::InvalidPath(Invalid::NonUtf8Link { link: here }))
+                        }
                     },
                     Component::ParentDir => spliced.push("..".to_owned()),
                     _ => {}

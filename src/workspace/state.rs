@@ -1,92 +1,270 @@
-//! The reserved state directory `.stitch/`: lock files, and later ledgers.
+//! The reserved state directory `.stitch/`: the config, lock files, session ledgers and
+//! staged temp files.
 //!
-//! It is created on first need with a `.gitignore` that keeps everything but
-//! `config.json` out of git. Its files are opened through the root handle like any other.
+//! The workspace may have been planted by someone else, `.stitch/` included, so nothing
+//! here is trusted: `.stitch` must be a real directory of the root, every state path is
+//! looked at with `lstat` and opened with `O_NOFOLLOW` (and `O_NONBLOCK` for files),
+//! its type is checked on the open descriptor, and files are read with a size bound. A
+//! state path that is a symlink, a FIFO, a device, the wrong kind or too large is
+//! [`Error::State`], never a problem of the caller's path. Only names stitch creates
+//! itself (its own naming patterns, regular files) are ever deleted, through the
+//! directory handle, never through a link.
 
-use cap_std::fs::{Dir, OpenOptions};
+use std::io::Read;
 
+use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt};
+use cap_std::fs::{Dir, File, OpenOptions, OpenOptionsExt};
+use rustix::fs::OFlags;
+
+use super::error::StateProblem;
 use super::{Error, Workspace};
 
 /// The name of the reserved directory at the root.
 pub const STATE_DIR: &str = ".stitch";
 
+/// The config's size bound.
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
 const GITIGNORE: &str =
     "# stitch's state: locks, ledgers and temporary files.\n*\n!.gitignore\n!config.json\n";
 
+/// What each known name under `.stitch/` must be, checked once per call before any
+/// change, so that a planted one refuses the call up front.
+const KNOWN: [(&str, Expect); 5] = [
+    ("tmp", Expect::Dir),
+    ("locks", Expect::Dir),
+    ("sessions", Expect::Dir),
+    ("config.json", Expect::File),
+    (".gitignore", Expect::File),
+];
+
+/// The suffix of every temp name stitch creates; only such names are swept.
+pub(super) const TEMP_SUFFIX: &str = ".stitch-tmp";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    Dir,
+    File,
+}
+
+#[cold]
+fn state(path: impl Into<String>, problem: StateProblem) -> Error {
+    Error::State {
+        path: path.into(),
+        problem,
+    }
+}
+
+/// Sorts an error met opening a state path: a link met with `O_NOFOLLOW`, or a wrong
+/// kind, is the state's problem; anything else is a cause with no case.
+fn opening(path: &str, e: std::io::Error) -> Error {
+    use rustix::io::Errno;
+    match e.raw_os_error().map(Errno::from_raw_os_error) {
+        Some(Errno::LOOP) => state(path, StateProblem::Symlink),
+        Some(Errno::NOTDIR) => state(path, StateProblem::NotADirectory),
+        Some(Errno::ISDIR) => state(path, StateProblem::NotARegularFile),
+        // Escapes (cap-std's PermissionDenied without an errno, or EXDEV) can only come
+        // from a link, which the checks above should have caught: a swap meanwhile.
+        Some(Errno::XDEV) => state(path, StateProblem::Changed),
+        None if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            state(path, StateProblem::Changed)
+        }
+        _ => Error::Io(e),
+    }
+}
+
+/// Looks at `name` in `dir` without following it: `Ok(None)` when it does not exist.
+fn look(dir: &Dir, name: &str, path: &str, expect: Expect) -> Result<Option<()>, Error> {
+    let meta = match dir.symlink_metadata(name) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(opening(path, e)),
+    };
+    let file_type = meta.file_type();
+    if file_type.is_symlink() {
+        return Err(state(path, StateProblem::Symlink));
+    }
+    match expect {
+        Expect::Dir if !file_type.is_dir() => Err(state(path, StateProblem::NotADirectory)),
+        Expect::File if !file_type.is_file() => Err(state(path, StateProblem::NotARegularFile)),
+        _ => Ok(Some(())),
+    }
+}
+
+/// Opens the directory `name` in `dir`, never through a link.
+fn open_dir(dir: &Dir, name: &str, path: &str) -> Result<Dir, Error> {
+    dir.open_dir_nofollow(name).map_err(|e| opening(path, e))
+}
+
+/// Opens the regular file `name` in `dir` with `options`, never through a link and
+/// never blocking, and checks on the descriptor that it is a regular file.
+fn open_file(dir: &Dir, name: &str, path: &str, options: &mut OpenOptions) -> Result<File, Error> {
+    options.follow(FollowSymlinks::No).custom_flags(
+        (OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC)
+            .bits()
+            .cast_signed(),
+    );
+    let file = dir.open_with(name, options).map_err(|e| opening(path, e))?;
+    let meta = file.metadata().map_err(Error::Io)?;
+    if !meta.is_file() {
+        return Err(state(path, StateProblem::NotARegularFile));
+    }
+    Ok(file)
+}
+
+/// Reads an open state file, refusing it past `limit` bytes without reading more.
+fn read_bounded(mut file: File, path: &str, limit: u64) -> Result<Vec<u8>, Error> {
+    let size = file.metadata().map_err(Error::Io)?.len();
+    if size > limit {
+        return Err(state(path, StateProblem::TooLarge { limit }));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    (&mut file)
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Error::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(state(path, StateProblem::TooLarge { limit }));
+    }
+    Ok(bytes)
+}
+
 impl Workspace {
-    /// Opens (creating if needed) `.stitch/<sub>/`.
-    pub(super) fn state_subdir(&self, sub: &str) -> Result<Dir, Error> {
-        let path = format!("{STATE_DIR}/{sub}");
-        match self.dir.open_dir(&path) {
-            Ok(dir) => return Ok(dir),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::classify(e)),
+    /// The `.stitch` directory, opened without following links and with every known name
+    /// under it checked; `None` when it does not exist and `create` is false.
+    fn state_dir(&self, create: bool) -> Result<Option<&Dir>, Error> {
+        if let Some(dir) = self.state.get() {
+            return Ok(Some(dir));
         }
-        match self.dir.create_dir(STATE_DIR) {
-            Ok(()) => {
-                // Best effort: a missing .gitignore only means git may show the folder.
-                let _ = self.dir.write(format!("{STATE_DIR}/.gitignore"), GITIGNORE);
+        if look(&self.dir, STATE_DIR, STATE_DIR, Expect::Dir)?.is_none() {
+            if !create {
+                return Ok(None);
             }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(Error::classify(e)),
+            match self.dir.create_dir(STATE_DIR) {
+                Ok(()) => {
+                    // Best effort: a missing .gitignore only means git may show the folder.
+                    if let Ok(new) = self.dir.open_dir_nofollow(STATE_DIR) {
+                        let mut options = OpenOptions::new();
+                        options.write(true).create_new(true);
+                        if let Ok(mut file) = open_file(&new, ".gitignore", "", &mut options) {
+                            let _ = std::io::Write::write_all(&mut file, GITIGNORE.as_bytes());
+                        }
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(opening(STATE_DIR, e)),
+            }
         }
-        match self.dir.create_dir(&path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(Error::classify(e)),
+        let dir = open_dir(&self.dir, STATE_DIR, STATE_DIR)?;
+        for (name, expect) in KNOWN {
+            look(&dir, name, &format!("{STATE_DIR}/{name}"), expect)?;
         }
-        self.dir.open_dir(&path).map_err(Error::classify)
+        Ok(Some(self.state.get_or_init(|| dir)))
+    }
+
+    /// Checks `.stitch` and every known name under it, before a call changes anything.
+    pub fn check_state(&self) -> Result<(), Error> {
+        self.state_dir(false).map(drop)
+    }
+
+    /// Opens `.stitch/<sub>/`, creating it (and `.stitch`) when `create` is true;
+    /// `None` when it does not exist and `create` is false.
+    fn state_subdir(&self, sub: &str, create: bool) -> Result<Option<Dir>, Error> {
+        let Some(state_dir) = self.state_dir(create)? else {
+            return Ok(None);
+        };
+        let path = format!("{STATE_DIR}/{sub}");
+        if look(state_dir, sub, &path, Expect::Dir)?.is_none() {
+            if !create {
+                return Ok(None);
+            }
+            match state_dir.create_dir(sub) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(opening(&path, e)),
+            }
+        }
+        open_dir(state_dir, sub, &path).map(Some)
+    }
+
+    /// Opens `.stitch/<sub>/`, creating it if needed.
+    pub(super) fn state_subdir_created(&self, sub: &str) -> Result<Dir, Error> {
+        self.state_subdir(sub, true)?
+            .ok_or_else(|| Error::Io(std::io::ErrorKind::NotFound.into()))
     }
 
     /// Opens (creating if needed, never truncating) the lock file `name` under
     /// `.stitch/locks/`. Lock files are never replaced, so a lock on one holds.
     pub fn lock_file(&self, name: &str) -> Result<std::fs::File, Error> {
-        let dir = self.state_subdir("locks")?;
+        let dir = self.state_subdir_created("locks")?;
+        let path = format!("{STATE_DIR}/locks/{name}");
+        // A planted device must not even be opened: opening some has effects.
+        look(&dir, name, &path, Expect::File)?;
         let mut options = OpenOptions::new();
         options.read(true).write(true).create(true);
-        dir.open_with(name, &options)
-            .map(cap_std::fs::File::into_std)
-            .map_err(Error::classify)
+        open_file(&dir, name, &path, &mut options).map(File::into_std)
     }
-}
 
-impl Workspace {
-    /// Reads `.stitch/<sub>/<name>`, `None` when it does not exist.
-    pub fn read_state(&self, sub: &str, name: &str) -> Result<Option<Vec<u8>>, Error> {
-        match self.dir.read(format!("{STATE_DIR}/{sub}/{name}")) {
-            Ok(bytes) => Ok(Some(bytes)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::classify(e)),
+    /// Reads `.stitch/<sub>/<name>` with a bound of `limit` bytes, `None` when it does
+    /// not exist.
+    pub fn read_state(&self, sub: &str, name: &str, limit: u64) -> Result<Option<Vec<u8>>, Error> {
+        let Some(dir) = self.state_subdir(sub, false)? else {
+            return Ok(None);
+        };
+        let path = format!("{STATE_DIR}/{sub}/{name}");
+        if look(&dir, name, &path, Expect::File)?.is_none() {
+            return Ok(None);
         }
+        let file = open_file(&dir, name, &path, OpenOptions::new().read(true))?;
+        read_bounded(file, &path, limit).map(Some)
     }
 
-    /// Replaces `.stitch/<sub>/<name>` atomically (temp file, fsync, rename).
+    /// Replaces `.stitch/<sub>/<name>` atomically: a new temp name (`O_EXCL`, never
+    /// through a link), fsync, rename over.
     pub fn write_state(&self, sub: &str, name: &str, bytes: &[u8]) -> Result<(), Error> {
         use std::io::Write;
-        let dir = self.state_subdir(sub)?;
-        let temp = format!(".{name}.{}.tmp", std::process::id());
+        let dir = self.state_subdir_created(sub)?;
+        let path = format!("{STATE_DIR}/{sub}/{name}");
+        look(&dir, name, &path, Expect::File)?;
+        let temp = super::atomic::unique_name(name);
         let mut options = OpenOptions::new();
-        options.write(true).create(true).truncate(true);
-        let mut file = dir.open_with(&temp, &options).map_err(Error::classify)?;
-        file.write_all(bytes).map_err(Error::Io)?;
-        file.sync_all().map_err(Error::Io)?;
-        dir.rename(&temp, &dir, name).map_err(Error::classify)
+        options.write(true).create_new(true);
+        let mut file = open_file(&dir, &temp, &path, &mut options)?;
+        let written = file
+            .write_all(bytes)
+            .and_then(|()| file.sync_all())
+            .map_err(Error::Io)
+            .and_then(|()| dir.rename(&temp, &dir, name).map_err(|e| opening(&path, e)));
+        if written.is_err() {
+            let _ = dir.remove_file(&temp);
+        }
+        written
     }
 
-    /// Keeps the `keep` most recently modified files of `.stitch/<sub>/` whose names end
-    /// with `suffix`, removing the rest.
-    pub fn prune_state(&self, sub: &str, suffix: &str, keep: usize) -> Result<(), Error> {
-        let dir = self.state_subdir(sub)?;
-        let mut files: Vec<(std::time::SystemTime, std::ffi::OsString)> = Vec::new();
-        for entry in dir.entries().map_err(Error::classify)? {
-            let entry = entry.map_err(Error::classify)?;
-            let name = entry.file_name();
-            if !name.to_string_lossy().ends_with(suffix) {
+    /// Keeps the `keep` most recently modified files of `.stitch/<sub>/` whose names
+    /// `ours` recognises, removing the rest, and sweeps temp names a killed process left
+    /// there. Only regular files are ever removed, by name in the directory.
+    pub fn prune_state(
+        &self,
+        sub: &str,
+        ours: impl Fn(&str) -> bool,
+        keep: usize,
+    ) -> Result<(), Error> {
+        let dir = self.state_subdir_created(sub)?;
+        super::atomic::sweep(&dir);
+        let mut files: Vec<(std::time::SystemTime, String)> = Vec::new();
+        for entry in dir.entries().map_err(Error::Io)? {
+            let Ok(entry) = entry else { continue };
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            // `DirEntry::metadata` does not follow a link.
+            let Ok(meta) = entry.metadata() else { continue };
+            if !ours(&name) || !meta.is_file() {
                 continue;
             }
-            let modified = entry
-                .metadata()
-                .and_then(|m| m.modified())
+            let modified = meta
+                .modified()
                 .map_or(std::time::UNIX_EPOCH, cap_std::time::SystemTime::into_std);
             files.push((modified, name));
         }
@@ -103,13 +281,18 @@ impl Workspace {
 }
 
 impl Workspace {
-    /// The bytes of `.stitch/config.json`, `None` when there is none.
+    /// The bytes of `.stitch/config.json` (at most [`MAX_CONFIG_BYTES`]), `None` when
+    /// there is none. `.stitch` and everything known under it are checked first.
     pub fn read_config(&self) -> Result<Option<Vec<u8>>, Error> {
-        match self.dir.read(format!("{STATE_DIR}/config.json")) {
-            Ok(bytes) => Ok(Some(bytes)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(Error::classify(e)),
+        let Some(dir) = self.state_dir(false)? else {
+            return Ok(None);
+        };
+        let path = format!("{STATE_DIR}/config.json");
+        if look(dir, "config.json", &path, Expect::File)?.is_none() {
+            return Ok(None);
         }
+        let file = open_file(dir, "config.json", &path, OpenOptions::new().read(true))?;
+        read_bounded(file, &path, MAX_CONFIG_BYTES).map(Some)
     }
 
     /// The root's canonical absolute path: the working directory of the authorize
