@@ -13,7 +13,9 @@ use std::path::Path;
 #[derive(Debug)]
 pub enum Error {
     /// It holds more than the limit, which is all that was read.
-    TooLarge { limit: u64 },
+    TooLarge {
+        limit: u64,
+    },
     Io(std::io::Error),
 }
 

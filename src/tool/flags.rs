@@ -109,10 +109,16 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
             put(&mut map, "oldText", a.old.clone());
             put(&mut map, "newText", a.new.clone());
             if let Some(from) = &a.old_from {
-                map.insert("oldText".into(), from_file("old-from", "oldText", from, limit)?);
+                map.insert(
+                    "oldText".into(),
+                    from_file("old-from", "oldText", from, limit)?,
+                );
             }
             if let Some(from) = &a.new_from {
-                map.insert("newText".into(), from_file("new-from", "newText", from, limit)?);
+                map.insert(
+                    "newText".into(),
+                    from_file("new-from", "newText", from, limit)?,
+                );
             }
             put_flag(&mut map, "replaceAll", a.replace_all);
             put(&mut map, "expectedReplacements", a.expected_replacements);

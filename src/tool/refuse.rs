@@ -124,12 +124,14 @@ pub fn lock(ctx: &Context, shown: &str, error: crate::lock::Error) -> Failure {
 pub fn protected(location: &crate::workspace::Location, mutation: bool) -> Result<(), Refusal> {
     let shown = location.shown.as_str();
     if location.is_reserved() {
-        return Err(Refusal::new(
-            Code::Denied,
-            format!("`{shown}` is in .stitch/, which is reserved for stitch's own state"),
-        )
-        .with("path", shown)
-        .with("rule", "reserved"));
+        let message = if location.is_reserved_through_link() {
+            format!("`{shown}` leads through a symlink into .stitch/, which is reserved for stitch's own state")
+        } else {
+            format!("`{shown}` is in .stitch/, which is reserved for stitch's own state")
+        };
+        return Err(Refusal::new(Code::Denied, message)
+            .with("path", shown)
+            .with("rule", "reserved"));
     }
     if mutation && location.is_git() {
         return Err(Refusal::new(

@@ -43,7 +43,9 @@ pub enum StateProblem {
     Symlink,
     NotADirectory,
     NotARegularFile,
-    TooLarge { limit: u64 },
+    TooLarge {
+        limit: u64,
+    },
     /// It was replaced between the look and the open.
     Changed,
 }
@@ -53,12 +55,16 @@ impl StateProblem {
     #[must_use]
     pub fn reason(self) -> String {
         match self {
-            StateProblem::Symlink => "is a symbolic link; stitch never follows links in its own state".into(),
+            StateProblem::Symlink => {
+                "is a symbolic link; stitch never follows links in its own state".into()
+            }
             StateProblem::NotADirectory => "is not a directory".into(),
             StateProblem::NotARegularFile => {
                 "is not a regular file (a directory, FIFO, socket or device)".into()
             }
-            StateProblem::TooLarge { limit } => format!("is larger than its bound of {limit} bytes"),
+            StateProblem::TooLarge { limit } => {
+                format!("is larger than its bound of {limit} bytes")
+            }
             StateProblem::Changed => "was replaced while stitch opened it".into(),
         }
     }

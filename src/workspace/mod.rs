@@ -70,12 +70,26 @@ pub struct Location {
     shown_components: Vec<String>,
 }
 
+/// Whether components name `.stitch` or something below it (in any letter case, for
+/// case-insensitive filesystems).
+fn reserved(components: &[String]) -> bool {
+    components
+        .first()
+        .is_some_and(|n| n.eq_ignore_ascii_case(state::STATE_DIR))
+}
+
 impl Location {
     /// Whether the path (as written or as resolved) is `.stitch` or below it.
     #[must_use]
     pub fn is_reserved(&self) -> bool {
-        let first = |c: &[String]| c.first().is_some_and(|n| n.eq_ignore_ascii_case(".stitch"));
-        first(&self.components) || first(&self.shown_components)
+        reserved(&self.components) || reserved(&self.shown_components)
+    }
+
+    /// Whether the path is reserved only where it resolves: a symlink leads into
+    /// `.stitch/` from a path spelled elsewhere.
+    #[must_use]
+    pub fn is_reserved_through_link(&self) -> bool {
+        reserved(&self.components) && !reserved(&self.shown_components)
     }
 
     /// Whether the path (as written or as resolved) lies in a `.git` directory.

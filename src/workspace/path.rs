@@ -18,12 +18,20 @@ pub const MAX_NAME_BYTES: usize = 255;
 pub enum Invalid {
     Empty,
     Nul,
-    Backslash { suggestion: String },
-    TooLong { bytes: usize },
-    NameTooLong { bytes: usize },
+    Backslash {
+        suggestion: String,
+    },
+    TooLong {
+        bytes: usize,
+    },
+    NameTooLong {
+        bytes: usize,
+    },
     /// The path goes through the symlink `link`, whose target is not valid UTF-8 and so
     /// cannot be resolved without mistaking it for another name.
-    NonUtf8Link { link: String },
+    NonUtf8Link {
+        link: String,
+    },
 }
 
 impl Invalid {
@@ -36,9 +44,7 @@ impl Invalid {
             Invalid::Backslash { .. } => "uses `\\` as a separator",
             Invalid::TooLong { .. } => "is 4096 bytes or longer",
             Invalid::NameTooLong { .. } => "has a name longer than 255 bytes",
-            Invalid::NonUtf8Link { .. } => {
-                "goes through a symlink whose target is not valid UTF-8"
-            }
+            Invalid::NonUtf8Link { .. } => "goes through a symlink whose target is not valid UTF-8",
         }
     }
 }

@@ -1,0 +1,191 @@
+//! Nothing blocks, nothing grows without bound: FIFOs and devices anywhere in the
+//! workspace (files, ignore files, `--from` sources) are refused or read without waiting,
+//! and stdin is read only up to its bound.
+
+use std::io::Write;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::{mkfifo, mkzero, timed, KILL_AFTER, PROMPT};
+use crate::support::{report, tree, Run, TestWorkspace};
+
+/// Runs `stitch args` with an endless stream on stdin (as `yes |` gives) and returns the
+/// call's result and how many bytes it was fed before it stopped reading.
+fn fed_endlessly(ws: &TestWorkspace, args: &[&str]) -> (Run, u64, Duration) {
+    let mut child = ws
+        .std_cmd()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn stitch");
+    let mut stdin = child.stdin.take().unwrap();
+    let start = Instant::now();
+    let feeder = std::thread::spawn(move || {
+        let line = b"y\n".repeat(32 * 1024);
+        let mut fed = 0u64;
+        // Ends when stitch closes its end (EPIPE), or after far more than any bound.
+        while fed < (4 << 30) && stdin.write_all(&line).is_ok() {
+            fed += line.len() as u64;
+        }
+        fed
+    });
+    let deadline = start + KILL_AFTER;
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "stitch {args:?} did not stop reading"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let took = start.elapsed();
+    let output = child.wait_with_output().unwrap();
+    let fed = feeder.join().unwrap();
+    (Run::from_output(output), fed, took)
+}
+
+#[test]
+fn an_endless_stdin_is_refused_without_reading_it_all() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "alpha\n");
+    for (args, limit) in [
+        (&["list"][..], 1u64 << 20),
+        (&["read", "--json"], 1 << 20),
+        (&["search", "--json"], 1 << 20),
+        (&["write", "--json"], 2 * 268_435_456 + (1 << 20)),
+    ] {
+        let (run, fed, took) = fed_endlessly(&ws, args);
+        run.refused("TOO_LARGE");
+        assert_eq!(
+            run.envelope,
+            json!({
+                "ok": false,
+                "error": "TOO_LARGE",
+                "details": {
+                    "message": format!(
+                        "stdin holds more than {limit} bytes, the bound on this tool's JSON arguments"
+                    ),
+                    "field": "stdin",
+                    "limit": limit,
+                },
+                "_hint": "Send one JSON object holding only the arguments; pass large text with \
+                          --from FILE, or split the work.",
+            }),
+            "{}",
+            run.stdout
+        );
+        // What a pipe holds beyond the bound is all that was written before it closed.
+        assert!(fed < limit + (8 << 20), "{args:?}: fed {fed} bytes");
+        report(&format!(
+            "hostile::blocking: `yes | stitch {}` refused after {took:?}, {fed} bytes fed",
+            args.join(" ")
+        ));
+    }
+    assert_eq!(ws.read_string("a.txt"), "alpha\n");
+}
+
+#[test]
+fn from_a_source_over_max_file_bytes_is_too_large() {
+    let ws = TestWorkspace::new();
+    ws.file(
+        ".stitch/config.json",
+        r#"{"limits": {"maxFileBytes": 1000}}"#,
+    )
+    .file("big.txt", "x".repeat(5000));
+    let run = timed(&ws, &["write", "copy.txt", "--from", "-"], "y".repeat(5000));
+    run.refused("TOO_LARGE");
+    assert_eq!(
+        run.envelope,
+        json!({
+            "ok": false,
+            "error": "TOO_LARGE",
+            "details": {
+                "message": "--from `-` holds more than 1000 bytes, the workspace's maxFileBytes",
+                "field": "content",
+                "limit": 1000,
+            },
+            "_hint": "Split the content into smaller files.",
+        }),
+        "{}",
+        run.stdout
+    );
+    let run = timed(&ws, &["write", "copy.txt", "--from", "big.txt"], "");
+    assert_eq!(run.refused("TOO_LARGE")["limit"], 1000, "{}", run.stdout);
+    assert!(!ws.exists("copy.txt"));
+}
+
+#[test]
+fn a_planted_fifo_named_by_from_reads_as_empty_at_once() {
+    let ws = TestWorkspace::new();
+    mkfifo(&ws.path("notes.md"));
+    let run = timed(&ws, &["write", "out.md", "--from", "notes.md"], "");
+    let data = run.ok();
+    assert_eq!(
+        (data["bytes"].clone(), data["created"].clone()),
+        (json!(0), json!(true))
+    );
+    assert_eq!(ws.read("out.md"), b"");
+}
+
+#[test]
+fn fifos_and_devices_in_the_tree_are_refused_or_passed_over_at_once() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "needle\n").dir("dev");
+    mkfifo(&ws.path("pipe"));
+    mkfifo(&ws.path("dev/pipe.txt"));
+    let zero = mkzero(&ws.path("dev/zero.txt"));
+    if !zero {
+        report("hostile::blocking: cannot make a device here (not root); FIFOs only");
+    }
+    // Edits take the file's lock, which creates `.stitch/locks/`: that is all that may change.
+    let files = || {
+        let mut all = tree(&ws.root());
+        all.retain(|path, _| !path.starts_with(".stitch"));
+        all
+    };
+    let before = files();
+    for target in ["pipe", "dev/pipe.txt"]
+        .into_iter()
+        .chain(zero.then_some("dev/zero.txt"))
+    {
+        let run = timed(&ws, &["read", target], "");
+        assert_eq!(run.refused("NOT_A_FILE")["path"], target, "{}", run.stdout);
+        let run = timed(&ws, &["edit", target, "--old", "a", "--new", "b"], "");
+        assert_eq!(run.refused("NOT_A_FILE")["path"], target, "{}", run.stdout);
+    }
+    let run = timed(&ws, &["search", "needle", "--all"], "");
+    assert_eq!(
+        run.ok()["matches"],
+        json!([{"path": "a.txt", "line": 1, "text": "needle"}]),
+        "{}",
+        run.stdout
+    );
+    let run = timed(&ws, &["glob", "**/*.txt", "--all"], "");
+    run.ok();
+    let run = timed(&ws, &["list", "--depth", "3", "--all"], "");
+    run.ok();
+    assert_eq!(files(), before);
+}
+
+#[test]
+fn a_fifo_config_or_ledger_does_not_hold_the_call() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "alpha\n").dir(".stitch/sessions");
+    mkfifo(&ws.path(".stitch/sessions/s.json"));
+    let start = Instant::now();
+    let run = timed(&ws, &["--session", "s", "read", "a.txt"], "");
+    assert_eq!(
+        run.refused("INVALID_CONFIG")["field"],
+        ".stitch/sessions/s.json"
+    );
+    mkfifo(&ws.path(".stitch/config.json"));
+    let run = timed(&ws, &["read", "a.txt"], "");
+    assert_eq!(
+        run.refused("INVALID_CONFIG")["field"],
+        ".stitch/config.json"
+    );
+    assert!(start.elapsed() < PROMPT * 2);
+}
