@@ -21,10 +21,10 @@ pub trait Request: DeserializeOwned {
 /// Reads the arguments from stdin, at most `limit` bytes: exactly one JSON object;
 /// empty means none.
 pub fn from_stdin(limit: u64) -> Outcome<Value> {
-    let bytes =
-        match crate::input::stdin_bytes(limit) {
-            Ok(bytes) => bytes,
-            Err(crate::input::Error::TooLarge { limit }) => return Err(Refusal::new(
+    let bytes = match crate::input::stdin_bytes(limit) {
+        Ok(bytes) => bytes,
+        Err(crate::input::Error::TooLarge { limit }) => {
+            return Err(Refusal::new(
                 Code::TooLarge,
                 format!(
                     "stdin holds more than {limit} bytes, the bound on this tool's JSON arguments"
@@ -32,11 +32,12 @@ pub fn from_stdin(limit: u64) -> Outcome<Value> {
             )
             .with("field", "stdin")
             .with("limit", limit)
-            .into()),
-            Err(crate::input::Error::Io(e)) => {
-                return Err(anyhow::Error::new(e).context("reading stdin").into())
-            }
-        };
+            .into())
+        }
+        Err(crate::input::Error::Io(e)) => {
+            return Err(anyhow::Error::new(e).context("reading stdin").into())
+        }
+    };
     parse_object(&bytes).map_err(Into::into)
 }
 
