@@ -1,17 +1,17 @@
-//! Containment without `openat2(2)`: the containment, adversarial and race suites run
-//! again in a child test process whose `stitch` calls all have `openat2` refused with
-//! `ENOSYS` by a seccomp filter, so that cap-std's own `O_NOFOLLOW` component walk is
-//! what keeps every path beneath the root.
+//! Containment without `openat2(2)`: the containment, adversarial, race and
+//! planted-workspace suites run again in a child test process whose `stitch` calls all
+//! have `openat2` refused with `ENOSYS` by a seccomp filter, so that cap-std's own
+//! `O_NOFOLLOW` component walk is what keeps every path beneath the root.
 
 use std::process::Command;
 
 use crate::support::{refuse_openat2, report, TestWorkspace, WITHOUT_OPENAT2_ENV};
 
 /// The suites that run a second time, as test-name filters.
-const SUITES: [&str; 3] = ["containment::", "adversarial::", "race::"];
+const SUITES: [&str; 4] = ["containment::", "adversarial::", "race::", "hostile::"];
 
 #[test]
-fn containment_adversarial_and_race_suites_pass_without_openat2() {
+fn containment_adversarial_race_and_hostile_suites_pass_without_openat2() {
     if std::env::var_os(WITHOUT_OPENAT2_ENV).is_some() {
         return; // already the child run
     }
@@ -28,6 +28,7 @@ fn containment_adversarial_and_race_suites_pass_without_openat2() {
         if line.starts_with("race ")
             || line.starts_with("  ")
             || line.starts_with("adversarial:")
+            || line.starts_with("hostile::")
             || line.starts_with("test result")
         {
             report(&format!("without openat2: {line}"));
