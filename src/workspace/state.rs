@@ -162,11 +162,6 @@ impl Workspace {
         Ok(Some(self.state.get_or_init(|| dir)))
     }
 
-    /// Checks `.stitch` and every known name under it, before a call changes anything.
-    pub fn check_state(&self) -> Result<(), Error> {
-        self.state_dir(false).map(drop)
-    }
-
     /// Opens `.stitch/<sub>/`, creating it (and `.stitch`) when `create` is true;
     /// `None` when it does not exist and `create` is false.
     fn state_subdir(&self, sub: &str, create: bool) -> Result<Option<Dir>, Error> {
