@@ -6,3 +6,7 @@
 
 // Own state that is a symlink, a FIFO, a device or huge: INVALID_CONFIG before any change.
 mod state;
+// Symlink fan-outs: each directory walked once per call, each file shown once, in time.
+mod walks;
+// Names that are not UTF-8: counted in skippedNonUtf8, never dropped or mangled.
+mod names;
