@@ -12,7 +12,7 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::walk::{EntryKind, Walk};
 
 use super::args::{self, invalid, Request};
-use super::list::respell;
+use super::list::{respell, with_non_utf8};
 use super::{dir, limits, Context};
 
 /// The arguments of `glob`.
@@ -37,7 +37,7 @@ fn dot() -> String {
 
 impl Request for GlobRequest {
     const TOOL: &'static str = "glob";
-    const DESCRIPTION: &'static str = "Find files whose path below path matches a glob: `*` matches within one directory, `**` across directories (`**/*.rs`, `src/*.toml`). Returns matches (workspace-relative file paths in byte order), truncated and scannedFiles. Ignored and hidden files are skipped unless includeIgnored. Refusals: INVALID_PATTERN (the glob does not compile: fix it); OUTSIDE_ROOT (the pattern or path leaves the workspace); NOT_FOUND; NOT_A_DIRECTORY; INVALID_ARGUMENT; DENIED.";
+    const DESCRIPTION: &'static str = "Find files whose path below path matches a glob: `*` matches within one directory, `**` across directories (`**/*.rs`, `src/*.toml`). Returns matches (workspace-relative file paths in byte order), truncated, scannedFiles and skippedNonUtf8 (names that are not UTF-8, never shown). Ignored and hidden files are skipped unless includeIgnored. Refusals: INVALID_PATTERN (the glob does not compile: fix it); OUTSIDE_ROOT (the pattern or path leaves the workspace); NOT_FOUND; NOT_A_DIRECTORY; INVALID_ARGUMENT; DENIED.";
     const FIELDS: &'static [&'static str] = &["pattern", "path", "includeIgnored", "limit"];
 }
 
@@ -112,6 +112,78 @@ fn normalise(ctx: &Context, pattern: &str, path: &str) -> Result<String, Refusal
     Ok(parts.join("/"))
 }
 
+/// The most `/`-separated components a path matched by `pattern` can have, or `None`
+/// when there is no such bound (`**`) or the pattern is not plain enough to be sure.
+///
+/// `*`, `?` and character classes never match `/` (the glob is compiled with
+/// `literal_separator`), so only literal slashes count; an alternation counts its
+/// longest branch (`{a,b/c}` is 2 components). The walk of `*.md` then reads one
+/// directory, not the tree.
+#[must_use]
+pub fn components_at_most(pattern: &str) -> Option<usize> {
+    if pattern.contains("**") {
+        return None;
+    }
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut at = 0;
+    let slashes = slashes_in(&chars, &mut at, false)?;
+    (at == chars.len()).then_some(slashes + 1)
+}
+
+/// The most literal slashes in the sequence starting at `chars[*at]`, up to the end or,
+/// within an alternation, the `,` or `}` that ends the branch (left unread).
+fn slashes_in(chars: &[char], at: &mut usize, in_branch: bool) -> Option<usize> {
+    let mut slashes = 0;
+    while let Some(&c) = chars.get(*at) {
+        match c {
+            ',' | '}' if in_branch => return Some(slashes),
+            '/' => {
+                slashes += 1;
+                *at += 1;
+            }
+            '\\' => {
+                // An escaped character is itself, an escaped `/` a separator.
+                slashes += usize::from(*chars.get(*at + 1)? == '/');
+                *at += 2;
+            }
+            '[' => *at = class_end(chars, *at)?,
+            '{' => {
+                *at += 1;
+                let mut longest = 0;
+                loop {
+                    longest = longest.max(slashes_in(chars, at, true)?);
+                    let end = *chars.get(*at)?;
+                    *at += 1;
+                    if end == '}' {
+                        break;
+                    }
+                }
+                slashes += longest;
+            }
+            _ => *at += 1,
+        }
+    }
+    (!in_branch).then_some(slashes)
+}
+
+/// The index just past the character class opened at `chars[open]`, as globset parses
+/// it (`!` or `^` negates, a `]` first is literal); `None` for a POSIX class inside
+/// (`[[:alpha:]]`) or no closing `]`, which are left unbounded.
+fn class_end(chars: &[char], open: usize) -> Option<usize> {
+    let mut at = open + 1;
+    if matches!(chars.get(at), Some('!' | '^')) {
+        at += 1;
+    }
+    let first = at;
+    loop {
+        match *chars.get(at)? {
+            ']' if at > first => return Some(at + 1),
+            '[' if chars.get(at + 1) == Some(&':') => return None,
+            _ => at += 1,
+        }
+    }
+}
+
 /// Finds the files the pattern in `arguments` matches.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     let req: GlobRequest = args::parse(arguments)?;
@@ -124,7 +196,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     let location = dir::locate(ctx, &req.path, false)?;
     let walk = Walk {
         start: location.real.clone(),
-        depth: None,
+        // A pattern without `**` cannot match deeper than it has components.
+        depth: components_at_most(&pattern),
         include_ignored: req.include_ignored,
         sizes: false,
         exclude: ctx.policy.deny.clone(),
@@ -136,7 +209,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     };
     let scanned = AtomicUsize::new(0);
     let found = Mutex::new(Vec::new());
-    let denied = ctx.ws.walk_parallel(&walk, &|entry| {
+    let omitted = ctx.ws.walk_parallel(&walk, &|entry| {
         if entry.target == Some(EntryKind::File) {
             scanned.fetch_add(1, Ordering::Relaxed);
             if matcher.is_match(&entry.path[prefix..]) {
@@ -163,8 +236,9 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         "matches": matches,
         "truncated": truncated,
         "scannedFiles": scanned.into_inner(),
-        "denied": denied,
+        "denied": omitted.denied,
     });
+    with_non_utf8(&mut data, omitted);
     if truncated {
         data["hint"] = json!(limits::cut_hint(
             &format!("the first {limit} matches in byte order"),
@@ -173,4 +247,53 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         ));
     }
     Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{compile, components_at_most};
+
+    #[test]
+    fn a_pattern_without_double_star_has_a_fixed_depth() {
+        assert_eq!(components_at_most("*.md"), Some(1));
+        assert_eq!(components_at_most("src/*/mod.rs"), Some(3));
+        assert_eq!(components_at_most("a\\/b"), Some(2));
+        assert_eq!(components_at_most("a\\*b"), Some(1));
+    }
+
+    #[test]
+    fn an_alternation_counts_its_longest_branch() {
+        assert_eq!(components_at_most("{a,b/c}"), Some(2));
+        assert_eq!(components_at_most("x/{a,b/{c,d/e}}/f"), Some(5));
+        assert_eq!(components_at_most("{a/b,c}/d"), Some(3));
+        assert_eq!(components_at_most("a,b/c"), Some(2));
+    }
+
+    #[test]
+    fn character_classes_add_no_component() {
+        assert_eq!(components_at_most("[/]x"), Some(1));
+        assert_eq!(components_at_most("[]/,}]"), Some(1));
+        assert_eq!(components_at_most("{[,}],b}/c"), Some(2));
+        assert_eq!(components_at_most("*.[!a]"), Some(1));
+        // globset compiles classes without `/` under literal_separator; if that ever
+        // changed, the bound above would be wrong.
+        for class in ["a[/]b", "a[!x]b", "a[^x]b", "a[.-0]b"] {
+            assert!(
+                !compile(class, "pattern").unwrap().is_match("a/b"),
+                "{class}"
+            );
+        }
+    }
+
+    #[test]
+    fn doubt_means_no_bound() {
+        assert_eq!(components_at_most("**/*.md"), None);
+        assert_eq!(components_at_most("src/**"), None);
+        assert_eq!(components_at_most("a**"), None);
+        assert_eq!(components_at_most("[[:alpha:]]/x"), None);
+        assert_eq!(components_at_most("[ab"), None);
+        assert_eq!(components_at_most("{a,b"), None);
+        assert_eq!(components_at_most("a\\"), None);
+        assert_eq!(components_at_most("a}b"), Some(1));
+    }
 }

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::workspace::walk::{Entry, Walk};
+use crate::workspace::walk::{Entry, Omitted, Walk};
 
 use super::args::{self, invalid, Request};
 use super::{dir, limits, Context};
@@ -31,7 +31,7 @@ fn dot() -> String {
 
 impl Request for ListRequest {
     const TOOL: &'static str = "list_directory";
-    const DESCRIPTION: &'static str = "List a directory of the workspace: entries {path, kind (file, directory, symlink, other), bytes} sorted by path, skipping .gitignore/.ignore'd and hidden entries unless includeIgnored (skipped counts them). depth descends into subdirectories. truncated says the limit cut the list (hint says how to narrow). Refusals: NOT_FOUND (use details.nearNames); NOT_A_DIRECTORY (it is a file: use read_file); OUTSIDE_ROOT; INVALID_PATH; INVALID_ARGUMENT (depth or limit out of range); DENIED.";
+    const DESCRIPTION: &'static str = "List a directory of the workspace: entries {path, kind (file, directory, symlink, other), bytes} sorted by path, skipping .gitignore/.ignore'd and hidden entries unless includeIgnored (skipped counts them, and skippedNonUtf8 the names that are not UTF-8, which are never shown). A directory reached through several symlinks is walked once, under its own path; the links are listed as symlinks. depth descends into subdirectories. truncated says the limit cut the list (hint says how to narrow). Refusals: NOT_FOUND (use details.nearNames); NOT_A_DIRECTORY (it is a file: use read_file); OUTSIDE_ROOT; INVALID_PATH; INVALID_ARGUMENT (depth or limit out of range); DENIED.";
     const FIELDS: &'static [&'static str] = &["path", "depth", "includeIgnored", "limit"];
 }
 
@@ -56,10 +56,11 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
         exclude: ctx.policy.deny.clone(),
     };
     let mut entries: Vec<Entry> = Vec::new();
-    let denied = ctx.ws.walk(&walk, |entry| entries.push(entry));
-    // Everything the ignore rules or the policy left out, each entry once.
+    let omitted = ctx.ws.walk(&walk, |entry| entries.push(entry));
+    // Everything the ignore rules, the policy or an unspellable name left out, each
+    // entry once.
     let skipped = if req.include_ignored {
-        denied
+        omitted.denied + omitted.non_utf8
     } else {
         let mut all = 0usize;
         let everything = Walk {
@@ -68,8 +69,8 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
             exclude: None,
             ..walk
         };
-        ctx.ws.walk(&everything, |_| all += 1);
-        all.saturating_sub(entries.len())
+        let unspellable = ctx.ws.walk(&everything, |_| all += 1).non_utf8;
+        (all + unspellable).saturating_sub(entries.len())
     };
     entries.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let truncated = entries.len() > limit;
@@ -91,6 +92,7 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
         "truncated": truncated,
         "skipped": skipped,
     });
+    with_non_utf8(&mut data, omitted);
     if truncated {
         data["hint"] = json!(limits::cut_hint(
             &format!("the first {limit} entries"),
@@ -99,6 +101,15 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
         ));
     }
     Ok(data)
+}
+
+/// Adds `skippedNonUtf8` to a walk's result when the walk met names that are not valid
+/// UTF-8: they cannot be shown without being mistaken for other names, so they are
+/// counted, by that reason.
+pub fn with_non_utf8(data: &mut Value, omitted: Omitted) {
+    if omitted.non_utf8 > 0 {
+        data["skippedNonUtf8"] = json!(omitted.non_utf8);
+    }
 }
 
 /// Spells a walked (real) path as the caller named the directory, when a link made

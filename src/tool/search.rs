@@ -15,12 +15,12 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::refusal::Outcome;
-use crate::workspace::walk::{Entry, EntryKind, Walk};
+use crate::workspace::walk::{Entry, EntryKind, Omitted, Walk};
 use crate::workspace::Kind;
 
 use super::args::{self, invalid, Request};
 use super::grep::{self, Hit};
-use super::list::respell;
+use super::list::{respell, with_non_utf8};
 use super::{dir, glob, limits, Context};
 
 /// The arguments of `search_files`.
@@ -61,7 +61,7 @@ fn dot() -> String {
 
 impl Request for SearchRequest {
     const TOOL: &'static str = "search_files";
-    const DESCRIPTION: &'static str = "Search file contents for literal text (or a regex with regex: true), like ripgrep: returns matches {path, line, text, before, after} in (path, line) order (text is a window around the match, with textTruncated, for lines over 1000 bytes), truncated, scannedFiles, skippedBinary and skippedLarge. mode: path matches workspace-relative paths instead. include narrows to a glob; context adds lines around each match. Refusals: INVALID_PATTERN (the regex does not compile; look-around and backreferences are not supported because regexes run in linear time: rewrite, or search literally); INVALID_ARGUMENT (empty query, context over 10, limit out of range); NOT_FOUND; OUTSIDE_ROOT; DENIED.";
+    const DESCRIPTION: &'static str = "Search file contents for literal text (or a regex with regex: true), like ripgrep: returns matches {path, line, text, before, after} in (path, line) order (text is a window around the match, with textTruncated, for lines over 1000 bytes), truncated, scannedFiles, skippedBinary, skippedLarge and skippedNonUtf8 (names that are not UTF-8, never shown). mode: path matches workspace-relative paths instead. include narrows to a glob; context adds lines around each match. Refusals: INVALID_PATTERN (the regex does not compile; look-around and backreferences are not supported because regexes run in linear time: rewrite, or search literally); INVALID_ARGUMENT (empty query, context over 10, limit out of range); NOT_FOUND; OUTSIDE_ROOT; DENIED.";
     const FIELDS: &'static [&'static str] = &[
         "query",
         "regex",
@@ -179,7 +179,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         }
         true
     };
-    let mut denied = 0;
+    let mut omitted = Omitted::default();
     if single_file {
         visit(Entry {
             path: location.real.clone(),
@@ -196,7 +196,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             sizes: false,
             exclude: ctx.policy.deny.clone(),
         };
-        denied = ctx.ws.walk_parallel(&walk, &visit);
+        omitted = ctx.ws.walk_parallel(&walk, &visit);
     }
     let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
     let truncated = found.cut || found.total > limit;
@@ -209,8 +209,9 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         "scannedFiles": scanned.into_inner(),
         "skippedBinary": skipped.binary.into_inner(),
         "skippedLarge": skipped.large.into_inner(),
-        "denied": denied,
+        "denied": omitted.denied,
     });
+    with_non_utf8(&mut data, omitted);
     if truncated {
         data["hint"] = json!(limits::cut_hint(
             &format!("the first {limit} matches in path order"),

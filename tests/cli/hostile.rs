@@ -19,6 +19,10 @@ mod state;
 mod resolution;
 // Nothing blocks on a FIFO or a device, and stdin is read with a bound.
 mod blocking;
+// Symlink fan-outs: each directory walked once per call, each file shown once, in time.
+mod walks;
+// Names that are not UTF-8: counted in skippedNonUtf8, never dropped or mangled.
+mod names;
 
 /// How long a call may take before it counts as hanging: generous on a loaded machine,
 /// far below what a blocked call would take.

@@ -1,6 +1,6 @@
 //! `list_directory`: entries in byte order with their kinds and sizes, depth, ignore rules
-//! and hidden names, limits, the reserved `.stitch/`, symlinks that stay inside (followed,
-//! loops cut) and ones that leave (shown, never followed), and the refusals.
+//! and hidden names, limits, the reserved `.stitch/`, symlinks that stay inside (walked
+//! once, loops cut) and ones that leave (shown, never followed), and the refusals.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -343,22 +343,24 @@ fn an_absolute_path_inside_the_root_is_reported_relative() {
 }
 
 #[test]
-fn a_symlink_to_a_directory_inside_is_listed_and_walked() {
+fn a_symlink_to_a_directory_inside_is_listed_and_its_files_shown_once() {
     let ws = TestWorkspace::new();
     ws.file("real/f.txt", "four").symlink("real", "link");
 
+    // The directory is walked under its own path; the link is listed, not followed.
     let run = ws.run(&["list", "--depth", "2"]);
     assert_eq!(
         run.ok()["entries"],
         json!([
             {"path": "link", "kind": "symlink"},
-            {"path": "link/f.txt", "kind": "file", "bytes": 4},
             {"path": "real", "kind": "directory"},
             {"path": "real/f.txt", "kind": "file", "bytes": 4},
         ]),
         "{}",
         run.stdout
     );
+
+    // A listing that starts at the link walks through it.
 
     let through = ws.run(&["list", "link"]);
     assert_data(

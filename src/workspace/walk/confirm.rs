@@ -30,9 +30,12 @@ impl Workspace {
                 return false;
             };
             let Some(ino) = entry.ino else { return true };
-            // A followed link may be known by its own inode or by its target's.
+            // A followed link may be known by its own inode or by its target's. The target
+            // is looked up from the root: a link may lead out of its own directory (`a/l
+            // -> ../b`), which the parent's handle would refuse to follow.
             meta.ino() == ino
-                || (meta.is_symlink() && dir.metadata(name).is_ok_and(|m| m.ino() == ino))
+                || (meta.is_symlink()
+                    && self.dir.metadata(&entry.path).is_ok_and(|m| m.ino() == ino))
         });
     }
 }

@@ -1,7 +1,11 @@
 //! The walk's filter: what a walk goes into and shows — never `.stitch/`, only the
-//! start's branch, links followed only when they stay inside, and the policy's `deny`
-//! judged on the path as walked and as resolved.
+//! start's branch, each directory (by device and inode) at most once, links followed
+//! only when they stay inside the root and lead out of the walked subtree, names that
+//! are not UTF-8 counted rather than shown, and the policy's `deny` judged on the path
+//! as walked and as resolved.
 
+use std::collections::HashSet;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -23,6 +27,13 @@ pub(super) struct Filter {
     pub(super) reached: std::sync::atomic::AtomicBool,
     /// Links followed so far: (path through the link, real path).
     pub(super) links: Mutex<Vec<(String, String)>>,
+    /// The (device, inode) of every directory the walk has gone into: a directory
+    /// reached again, through another link or a bind mount, is not walked again.
+    pub(super) walked: Mutex<HashSet<(u64, u64)>>,
+    /// The walk's depth bound from the root (as the walker counts), when it has one.
+    pub(super) max_depth: Option<usize>,
+    /// Names below the start that are not valid UTF-8: neither shown nor entered.
+    pub(super) non_utf8: AtomicUsize,
 }
 
 pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -37,6 +48,12 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
         return true;
     }
     let Some(rel) = relative(&filter.root, entry.path()) else {
+        // A name that is not UTF-8 cannot be spelled in a result without being mistaken
+        // for another: it is counted instead, and a directory is not entered. Its parent
+        // was kept, so below the start's depth it is below the start.
+        if entry.depth() > filter.start.len() {
+            filter.non_utf8.fetch_add(1, Ordering::Relaxed);
+        }
         return false;
     };
     let parts = components(&rel);
@@ -87,26 +104,73 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
             return false;
         }
     }
+    let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
     match target {
         Some(real) => {
             let real = through_links(&real, &lock(&filter.links)).unwrap_or(real);
+            // A directory inside the walked subtree is walked under its own path; one
+            // outside it is walked through the first link that reaches it.
+            if is_dir && (inside(&real, start) || !first_visit(entry, filter)) {
+                if shown {
+                    lock(&filter.unfollowed).push(unfollowed_link(rel));
+                }
+                return false;
+            }
             lock(&filter.links).push((rel, real));
             true
         }
         None if is_link => {
             if shown {
+                lock(&filter.unfollowed).push(unfollowed_link(rel));
+            }
+            false
+        }
+        None if is_dir && !first_visit(entry, filter) => {
+            // The same directory under a second name (a bind mount, or a real directory
+            // below a link whose target was already walked): shown, not entered.
+            if shown {
                 lock(&filter.unfollowed).push(Entry {
                     path: rel,
-                    kind: EntryKind::Symlink,
-                    target: None,
+                    kind: EntryKind::Directory,
+                    target: Some(EntryKind::Directory),
                     bytes: None,
-                    ino: None,
+                    ino: entry.ino(),
                 });
             }
             false
         }
         None => true,
     }
+}
+
+fn unfollowed_link(path: String) -> Entry {
+    Entry {
+        path,
+        kind: EntryKind::Symlink,
+        target: None,
+        bytes: None,
+        ino: None,
+    }
+}
+
+/// Whether the real workspace-relative `real` is `start` or below it.
+fn inside(real: &str, start: &[String]) -> bool {
+    let parts = components(real);
+    parts.len() >= start.len() && parts.iter().zip(start).all(|(a, b)| a == b)
+}
+
+/// Records the directory `entry` leads to as walked; false when it already was. A
+/// directory at the depth bound is not entered, so it neither counts as walked nor is
+/// kept from being walked through a shallower name.
+fn first_visit(entry: &DirEntry, filter: &Filter) -> bool {
+    if filter.max_depth.is_some_and(|max| entry.depth() >= max) {
+        return true;
+    }
+    // The walker follows links, so this is the metadata of where a link leads.
+    let Ok(meta) = entry.metadata() else {
+        return true;
+    };
+    lock(&filter.walked).insert((meta.dev(), meta.ino()))
 }
 
 /// Where a link resolves, workspace-relative, when it stays inside the root. A link

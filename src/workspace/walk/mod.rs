@@ -2,14 +2,30 @@
 //!
 //! Walks always start at the root, so the root's ignore files apply below it, and prune
 //! every directory that is neither on the way to the start nor below it. They never show
-//! `.stitch/`, never read ignore files above the root, and follow a symlink only when
-//! it stays inside the root (loops are detected and skipped); a link that leaves is
-//! reported as a `symlink` entry and not followed.
+//! `.stitch/` and never read ignore files above the root.
+//!
+//! A walk costs what the tree holds: it goes into each directory (by device and inode)
+//! at most once per call, so planted links cannot multiply the paths it visits.
+//! * A link to a directory inside the walked subtree (the start and below) is shown as
+//!   a `symlink` entry and not followed: that directory is walked under its own path.
+//! * A link to a directory outside the subtree but inside the root is followed by the
+//!   first link the walk meets; any other link to it is shown as a `symlink`, and any
+//!   directory reached again is shown and not entered. [`Workspace::walk`] meets entries
+//!   in file-name order, depth first, so the first in that order wins; in
+//!   [`Workspace::walk_parallel`] whichever thread gets there first wins.
+//! * A link that leaves the root, has an absolute target, dangles or loops is shown as
+//!   a `symlink` entry and not followed.
+//!
+//! A name that is not valid UTF-8 cannot be spelled in a result without being mistaken
+//! for another, so it is counted in [`Omitted::non_utf8`] instead (a directory once, and
+//! not entered).
 
+use std::collections::HashSet;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use cap_std::fs::MetadataExt;
 
 use globset::GlobSet;
 use ignore::{DirEntry, WalkBuilder, WalkState};
@@ -76,6 +92,16 @@ pub struct Walk {
     pub exclude: Option<Arc<GlobSet>>,
 }
 
+/// What a walk left out beyond what ignore rules and hidden names hide.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Omitted {
+    /// Entries the policy's `deny` (`walk.exclude`) left out.
+    pub denied: usize,
+    /// Entries whose names are not valid UTF-8 (a directory counts once, and is not
+    /// entered).
+    pub non_utf8: usize,
+}
+
 fn components(rel: &str) -> Vec<&str> {
     rel.split('/')
         .filter(|c| !c.is_empty() && *c != ".")
@@ -83,12 +109,22 @@ fn components(rel: &str) -> Vec<&str> {
 }
 
 impl Workspace {
-    fn builder(&self, walk: &Walk) -> (WalkBuilder, Arc<Filter>) {
+    /// The walker and its filter; `sorted` has the (sequential) walker read each
+    /// directory in file-name order, so which of two links to one directory is followed
+    /// does not depend on the filesystem's order.
+    fn builder(&self, walk: &Walk, sorted: bool) -> (WalkBuilder, Arc<Filter>) {
         let start: Vec<String> = components(&walk.start)
             .into_iter()
             .map(str::to_owned)
             .collect();
-        let depth = start.len();
+        let max_depth = walk.depth.map(|d| d + start.len());
+        // The root is on the way to every start: a link back to it is not followed.
+        let root = self
+            .dir
+            .dir_metadata()
+            .map(|m| (m.dev(), m.ino()))
+            .into_iter()
+            .collect::<HashSet<_>>();
         let filter = Arc::new(Filter {
             root: self.canonical.clone(),
             start,
@@ -97,6 +133,9 @@ impl Workspace {
             excluded: AtomicUsize::new(0),
             reached: std::sync::atomic::AtomicBool::new(false),
             links: Mutex::new(Vec::new()),
+            walked: Mutex::new(root),
+            max_depth,
+            non_utf8: AtomicUsize::new(0),
         });
         let mut builder = WalkBuilder::new(&self.canonical);
         builder
@@ -105,16 +144,20 @@ impl Workspace {
             .git_global(false)
             .require_git(false)
             .follow_links(true)
-            .max_depth(walk.depth.map(|d| d + depth));
+            .max_depth(max_depth);
+        if sorted {
+            builder.sort_by_file_name(std::ffi::OsStr::cmp);
+        }
         let shared = Arc::clone(&filter);
         builder.filter_entry(move |entry| keep(entry, &shared));
         (builder, filter)
     }
 
-    /// Visits every entry below `walk.start`, in no particular order, on one thread.
-    /// Returns how many entries `walk.exclude` left out.
-    pub fn walk(&self, walk: &Walk, mut visit: impl FnMut(Entry)) -> usize {
-        let (builder, filter) = self.builder(walk);
+    /// Visits every entry below `walk.start` on one thread, reading each directory in
+    /// file-name order (the order entries reach `visit` is not otherwise defined).
+    /// Returns what the walk left out.
+    pub fn walk(&self, walk: &Walk, mut visit: impl FnMut(Entry)) -> Omitted {
+        let (builder, filter) = self.builder(walk, true);
         let start_depth = filter.start.len();
         for entry in builder.build() {
             match entry {
@@ -135,13 +178,13 @@ impl Workspace {
         if named_but_hidden(walk, &filter) {
             return self.walk(&shown_anyway(walk), visit);
         }
-        filter.excluded.load(Ordering::Relaxed)
+        omitted(&filter)
     }
 
     /// Visits every entry below `walk.start` on several threads; `visit` returns false
-    /// to stop the walk. Returns how many entries `walk.exclude` left out.
-    pub fn walk_parallel(&self, walk: &Walk, visit: &(dyn Fn(Entry) -> bool + Sync)) -> usize {
-        let (builder, filter) = self.builder(walk);
+    /// to stop the walk. Returns what the walk left out.
+    pub fn walk_parallel(&self, walk: &Walk, visit: &(dyn Fn(Entry) -> bool + Sync)) -> Omitted {
+        let (builder, filter) = self.builder(walk, false);
         let start_depth = filter.start.len();
         builder.build_parallel().run(|| {
             Box::new(|entry| {
@@ -172,10 +215,10 @@ impl Workspace {
         if named_but_hidden(walk, &filter) {
             return self.walk_parallel(&shown_anyway(walk), visit);
         }
-        filter.excluded.load(Ordering::Relaxed)
+        omitted(&filter)
     }
 
-    /// A link the walk could not follow — one that loops back to an ancestor, or a
+    /// A link the walker could not follow — one that loops back to an ancestor, or a
     /// dangling one — is shown as a link, unless the policy's `exclude` covers it.
     fn link_entry(&self, error: &ignore::Error, filter: &Filter) -> Option<Entry> {
         let mut error = error;
@@ -197,7 +240,11 @@ impl Workspace {
                 _ => break,
             }
         }
-        let path = relative(&self.canonical, &at?)?;
+        let at = at?;
+        let Some(path) = relative(&self.canonical, &at) else {
+            self.count_non_utf8_link(&at, filter);
+            return None;
+        };
         let below = components(&path).len() > filter.start.len();
         let excluded = filter
             .exclude
@@ -214,6 +261,18 @@ impl Workspace {
             bytes: None,
             ino: None,
         })
+    }
+
+    /// A link the walker could not follow whose name is not UTF-8 is counted, like any
+    /// other such name below the start.
+    fn count_non_utf8_link(&self, at: &Path, filter: &Filter) {
+        let Ok(rel) = at.strip_prefix(&self.canonical) else {
+            return;
+        };
+        let below = rel.components().count() > filter.start.len();
+        if below && self.dir.symlink_metadata(rel).is_ok_and(|m| m.is_symlink()) {
+            filter.non_utf8.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     fn entry(&self, entry: &DirEntry, start_depth: usize, sizes: bool) -> Option<Entry> {
@@ -276,6 +335,13 @@ fn shown_anyway(walk: &Walk) -> Walk {
     Walk {
         include_ignored: true,
         ..walk.clone()
+    }
+}
+
+fn omitted(filter: &Filter) -> Omitted {
+    Omitted {
+        denied: filter.excluded.load(Ordering::Relaxed),
+        non_utf8: filter.non_utf8.load(Ordering::Relaxed),
     }
 }
 
