@@ -12,7 +12,7 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::walk::{EntryKind, Walk};
 
 use super::args::{self, invalid, Request};
-use super::list::{respell, with_non_utf8};
+use super::list::{respell, with_omitted};
 use super::{dir, limits, Context};
 
 /// The arguments of `glob`.
@@ -238,7 +238,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         "scannedFiles": scanned.into_inner(),
         "denied": omitted.denied,
     });
-    with_non_utf8(&mut data, omitted);
+    with_omitted(&mut data, omitted);
     if truncated {
         data["hint"] = json!(limits::cut_hint(
             &format!("the first {limit} matches in byte order"),

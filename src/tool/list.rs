@@ -92,7 +92,7 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
         "truncated": truncated,
         "skipped": skipped,
     });
-    with_non_utf8(&mut data, omitted);
+    with_omitted(&mut data, omitted);
     if truncated {
         data["hint"] = json!(limits::cut_hint(
             &format!("the first {limit} entries"),
@@ -103,12 +103,16 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
     Ok(data)
 }
 
-/// Adds `skippedNonUtf8` to a walk's result when the walk met names that are not valid
-/// UTF-8: they cannot be shown without being mistaken for other names, so they are
-/// counted, by that reason.
-pub fn with_non_utf8(data: &mut Value, omitted: Omitted) {
+/// Adds to a walk's result what it left out for a reason of its own, each count only
+/// when above zero: `skippedNonUtf8`, names that are not valid UTF-8 (they cannot be
+/// shown without being mistaken for other names), and `skippedIgnoreFiles`, directories
+/// not entered because an ignore file in them is a FIFO, a device, huge or a link out.
+pub fn with_omitted(data: &mut Value, omitted: Omitted) {
     if omitted.non_utf8 > 0 {
         data["skippedNonUtf8"] = json!(omitted.non_utf8);
+    }
+    if omitted.ignore_files > 0 {
+        data["skippedIgnoreFiles"] = json!(omitted.ignore_files);
     }
 }
 

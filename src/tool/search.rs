@@ -20,7 +20,7 @@ use crate::workspace::Kind;
 
 use super::args::{self, invalid, Request};
 use super::grep::{self, Hit};
-use super::list::{respell, with_non_utf8};
+use super::list::{respell, with_omitted};
 use super::{dir, glob, limits, Context};
 
 /// The arguments of `search_files`.
@@ -211,7 +211,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         "skippedLarge": skipped.large.into_inner(),
         "denied": omitted.denied,
     });
-    with_non_utf8(&mut data, omitted);
+    with_omitted(&mut data, omitted);
     if truncated {
         data["hint"] = json!(limits::cut_hint(
             &format!("the first {limit} matches in path order"),

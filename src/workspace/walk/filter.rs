@@ -34,6 +34,11 @@ pub(super) struct Filter {
     pub(super) max_depth: Option<usize>,
     /// Names below the start that are not valid UTF-8: neither shown nor entered.
     pub(super) non_utf8: AtomicUsize,
+    /// The walker reads `.gitignore` and `.ignore` files (ignore rules are on).
+    pub(super) reads_ignore_files: bool,
+    /// Directories not entered because an ignore file in them could block or flood the
+    /// walker (see [`super::ignore_files`]).
+    pub(super) unsafe_ignore_files: AtomicUsize,
 }
 
 pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -116,6 +121,9 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
                 }
                 return false;
             }
+            if is_dir && !enterable(entry, filter) {
+                return false;
+            }
             lock(&filter.links).push((rel, real));
             true
         }
@@ -139,8 +147,20 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
             }
             false
         }
-        None => true,
+        None => !is_dir || enterable(entry, filter),
     }
+}
+
+/// Whether the walker may enter the directory `entry`: the ignore files it would read
+/// there are safe to read. One that is not is counted, and the directory left out.
+fn enterable(entry: &DirEntry, filter: &Filter) -> bool {
+    let entered = filter.max_depth.is_none_or(|max| entry.depth() < max);
+    if !filter.reads_ignore_files || !entered || super::ignore_files::safe(entry.path(), &filter.root)
+    {
+        return true;
+    }
+    filter.unsafe_ignore_files.fetch_add(1, Ordering::Relaxed);
+    false
 }
 
 fn unfollowed_link(path: String) -> Entry {

@@ -34,6 +34,7 @@ use super::Workspace;
 
 mod confirm;
 mod filter;
+mod ignore_files;
 
 pub use filter::matches_or_ancestor;
 use filter::{keep, lock, Filter};
@@ -100,6 +101,10 @@ pub struct Omitted {
     /// Entries whose names are not valid UTF-8 (a directory counts once, and is not
     /// entered).
     pub non_utf8: usize,
+    /// Directories not entered because one of their ignore files is a FIFO, a device,
+    /// over [`ignore_files::MAX_IGNORE_FILE_BYTES`] or a link that leaves (the root
+    /// itself included: then nothing is walked).
+    pub ignore_files: usize,
 }
 
 fn components(rel: &str) -> Vec<&str> {
@@ -136,12 +141,17 @@ impl Workspace {
             walked: Mutex::new(root),
             max_depth,
             non_utf8: AtomicUsize::new(0),
+            reads_ignore_files: !walk.include_ignored,
+            unsafe_ignore_files: AtomicUsize::new(0),
         });
         let mut builder = WalkBuilder::new(&self.canonical);
         builder
             .standard_filters(!walk.include_ignored)
             .parents(false)
             .git_global(false)
+            // `.git/info/exclude` is found through a `.git` file's `gitdir:` line, which
+            // a planted repository points anywhere: see `ignore_files`.
+            .git_exclude(false)
             .require_git(false)
             .follow_links(true)
             .max_depth(max_depth);
@@ -157,6 +167,9 @@ impl Workspace {
     /// file-name order (the order entries reach `visit` is not otherwise defined).
     /// Returns what the walk left out.
     pub fn walk(&self, walk: &Walk, mut visit: impl FnMut(Entry)) -> Omitted {
+        if let Some(omitted) = unsafe_root(self, walk) {
+            return omitted;
+        }
         let (builder, filter) = self.builder(walk, true);
         let start_depth = filter.start.len();
         for entry in builder.build() {
@@ -184,6 +197,9 @@ impl Workspace {
     /// Visits every entry below `walk.start` on several threads; `visit` returns false
     /// to stop the walk. Returns what the walk left out.
     pub fn walk_parallel(&self, walk: &Walk, visit: &(dyn Fn(Entry) -> bool + Sync)) -> Omitted {
+        if let Some(omitted) = unsafe_root(self, walk) {
+            return omitted;
+        }
         let (builder, filter) = self.builder(walk, false);
         let start_depth = filter.start.len();
         builder.build_parallel().run(|| {
@@ -342,7 +358,18 @@ fn omitted(filter: &Filter) -> Omitted {
     Omitted {
         denied: filter.excluded.load(Ordering::Relaxed),
         non_utf8: filter.non_utf8.load(Ordering::Relaxed),
+        ignore_files: filter.unsafe_ignore_files.load(Ordering::Relaxed),
     }
+}
+
+/// The root's own ignore files are read before any entry reaches the filter: when one
+/// of them is not safe to read, nothing is walked.
+fn unsafe_root(ws: &Workspace, walk: &Walk) -> Option<Omitted> {
+    let safe = walk.include_ignored || ignore_files::safe(&ws.canonical, &ws.canonical);
+    (!safe).then_some(Omitted {
+        ignore_files: 1,
+        ..Omitted::default()
+    })
 }
 
 fn take(unfollowed: &Mutex<Vec<Entry>>) -> Vec<Entry> {
