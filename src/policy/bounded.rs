@@ -51,7 +51,7 @@ struct Capture {
 impl Capture {
     fn new(pipe: Option<impl Into<OwnedFd>>) -> Self {
         Capture {
-            pipe: pipe.map(Into::into).filter(|fd| nonblocking(fd)),
+            pipe: pipe.map(Into::into).filter(nonblocking),
             bytes: Vec::new(),
         }
     }

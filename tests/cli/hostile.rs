@@ -6,3 +6,6 @@
 
 // Own state that is a symlink, a FIFO, a device or huge: INVALID_CONFIG before any change.
 mod state;
+// Authorize hooks that leave children holding their pipes, or never read a large payload:
+// the call ends within authorizeTimeoutSecs + 1 s, the hook's group is killed.
+mod hooks;
