@@ -3,36 +3,25 @@
 //! timeout denies.
 //!
 //! It runs with the root as its working directory and a clean environment: only
-//! `PATH` (the caller's, or a default), `LANG` when set, and `STITCH_ROOT`.
+//! `PATH` (the caller's, or a default), `LANG` when set, and `STITCH_ROOT`. The
+//! workspace may be hostile, so the hook runs in its own process group under
+//! [`bounded::run`]: the call ends within the timeout plus a second, and the group is
+//! killed on timeout and after the hook exits.
 
-use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
+
+use super::bounded::{self, Outcome};
 
 /// The hook's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
     Allow,
     Deny { reason: String },
-}
-
-/// How much of the hook's output is kept, to find its reason.
-const OUTPUT_CAP: u64 = 64 * 1024;
-
-fn reader(stream: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut text = String::new();
-        if let Some(stream) = stream {
-            let mut bytes = Vec::new();
-            let _ = stream.take(OUTPUT_CAP).read_to_end(&mut bytes);
-            text = String::from_utf8_lossy(&bytes).into_owned();
-        }
-        text
-    })
 }
 
 fn first_line(text: &str) -> Option<String> {
@@ -66,7 +55,8 @@ pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duratio
             std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into()),
         )
         .env("STITCH_ROOT", root)
-        // Its own process group, so that a timeout ends everything it started.
+        // Its own process group, so that killing the group ends everything it started
+        // that has not left it.
         .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -74,52 +64,30 @@ pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duratio
     if let Some(lang) = std::env::var_os("LANG") {
         command.env("LANG", lang);
     }
-    let Ok(mut child) = command.spawn() else {
+    let Ok(child) = command.spawn() else {
         return Verdict::Deny {
             reason: format!("the authorize command `{}` could not be started", argv[0]),
         };
     };
-    let input = payload.to_string();
-    let stdin = child.stdin.take();
-    let writer = std::thread::spawn(move || {
-        if let Some(mut stdin) = stdin {
-            // A hook that exits without reading its stdin is still answering.
-            let _ = stdin.write_all(input.as_bytes());
-        }
-    });
-    let out = reader(child.stdout.take());
-    let err = reader(child.stderr.take());
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if start.elapsed() >= timeout => {
-                if let Some(group) = rustix::process::Pid::from_raw(child.id().cast_signed()) {
-                    let _ =
-                        rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    let (status, stdout, stderr) =
+        match bounded::run(child, payload.to_string().as_bytes(), timeout) {
+            Outcome::Exited {
+                status,
+                stdout,
+                stderr,
+            } => (status, stdout, stderr),
+            Outcome::TimedOut => {
+                return Verdict::Deny {
+                    reason: format!(
+                        "the authorize command did not answer within {:.0} s",
+                        timeout.as_secs_f64()
+                    ),
                 }
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(_) => break None,
-        }
-    };
-    let _ = writer.join();
-    let Some(status) = status else {
-        return Verdict::Deny {
-            reason: format!(
-                "the authorize command did not answer within {:.0} s",
-                timeout.as_secs_f64()
-            ),
         };
-    };
     if status.success() {
         return Verdict::Allow;
     }
-    let stderr = err.join().unwrap_or_default();
-    let stdout = out.join().unwrap_or_default();
     let reason = first_line(&stderr)
         .or_else(|| first_line(&stdout))
         .unwrap_or_else(|| match status.code() {

@@ -6,6 +6,7 @@
 //! can touch `.stitch/`, so a model cannot rewrite its own policy.
 
 mod authorize;
+mod bounded;
 mod config;
 
 use std::sync::Arc;

@@ -23,6 +23,9 @@ mod blocking;
 mod walks;
 // Names that are not UTF-8: counted in skippedNonUtf8, never dropped or mangled.
 mod names;
+// Authorize hooks that leave children holding their pipes, or never read a large payload:
+// the call ends within authorizeTimeoutSecs + 1 s, the hook's group is killed.
+mod hooks;
 
 /// How long a call may take before it counts as hanging: generous on a loaded machine,
 /// far below what a blocked call would take.
