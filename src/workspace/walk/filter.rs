@@ -155,7 +155,9 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
 /// there are safe to read. One that is not is counted, and the directory left out.
 fn enterable(entry: &DirEntry, filter: &Filter) -> bool {
     let entered = filter.max_depth.is_none_or(|max| entry.depth() < max);
-    if !filter.reads_ignore_files || !entered || super::ignore_files::safe(entry.path(), &filter.root)
+    if !filter.reads_ignore_files
+        || !entered
+        || super::ignore_files::safe(entry.path(), &filter.root)
     {
         return true;
     }

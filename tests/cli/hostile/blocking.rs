@@ -189,3 +189,95 @@ fn a_fifo_config_or_ledger_does_not_hold_the_call() {
     );
     assert!(start.elapsed() < PROMPT * 2);
 }
+
+/// A workspace whose `src/` holds an ignore file the walker must not read.
+fn with_bad_ignore_file(make: impl FnOnce(&TestWorkspace)) -> TestWorkspace {
+    let ws = TestWorkspace::new();
+    ws.file("top.txt", "needle\n")
+        .file("src/a.txt", "needle\n")
+        .file("docs/b.txt", "needle\n");
+    make(&ws);
+    ws
+}
+
+#[test]
+fn an_ignore_file_that_would_block_or_flood_leaves_its_directory_out() {
+    let mut cases: Vec<(&str, TestWorkspace)> = vec![
+        (
+            "a FIFO",
+            with_bad_ignore_file(|ws| mkfifo(&ws.path("src/.gitignore"))),
+        ),
+        (
+            "a link out",
+            with_bad_ignore_file(|ws| {
+                mkfifo(&ws.outside().join("pipe"));
+                ws.symlink("../../outside/pipe", "src/.ignore");
+            }),
+        ),
+        (
+            "over 1 MiB",
+            with_bad_ignore_file(|ws| {
+                ws.file("src/.gitignore", "x\n".repeat(600_000));
+            }),
+        ),
+    ];
+    let device = with_bad_ignore_file(|_| {});
+    if mkzero(&device.path("src/.gitignore")) {
+        cases.push(("a device", device));
+    }
+    for (what, ws) in &cases {
+        let run = timed(ws, &["list", "--depth", "3"], "");
+        let data = run.ok();
+        assert_eq!(data["skippedIgnoreFiles"], 1, "{what}: {}", run.stdout);
+        assert!(!run.stdout.contains("src/a.txt"), "{what}: {}", run.stdout);
+        assert!(run.stdout.contains("docs/b.txt"), "{what}: {}", run.stdout);
+
+        let run = timed(ws, &["glob", "**/*.txt"], "");
+        assert_eq!(
+            run.ok(),
+            &json!({"matches": ["docs/b.txt", "top.txt"], "truncated": false, "scannedFiles": 2, "denied": 0, "skippedIgnoreFiles": 1}),
+            "{what}: {}",
+            run.stdout
+        );
+        let run = timed(ws, &["search", "needle"], "");
+        assert_eq!(run.ok()["skippedIgnoreFiles"], 1, "{what}: {}", run.stdout);
+        assert_eq!(run.ok()["matches"].as_array().unwrap().len(), 2, "{what}");
+        // Without ignore rules no ignore file is read, and everything is there.
+        let run = timed(ws, &["glob", "**/*.txt", "--all"], "");
+        assert_eq!(
+            run.ok()["matches"],
+            json!(["docs/b.txt", "src/a.txt", "top.txt"]),
+            "{what}"
+        );
+    }
+}
+
+#[test]
+fn a_root_ignore_file_that_would_block_walks_nothing_and_says_so() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "needle\n");
+    mkfifo(&ws.path(".gitignore"));
+    let run = timed(&ws, &["glob", "*.txt"], "");
+    assert_eq!(
+        run.ok(),
+        &json!({"matches": [], "truncated": false, "scannedFiles": 0, "denied": 0, "skippedIgnoreFiles": 1}),
+        "{}",
+        run.stdout
+    );
+    let run = timed(&ws, &["list", "--all"], "");
+    assert!(run.stdout.contains("a.txt"), "{}", run.stdout);
+}
+
+#[test]
+fn a_git_file_pointing_anywhere_is_not_followed() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "needle\n")
+        .file(".git", "gitdir: ../outside/gd\n");
+    std::fs::create_dir_all(ws.outside().join("gd/info")).unwrap();
+    mkfifo(&ws.outside().join("gd/commondir"));
+    mkfifo(&ws.outside().join("gd/info/exclude"));
+    for call in [&["list"][..], &["glob", "*.txt"], &["search", "needle"]] {
+        let run = timed(&ws, call, "");
+        assert!(run.stdout.contains("a.txt"), "{}", run.stdout);
+    }
+}
