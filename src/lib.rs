@@ -9,6 +9,7 @@ pub mod envelope;
 pub mod hint;
 mod input;
 pub mod lock;
+mod platform;
 pub mod policy;
 pub mod refusal;
 pub mod session;

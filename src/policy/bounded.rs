@@ -3,7 +3,8 @@
 //! The child leads its own process group (the caller spawns it with `process_group(0)`).
 //! One thread drives everything with poll(2): the input is written without blocking,
 //! output is read as it arrives, and the child's exit wakes the loop through a pidfd
-//! (pidfd_open(2), Linux 5.3; older kernels fall back to a 10 ms tick). No thread is
+//! (pidfd_open(2), Linux 5.3; older kernels and other platforms fall back to a 10 ms
+//! tick). No thread is
 //! spawned, so nothing here can be left blocked on a pipe after the call returns.
 //!
 //! Guarantees: [`run`] returns within the timeout plus [`GRACE`] (and the moment SIGKILL
@@ -18,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::io::Errno;
-use rustix::process::{Pid, PidfdFlags, Signal, WaitId, WaitIdOptions};
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions};
 
 /// How much of each output stream is kept.
 pub const OUTPUT_CAP: usize = 64 * 1024;
@@ -172,7 +173,7 @@ fn kill_group(pid: Pid) {
 pub fn run(mut child: Child, input: &[u8], timeout: Duration) -> Outcome {
     let deadline = Instant::now() + timeout;
     let pid = Pid::from_child(&child);
-    let exit = rustix::process::pidfd_open(pid, PidfdFlags::empty()).ok();
+    let exit = crate::platform::exit_fd(pid);
     let mut pipes = Pipes {
         input,
         stdin: (child.stdin.take().map(OwnedFd::from))

@@ -2,7 +2,7 @@
 
 use std::io::Read;
 
-use cap_std::fs::{OpenOptions, OpenOptionsExt};
+use cap_std::fs::{MetadataExt, OpenOptions, OpenOptionsExt};
 use rustix::fs::OFlags;
 
 use super::{Error, Kind, Location, Workspace};
@@ -18,16 +18,13 @@ pub struct OpenFile {
     pub uid: u32,
     pub gid: u32,
     /// The change time when opened, to tell whether the file changed since.
-    changed: (i64, u64, u64),
+    changed: (i64, i64, u64),
 }
 
-/// A stat's change time and size, which any write to the file moves.
-fn change_time(stat: &rustix::fs::Stat) -> (i64, u64, u64) {
-    (
-        stat.st_ctime,
-        stat.st_ctime_nsec,
-        u64::try_from(stat.st_size).unwrap_or(0),
-    )
+/// A file's change time and size, which any write to the file moves. cap-std's
+/// `MetadataExt` gives them one width on every platform.
+fn change_time(meta: &cap_std::fs::Metadata) -> (i64, i64, u64) {
+    (meta.ctime(), meta.ctime_nsec(), meta.len())
 }
 
 impl OpenFile {
@@ -39,8 +36,7 @@ impl OpenFile {
 
     /// Whether the file is as it was when opened (same change time and size).
     pub fn unchanged(&self) -> std::io::Result<bool> {
-        let stat = rustix::fs::fstat(&self.file)?;
-        Ok(change_time(&stat) == self.changed)
+        Ok(change_time(&self.file.metadata()?) == self.changed)
     }
 
     /// Reads the whole file. The caller has checked `size` against its limit; a file
@@ -90,17 +86,17 @@ impl Workspace {
             .dir
             .open_with(&location.real, &options)
             .map_err(Error::classify)?;
-        let stat = rustix::fs::fstat(&file).map_err(|e| Error::Io(e.into()))?;
-        if rustix::fs::FileType::from_raw_mode(stat.st_mode) != rustix::fs::FileType::RegularFile {
+        let meta = file.metadata().map_err(Error::Io)?;
+        if !meta.is_file() {
             return Err(Error::NotAFile);
         }
         Ok(OpenFile {
             file,
-            size: u64::try_from(stat.st_size).unwrap_or(0),
-            mode: stat.st_mode & 0o7777,
-            uid: stat.st_uid,
-            gid: stat.st_gid,
-            changed: change_time(&stat),
+            size: meta.len(),
+            mode: meta.mode() & 0o7777,
+            uid: meta.uid(),
+            gid: meta.gid(),
+            changed: change_time(&meta),
         })
     }
 }
@@ -117,11 +113,11 @@ impl Workspace {
             .dir
             .open_with(real, &options)
             .map_err(Error::classify)?;
-        let stat = rustix::fs::fstat(&file).map_err(|e| Error::Io(e.into()))?;
-        if rustix::fs::FileType::from_raw_mode(stat.st_mode) != rustix::fs::FileType::RegularFile {
+        let meta = file.metadata().map_err(Error::Io)?;
+        if !meta.is_file() {
             return Err(Error::NotAFile);
         }
-        let size = u64::try_from(stat.st_size).unwrap_or(u64::MAX);
+        let size = meta.len();
         if size > max {
             return Ok(None);
         }

@@ -7,11 +7,11 @@
 
 use std::path::Path;
 
-/// The longest path a caller may write, in bytes: Linux's `PATH_MAX` (4096) counts the
-/// terminating NUL, so 4095 bytes of path.
-pub const MAX_PATH_BYTES: usize = 4095;
+/// The longest path a caller may write, in bytes: the platform's `PATH_MAX` (4096 on
+/// Linux, 1024 on macOS and FreeBSD) counts the terminating NUL, so one byte less.
+pub const MAX_PATH_BYTES: usize = crate::platform::LIMITS.path_max - 1;
 /// The longest single name, in bytes (Linux's `NAME_MAX`).
-pub const MAX_NAME_BYTES: usize = 255;
+pub const MAX_NAME_BYTES: usize = crate::platform::LIMITS.name_max;
 
 /// Why a caller's path is not a usable path at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,14 +37,18 @@ pub enum Invalid {
 impl Invalid {
     /// A short phrase for the refusal's sentence.
     #[must_use]
-    pub fn reason(&self) -> &'static str {
+    pub fn reason(&self) -> String {
         match self {
-            Invalid::Empty => "is empty",
-            Invalid::Nul => "contains a NUL byte",
-            Invalid::Backslash { .. } => "uses `\\` as a separator",
-            Invalid::TooLong { .. } => "is 4096 bytes or longer",
-            Invalid::NameTooLong { .. } => "has a name longer than 255 bytes",
-            Invalid::NonUtf8Link { .. } => "goes through a symlink whose target is not valid UTF-8",
+            Invalid::Empty => "is empty".into(),
+            Invalid::Nul => "contains a NUL byte".into(),
+            Invalid::Backslash { .. } => "uses `\\` as a separator".into(),
+            Invalid::TooLong { .. } => format!("is {} bytes or longer", MAX_PATH_BYTES + 1),
+            Invalid::NameTooLong { .. } => {
+                format!("has a name longer than {MAX_NAME_BYTES} bytes")
+            }
+            Invalid::NonUtf8Link { .. } => {
+                "goes through a symlink whose target is not valid UTF-8".into()
+            }
         }
     }
 }

@@ -188,6 +188,14 @@ impl Workspace {
             .ok_or_else(|| Error::Io(std::io::ErrorKind::NotFound.into()))
     }
 
+    /// Opens `.stitch/tmp/`, where temp files are staged, creating it if needed, and
+    /// sweeps what killed processes left there.
+    pub(super) fn staging(&self) -> Result<Dir, Error> {
+        let staging = self.state_subdir_created("tmp")?;
+        sweep(&staging);
+        Ok(staging)
+    }
+
     /// Opens (creating if needed, never truncating) the lock file `name` under
     /// `.stitch/locks/`. Lock files are never replaced, so a lock on one holds.
     pub fn lock_file(&self, name: &str) -> Result<std::fs::File, Error> {
@@ -246,7 +254,7 @@ impl Workspace {
         keep: usize,
     ) -> Result<(), Error> {
         let dir = self.state_subdir_created(sub)?;
-        super::atomic::sweep(&dir);
+        sweep(&dir);
         let mut files: Vec<(std::time::SystemTime, String)> = Vec::new();
         for entry in dir.entries().map_err(Error::Io)? {
             let Ok(entry) = entry else { continue };
@@ -295,5 +303,38 @@ impl Workspace {
     #[must_use]
     pub fn root_path(&self) -> &std::path::Path {
         &self.canonical
+    }
+}
+
+/// How old a staged name must be before it is taken for the leftover of a killed
+/// process: a live write holds one for microseconds.
+const STALE_STAGING: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Removes staged names that a killed process left in a state directory: only regular
+/// files named by [`super::atomic::unique_name`]'s pattern, by name in the directory (never through a
+/// link). The directory is almost always empty, so this is one directory read.
+fn sweep(staging: &Dir) {
+    let Ok(entries) = staging.entries() else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with('.') && n.ends_with(TEMP_SUFFIX));
+        if !ours {
+            continue;
+        }
+        // `DirEntry::metadata` does not follow a link.
+        let Ok(meta) = entry.metadata() else { continue };
+        let old = meta.is_file()
+            && meta.modified().is_ok_and(|t| {
+                now.duration_since(t.into_std())
+                    .is_ok_and(|age| age > STALE_STAGING)
+            });
+        if old {
+            let _ = staging.remove_file(entry.file_name());
+        }
     }
 }

@@ -1,0 +1,48 @@
+//! Platform bindings: the one place that knows which operating system it runs on.
+//!
+//! Portable code calls the names re-exported here; each is bound to one implementation
+//! by the `cfg`'d `use` lines below, never by `cfg` inside a function body (cap-std's
+//! pattern). Linux has a fast path for writes — anonymous `O_TMPFILE` files given a
+//! name with `linkat`, `renameat2(RENAME_NOREPLACE)`, `copy_file_range` — and every
+//! other platform (and Linux built with `--cfg stitch_portable`, which the test suite
+//! runs too) uses plain POSIX calls with the same guarantees: a named temp file,
+//! published by `renameat` or `linkat` + `unlinkat`, and contents written from memory.
+//! Durability and path limits follow the operating system itself, whatever the path.
+
+// The write path: Linux's own, or portable POSIX.
+#[cfg(all(target_os = "linux", not(stitch_portable)))]
+mod linux;
+#[cfg(any(not(target_os = "linux"), stitch_portable))]
+mod portable;
+
+// With them, what a child's exit can be waited on with: a pidfd on Linux, a tick
+// elsewhere.
+#[cfg(all(target_os = "linux", not(stitch_portable)))]
+pub use linux::{anonymous_temp, copy_range, exit_fd, link_anonymous, rename_noreplace};
+#[cfg(any(not(target_os = "linux"), stitch_portable))]
+pub use portable::{anonymous_temp, copy_range, exit_fd, link_anonymous, rename_noreplace};
+
+// Durability: macOS's fsync does not reach the disk, F_FULLFSYNC does.
+#[cfg(target_os = "macos")]
+mod apple;
+mod posix;
+
+#[cfg(target_os = "macos")]
+pub use apple::sync;
+#[cfg(not(target_os = "macos"))]
+pub use posix::sync;
+
+// Path limits, as the kernel counts them (PATH_MAX includes the final NUL).
+#[cfg(target_os = "linux")]
+pub use posix::LINUX_LIMITS as LIMITS;
+#[cfg(not(target_os = "linux"))]
+pub use posix::BSD_LIMITS as LIMITS;
+
+/// The kernel's limits on a path and on one name in it, in bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// `PATH_MAX`: the buffer a path must fit in, its final NUL included.
+    pub path_max: usize,
+    /// `NAME_MAX`: the longest single name.
+    pub name_max: usize,
+}

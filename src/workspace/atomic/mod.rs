@@ -1,0 +1,220 @@
+//! Atomic, faithful writes: a reader sees the old file or the new one, never a torn one.
+//!
+//! New content goes to a temp file that no one can see under the target's name, is
+//! synced, and is then given the name: without ever clobbering a file that appeared
+//! meanwhile when creating, by a rename over the target when replacing. The directory
+//! is synced last. A process killed at any moment leaves either nothing or a name under
+//! the reserved `.stitch/tmp/` (swept later), never a visible temp file.
+//!
+//! Where the platform has anonymous files (Linux's `O_TMPFILE`, see open(2)), the temp
+//! file has no name until `linkat` gives it one — the target's when creating, a staged
+//! one under `.stitch/tmp/` when replacing. Elsewhere it is a named file created
+//! `O_EXCL | O_NOFOLLOW` under `.stitch/tmp/`, published by `renameat` (replace) or a
+//! no-replace rename (create). Only when `.stitch/` lies on another filesystem than the
+//! target is the temp name staged beside the target instead.
+
+mod fill;
+
+use std::os::fd::OwnedFd;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use cap_std::fs::{Dir, MetadataExt};
+use rustix::fs::{AtFlags, Mode, OFlags};
+use rustix::io::Errno;
+
+pub use fill::Reuse;
+
+use super::{Error, Location, Workspace};
+use crate::platform;
+
+/// Whether the write creates a file or replaces one, and what to keep when replacing.
+#[derive(Debug, Clone, Copy)]
+pub enum WriteMode {
+    /// Create the file; fail with [`Error::AlreadyExists`] if it appears meanwhile.
+    CreateNew,
+    /// Replace the file, keeping its permission bits and, where permitted, its owner.
+    Replace { mode: u32, uid: u32, gid: u32 },
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// A temp name for `name` that no other call uses: `.{name}.{pid}.{time}{n}.stitch-tmp`,
+/// the pattern the sweep recognises as its own.
+pub(super) fn unique_name(name: &str) -> String {
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let short: String = name.chars().take(40).collect();
+    format!(
+        ".{short}.{}.{nanos:x}{n}{}",
+        std::process::id(),
+        super::state::TEMP_SUFFIX
+    )
+}
+
+fn io(e: Errno) -> Error {
+    Error::classify(e.into())
+}
+
+/// A temporary file that is not yet visible under its final name.
+enum Temp {
+    /// An anonymous file: no name at all until linked.
+    Anonymous(OwnedFd),
+    /// A file named `name` in `dir`: `.stitch/tmp/`, or the target's directory when
+    /// `.stitch/` is on another filesystem.
+    Named { fd: OwnedFd, dir: Dir, name: String },
+}
+
+impl Temp {
+    fn fd(&self) -> &OwnedFd {
+        match self {
+            Temp::Anonymous(fd) | Temp::Named { fd, .. } => fd,
+        }
+    }
+
+    /// Removes a named temp file after a failure; an anonymous one vanishes on close.
+    fn discard(&self) {
+        if let Temp::Named { dir, name, .. } = self {
+            let _ = rustix::fs::unlinkat(dir, name.as_str(), AtFlags::empty());
+        }
+    }
+}
+
+impl Workspace {
+    /// Creates each directory in `dirs` (outermost first); one that exists already is fine.
+    pub fn create_dirs(&self, dirs: &[String]) -> Result<(), Error> {
+        for dir in dirs {
+            match self.dir.create_dir(dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && self.dir.is_dir(dir) => {
+                }
+                Err(e) => return Err(Error::classify(e)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes the directories in `dirs` (created by [`Workspace::create_dirs`]) that
+    /// are still empty, innermost first: a write that failed leaves nothing behind.
+    pub fn remove_empty_dirs(&self, dirs: &[String]) {
+        for dir in dirs.iter().rev() {
+            // Not empty any more (another writer) or gone: leave it.
+            let _ = self.dir.remove_dir(dir);
+        }
+    }
+
+    /// Writes `bytes` as the file at `location.real`, atomically.
+    pub fn write_atomic(
+        &self,
+        location: &Location,
+        bytes: &[u8],
+        mode: WriteMode,
+    ) -> Result<(), Error> {
+        self.write_atomic_parts(location, &[bytes], None, mode)
+    }
+
+    /// Writes the concatenation of `parts` as the file at `location.real`, atomically,
+    /// copying what it shares with `reuse.source` in the kernel where the platform can
+    /// (`copy_file_range`) instead of from memory. The result is the parts exactly: if
+    /// the source changed meanwhile, or the copy is not supported, everything is
+    /// written from memory.
+    pub fn write_atomic_parts(
+        &self,
+        location: &Location,
+        parts: &[&[u8]],
+        reuse: Option<Reuse<'_>>,
+        mode: WriteMode,
+    ) -> Result<(), Error> {
+        let (parent, name) = match location.real.rsplit_once('/') {
+            Some((parent, name)) => (self.dir.open_dir(parent).map_err(Error::classify)?, name),
+            None => (
+                self.dir.try_clone().map_err(Error::classify)?,
+                location.real.as_str(),
+            ),
+        };
+        let temp = match platform::anonymous_temp(&parent).map_err(io)? {
+            Some(fd) => Temp::Anonymous(fd),
+            None => self.named_temp(&parent, name)?,
+        };
+        let published = fill::fill(temp.fd(), parts, reuse, mode).and_then(|()| match &temp {
+            Temp::Anonymous(fd) => match mode {
+                WriteMode::CreateNew => platform::link_anonymous(fd, &parent, name).map_err(io),
+                WriteMode::Replace { .. } => self.replace_anonymous(fd, &parent, name),
+            },
+            Temp::Named {
+                dir, name: staged, ..
+            } => match mode {
+                WriteMode::CreateNew => {
+                    platform::rename_noreplace(dir, staged, &parent, name).map_err(io)
+                }
+                WriteMode::Replace { .. } => {
+                    rustix::fs::renameat(dir, staged.as_str(), &parent, name).map_err(io)
+                }
+            },
+        });
+        if let Err(e) = published {
+            temp.discard();
+            return Err(e);
+        }
+        sync_dir(&parent)
+    }
+
+    /// Creates a named temp file for a write into `parent`: under `.stitch/tmp/` (swept
+    /// first of what killed processes left there), or beside the target when `.stitch/`
+    /// is on another filesystem, where no rename could publish it.
+    fn named_temp(&self, parent: &Dir, name: &str) -> Result<Temp, Error> {
+        let staging = self.staging()?;
+        let same_fs = match (staging.dir_metadata(), parent.dir_metadata()) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev(),
+            _ => false,
+        };
+        let dir = if same_fs {
+            staging
+        } else {
+            parent.try_clone().map_err(Error::Io)?
+        };
+        let tmp = unique_name(name);
+        let fd = rustix::fs::openat(
+            &dir,
+            tmp.as_str(),
+            OFlags::WRONLY | OFlags::CLOEXEC | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW,
+            Mode::from_raw_mode(0o666),
+        )
+        .map_err(io)?;
+        Ok(Temp::Named { fd, dir, name: tmp })
+    }
+
+    /// Names an anonymous temp file under `.stitch/tmp/`, then renames it over the
+    /// target, so that no temp name ever appears beside the target.
+    fn replace_anonymous(&self, fd: &OwnedFd, parent: &Dir, name: &str) -> Result<(), Error> {
+        let staging = self.staging()?;
+        let tmp = unique_name(name);
+        match platform::link_anonymous(fd, &staging, &tmp) {
+            Ok(()) => {}
+            // The target is on another filesystem than `.stitch/`: stage beside it.
+            Err(Errno::XDEV) => {
+                platform::link_anonymous(fd, parent, &tmp).map_err(io)?;
+                return rustix::fs::renameat(parent, tmp.as_str(), parent, name).map_err(io);
+            }
+            Err(e) => return Err(io(e)),
+        }
+        rustix::fs::renameat(&staging, tmp.as_str(), parent, name).map_err(|e| {
+            let _ = rustix::fs::unlinkat(&staging, tmp.as_str(), AtFlags::empty());
+            io(e)
+        })
+    }
+}
+
+/// Syncs a directory so that a new name in it survives a crash. cap-std's handles may
+/// be `O_PATH`, which cannot be synced, so the directory is opened for reading first.
+fn sync_dir(dir: &Dir) -> Result<(), Error> {
+    let fd = rustix::fs::openat(
+        dir,
+        ".",
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map_err(io)?;
+    platform::sync(&fd).map_err(io)
+}
