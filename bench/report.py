@@ -210,7 +210,7 @@ def main():
                        ("commit", "stitch commit"), ("versions", "tools")]:
         w(f"| {label} | {facts.get(key, '?')} |")
     w("\n`stitch` below is a copy of `target/x86_64-unknown-linux-gnu/release/stitch` "
-      "(static, non-PIE), `$W` the run's temp directory, and `python3` the interpreter "
+      "(`cargo release-static`: static, non-PIE), `$W` the run's temp directory, and `python3` the interpreter "
       "itself (resolved through any shim, so its start-up is not inflated).")
 
     w("\n## Summary\n")

@@ -45,10 +45,13 @@ mod policy;
 // /proc magic links, NUL, over-long, trailing `/`, leading `-`, Unicode, protected names.
 mod adversarial;
 // A path component swapped with a symlink out (renameat2 RENAME_EXCHANGE) while stitch
-// reads, writes and walks beneath it: nothing outside is read or written.
+// reads, writes and walks beneath it: nothing outside is read or written. Linux only:
+// renameat2(2) is Linux's.
+#[cfg(target_os = "linux")]
 mod race;
 // The containment, adversarial and race suites again with openat2 refused (seccomp),
-// proving cap-std's fallback walk.
+// proving cap-std's fallback walk. Linux only: openat2(2) and seccomp(2) are Linux's.
+#[cfg(target_os = "linux")]
 mod fallback;
 // Full disk, read-only filesystem, immutable and unreadable files: INTERNAL_SERVER_ERROR
 // with nothing leaked and nothing changed (cases the machine cannot set up say so).
