@@ -47,7 +47,9 @@ pub fn rename_noreplace(
 ) -> Result<(), Errno> {
     match rustix::fs::renameat_with(&old_dir, old, &new_dir, new, RenameFlags::NOREPLACE) {
         // A filesystem without the flag: link, then unlink, which never clobbers either.
-        Err(Errno::INVAL | Errno::NOSYS) => super::posix::link_then_unlink(old_dir, old, new_dir, new),
+        Err(Errno::INVAL | Errno::NOSYS) => {
+            super::posix::link_then_unlink(old_dir, old, new_dir, new)
+        }
         other => other,
     }
 }

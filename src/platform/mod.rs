@@ -33,10 +33,10 @@ pub use apple::sync;
 pub use posix::sync;
 
 // Path limits, as the kernel counts them (PATH_MAX includes the final NUL).
-#[cfg(target_os = "linux")]
-pub use posix::LINUX_LIMITS as LIMITS;
 #[cfg(not(target_os = "linux"))]
 pub use posix::BSD_LIMITS as LIMITS;
+#[cfg(target_os = "linux")]
+pub use posix::LINUX_LIMITS as LIMITS;
 
 /// The kernel's limits on a path and on one name in it, in bytes.
 #[derive(Debug, Clone, Copy)]

@@ -89,11 +89,9 @@ impl Error {
                 link: String::new(),
             },
             // A path that resolving links made longer than the kernel takes.
-            Some(rustix::io::Errno::NAMETOOLONG) => {
-                Error::InvalidPath(Invalid::TooLong {
-                    bytes: super::path::MAX_PATH_BYTES + 1,
-                })
-            }
+            Some(rustix::io::Errno::NAMETOOLONG) => Error::InvalidPath(Invalid::TooLong {
+                bytes: super::path::MAX_PATH_BYTES + 1,
+            }),
             Some(rustix::io::Errno::XDEV) => Error::Outside {
                 link: None,
                 inside_target: None,
