@@ -3,7 +3,7 @@
 //! A caller's path becomes a list of normal components relative to the root, or a
 //! reason it cannot be one. `..` is resolved lexically here; a path that climbs above
 //! the root is outside it whatever the filesystem holds. Symlinks are the resolver's
-//! business ([`super::resolve`]).
+//! business (`super::resolve`).
 
 use std::path::Path;
 

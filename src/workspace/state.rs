@@ -284,7 +284,7 @@ impl Workspace {
 }
 
 impl Workspace {
-    /// The bytes of `.stitch/config.json` (at most [`MAX_CONFIG_BYTES`]), `None` when
+    /// The bytes of `.stitch/config.json` (at most `MAX_CONFIG_BYTES`), `None` when
     /// there is none. `.stitch` and everything known under it are checked first.
     pub fn read_config(&self) -> Result<Option<Vec<u8>>, Error> {
         let Some(dir) = self.state_dir(false)? else {

@@ -102,7 +102,7 @@ pub struct Omitted {
     /// entered).
     pub non_utf8: usize,
     /// Directories not entered because one of their ignore files is a FIFO, a device,
-    /// over [`ignore_files::MAX_IGNORE_FILE_BYTES`] or a link that leaves (the root
+    /// over 1 MiB (`ignore_files::MAX_IGNORE_FILE_BYTES`) or a link that leaves (the root
     /// itself included: then nothing is walked).
     pub ignore_files: usize,
 }
