@@ -9,6 +9,7 @@ pub mod envelope;
 pub mod hint;
 mod input;
 pub mod lock;
+mod pattern;
 mod platform;
 pub mod policy;
 pub mod refusal;

@@ -20,6 +20,14 @@ use crate::workspace::{self, Workspace};
 /// How many lock files the paths of a workspace are spread over.
 pub const SHARDS: u64 = 256;
 
+/// How long to wait for a lock, and what to do once the wait becomes noticeable (200 ms):
+/// the front end says so on stderr, so a waiting call is never silent.
+#[derive(Debug, Clone, Copy)]
+pub struct Wait {
+    pub timeout: Duration,
+    pub notice: fn(),
+}
+
 /// A held lock; released when dropped (the descriptor closes).
 #[derive(Debug)]
 pub struct Guard {
@@ -48,18 +56,19 @@ pub fn shard(real_path: &str) -> u64 {
     hash % SHARDS
 }
 
-/// Takes the exclusive lock for `real_path`, waiting up to `timeout`.
-pub fn acquire(ws: &Workspace, real_path: &str, timeout: Duration) -> Result<Guard, Error> {
-    acquire_named(ws, &format!("{:02x}.lock", shard(real_path)), timeout)
+/// Takes the exclusive lock for `real_path`, waiting as `wait` says.
+pub fn acquire(ws: &Workspace, real_path: &str, wait: Wait) -> Result<Guard, Error> {
+    acquire_named(ws, &format!("{:02x}.lock", shard(real_path)), wait)
 }
 
-/// Takes the exclusive lock of the lock file `name`, waiting up to `timeout`.
+/// Takes the exclusive lock of the lock file `name`, waiting up to `wait.timeout`.
 ///
 /// The uncontended case is one `try_lock`. Under contention a helper thread blocks in
 /// `flock` (so the lock passes on the moment it is free, with no polling delay) while
 /// this thread waits for it up to the timeout; on timeout the process is about to exit
 /// anyway, which ends the helper's wait.
-pub fn acquire_named(ws: &Workspace, name: &str, timeout: Duration) -> Result<Guard, Error> {
+pub fn acquire_named(ws: &Workspace, name: &str, wait: Wait) -> Result<Guard, Error> {
+    let timeout = wait.timeout;
     let file = ws.lock_file(name).map_err(Error::Workspace)?;
     match FileExt::try_lock(&file) {
         Ok(()) => return Ok(Guard { _file: file }),
@@ -77,9 +86,7 @@ pub fn acquire_named(ws: &Workspace, name: &str, timeout: Duration) -> Result<Gu
     let first = rx.recv_timeout(notice);
     let result = match first {
         Err(mpsc::RecvTimeoutError::Timeout) if notice < timeout => {
-            crate::envelope::stderr_line(
-                "stitch: waiting for another stitch process to finish with this file",
-            );
+            (wait.notice)();
             rx.recv_timeout(timeout.saturating_sub(notice))
         }
         other => other,

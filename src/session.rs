@@ -10,7 +10,6 @@
 //! `NOT_OBSERVED` until the session reads again.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -119,9 +118,9 @@ impl Session {
         ws: &Workspace,
         real: &str,
         seen: Seen,
-        timeout: Duration,
+        wait: lock::Wait,
     ) -> Result<(), Error> {
-        let _guard = lock::acquire_named(ws, &format!("session-{}.lock", self.id), timeout)
+        let _guard = lock::acquire_named(ws, &format!("session-{}.lock", self.id), wait)
             .map_err(Error::Lock)?;
         let (mut ledger, exists) = self.load(ws).map_err(Error::Workspace)?;
         ledger.clock += 1;

@@ -4,11 +4,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{GlobSet, GlobSetBuilder};
 use serde_json::{Map, Value};
 
+use super::Limits;
 use super::Policy;
-use crate::tool::Limits;
+use crate::pattern::{GlobError, MAX_GLOB_BYTES};
 
 /// Why the config is malformed: the field (a dotted path, absent when the file is not a
 /// JSON object at all) and the problem.
@@ -123,24 +124,23 @@ fn globs(
     let mut builder = GlobSetBuilder::new();
     let mut patterns = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        let Some(pattern) = item
-            .as_str()
-            .filter(|p| !p.is_empty() && p.len() <= crate::tool::MAX_GLOB_BYTES)
-        else {
+        let Some(pattern) = item.as_str().filter(|p| !p.is_empty()) else {
             return Err(error(
                 format!("{field}[{i}]"),
-                "must be a non-empty glob pattern of at most 4096 bytes",
+                format!("must be a non-empty glob pattern of at most {MAX_GLOB_BYTES} bytes"),
             ));
         };
-        let glob = GlobBuilder::new(pattern.trim_start_matches("./"))
-            .literal_separator(true)
-            .build()
-            .map_err(|e| {
-                error(
-                    format!("{field}[{i}]"),
-                    format!("the glob `{pattern}` does not compile: {}", e.kind()),
-                )
-            })?;
+        let glob = crate::pattern::glob(pattern.trim_start_matches("./")).map_err(|e| {
+            let reason = match e {
+                GlobError::TooLong => {
+                    format!("must be a non-empty glob pattern of at most {MAX_GLOB_BYTES} bytes")
+                }
+                GlobError::Invalid(reason) => {
+                    format!("the glob `{pattern}` does not compile: {reason}")
+                }
+            };
+            error(format!("{field}[{i}]"), reason)
+        })?;
         builder.add(glob);
         patterns.push(pattern.to_owned());
     }

@@ -8,16 +8,18 @@
 mod authorize;
 mod bounded;
 mod config;
+mod limits;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use globset::GlobSet;
 
+use crate::workspace::walk::matches_or_ancestor as matches;
+
 pub use authorize::{authorize, Verdict};
 pub use config::{parse, ConfigError, DEFAULT_AUTHORIZE_TIMEOUT};
-
-use crate::tool::Limits;
+pub use limits::Limits;
 
 /// The path of the config file, workspace-relative.
 pub const CONFIG_PATH: &str = ".stitch/config.json";
@@ -55,10 +57,6 @@ impl Rule {
         }
     }
 }
-
-/// Whether a set matches a path or any of its ancestors: a denied directory hides
-/// everything below it.
-pub use crate::workspace::walk::matches_or_ancestor as matches;
 
 impl Policy {
     /// The rule that forbids touching any of `paths` (as written and as resolved), if

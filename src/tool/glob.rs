@@ -3,7 +3,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::GlobMatcher;
+
+use crate::pattern::GlobError;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -41,35 +43,28 @@ impl Request for GlobRequest {
     const FIELDS: &'static [&'static str] = &["pattern", "path", "includeIgnored", "limit"];
 }
 
-/// The longest glob accepted: globset's regex compilation fails (and panics) on huge ones.
-pub const MAX_GLOB_BYTES: usize = 4096;
-
 /// Compiles a glob in which `*` does not cross `/` and `**` does.
 pub fn compile(pattern: &str, field: &str) -> Result<GlobMatcher, Refusal> {
-    if pattern.len() > MAX_GLOB_BYTES {
-        let reason = format!("longer than {MAX_GLOB_BYTES} bytes");
-        return Err(Refusal::new(
-            Code::InvalidPattern,
-            format!("The glob in `{field}` is {} bytes, {reason}", pattern.len()),
-        )
-        .with("field", field)
-        .with("pattern", pattern.chars().take(100).collect::<String>())
-        .with("reason", reason));
-    }
-    GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .build()
-        .map(|g| g.compile_matcher())
-        .map_err(|e| {
-            let reason = e.kind().to_string();
-            Refusal::new(
+    match crate::pattern::glob(pattern) {
+        Ok(glob) => Ok(glob.compile_matcher()),
+        Err(e @ GlobError::TooLong) => {
+            let reason = e.to_string();
+            Err(Refusal::new(
                 Code::InvalidPattern,
-                format!("The glob `{pattern}` does not compile: {reason}"),
+                format!("The glob in `{field}` is {} bytes, {reason}", pattern.len()),
             )
             .with("field", field)
-            .with("pattern", pattern)
-            .with("reason", reason)
-        })
+            .with("pattern", pattern.chars().take(100).collect::<String>())
+            .with("reason", reason))
+        }
+        Err(GlobError::Invalid(reason)) => Err(Refusal::new(
+            Code::InvalidPattern,
+            format!("The glob `{pattern}` does not compile: {reason}"),
+        )
+        .with("field", field)
+        .with("pattern", pattern)
+        .with("reason", reason)),
+    }
 }
 
 /// The pattern with `.` and `..` components resolved lexically, and an absolute one

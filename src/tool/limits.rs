@@ -1,34 +1,8 @@
-//! Size and count limits: the defaults of the contract, overridable by policy.
+//! Count limits as a call asks for them: the caller's `limit` checked against the
+//! policy's default, and the hint of a result that a limit cut.
 
 use super::args::invalid;
 use crate::refusal::Refusal;
-
-/// The limits one call runs under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Cap on the text `read_file` returns (and the most its `maxBytes` may ask for).
-    pub max_read_bytes: u64,
-    /// Largest file that read, write and edit will handle.
-    pub max_file_bytes: u64,
-    /// Default number of entries `list_directory` returns.
-    pub list: u64,
-    /// Default number of matches `glob` returns.
-    pub glob: u64,
-    /// Default number of matches `search_files` returns.
-    pub search: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_read_bytes: 262_144,
-            max_file_bytes: 268_435_456,
-            list: 500,
-            glob: 1000,
-            search: 100,
-        }
-    }
-}
 
 /// How far a caller may raise a default count limit.
 pub const RAISE: u64 = 10;

@@ -30,19 +30,18 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::cli::{Cli, Command};
-use crate::policy::Policy;
+use crate::policy::{Limits, Policy};
 use crate::refusal::{Code, Outcome, Refusal};
 use crate::session::Session;
 use crate::workspace::{RootError, Workspace};
-
-pub use glob::MAX_GLOB_BYTES;
-pub use limits::Limits;
 
 /// What every tool may use: the workspace, the lock timeout and the limits.
 #[derive(Debug)]
 pub struct Context {
     pub ws: Workspace,
-    pub lock_timeout: Duration,
+    /// How long a mutation waits for another process's lock, and what it says once the
+    /// wait is noticeable.
+    pub wait: crate::lock::Wait,
     pub limits: Limits,
     /// The session whose read-before-write guards apply, if any.
     pub session: Option<Session>,
@@ -189,7 +188,14 @@ fn context(cli: &Cli) -> Outcome<Context> {
     };
     Ok(Context {
         ws,
-        lock_timeout: Duration::from_secs_f64(cli.lock_timeout),
+        wait: crate::lock::Wait {
+            timeout: Duration::from_secs_f64(cli.lock_timeout),
+            notice: || {
+                crate::envelope::stderr_line(
+                    "stitch: waiting for another stitch process to finish with this file",
+                );
+            },
+        },
         limits: policy.limits,
         session,
         policy,
