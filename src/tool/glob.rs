@@ -14,8 +14,8 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::walk::{EntryKind, Walk};
 
 use super::args::{self, invalid, Request};
-use super::list::{respell, with_omitted};
-use super::{dir, limits, Context};
+use super::walked::{respell, with_omitted};
+use super::{limits, walked, Context};
 
 /// The arguments of `glob`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -188,7 +188,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     let limit = limits::count(req.limit, ctx.limits.glob)?;
     let pattern = normalise(ctx, &req.pattern, &req.path)?;
     let matcher = compile(&pattern, "pattern")?;
-    let location = dir::locate(ctx, &req.path, false)?;
+    let location = walked::locate(ctx, &req.path, false)?;
     let walk = Walk {
         start: location.real.clone(),
         // A pattern without `**` cannot match deeper than it has components.

@@ -4,10 +4,11 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::workspace::walk::{Entry, Omitted, Walk};
+use crate::workspace::walk::{Entry, Walk};
 
 use super::args::{self, invalid, Request};
-use super::{dir, limits, Context};
+use super::walked::{respell, with_omitted};
+use super::{limits, walked, Context};
 
 /// The arguments of `list_directory`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -46,7 +47,7 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
         return Err(invalid("depth", format!("depth must be from 1 to {MAX_DEPTH}")).into());
     }
     let limit = limits::count(req.limit, ctx.limits.list)?;
-    let location = dir::locate(ctx, &req.path, false)?;
+    let location = walked::locate(ctx, &req.path, false)?;
     let depth = usize::try_from(depth).unwrap_or(usize::MAX);
     let walk = Walk {
         start: location.real.clone(),
@@ -101,39 +102,4 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
         ));
     }
     Ok(data)
-}
-
-/// Adds to a walk's result what it left out for a reason of its own, each count only
-/// when above zero: `skippedNonUtf8`, names that are not valid UTF-8 (they cannot be
-/// shown without being mistaken for other names), and `skippedIgnoreFiles`, directories
-/// not entered because an ignore file in them is a FIFO, a device, huge or a link out.
-pub fn with_omitted(data: &mut Value, omitted: Omitted) {
-    if omitted.non_utf8 > 0 {
-        data["skippedNonUtf8"] = json!(omitted.non_utf8);
-    }
-    if omitted.ignore_files > 0 {
-        data["skippedIgnoreFiles"] = json!(omitted.ignore_files);
-    }
-}
-
-/// Spells a walked (real) path as the caller named the directory, when a link made
-/// the two differ.
-#[must_use]
-pub fn respell(shown: &str, real: &str, path: &str) -> String {
-    if shown == real {
-        return path.to_owned();
-    }
-    let rest = if real == "." {
-        path
-    } else {
-        match path.strip_prefix(real).and_then(|r| r.strip_prefix('/')) {
-            Some(rest) => rest,
-            None => return path.to_owned(),
-        }
-    };
-    if shown == "." {
-        rest.to_owned()
-    } else {
-        format!("{shown}/{rest}")
-    }
 }

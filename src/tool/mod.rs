@@ -4,25 +4,21 @@
 //! workspace and dispatches. Refusals are built here, in the tool layer, from the facts
 //! of the request.
 
-mod apply;
 mod approve;
 pub mod args;
-mod dir;
 mod edit;
 pub mod flags;
 mod glob;
-mod grep;
-mod guard;
 mod limits;
 mod list;
+mod mutation;
 mod near;
 mod read;
 mod refuse;
 pub mod schema;
 mod search;
-mod snippet;
-mod target;
 mod textfile;
+mod walked;
 mod write;
 
 use std::time::Duration;

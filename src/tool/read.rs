@@ -9,7 +9,8 @@ use crate::refusal::{Code, Failure, Outcome, Refusal};
 use crate::text::lines::{self, BOM};
 
 use super::args::{self, invalid, Request};
-use super::{approve, guard, refuse, textfile, Context};
+use super::mutation::session_check;
+use super::{approve, refuse, textfile, Context};
 use crate::session::Seen;
 
 /// The arguments of `read_file`.
@@ -64,7 +65,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     refuse::protected(&location, false)?;
     approve::rules(ctx, &location, false)?;
     if location.kind.is_none() {
-        guard::note_read(ctx, &location.shown, &location.real, Seen::Absent)?;
+        session_check::note_read(ctx, &location.shown, &location.real, Seen::Absent)?;
         return Err(refuse::not_found(ctx, &location.shown).into());
     }
     let loaded = match textfile::load(ctx, &location) {
@@ -72,7 +73,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         // A file that is not text was still seen whole: a session may replace it.
         Err(Failure::Refused(refusal)) if refusal.code() == Code::NotText => {
             if let Some(sha) = refusal.detail("sha256").and_then(Value::as_str) {
-                guard::note_read(
+                session_check::note_read(
                     ctx,
                     &location.shown,
                     &location.real,
@@ -84,7 +85,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         Err(other) => return Err(other),
     };
     let sha256 = sha256_hex(loaded.bytes());
-    guard::note_read(
+    session_check::note_read(
         ctx,
         &location.shown,
         &location.real,

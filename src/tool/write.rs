@@ -9,8 +9,9 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Error, Kind, WriteMode};
 
 use super::args::{self, invalid, Request};
-use super::guard::{self, Mutation};
-use super::{approve, refuse, target, textfile, Context};
+use super::mutation::session_check::{self, Mutation};
+use super::mutation::{stale, target};
+use super::{approve, refuse, textfile, Context};
 
 /// The arguments of `write_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -48,7 +49,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         }
     }
     let bytes = req.content.as_bytes();
-    let target = target::lock(ctx, &req.path)?;
+    let target = target::acquire(ctx, &req.path)?;
     let location = &target.location;
     let shown = location.shown.clone();
     if bytes.len() as u64 > ctx.limits.max_file_bytes {
@@ -68,13 +69,13 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             let actual = file
                 .sha256()
                 .map_err(|e| anyhow::Error::new(e).context("hashing the file to replace"))?;
-            guard::check(ctx, &shown, &location.real, Some(&actual), Mutation::Write)?;
+            session_check::check(ctx, &shown, &location.real, Some(&actual), Mutation::Write)?;
             match &req.expected_sha256 {
                 Some(expected) if !expected.eq_ignore_ascii_case(&actual) => {
                     return Err(stale(&shown, expected, Some(&actual)).into());
                 }
                 Some(_) => {}
-                None if req.overwrite || guard::observed(ctx, &location.real, &actual) => {}
+                None if req.overwrite || session_check::observed(ctx, &location.real, &actual) => {}
                 None => {
                     return Err(Refusal::new(
                         Code::AlreadyExists,
@@ -93,7 +94,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             (mode, Some(actual))
         }
         None => {
-            guard::check(ctx, &shown, &location.real, None, Mutation::Write)?;
+            session_check::check(ctx, &shown, &location.real, None, Mutation::Write)?;
             if let Some(expected) = &req.expected_sha256 {
                 return Err(stale(&shown, expected, None).into());
             }
@@ -119,7 +120,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
                 .into(),
                 other => refuse::path(ctx, &shown, other),
             })?;
-        guard::note_written(ctx, &location.real, &sha256);
+        session_check::note_written(ctx, &location.real, &sha256);
     }
     let mut data = json!({
         "path": shown,
@@ -160,20 +161,4 @@ fn payload(
         payload["session"] = json!(session.id());
     }
     payload
-}
-
-/// `STALE_VERSION` for a file whose content is not the version the caller saw.
-#[cold]
-pub fn stale(shown: &str, expected: &str, actual: Option<&str>) -> Refusal {
-    let message = match actual {
-        Some(_) => format!("`{shown}` has changed: its sha256 is not the expectedSha256"),
-        None => format!("`{shown}` does not exist, so it cannot have the expectedSha256"),
-    };
-    let mut refusal = Refusal::new(Code::StaleVersion, message)
-        .with("path", shown)
-        .with("expectedSha256", expected);
-    if let Some(actual) = actual {
-        refusal = refusal.with("actualSha256", actual);
-    }
-    refusal
 }

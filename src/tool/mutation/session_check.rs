@@ -4,7 +4,7 @@
 use crate::refusal::{Code, Outcome, Refusal};
 use crate::session::Seen;
 
-use super::Context;
+use super::super::{refuse, Context};
 
 /// Which mutation asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub fn check(
     };
     let seen = session
         .seen(&ctx.ws, real)
-        .map_err(|e| super::refuse::path(ctx, shown, e))?;
+        .map_err(|e| refuse::path(ctx, shown, e))?;
     let refusal = match (seen, actual) {
         (None, Some(actual)) => Refusal::new(
             Code::NotObserved,
@@ -56,7 +56,7 @@ pub fn check(
         .with("path", shown)
         .with("actualSha256", actual),
         (Some(Seen::Absent) | None, None) if op == Mutation::Edit => {
-            return Err(super::refuse::not_found(ctx, shown)
+            return Err(refuse::not_found(ctx, shown)
                 .with("operation", "edit")
                 .into());
         }
@@ -82,8 +82,8 @@ pub fn note_read(ctx: &Context, shown: &str, real: &str, seen: Seen) -> Outcome<
     session
         .record(&ctx.ws, real, seen, ctx.wait)
         .map_err(|e| match e {
-            crate::session::Error::Lock(e) => super::refuse::lock(ctx, shown, e),
-            crate::session::Error::Workspace(e) => super::refuse::path(ctx, shown, e),
+            crate::session::Error::Lock(e) => refuse::lock(ctx, shown, e),
+            crate::session::Error::Workspace(e) => refuse::path(ctx, shown, e),
         })
 }
 

@@ -5,7 +5,7 @@ use crate::lock;
 use crate::refusal::Outcome;
 use crate::workspace::Location;
 
-use super::{approve, refuse, Context};
+use super::super::{approve, refuse, Context};
 
 /// A locked mutation target. The lock is held until this is dropped.
 #[derive(Debug)]
@@ -17,7 +17,7 @@ pub struct Target {
 
 /// Locates `raw` for a mutation, refuses protected or forbidden paths, and takes the
 /// file's lock. What exists is looked at again under the lock: that is what counts.
-pub fn lock(ctx: &Context, raw: &str) -> Outcome<Target> {
+pub fn acquire(ctx: &Context, raw: &str) -> Outcome<Target> {
     let located = checked(ctx, raw)?;
     refuse::file_path(raw, &located)?;
     let guard = lock::acquire(&ctx.ws, &located.real, ctx.wait)

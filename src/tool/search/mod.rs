@@ -5,6 +5,8 @@
 //! Once `limit` matches are held, a file whose path sorts after the last one kept cannot
 //! enter the result and is not searched: the scan stops paying for what order rules out.
 
+mod grep;
+
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -19,9 +21,9 @@ use crate::workspace::walk::{Entry, EntryKind, Omitted, Walk};
 use crate::workspace::Kind;
 
 use super::args::{self, invalid, Request};
-use super::grep::{self, Hit};
-use super::list::{respell, with_omitted};
-use super::{dir, glob, limits, Context};
+use super::walked::{respell, with_omitted};
+use super::{glob, limits, walked, Context};
+use grep::Hit;
 
 /// The arguments of `search_files`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -127,7 +129,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         Some(g) => Some((glob::compile(g, "include")?, g.contains('/'))),
         None => None,
     };
-    let location = dir::locate(ctx, &req.path, true)?;
+    let location = walked::locate(ctx, &req.path, true)?;
     let single_file = location.kind == Some(Kind::File);
     let prefix = if single_file || location.real == "." {
         0

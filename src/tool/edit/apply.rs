@@ -8,8 +8,8 @@ use sha2::{Digest, Sha256};
 use crate::refusal::Refusal;
 use crate::text::{diff, lines, matching};
 
-use super::edit::EditItem;
 use super::snippet;
+use super::EditItem;
 
 /// The edited text: the original's first `head` bytes, then `middle`, then the
 /// original's last `tail` bytes.

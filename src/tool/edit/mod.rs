@@ -1,5 +1,8 @@
 //! `edit_file`: replace exact snippets in one file, all or nothing, atomically.
 
+mod apply;
+mod snippet;
+
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -8,12 +11,13 @@ use crate::digest::{is_sha256_hex, sha256_hex};
 use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Location, Reuse, WriteMode};
 
-use super::apply::{apply, Edited};
 use super::args::{self, invalid, Request};
-use super::guard::{self, Mutation};
+use super::mutation::session_check::{self, Mutation};
+use super::mutation::stale;
+use super::mutation::target;
 use super::textfile::Loaded;
-use super::write::stale;
-use super::{approve, refuse, target, textfile, Context};
+use super::{approve, refuse, textfile, Context};
+use apply::{apply, Edited};
 
 /// The arguments of `edit_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -126,11 +130,11 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
         }
     }
-    let target = target::lock(ctx, &req.path)?;
+    let target = target::acquire(ctx, &req.path)?;
     let location = &target.location;
     let shown = location.shown.clone();
     if location.kind.is_none() {
-        guard::check(ctx, &shown, &location.real, None, Mutation::Edit)?;
+        session_check::check(ctx, &shown, &location.real, None, Mutation::Edit)?;
         return Err(refuse::not_found(ctx, &shown)
             .with("operation", "edit")
             .into());
@@ -153,7 +157,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     } else {
         (sha256_hex(loaded.bytes()), apply_and_hash())
     };
-    guard::check(
+    session_check::check(
         ctx,
         &shown,
         &location.real,
@@ -199,7 +203,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     approve::authorize(ctx, &shown, &payload)?;
     if !req.dry_run && !edited.is_unchanged() {
         replace(ctx, location, &loaded, &edited)?;
-        guard::note_written(ctx, &location.real, &sha256);
+        session_check::note_written(ctx, &location.real, &sha256);
     }
     let mut data = json!({
         "path": shown,

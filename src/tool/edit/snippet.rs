@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use crate::refusal::{Code, Refusal};
 use crate::text::candidates;
 
-use super::edit::{with_index, EditItem};
+use super::{with_index, EditItem};
 
 /// How many candidates a `NO_MATCH` carries.
 const MAX_CANDIDATES: usize = 3;

@@ -1,0 +1,27 @@
+//! The steps every mutation runs, in this order: locate the target and refuse protected
+//! or forbidden paths (`target`), take the file's cross-process lock and locate it again
+//! under the lock (`target`), check the session's record of it (`session_check`) and the
+//! caller's `expectedSha256` ([`stale`]), build the new content (the tool's own work),
+//! ask the authorize hook ([`super::approve::authorize`]), write atomically, and record
+//! what was written in the session.
+
+pub mod session_check;
+pub mod target;
+
+use crate::refusal::{Code, Refusal};
+
+/// `STALE_VERSION` for a file whose content is not the version the caller saw.
+#[cold]
+pub fn stale(shown: &str, expected: &str, actual: Option<&str>) -> Refusal {
+    let message = match actual {
+        Some(_) => format!("`{shown}` has changed: its sha256 is not the expectedSha256"),
+        None => format!("`{shown}` does not exist, so it cannot have the expectedSha256"),
+    };
+    let mut refusal = Refusal::new(Code::StaleVersion, message)
+        .with("path", shown)
+        .with("expectedSha256", expected);
+    if let Some(actual) = actual {
+        refusal = refusal.with("actualSha256", actual);
+    }
+    refusal
+}
