@@ -550,7 +550,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__schema)
-            opts="-h --root --session --lock-timeout --pretty --format --help read_file write_file edit_file list_directory glob search_files read write edit list search glob"
+            opts="-h --root --session --lock-timeout --pretty --format --help read_file write_file edit_file list_directory glob search_files read write edit list search"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

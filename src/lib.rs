@@ -52,7 +52,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let flags_given = matches.subcommand().is_some_and(|(name, sub)| {
         command
             .find_subcommand(name)
-            .is_some_and(|spec| tool::flags::any_given(spec, sub))
+            .is_some_and(|spec| cli::flags::any_given(spec, sub))
     });
     let style = match parsed.format.as_deref() {
         Some("text") => envelope::Style::Text {
@@ -70,7 +70,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             )
             .with("field", "format"),
         )),
-        _ => tool::call(&parsed, flags_given),
+        _ => cli::call(&parsed, flags_given),
     };
     envelope::emit(&outcome, style)
 }

@@ -4,7 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{Code, Refusal};
 
 /// A tool's request type: its name and the fields it accepts, for refusals.
 pub trait Request: DeserializeOwned {
@@ -16,29 +16,6 @@ pub trait Request: DeserializeOwned {
     const DESCRIPTION: &'static str;
     /// The fields of nested items (`edits[]`), when the tool has them.
     const ITEM_FIELDS: &'static [&'static str] = &[];
-}
-
-/// Reads the arguments from stdin, at most `limit` bytes: exactly one JSON object;
-/// empty means none.
-pub fn from_stdin(limit: u64) -> Outcome<Value> {
-    let bytes = match crate::input::stdin_bytes(limit) {
-        Ok(bytes) => bytes,
-        Err(crate::input::Error::TooLarge { limit }) => {
-            return Err(Refusal::new(
-                Code::TooLarge,
-                format!(
-                    "stdin holds more than {limit} bytes, the bound on this tool's JSON arguments"
-                ),
-            )
-            .with("field", "stdin")
-            .with("limit", limit)
-            .into())
-        }
-        Err(crate::input::Error::Io(e)) => {
-            return Err(anyhow::Error::new(e).context("reading stdin").into())
-        }
-    };
-    parse_object(&bytes).map_err(Into::into)
 }
 
 /// Parses raw bytes as the arguments object.

@@ -1,13 +1,14 @@
-//! The tools: one module each, with its request type, its result and its `run`.
+//! The tool layer: the six tools (one module each, listed in [`registry`]), the steps
+//! every mutation runs ([`mutation`]), and what tools share (arguments, refusals, walks).
 //!
-//! This module gathers a call's arguments (flags or JSON on stdin), opens the
-//! workspace and dispatches. Refusals are built here, in the tool layer, from the facts
-//! of the request.
+//! A front end (the command line today) turns its input into [`Settings`] and one JSON
+//! object of arguments, [`open`]s a [`Context`] and calls [`run`]; nothing here knows how
+//! the call arrived. Refusals are built here, from the facts of the request; lower layers
+//! state facts only.
 
 mod approve;
 pub mod args;
 mod edit;
-pub mod flags;
 mod glob;
 mod limits;
 mod list;
@@ -15,6 +16,7 @@ mod mutation;
 mod near;
 mod read;
 mod refuse;
+pub mod registry;
 pub mod schema;
 mod search;
 mod textfile;
@@ -25,7 +27,6 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::cli::{Cli, Command};
 use crate::policy::{Limits, Policy};
 use crate::refusal::{Code, Outcome, Refusal};
 use crate::session::Session;
@@ -45,58 +46,40 @@ pub struct Context {
     pub policy: Policy,
 }
 
-/// Runs the tool named by the command line.
-pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
-    let (name, json_flag) = match &cli.command {
-        Command::Read(a) => ("read_file", a.json.json),
-        Command::Write(a) => ("write_file", a.json.json),
-        Command::Edit(a) => ("edit_file", a.json.json),
-        Command::List(a) => ("list_directory", a.walk.json.json),
-        Command::Glob(a) => ("glob", a.walk.json.json),
-        Command::Search(a) => ("search_files", a.walk.json.json),
-        Command::Config(_) => return config_check(cli),
-        Command::Schema(_) => unreachable!("schema is not a tool call"),
-    };
-    if json_flag && flags_given {
-        return Err(Refusal::new(
-            Code::InvalidArgument,
-            format!("{name} got both flags and --json; arguments come from exactly one of them"),
-        )
-        .with("field", "json")
-        .into());
-    }
-    let ctx = context(cli)?;
-    let arguments = if json_flag || (!flags_given && !crate::input::stdin_is_terminal()) {
-        args::from_stdin(stdin_limit(name, &ctx.limits))?
-    } else if flags_given {
-        flags::to_json(&cli.command, ctx.limits.max_file_bytes)?
-    } else {
-        Value::Object(serde_json::Map::new())
-    };
-    match name {
-        "read_file" => read::run(&ctx, arguments),
-        "write_file" => write::run(&ctx, arguments),
-        "edit_file" => edit::run(&ctx, arguments),
-        "list_directory" => list::run(&ctx, arguments),
-        "glob" => glob::run(&ctx, arguments),
-        _ => search::run(&ctx, arguments),
-    }
+/// What a front end hands the tool layer besides the arguments: plain settings, no
+/// parser types.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The workspace root; `None` for the current directory.
+    pub root: Option<std::path::PathBuf>,
+    /// The session whose read-before-write guards apply, if any (not yet validated).
+    pub session: Option<String>,
+    /// Seconds a mutation waits for another process's lock before `BUSY`.
+    pub lock_timeout: f64,
+    /// Called once a wait for a lock becomes noticeable, so it is never silent.
+    pub notice: fn(),
 }
 
-/// The bound on the JSON arguments a tool reads from stdin. A tool that carries no
+/// Runs `tool` with one JSON object of arguments.
+pub fn run(ctx: &Context, tool: &registry::ToolSpec, arguments: Value) -> Outcome {
+    (tool.run)(ctx, arguments)
+}
+
+/// The bound on the JSON arguments a front end reads for `tool`. A tool that carries no
 /// file content needs little; `write_file` and `edit_file` carry up to two texts of up
 /// to `maxFileBytes` each (content, or oldText and newText), plus room for the rest.
-fn stdin_limit(tool: &str, limits: &Limits) -> u64 {
+#[must_use]
+pub fn arguments_limit(tool: &registry::ToolSpec, limits: &Limits) -> u64 {
     const SMALL: u64 = 1 << 20;
-    match tool {
-        "write_file" | "edit_file" => limits.max_file_bytes.saturating_mul(2) + SMALL,
-        _ => SMALL,
+    if tool.carries_content {
+        limits.max_file_bytes.saturating_mul(2) + SMALL
+    } else {
+        SMALL
     }
 }
 
 /// `stitch config check`: the policy the workspace's config enforces.
-fn config_check(cli: &Cli) -> Outcome {
-    let ctx = context(cli)?;
+pub fn config_check(ctx: &Context) -> Outcome {
     let exists = ctx.ws.read_config().ok().flatten().is_some();
     let policy = &ctx.policy;
     Ok(serde_json::json!({
@@ -119,19 +102,20 @@ fn config_check(cli: &Cli) -> Outcome {
     }))
 }
 
-fn context(cli: &Cli) -> Outcome<Context> {
-    if !cli.lock_timeout.is_finite() || cli.lock_timeout < 0.0 || cli.lock_timeout > 86_400.0 {
+/// Opens the workspace and its policy under `settings`: the context every tool runs in.
+pub fn open(settings: &Settings) -> Outcome<Context> {
+    let lock_timeout = settings.lock_timeout;
+    if !lock_timeout.is_finite() || !(0.0..=86_400.0).contains(&lock_timeout) {
         return Err(Refusal::new(
             Code::InvalidArgument,
             format!(
-                "--lock-timeout must be a number of seconds from 0 to 86400, not {}",
-                cli.lock_timeout
+                "--lock-timeout must be a number of seconds from 0 to 86400, not {lock_timeout}"
             ),
         )
         .with("field", "lockTimeout")
         .into());
     }
-    let session = match &cli.session {
+    let session = match &settings.session {
         None => None,
         Some(id) => Some(Session::new(id).ok_or_else(|| {
             Refusal::new(
@@ -141,10 +125,10 @@ fn context(cli: &Cli) -> Outcome<Context> {
             .with("field", "session")
         })?),
     };
-    let root = match &cli.root {
-        Some(root) => root.clone(),
-        None => std::path::PathBuf::from("."),
-    };
+    let root = settings
+        .root
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("."));
     let ws = match Workspace::open(&root) {
         Ok(ws) => ws,
         Err(RootError::Missing) => {
@@ -185,12 +169,8 @@ fn context(cli: &Cli) -> Outcome<Context> {
     Ok(Context {
         ws,
         wait: crate::lock::Wait {
-            timeout: Duration::from_secs_f64(cli.lock_timeout),
-            notice: || {
-                crate::envelope::stderr_line(
-                    "stitch: waiting for another stitch process to finish with this file",
-                );
-            },
+            timeout: Duration::from_secs_f64(lock_timeout),
+            notice: settings.notice,
         },
         limits: policy.limits,
         session,

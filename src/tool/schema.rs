@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde_json::{json, Value};
 
 use super::args::Request;
-use super::{edit, glob, list, read, search, write};
+use super::registry::{self, ToolSpec, TOOLS};
 
 /// The shapes `stitch schema` can print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,55 +36,15 @@ impl Format {
     }
 }
 
-/// One tool: its name, its subcommand, what it does, and its arguments' schema.
-#[derive(Debug, Clone)]
-pub struct Definition {
-    pub name: &'static str,
-    pub command: &'static str,
-    pub description: &'static str,
-    pub schema: Value,
-}
-
-fn define<R: Request + JsonSchema>(command: &'static str) -> Definition {
-    let generator = SchemaSettings::draft2020_12()
-        .with(|s| s.inline_subschemas = true)
-        .into_generator();
-    Definition {
-        name: R::TOOL,
-        command,
-        description: R::DESCRIPTION,
-        schema: generator.into_root_schema_for::<R>().to_value(),
-    }
-}
-
-/// Every tool, in the contract's order.
+/// The JSON Schema (draft 2020-12, subschemas inlined) of a request type.
 #[must_use]
-pub fn definitions() -> Vec<Definition> {
-    vec![
-        define::<read::ReadRequest>("read"),
-        define::<write::WriteRequest>("write"),
-        define::<edit::EditRequest>("edit"),
-        define::<list::ListRequest>("list"),
-        define::<glob::GlobRequest>("glob"),
-        define::<search::SearchRequest>("search"),
-    ]
+pub fn of<R: Request + JsonSchema>() -> Value {
+    SchemaSettings::draft2020_12()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator()
+        .into_root_schema_for::<R>()
+        .to_value()
 }
-
-/// The names `stitch schema TOOL` accepts: tool names and subcommands.
-pub const NAMES: [&str; 12] = [
-    "read_file",
-    "write_file",
-    "edit_file",
-    "list_directory",
-    "glob",
-    "search_files",
-    "read",
-    "write",
-    "edit",
-    "list",
-    "search",
-    "glob",
-];
 
 /// The schema as a tool's parameters: no `$schema` or `title`, which function-calling
 /// APIs do not want.
@@ -97,24 +57,19 @@ fn parameters(schema: &Value) -> Value {
     schema
 }
 
-/// One definition in `format`.
+/// One tool's definition in `format`.
 #[must_use]
-pub fn render(definition: &Definition, format: Format) -> Value {
-    let Definition {
-        name,
-        description,
-        schema,
-        ..
-    } = definition;
+pub fn render(tool: &ToolSpec, format: Format) -> Value {
+    let (name, description, schema) = (tool.name, tool.description, (tool.schema)());
     match format {
         Format::JsonSchema => json!({"name": name, "description": description, "schema": schema}),
         Format::Anthropic => {
-            json!({"name": name, "description": description, "input_schema": parameters(schema)})
+            json!({"name": name, "description": description, "input_schema": parameters(&schema)})
         }
         Format::Openai => json!({"type": "function", "function": {
-            "name": name, "description": description, "parameters": parameters(schema)}}),
+            "name": name, "description": description, "parameters": parameters(&schema)}}),
         Format::Mcp => {
-            json!({"name": name, "description": description, "inputSchema": parameters(schema)})
+            json!({"name": name, "description": description, "inputSchema": parameters(&schema)})
         }
     }
 }
@@ -122,14 +77,10 @@ pub fn render(definition: &Definition, format: Format) -> Value {
 /// The definitions of every tool (or only `tool`, by name or subcommand) in `format`.
 #[must_use]
 pub fn document(tool: Option<&str>, format: Format) -> Value {
-    let all = definitions();
     if let Some(wanted) = tool {
-        return all
-            .iter()
-            .find(|d| d.name == wanted || d.command == wanted)
-            .map_or(Value::Null, |d| render(d, format));
+        return registry::find(wanted).map_or(Value::Null, |t| render(t, format));
     }
-    let tools: Vec<Value> = all.iter().map(|d| render(d, format)).collect();
+    let tools: Vec<Value> = TOOLS.iter().map(|t| render(t, format)).collect();
     if format == Format::Mcp {
         json!({"tools": tools})
     } else {

@@ -5,7 +5,7 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use serde_json::{Map, Value};
 
-use crate::cli::{Command, WalkFlags};
+use super::{Command, WalkFlags};
 use crate::refusal::{Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.

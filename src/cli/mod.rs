@@ -2,7 +2,13 @@
 //!
 //! Flags are one of the two ways to pass a tool's arguments; the other is one JSON
 //! object on stdin. Flags are turned into that same JSON object
-//! ([`crate::tool::flags`]), so both go through one parser and one set of checks.
+//! ([`flags`]), so both go through one parser and one set of checks. [`call`] is the
+//! front end: the only code that turns clap's types into a call of the tool layer.
+
+mod call;
+pub mod flags;
+
+pub use call::call;
 
 use std::path::PathBuf;
 
@@ -105,7 +111,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
     /// Only this tool (a tool name such as edit_file, or a subcommand such as edit).
-    #[arg(value_parser = crate::tool::schema::NAMES)]
+    #[arg(value_parser = clap::builder::PossibleValuesParser::new(crate::tool::registry::names()))]
     pub tool: Option<String>,
 }
 

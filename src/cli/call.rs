@@ -1,0 +1,90 @@
+//! The command line as a front end: it turns a parsed command line into [`Settings`] and
+//! one JSON object of arguments — from flags, or from stdin — and calls the tool layer.
+//! Nothing below this module sees clap's types.
+
+use serde_json::Value;
+
+use super::{Cli, Command};
+use crate::refusal::{Code, Outcome, Refusal};
+use crate::tool::registry::{self, ToolSpec};
+use crate::tool::{self, Settings};
+
+/// The settings the global options spell.
+fn settings(cli: &Cli) -> Settings {
+    Settings {
+        root: cli.root.clone(),
+        session: cli.session.clone(),
+        lock_timeout: cli.lock_timeout,
+        notice: || {
+            crate::envelope::stderr_line(
+                "stitch: waiting for another stitch process to finish with this file",
+            );
+        },
+    }
+}
+
+/// The tool a subcommand names, and whether `--json` was given.
+fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
+    let (name, json) = match command {
+        Command::Read(a) => ("read", a.json.json),
+        Command::Write(a) => ("write", a.json.json),
+        Command::Edit(a) => ("edit", a.json.json),
+        Command::List(a) => ("list", a.walk.json.json),
+        Command::Glob(a) => ("glob", a.walk.json.json),
+        Command::Search(a) => ("search", a.walk.json.json),
+        Command::Config(_) | Command::Schema(_) => return None,
+    };
+    registry::find(name).map(|tool| (tool, json))
+}
+
+/// Runs the call the command line asks for (anything but `schema`, which is not a tool
+/// call). `flags_given` says whether any tool argument came as a flag.
+pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
+    let Some((tool, json_flag)) = tool_of(&cli.command) else {
+        // `stitch config check`.
+        return tool::config_check(&tool::open(&settings(cli))?);
+    };
+    if json_flag && flags_given {
+        return Err(Refusal::new(
+            Code::InvalidArgument,
+            format!(
+                "{} got both flags and --json; arguments come from exactly one of them",
+                tool.name
+            ),
+        )
+        .with("field", "json")
+        .into());
+    }
+    let ctx = tool::open(&settings(cli))?;
+    let arguments = if json_flag || (!flags_given && !crate::input::stdin_is_terminal()) {
+        from_stdin(tool::arguments_limit(tool, &ctx.limits))?
+    } else if flags_given {
+        super::flags::to_json(&cli.command, ctx.limits.max_file_bytes)?
+    } else {
+        Value::Object(serde_json::Map::new())
+    };
+    tool::run(&ctx, tool, arguments)
+}
+
+/// Reads the arguments from stdin, at most `limit` bytes: exactly one JSON object;
+/// empty means none.
+fn from_stdin(limit: u64) -> Outcome<Value> {
+    let bytes = match crate::input::stdin_bytes(limit) {
+        Ok(bytes) => bytes,
+        Err(crate::input::Error::TooLarge { limit }) => {
+            return Err(Refusal::new(
+                Code::TooLarge,
+                format!(
+                    "stdin holds more than {limit} bytes, the bound on this tool's JSON arguments"
+                ),
+            )
+            .with("field", "stdin")
+            .with("limit", limit)
+            .into())
+        }
+        Err(crate::input::Error::Io(e)) => {
+            return Err(anyhow::Error::new(e).context("reading stdin").into())
+        }
+    };
+    tool::args::parse_object(&bytes).map_err(Into::into)
+}
