@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::refusal::{Code, Refusal};
+use crate::refusal::{key, Code, Refusal};
 
 /// The remedy for `STALE_VERSION`, quoted verbatim by the docs.
 pub const REREAD: &str = "Re-read the file, then retry";
@@ -20,53 +20,53 @@ fn text<'a>(refusal: &'a Refusal, key: &str) -> Option<&'a str> {
 /// The hint for a refusal, or `None` where no action of the caller can help.
 #[must_use]
 pub fn compose(refusal: &Refusal) -> Option<String> {
-    let path = text(refusal, "path").unwrap_or("the file");
+    let path = text(refusal, key::PATH).unwrap_or("the file");
     let hint = match refusal.code() {
-        Code::InvalidArgument => match text(refusal, "field") {
+        Code::InvalidArgument => match text(refusal, key::FIELD) {
             Some("root") => "Pass --root (or STITCH_ROOT) naming an existing directory.".into(),
             Some(field) => format!("Fix the `{field}` argument and call again."),
             None => "Fix the arguments and call again.".into(),
         },
-        Code::InvalidPath => match text(refusal, "suggestion") {
+        Code::InvalidPath => match text(refusal, key::SUGGESTION) {
             Some(s) => format!("Use the path `{s}` instead."),
-            None if refusal.detail("symlink").is_some() => format!(
+            None if refusal.detail(key::SYMLINK).is_some() => format!(
                 "The symlink `{}` cannot be followed: use a path that does not go through it.",
-                text(refusal, "symlink").unwrap_or_default()
+                text(refusal, key::SYMLINK).unwrap_or_default()
             ),
             None => "Use a non-empty, workspace-relative path with `/` separators.".into(),
         },
-        Code::InvalidPattern => match refusal.detail("rewrite").and_then(Value::as_bool) {
+        Code::InvalidPattern => match refusal.detail(key::REWRITE).and_then(Value::as_bool) {
             Some(true) => "Regexes run in linear time: rewrite without look-around or backreferences, or search literally.".into(),
-            _ if matches!(text(refusal, "field"), Some("pattern" | "include")) => {
+            _ if matches!(text(refusal, key::FIELD), Some("pattern" | "include")) => {
                 "Fix the glob (globset syntax: `*`, `**`, `?`, `[ab]`, `{a,b}`).".into()
             }
             _ => "Fix the pattern, or search literally (without regex).".into(),
         },
-        Code::OutsideRoot => match text(refusal, "insideTarget") {
+        Code::OutsideRoot => match text(refusal, key::INSIDE_TARGET) {
             Some(inside) => format!("The link's target is inside the workspace: use `{inside}`."),
             None => "Use a path inside the workspace.".into(),
         },
         Code::NotFound => match refusal
-            .detail("nearNames")
+            .detail(key::NEAR_NAMES)
             .and_then(Value::as_array)
             .and_then(|names| names.first())
             .and_then(Value::as_str)
         {
             Some(near) => format!("Did you mean `{near}`? Otherwise list the parent directory."),
-            None => match text(refusal, "operation") {
+            None => match text(refusal, key::OPERATION) {
                 Some("edit") => "Create the file with write_file, or list the parent directory.".into(),
                 _ => "List the parent directory to see what exists.".into(),
             },
         },
         Code::NotAFile => format!("`{path}` is not a regular file: list it instead."),
-        Code::NotADirectory => match text(refusal, "notADirectory") {
+        Code::NotADirectory => match text(refusal, key::NOT_A_DIRECTORY) {
             Some(file) => format!("`{file}` is a file: pick a path whose parent components are directories."),
             None => format!("`{path}` is a file: read it with read_file, or list its parent directory."),
         },
         Code::AlreadyExists => format!(
             "Read `{path}` and pass overwrite: true (or its sha256 as expectedSha256), or change it with edit_file."
         ),
-        Code::Denied => match (text(refusal, "rule"), text(refusal, "reason")) {
+        Code::Denied => match (text(refusal, key::RULE), text(refusal, key::REASON)) {
             (Some("authorize"), Some(reason)) => format!(
                 "The workspace's authorize command said: {reason}. Change the request to satisfy it."
             ),
@@ -75,7 +75,7 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
         Code::NotText => format!(
             "`{path}` cannot be read or edited as text; to replace it whole, use write_file with its sha256 as expectedSha256."
         ),
-        Code::TooLarge => match text(refusal, "field") {
+        Code::TooLarge => match text(refusal, key::FIELD) {
             Some("stdin") => "Send one JSON object holding only the arguments; pass large text with --from FILE, or split the work.".into(),
             Some("content") => "Split the content into smaller files.".into(),
             Some("result") => "Make the edit smaller, or split the file first.".into(),
@@ -84,10 +84,10 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
             ),
         },
         Code::NoMatch => {
-            if refusal.detail("alreadyApplied") == Some(&Value::Bool(true)) {
+            if refusal.detail(key::ALREADY_APPLIED) == Some(&Value::Bool(true)) {
                 "newText is already in the file, so the edit may be applied already: re-read the file to confirm; otherwise copy a candidate's text exactly as oldText.".into()
             } else if refusal
-                .detail("candidates")
+                .detail(key::CANDIDATES)
                 .and_then(Value::as_array)
                 .is_some_and(|c| !c.is_empty())
             {
@@ -104,7 +104,7 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
         }
         Code::StaleVersion => format!("{REREAD}."),
         Code::NotObserved => format!("{READ_FIRST}."),
-        Code::InvalidConfig => match text(refusal, "field") {
+        Code::InvalidConfig => match text(refusal, key::FIELD) {
             Some(state) if state.starts_with(".stitch") => format!(
                 "The workspace owner must remove or replace `{state}` (stitch keeps its own state there); `stitch config check` shows the problem."
             ),

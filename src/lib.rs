@@ -24,6 +24,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::FromArgMatches;
 
+use crate::refusal::key;
 use refusal::{Code, Failure, Refusal};
 
 /// Runs one call of `stitch` and returns its exit status.
@@ -68,7 +69,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
                     "--format {schema} applies to `stitch schema` only; tools take json or text"
                 ),
             )
-            .with("field", "format"),
+            .with(key::FIELD, "format"),
         )),
         _ => cli::call(&parsed, flags_given),
     };

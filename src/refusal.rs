@@ -165,3 +165,22 @@ impl From<anyhow::Error> for Failure {
 
 /// The result of a tool call: its data, or why there is none.
 pub type Outcome<T = Value> = Result<T, Failure>;
+
+/// The detail keys that [`crate::hint`] (or a tool) reads back, spelled once: a refusal
+/// built with one and the code that reads it cannot drift apart.
+pub mod key {
+    pub const ALREADY_APPLIED: &str = "alreadyApplied";
+    pub const CANDIDATES: &str = "candidates";
+    pub const FIELD: &str = "field";
+    pub const INSIDE_TARGET: &str = "insideTarget";
+    pub const NEAR_NAMES: &str = "nearNames";
+    pub const NOT_A_DIRECTORY: &str = "notADirectory";
+    pub const OPERATION: &str = "operation";
+    pub const PATH: &str = "path";
+    pub const REASON: &str = "reason";
+    pub const REWRITE: &str = "rewrite";
+    pub const RULE: &str = "rule";
+    pub const SUGGESTION: &str = "suggestion";
+    pub const SYMLINK: &str = "symlink";
+    pub const SHA256: &str = "sha256";
+}

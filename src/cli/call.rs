@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::{Cli, Command};
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::tool::registry::{self, ToolSpec};
 use crate::tool::{self, Settings};
 
@@ -52,7 +52,7 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
                 tool.name
             ),
         )
-        .with("field", "json")
+        .with(key::FIELD, "json")
         .into());
     }
     let ctx = tool::open(&settings(cli))?;
@@ -78,7 +78,7 @@ fn from_stdin(limit: u64) -> Outcome<Value> {
                     "stdin holds more than {limit} bytes, the bound on this tool's JSON arguments"
                 ),
             )
-            .with("field", "stdin")
+            .with(key::FIELD, "stdin")
             .with("limit", limit)
             .into())
         }

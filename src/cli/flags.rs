@@ -6,7 +6,7 @@ use clap::ArgMatches;
 use serde_json::{Map, Value};
 
 use super::{Command, WalkFlags};
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.
 const NOT_TOOL_ARGS: [&str; 7] = [
@@ -37,13 +37,13 @@ fn from_file(flag: &str, field: &str, path: &std::path::Path, limit: u64) -> Out
                 path.display()
             ),
         )
-        .with("field", field)
+        .with(key::FIELD, field)
         .with("limit", limit),
         crate::input::Error::Io(_) => Refusal::new(
             Code::InvalidArgument,
             format!("--{flag} could not read `{}`", path.display()),
         )
-        .with("field", field),
+        .with(key::FIELD, field),
     })?;
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Value::String(text)),
@@ -51,7 +51,7 @@ fn from_file(flag: &str, field: &str, path: &std::path::Path, limit: u64) -> Out
             Code::InvalidArgument,
             format!("--{flag} `{}` is not valid UTF-8 text", path.display()),
         )
-        .with("field", field)
+        .with(key::FIELD, field)
         .into()),
     }
 }
@@ -102,7 +102,7 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
                     Code::InvalidArgument,
                     "--old-from and --new-from cannot both read stdin",
                 )
-                .with("field", "newText")
+                .with(key::FIELD, "newText")
                 .into());
             }
             put(&mut map, "path", a.path.clone());

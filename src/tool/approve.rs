@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use crate::policy::{self, Rule, Verdict};
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::Location;
 
 use super::Context;
@@ -20,8 +20,8 @@ pub fn rules(ctx: &Context, location: &Location, mutation: bool) -> Result<(), R
                 Rule::ReadOnly => format!("The workspace policy makes `{shown}` read-only"),
             };
             Err(Refusal::new(Code::Denied, message)
-                .with("path", shown)
-                .with("rule", rule.as_str()))
+                .with(key::PATH, shown)
+                .with(key::RULE, rule.as_str()))
         }
     }
 }
@@ -43,9 +43,9 @@ pub fn authorize(ctx: &Context, shown: &str, payload: &Value) -> Outcome<()> {
             Code::Denied,
             format!("The authorize command refused this change to `{shown}`: {reason}"),
         )
-        .with("path", shown)
-        .with("rule", "authorize")
-        .with("reason", reason)
+        .with(key::PATH, shown)
+        .with(key::RULE, "authorize")
+        .with(key::REASON, reason)
         .into()),
     }
 }
@@ -57,10 +57,10 @@ pub fn invalid_config(error: &policy::ConfigError) -> Refusal {
         Code::InvalidConfig,
         format!("{} is malformed: {}", policy::CONFIG_PATH, error.reason),
     )
-    .with("path", policy::CONFIG_PATH)
-    .with("reason", error.reason.as_str());
+    .with(key::PATH, policy::CONFIG_PATH)
+    .with(key::REASON, error.reason.as_str());
     if let Some(field) = &error.field {
-        refusal = refusal.with("field", field.as_str());
+        refusal = refusal.with(key::FIELD, field.as_str());
     }
     refusal
 }

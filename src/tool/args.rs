@@ -4,7 +4,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::refusal::{Code, Refusal};
+use crate::refusal::{key, Code, Refusal};
 
 /// A tool's request type: its name and the fields it accepts, for refusals.
 pub trait Request: DeserializeOwned {
@@ -25,7 +25,7 @@ pub fn parse_object(bytes: &[u8]) -> Result<Value, Refusal> {
             Code::InvalidArgument,
             "The JSON arguments on stdin are not valid UTF-8",
         )
-        .with("field", "stdin"));
+        .with(key::FIELD, "stdin"));
     };
     if text.trim().is_empty() {
         return Ok(Value::Object(serde_json::Map::new()));
@@ -39,12 +39,12 @@ pub fn parse_object(bytes: &[u8]) -> Result<Value, Refusal> {
                 kind_of(&other)
             ),
         )
-        .with("field", "stdin")),
+        .with(key::FIELD, "stdin")),
         Err(e) => Err(Refusal::new(
             Code::InvalidArgument,
             format!("The JSON arguments on stdin do not parse: {e}"),
         )
-        .with("field", "stdin")
+        .with(key::FIELD, "stdin")
         .with("line", e.line())
         .with("column", e.column())),
     }
@@ -111,7 +111,7 @@ pub fn parse<R: Request>(arguments: Value) -> Result<R, Refusal> {
             )
         };
         Refusal::new(Code::InvalidArgument, message)
-            .with("field", field)
+            .with(key::FIELD, field)
             .with("allowed", allowed.to_vec())
     })
 }
@@ -119,5 +119,5 @@ pub fn parse<R: Request>(arguments: Value) -> Result<R, Refusal> {
 /// A refusal for a field whose value is out of range.
 #[cold]
 pub fn invalid(field: &str, message: impl Into<String>) -> Refusal {
-    Refusal::new(Code::InvalidArgument, message).with("field", field)
+    Refusal::new(Code::InvalidArgument, message).with(key::FIELD, field)
 }

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::walk::{EntryKind, Walk};
 
 use super::args::{self, invalid, Request};
@@ -53,17 +53,17 @@ pub fn compile(pattern: &str, field: &str) -> Result<GlobMatcher, Refusal> {
                 Code::InvalidPattern,
                 format!("The glob in `{field}` is {} bytes, {reason}", pattern.len()),
             )
-            .with("field", field)
+            .with(key::FIELD, field)
             .with("pattern", pattern.chars().take(100).collect::<String>())
-            .with("reason", reason))
+            .with(key::REASON, reason))
         }
         Err(GlobError::Invalid(reason)) => Err(Refusal::new(
             Code::InvalidPattern,
             format!("The glob `{pattern}` does not compile: {reason}"),
         )
-        .with("field", field)
+        .with(key::FIELD, field)
         .with("pattern", pattern)
-        .with("reason", reason)),
+        .with(key::REASON, reason)),
     }
 }
 
@@ -77,7 +77,7 @@ fn normalise(ctx: &Context, pattern: &str, path: &str) -> Result<String, Refusal
             format!("The glob `{pattern}` reaches outside the directory it searches"),
         )
         .with("pattern", pattern)
-        .with("field", "pattern")
+        .with(key::FIELD, "pattern")
     };
     let relative = if pattern.starts_with('/') {
         let root_relative = ctx.ws.relative_spelling(pattern).ok_or_else(outside)?;
@@ -87,8 +87,8 @@ fn normalise(ctx: &Context, pattern: &str, path: &str) -> Result<String, Refusal
                 format!("The glob `{pattern}` is absolute; with path `{path}` it must be relative to it"),
             )
             .with("pattern", pattern)
-            .with("field", "pattern")
-            .with("reason", "an absolute pattern needs path `.`"));
+            .with(key::FIELD, "pattern")
+            .with(key::REASON, "an absolute pattern needs path `.`"));
         }
         root_relative
     } else {

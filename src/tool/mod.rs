@@ -28,7 +28,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::policy::{Limits, Policy};
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::session::Session;
 use crate::workspace::{RootError, Workspace};
 
@@ -112,7 +112,7 @@ pub fn open(settings: &Settings) -> Outcome<Context> {
                 "--lock-timeout must be a number of seconds from 0 to 86400, not {lock_timeout}"
             ),
         )
-        .with("field", "lockTimeout")
+        .with(key::FIELD, "lockTimeout")
         .into());
     }
     let session = match &settings.session {
@@ -122,7 +122,7 @@ pub fn open(settings: &Settings) -> Outcome<Context> {
                 Code::InvalidArgument,
                 "A session ID is 1-128 characters of A-Z, a-z, 0-9, `.`, `_` and `-`, and not `.` or `..`",
             )
-            .with("field", "session")
+            .with(key::FIELD, "session")
         })?),
     };
     let root = settings
@@ -134,7 +134,7 @@ pub fn open(settings: &Settings) -> Outcome<Context> {
         Err(RootError::Missing) => {
             return Err(
                 Refusal::new(Code::InvalidArgument, "The workspace root does not exist")
-                    .with("field", "root")
+                    .with(key::FIELD, "root")
                     .into(),
             )
         }
@@ -143,7 +143,7 @@ pub fn open(settings: &Settings) -> Outcome<Context> {
                 Code::InvalidArgument,
                 "The workspace root is not a directory",
             )
-            .with("field", "root")
+            .with(key::FIELD, "root")
             .into())
         }
         Err(RootError::Io(e)) => {

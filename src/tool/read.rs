@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::digest::sha256_hex;
-use crate::refusal::{Code, Failure, Outcome, Refusal};
+use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::text::lines::{self, BOM};
 
 use super::args::{self, invalid, Request};
@@ -68,21 +68,18 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         session_check::note_read(ctx, &location.shown, &location.real, Seen::Absent)?;
         return Err(refuse::not_found(ctx, &location.shown).into());
     }
-    let loaded = match textfile::load(ctx, &location) {
+    let loaded = match textfile::load_any(ctx, &location)? {
         Ok(loaded) => loaded,
         // A file that is not text was still seen whole: a session may replace it.
-        Err(Failure::Refused(refusal)) if refusal.code() == Code::NotText => {
-            if let Some(sha) = refusal.detail("sha256").and_then(Value::as_str) {
-                session_check::note_read(
-                    ctx,
-                    &location.shown,
-                    &location.real,
-                    Seen::Present(sha.to_owned()),
-                )?;
-            }
-            return Err(refusal.into());
+        Err(not_text) => {
+            session_check::note_read(
+                ctx,
+                &location.shown,
+                &location.real,
+                Seen::Present(not_text.sha256.clone()),
+            )?;
+            return Err(not_text.refusal(&location.shown).into());
         }
-        Err(other) => return Err(other),
     };
     let sha256 = sha256_hex(loaded.bytes());
     session_check::note_read(
@@ -104,8 +101,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
                 location.shown
             ),
         )
-        .with("field", "offset")
-        .with("path", location.shown.as_str())
+        .with(key::FIELD, "offset")
+        .with(key::PATH, location.shown.as_str())
         .with("totalLines", total)
     })?;
     let mut data = json!({

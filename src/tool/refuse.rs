@@ -1,6 +1,6 @@
 //! Turning the workspace's facts into refusals, phrased from the caller's path.
 
-use crate::refusal::{Code, Failure, Refusal};
+use crate::refusal::{key, Code, Failure, Refusal};
 use crate::workspace::{path::Invalid, Error};
 
 use super::Context;
@@ -15,13 +15,13 @@ pub fn path(ctx: &Context, shown: &str, error: Error) -> Failure {
                 Code::InvalidPath,
                 format!("The path `{shown}` {}", invalid.reason()),
             )
-            .with("path", shown);
+            .with(key::PATH, shown);
             match invalid {
-                Invalid::Backslash { suggestion } => r = r.with("suggestion", suggestion),
+                Invalid::Backslash { suggestion } => r = r.with(key::SUGGESTION, suggestion),
                 Invalid::TooLong { bytes } | Invalid::NameTooLong { bytes } => {
                     r = r.with("bytes", bytes);
                 }
-                Invalid::NonUtf8Link { link } => r = r.with("symlink", link),
+                Invalid::NonUtf8Link { link } => r = r.with(key::SYMLINK, link),
                 Invalid::Empty | Invalid::Nul => {}
             }
             r
@@ -36,12 +36,12 @@ pub fn path(ctx: &Context, shown: &str, error: Error) -> Failure {
                 }
                 None => format!("`{shown}` is outside the workspace"),
             };
-            let mut r = Refusal::new(Code::OutsideRoot, message).with("path", shown);
+            let mut r = Refusal::new(Code::OutsideRoot, message).with(key::PATH, shown);
             if let Some(link) = link {
-                r = r.with("symlink", link);
+                r = r.with(key::SYMLINK, link);
             }
             if let Some(inside) = inside_target {
-                r = r.with("insideTarget", inside);
+                r = r.with(key::INSIDE_TARGET, inside);
             }
             r
         }
@@ -49,19 +49,19 @@ pub fn path(ctx: &Context, shown: &str, error: Error) -> Failure {
             Code::InvalidPath,
             format!("`{shown}` goes through too many levels of symbolic links"),
         )
-        .with("path", shown)
-        .with("symlink", link),
+        .with(key::PATH, shown)
+        .with(key::SYMLINK, link),
         Error::NotFound => not_found(ctx, shown),
         Error::NotADirectory { at } => Refusal::new(
             Code::NotADirectory,
             format!("`{at}` is not a directory, so `{shown}` cannot lie below it"),
         )
-        .with("path", shown)
-        .with("notADirectory", at),
+        .with(key::PATH, shown)
+        .with(key::NOT_A_DIRECTORY, at),
         Error::NotAFile => not_a_file(shown),
         Error::AlreadyExists => {
             Refusal::new(Code::AlreadyExists, format!("`{shown}` already exists"))
-                .with("path", shown)
+                .with(key::PATH, shown)
         }
         Error::State { path, problem } => state(&path, problem),
         Error::Io(e) => return Failure::Internal(anyhow::Error::new(e).context("workspace I/O")),
@@ -77,16 +77,16 @@ pub fn state(path: &str, problem: crate::workspace::StateProblem) -> Refusal {
         Code::InvalidConfig,
         format!("stitch's own state is unusable: `{path}` {reason}"),
     )
-    .with("path", path)
-    .with("field", path)
-    .with("reason", reason)
+    .with(key::PATH, path)
+    .with(key::FIELD, path)
+    .with(key::REASON, reason)
 }
 
 /// `NOT_FOUND`, with the nearest existing names.
 #[cold]
 pub fn not_found(ctx: &Context, shown: &str) -> Refusal {
     Refusal::new(Code::NotFound, format!("`{shown}` does not exist"))
-        .with("path", shown)
+        .with(key::PATH, shown)
         .with(
             "nearNames",
             super::near::names(&ctx.ws, ctx.policy.deny.clone(), shown),
@@ -96,7 +96,7 @@ pub fn not_found(ctx: &Context, shown: &str) -> Refusal {
 /// `NOT_A_FILE` for a directory, FIFO, socket or device.
 #[cold]
 pub fn not_a_file(shown: &str) -> Refusal {
-    Refusal::new(Code::NotAFile, format!("`{shown}` is not a regular file")).with("path", shown)
+    Refusal::new(Code::NotAFile, format!("`{shown}` is not a regular file")).with(key::PATH, shown)
 }
 
 /// An internal failure from a lock that could not be taken, or `BUSY`.
@@ -110,7 +110,7 @@ pub fn lock(ctx: &Context, shown: &str, error: crate::lock::Error) -> Failure {
                 waited.as_secs_f64()
             ),
         )
-        .with("path", shown)
+        .with(key::PATH, shown)
         .with("retryable", true)
         .into(),
         crate::lock::Error::Workspace(e) => path(ctx, shown, e),
@@ -130,16 +130,16 @@ pub fn protected(location: &crate::workspace::Location, mutation: bool) -> Resul
             format!("`{shown}` is in .stitch/, which is reserved for stitch's own state")
         };
         return Err(Refusal::new(Code::Denied, message)
-            .with("path", shown)
-            .with("rule", "reserved"));
+            .with(key::PATH, shown)
+            .with(key::RULE, "reserved"));
     }
     if mutation && location.is_git() {
         return Err(Refusal::new(
             Code::Denied,
             format!("`{shown}` is inside .git/, which can be read but not written"),
         )
-        .with("path", shown)
-        .with("rule", "git"));
+        .with(key::PATH, shown)
+        .with(key::RULE, "git"));
     }
     Ok(())
 }
@@ -151,8 +151,8 @@ pub fn file_path(raw: &str, location: &crate::workspace::Location) -> Result<(),
             Code::InvalidPath,
             format!("The file path `{raw}` ends with `/`"),
         )
-        .with("path", raw)
-        .with("suggestion", raw.trim_end_matches('/')));
+        .with(key::PATH, raw)
+        .with(key::SUGGESTION, raw.trim_end_matches('/')));
     }
     Ok(())
 }

@@ -1,6 +1,6 @@
 //! Loading a workspace file as text: the checks read and edit share.
 
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{Location, OpenFile};
 
 use super::{refuse, Context};
@@ -26,8 +26,32 @@ impl Loaded {
     }
 }
 
-/// Opens and reads a regular text file within the size limit.
-pub fn load(ctx: &Context, location: &Location) -> Outcome<Loaded> {
+/// A regular file within the size limit that is not text: what `NOT_TEXT` says of it.
+/// It was still read whole, so its digest is known.
+#[derive(Debug)]
+pub struct NotText {
+    pub sha256: String,
+    bytes: u64,
+    reason: &'static str,
+}
+
+impl NotText {
+    /// `NOT_TEXT` for the file shown as `shown`, with its digest, so that a caller (or
+    /// a session) can replace it whole.
+    #[cold]
+    pub fn refusal(&self, shown: &str) -> Refusal {
+        let reason = self.reason;
+        Refusal::new(Code::NotText, format!("`{shown}` is not text ({reason})"))
+            .with(key::PATH, shown)
+            .with("bytes", self.bytes)
+            .with(key::REASON, reason)
+            .with(key::SHA256, self.sha256.as_str())
+    }
+}
+
+/// Opens and reads a regular file within the size limit: its text, or why it is not
+/// text.
+pub fn load_any(ctx: &Context, location: &Location) -> Outcome<Result<Loaded, NotText>> {
     let shown = location.shown.as_str();
     let mut file = ctx
         .ws
@@ -44,20 +68,24 @@ pub fn load(ctx: &Context, location: &Location) -> Outcome<Loaded> {
     if size > limit {
         return Err(too_large(shown, size, limit).into());
     }
-    // The digest lets a caller replace the file with expectedSha256, and lets a
-    // session record what it saw.
-    let refuse = |reason: &str, bytes: &[u8]| {
-        Refusal::new(Code::NotText, format!("`{shown}` is not text ({reason})"))
-            .with("path", shown)
-            .with("bytes", size)
-            .with("reason", reason)
-            .with("sha256", crate::digest::sha256_hex(bytes))
+    let not_text = |reason: &'static str, bytes: &[u8]| NotText {
+        sha256: crate::digest::sha256_hex(bytes),
+        bytes: size,
+        reason,
     };
     if memchr::memchr(0, &bytes).is_some() {
-        return Err(refuse(BINARY, &bytes).into());
+        return Ok(Err(not_text(BINARY, &bytes)));
     }
-    let text = String::from_utf8(bytes).map_err(|e| refuse(INVALID_UTF8, e.as_bytes()))?;
-    Ok(Loaded { text, file })
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => Ok(Loaded { text, file }),
+        Err(e) => Err(not_text(INVALID_UTF8, e.as_bytes())),
+    })
+}
+
+/// Opens and reads a regular text file within the size limit; one that is not text is
+/// `NOT_TEXT`.
+pub fn load(ctx: &Context, location: &Location) -> Outcome<Loaded> {
+    load_any(ctx, location)?.map_err(|not_text| not_text.refusal(&location.shown).into())
 }
 
 /// The reason of `NOT_TEXT` for a file with NUL bytes.
@@ -72,7 +100,7 @@ pub fn too_large(shown: &str, bytes: u64, limit: u64) -> Refusal {
         Code::TooLarge,
         format!("`{shown}` is {bytes} bytes, over the limit of {limit}"),
     )
-    .with("path", shown)
+    .with(key::PATH, shown)
     .with("bytes", bytes)
     .with("limit", limit)
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::walk::Omitted;
 use crate::workspace::{Kind, Location};
 
@@ -26,7 +26,7 @@ pub fn locate(ctx: &Context, raw: &str, allow_file: bool) -> Outcome<Location> {
             Code::NotADirectory,
             format!("`{}` is not a directory", location.shown),
         )
-        .with("path", location.shown.as_str())
+        .with(key::PATH, location.shown.as_str())
         .into()),
     }
 }

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::digest::{is_sha256_hex, sha256_hex};
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{Error, Kind, WriteMode};
 
 use super::args::{self, invalid, Request};
@@ -55,7 +55,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     if bytes.len() as u64 > ctx.limits.max_file_bytes {
         return Err(
             textfile::too_large(&shown, bytes.len() as u64, ctx.limits.max_file_bytes)
-                .with("field", "content")
+                .with(key::FIELD, "content")
                 .into(),
         );
     }
@@ -81,8 +81,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
                         Code::AlreadyExists,
                         format!("`{shown}` already exists and overwrite was not set"),
                     )
-                    .with("path", shown.as_str())
-                    .with("sha256", actual)
+                    .with(key::PATH, shown.as_str())
+                    .with(key::SHA256, actual)
                     .into())
                 }
             }
@@ -116,7 +116,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
                     Code::AlreadyExists,
                     format!("`{shown}` appeared while it was being created, and was not replaced"),
                 )
-                .with("path", shown.as_str())
+                .with(key::PATH, shown.as_str())
                 .into(),
                 other => refuse::path(ctx, &shown, other),
             })?;

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::digest::{is_sha256_hex, sha256_hex};
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{Location, Reuse, WriteMode};
 
 use super::args::{self, invalid, Request};
@@ -136,7 +136,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     if location.kind.is_none() {
         session_check::check(ctx, &shown, &location.real, None, Mutation::Edit)?;
         return Err(refuse::not_found(ctx, &shown)
-            .with("operation", "edit")
+            .with(key::OPERATION, "edit")
             .into());
     }
     let loaded = textfile::load(ctx, location)?;
@@ -179,10 +179,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
                 ctx.limits.max_file_bytes
             ),
         )
-        .with("path", shown.as_str())
+        .with(key::PATH, shown.as_str())
         .with("bytes", bytes)
         .with("limit", ctx.limits.max_file_bytes)
-        .with("field", "result")
+        .with(key::FIELD, "result")
         .into());
     }
     let diff = edited.diff(&shown, MAX_DIFF_BYTES);

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::refusal::{Code, Refusal};
+use crate::refusal::{key, Code, Refusal};
 use crate::text::candidates;
 
 use super::{with_index, EditItem};
@@ -44,10 +44,10 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
         None => format!("oldText is not in `{shown}`"),
     };
     let mut refusal = Refusal::new(Code::NoMatch, message)
-        .with("path", shown)
-        .with("candidates", found);
+        .with(key::PATH, shown)
+        .with(key::CANDIDATES, found);
     if applied {
-        refusal = refusal.with("alreadyApplied", true);
+        refusal = refusal.with(key::ALREADY_APPLIED, true);
     }
     with_index(refusal, edit_index)
 }
@@ -64,7 +64,7 @@ pub fn ambiguous(
         Code::AmbiguousMatch,
         format!("oldText appears {count} times in `{shown}`, so the edit is ambiguous"),
     )
-    .with("path", shown)
+    .with(key::PATH, shown)
     .with("occurrences", count)
     .with("lines", lines);
     with_index(refusal, edit_index)
@@ -85,7 +85,7 @@ pub fn count_mismatch(
             "oldText appears {count} times in `{shown}`, but expectedReplacements is {expected}"
         ),
     )
-    .with("path", shown)
+    .with(key::PATH, shown)
     .with("expectedReplacements", expected)
     .with("occurrences", count)
     .with("lines", lines);

@@ -8,7 +8,7 @@
 pub mod session_check;
 pub mod target;
 
-use crate::refusal::{Code, Refusal};
+use crate::refusal::{key, Code, Refusal};
 
 /// `STALE_VERSION` for a file whose content is not the version the caller saw.
 #[cold]
@@ -18,7 +18,7 @@ pub fn stale(shown: &str, expected: &str, actual: Option<&str>) -> Refusal {
         None => format!("`{shown}` does not exist, so it cannot have the expectedSha256"),
     };
     let mut refusal = Refusal::new(Code::StaleVersion, message)
-        .with("path", shown)
+        .with(key::PATH, shown)
         .with("expectedSha256", expected);
     if let Some(actual) = actual {
         refusal = refusal.with("actualSha256", actual);

@@ -1,7 +1,7 @@
 //! Read-before-write: the session rules of the contract (§6), applied under the file's
 //! lock before anything is matched or written.
 
-use crate::refusal::{Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::session::Seen;
 
 use super::super::{refuse, Context};
@@ -33,31 +33,31 @@ pub fn check(
             Code::NotObserved,
             format!("This session has not read `{shown}`, so it cannot change it"),
         )
-        .with("path", shown)
+        .with(key::PATH, shown)
         .with("session", session.id())
         .with("actualSha256", actual),
         (Some(Seen::Present(recorded)), Some(actual)) if recorded != actual => Refusal::new(
             Code::StaleVersion,
             format!("`{shown}` has changed since this session last read it"),
         )
-        .with("path", shown)
+        .with(key::PATH, shown)
         .with("expectedSha256", recorded)
         .with("actualSha256", actual),
         (Some(Seen::Present(recorded)), None) => Refusal::new(
             Code::StaleVersion,
             format!("`{shown}` no longer exists; this session last read it at another version"),
         )
-        .with("path", shown)
+        .with(key::PATH, shown)
         .with("expectedSha256", recorded),
         (Some(Seen::Absent), Some(actual)) => Refusal::new(
             Code::StaleVersion,
             format!("`{shown}` has appeared since this session saw it absent"),
         )
-        .with("path", shown)
+        .with(key::PATH, shown)
         .with("actualSha256", actual),
         (Some(Seen::Absent) | None, None) if op == Mutation::Edit => {
             return Err(refuse::not_found(ctx, shown)
-                .with("operation", "edit")
+                .with(key::OPERATION, "edit")
                 .into());
         }
         _ => return Ok(()),

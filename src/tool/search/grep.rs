@@ -4,7 +4,7 @@
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkMatch};
 
-use crate::refusal::{Code, Refusal};
+use crate::refusal::{key, Code, Refusal};
 
 /// The longest line text a match returns, in bytes; longer lines are cut.
 pub const MAX_LINE_BYTES: usize = 1000;
@@ -36,11 +36,11 @@ pub fn matcher(query: &str, regex: bool, case_sensitive: bool) -> Result<RegexMa
                     first_line(&reason)
                 ),
             )
-            .with("field", "query")
+            .with(key::FIELD, "query")
             .with("pattern", query)
-            .with("reason", reason.clone());
+            .with(key::REASON, reason.clone());
             if rewrite {
-                refusal = refusal.with("rewrite", true);
+                refusal = refusal.with(key::REWRITE, true);
             }
             refusal
         })
