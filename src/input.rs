@@ -10,12 +10,12 @@ use std::io::Read;
 use std::path::Path;
 
 /// Why an input could not be had.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// It holds more than the limit, which is all that was read.
-    TooLarge {
-        limit: u64,
-    },
+    #[error("more than {limit} bytes")]
+    TooLarge { limit: u64 },
+    #[error(transparent)]
     Io(std::io::Error),
 }
 

@@ -35,14 +35,15 @@ pub struct Guard {
 }
 
 /// Why no lock was obtained.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Another process held it for longer than the timeout.
-    Busy {
-        waited: Duration,
-    },
-    Workspace(workspace::Error),
-    Io(std::io::Error),
+    #[error("another process held the lock for {waited:?}")]
+    Busy { waited: Duration },
+    #[error("opening the lock file")]
+    Workspace(#[source] workspace::Error),
+    #[error("taking the lock")]
+    Io(#[source] std::io::Error),
 }
 
 /// The lock shard of a real workspace-relative path (FNV-1a, stable across processes).

@@ -57,10 +57,12 @@ pub struct Session {
 }
 
 /// Why a ledger could not be updated.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
-    Lock(lock::Error),
-    Workspace(workspace::Error),
+    #[error("locking the ledger")]
+    Lock(#[source] lock::Error),
+    #[error("reading or writing the ledger")]
+    Workspace(#[source] workspace::Error),
 }
 
 /// Whether `name` is one stitch gives a ledger: a valid session ID and `.json`.

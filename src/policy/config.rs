@@ -13,7 +13,8 @@ use crate::pattern::{GlobError, MAX_GLOB_BYTES};
 
 /// Why the config is malformed: the field (a dotted path, absent when the file is not a
 /// JSON object at all) and the problem.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {reason}", field.as_deref().unwrap_or("the config"))]
 pub struct ConfigError {
     pub field: Option<String>,
     pub reason: String,

@@ -6,34 +6,36 @@ use super::path::Invalid;
 
 /// What went wrong below the tool layer. The tool layer turns each case it has a
 /// meaning for into a refusal; [`Error::Io`] is a cause with no case.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
+    #[error("invalid path: {0:?}")]
     InvalidPath(Invalid),
     /// The path leads outside the root, lexically or through `link`.
+    #[error("the path leads outside the root (through {link:?})")]
     Outside {
         link: Option<String>,
         /// For an absolute link target that lies inside the root: its relative spelling.
         inside_target: Option<String>,
     },
     /// More than 40 links were followed.
-    Loop {
-        link: String,
-    },
+    #[error("more than 40 symlinks followed, at {link}")]
+    Loop { link: String },
+    #[error("not found")]
     NotFound,
     /// `at` is not a directory but a path goes through it.
-    NotADirectory {
-        at: String,
-    },
+    #[error("{at} is not a directory")]
+    NotADirectory { at: String },
     /// The object is not a regular file.
+    #[error("not a regular file")]
     NotAFile,
+    #[error("already exists")]
     AlreadyExists,
     /// stitch's own state under `.stitch/` is unusable: `path` (such as `.stitch/tmp`)
     /// is a symlink, a special file, the wrong kind or too large. Never the caller's
     /// path's fault.
-    State {
-        path: String,
-        problem: StateProblem,
-    },
+    #[error("{path} {}", problem.reason())]
+    State { path: String, problem: StateProblem },
+    #[error(transparent)]
     Io(io::Error),
 }
 
@@ -100,14 +102,3 @@ impl Error {
         }
     }
 }
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::Io(e) => write!(f, "{e}"),
-            other => write!(f, "{other:?}"),
-        }
-    }
-}
-
-impl std::error::Error for Error {}

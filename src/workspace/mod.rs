@@ -43,10 +43,13 @@ pub struct Workspace {
 }
 
 /// Why the root itself cannot be used.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum RootError {
+    #[error("the root does not exist")]
     Missing,
+    #[error("the root is not a directory")]
     NotADirectory,
+    #[error(transparent)]
     Io(std::io::Error),
 }
 
