@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{Cli, Command};
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::tool::registry::{self, ToolSpec};
-use crate::tool::{self, Settings};
+use crate::tool::{self, Output, Settings};
 
 /// The settings the global options spell.
 fn settings(cli: &Cli) -> Settings {
@@ -39,7 +39,7 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
 
 /// Runs the call the command line asks for (anything but `schema`, which is not a tool
 /// call). `flags_given` says whether any tool argument came as a flag.
-pub fn call(cli: &Cli, flags_given: bool) -> Outcome {
+pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
     let Some((tool, json_flag)) = tool_of(&cli.command) else {
         // `stitch config check`.
         return tool::config_check(&tool::open(&settings(cli))?);

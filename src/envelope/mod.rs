@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use serde_json::{json, Map, Value};
 
 use crate::refusal::{Failure, Outcome, Refusal};
+use crate::tool::Output;
 
 mod text;
 
@@ -35,9 +36,14 @@ pub const EXIT_INTERNAL: u8 = 3;
 
 /// Renders the outcome of one tool call as its envelope.
 #[must_use]
-pub fn render(outcome: &Outcome) -> (Value, u8) {
+pub fn render(outcome: &Outcome<Output>) -> (Value, u8) {
     match outcome {
-        Ok(data) => (json!({"ok": true, "data": data}), EXIT_OK),
+        Ok(data) => match serde_json::to_value(data) {
+            Ok(data) => (json!({"ok": true, "data": data}), EXIT_OK),
+            Err(e) => render(&Err(Failure::Internal(
+                anyhow::Error::new(e).context("serializing a result"),
+            ))),
+        },
         Err(Failure::Refused(refusal)) => {
             let status = if refusal.code().is_invocation_error() {
                 EXIT_INVALID
@@ -81,12 +87,12 @@ fn refusal_envelope(refusal: &Refusal) -> Value {
 /// Writes the outcome of one tool call to stdout (and, in text style, refusals to
 /// stderr) and returns the exit status, which is the same in every style.
 #[must_use]
-pub fn emit(outcome: &Outcome, style: Style) -> ExitCode {
+pub fn emit(outcome: &Outcome<Output>, style: Style) -> ExitCode {
     let (envelope, status) = render(outcome);
     let pretty = match style {
         Style::Json { pretty } => pretty,
         Style::Text { number } => {
-            text::emit(&envelope, number);
+            text::emit(outcome.as_ref().ok(), &envelope, number);
             return ExitCode::from(status);
         }
     };

@@ -1,17 +1,19 @@
 //! The text style, for people at a terminal: read content as it is (optionally
 //! numbered), results as short lines, refusals as `error[CODE]: message` with the hint
-//! on the next line, on stderr. The exit status is the envelope's.
+//! on the next line, on stderr. The exit status is the envelope's. Results are rendered
+//! from their types: each tool's result has its own shape.
 
 use std::fmt::Write as _;
 
 use serde_json::Value;
 
 use super::{stderr_line, write_raw};
+use crate::tool::output::{Match, Output};
 
-/// Shows one rendered envelope as text.
-pub fn emit(envelope: &Value, number: bool) {
-    if envelope["ok"] == Value::Bool(true) {
-        write_raw(result(&envelope["data"], number).as_bytes());
+/// Shows one call as text: `output` when it succeeded, else the refusal in `envelope`.
+pub fn emit(output: Option<&Output>, envelope: &Value, number: bool) {
+    if let Some(output) = output {
+        write_raw(result(output, number).as_bytes());
     } else {
         let code = envelope["error"]
             .as_str()
@@ -26,106 +28,92 @@ pub fn emit(envelope: &Value, number: bool) {
     }
 }
 
-fn str_of<'a>(data: &'a Value, key: &str) -> &'a str {
-    data[key].as_str().unwrap_or_default()
-}
-
-/// The text of a successful result, told apart by the fields each tool returns.
-fn result(data: &Value, number: bool) -> String {
+/// The text of a successful result.
+fn result(output: &Output, number: bool) -> String {
     let mut out = String::new();
-    if let Some(content) = data["content"].as_str() {
-        if number {
-            let first = data["startLine"].as_u64().unwrap_or(1);
-            for (i, line) in content.split_inclusive('\n').enumerate() {
-                let _ = write!(out, "{:>6}\t{line}", first + i as u64);
+    let cut_hint = match output {
+        Output::Read(r) => {
+            if number {
+                for (i, line) in r.content.split_inclusive('\n').enumerate() {
+                    let _ = write!(out, "{:>6}\t{line}", r.start_line + i as u64);
+                }
+            } else {
+                out.push_str(&r.content);
             }
-        } else {
-            out.push_str(content);
-        }
-        if data["truncated"] == Value::Bool(true) {
-            if let Some(next) = data["nextOffset"].as_u64() {
+            if let Some(next) = r.next_offset {
                 stderr_line(&format!("(more: --offset {next})"));
             }
+            None
         }
-    } else if let Some(diff) = data["diff"].as_str() {
-        out.push_str(diff);
-        let verb = if data["applied"] == Value::Bool(true) {
-            "edited"
-        } else {
-            "would edit"
-        };
-        let _ = writeln!(
-            out,
-            "{verb} {}: {} replacement(s)",
-            str_of(data, "path"),
-            data["replacements"]
-        );
-    } else if data.get("createdDirectories").is_some() {
-        let verb = match (data["applied"].as_bool(), data["created"].as_bool()) {
-            (Some(true), Some(true)) => "created",
-            (Some(true), _) => "replaced",
-            (_, Some(true)) => "would create",
-            _ => "would replace",
-        };
-        let _ = writeln!(
-            out,
-            "{verb} {} ({} bytes)",
-            str_of(data, "path"),
-            data["bytes"]
-        );
-    } else if let Some(entries) = data["entries"].as_array() {
-        for entry in entries {
-            let mark = match str_of(entry, "kind") {
-                "directory" => "/",
-                "symlink" => "@",
-                _ => "",
+        Output::Edit(e) => {
+            out.push_str(&e.diff);
+            let verb = if e.applied { "edited" } else { "would edit" };
+            let _ = writeln!(out, "{verb} {}: {} replacement(s)", e.path, e.replacements);
+            None
+        }
+        Output::Write(w) => {
+            let verb = match (w.applied, w.created) {
+                (true, true) => "created",
+                (true, false) => "replaced",
+                (false, true) => "would create",
+                (false, false) => "would replace",
             };
-            let _ = writeln!(out, "{}{mark}", str_of(entry, "path"));
+            let _ = writeln!(out, "{verb} {} ({} bytes)", w.path, w.bytes);
+            None
         }
-    } else if let Some(matches) = data["matches"].as_array() {
-        for m in matches {
-            match m {
-                Value::String(path) => {
-                    let _ = writeln!(out, "{path}");
-                }
-                _ if m.get("line").is_none() => {
-                    let _ = writeln!(out, "{}", str_of(m, "path"));
-                }
-                _ => search_lines(&mut out, m),
+        Output::List(l) => {
+            for entry in &l.entries {
+                let mark = match entry.kind {
+                    "directory" => "/",
+                    "symlink" => "@",
+                    _ => "",
+                };
+                let _ = writeln!(out, "{}{mark}", entry.path);
             }
+            l.hint.as_deref()
         }
-    } else {
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(data).unwrap_or_default()
-        );
-    }
-    if data["truncated"] == Value::Bool(true) && data.get("content").is_none() {
-        if let Some(hint) = data["hint"].as_str() {
-            stderr_line(hint);
+        Output::Glob(g) => {
+            for path in &g.matches {
+                let _ = writeln!(out, "{path}");
+            }
+            g.hint.as_deref()
         }
+        Output::Search(s) => {
+            for m in &s.matches {
+                search_lines(&mut out, m);
+            }
+            s.hint.as_deref()
+        }
+        Output::Config(report) => {
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(report).unwrap_or_default()
+            );
+            None
+        }
+    };
+    if let Some(hint) = cut_hint {
+        stderr_line(hint);
     }
     out
 }
 
-/// `path:line:text`, with context lines as `path-line-text`, as grep prints them.
-fn search_lines(out: &mut String, m: &Value) {
-    let path = str_of(m, "path");
-    let line = m["line"].as_u64().unwrap_or(0);
-    let lines = |key: &str| m[key].as_array().cloned().unwrap_or_default();
-    let before = lines("before");
+/// `path:line:text`, with context lines as `path-line-text`, as grep prints them; a path
+/// alone in path mode.
+fn search_lines(out: &mut String, m: &Match) {
+    let (Some(line), Some(text)) = (m.line, m.text.as_deref()) else {
+        let _ = writeln!(out, "{}", m.path);
+        return;
+    };
+    let path = &m.path;
+    let before = m.before.as_deref().unwrap_or_default();
     for (i, text) in before.iter().enumerate() {
         let n = line - (before.len() - i) as u64;
-        let _ = writeln!(out, "{path}-{n}-{}", text.as_str().unwrap_or_default());
+        let _ = writeln!(out, "{path}-{n}-{text}");
     }
-    let _ = writeln!(out, "{path}:{line}:{}", str_of(m, "text"));
-    for (i, text) in lines("after").iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "{path}-{}-{}",
-            line + 1 + i as u64,
-            text.as_str().unwrap_or_default()
-        );
+    let _ = writeln!(out, "{path}:{line}:{text}");
+    for (i, text) in m.after.as_deref().unwrap_or_default().iter().enumerate() {
+        let _ = writeln!(out, "{path}-{}-{text}", line + 1 + i as u64);
     }
 }

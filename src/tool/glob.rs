@@ -7,14 +7,14 @@ use globset::GlobMatcher;
 
 use crate::pattern::GlobError;
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::walk::{EntryKind, Walk};
 
 use super::args::{self, invalid, Request};
-use super::walked::{respell, with_omitted};
+use super::walked::{respell, Left};
 use super::{limits, walked, Context};
 
 /// The arguments of `glob`.
@@ -180,7 +180,7 @@ fn class_end(chars: &[char], open: usize) -> Option<usize> {
 }
 
 /// Finds the files the pattern in `arguments` matches.
-pub fn run(ctx: &Context, arguments: Value) -> Outcome {
+pub fn run(ctx: &Context, arguments: Value) -> Outcome<GlobResult> {
     let req: GlobRequest = args::parse(arguments)?;
     if req.pattern.is_empty() {
         return Err(invalid("pattern", "pattern is empty; try `**/*` for every file").into());
@@ -227,21 +227,37 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         .iter()
         .map(|entry| respell(&location.shown, &location.real, &entry.path))
         .collect();
-    let mut data = json!({
-        "matches": matches,
-        "truncated": truncated,
-        "scannedFiles": scanned.into_inner(),
-        "denied": omitted.denied,
-    });
-    with_omitted(&mut data, omitted);
-    if truncated {
-        data["hint"] = json!(limits::cut_hint(
-            &format!("the first {limit} matches in byte order"),
-            "narrow the pattern or path",
-            ctx.limits.glob
-        ));
-    }
-    Ok(data)
+    Ok(GlobResult {
+        matches,
+        truncated,
+        scanned_files: scanned.into_inner(),
+        denied: omitted.denied,
+        left: omitted.into(),
+        hint: truncated.then(|| {
+            limits::cut_hint(
+                &format!("the first {limit} matches in byte order"),
+                "narrow the pattern or path",
+                ctx.limits.glob,
+            )
+        }),
+    })
+}
+
+/// What `glob` returns, in this order.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GlobResult {
+    /// File paths, sorted in byte order.
+    pub matches: Vec<String>,
+    pub truncated: bool,
+    pub scanned_files: usize,
+    /// Entries the policy's `deny` left out.
+    pub denied: usize,
+    #[serde(flatten)]
+    pub left: Left,
+    /// How to narrow, when the limit cut the matches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 #[cfg(test)]

@@ -1,13 +1,13 @@
 //! `list_directory`: a directory's entries, optionally recursive, in byte order.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::workspace::walk::{Entry, Walk};
 
 use super::args::{self, invalid, Request};
-use super::walked::{respell, with_omitted};
+use super::walked::{respell, Left};
 use super::{limits, walked, Context};
 
 /// The arguments of `list_directory`.
@@ -40,7 +40,7 @@ impl Request for ListRequest {
 pub const MAX_DEPTH: u64 = 64;
 
 /// Lists the directory named in `arguments`.
-pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
+pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResult> {
     let req: ListRequest = args::parse(arguments)?;
     let depth = req.depth.unwrap_or(1);
     if !(1..=MAX_DEPTH).contains(&depth) {
@@ -77,29 +77,53 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome {
     let truncated = entries.len() > limit;
     entries.truncate(limit);
     ctx.ws.confirm(&mut entries);
-    let listed: Vec<Value> = entries
+    let entries = entries
         .into_iter()
-        .map(|e| {
-            let mut item = json!({"path": respell(&location.shown, &location.real, &e.path), "kind": e.kind.as_str()});
-            if let Some(bytes) = e.bytes {
-                item["bytes"] = json!(bytes);
-            }
-            item
+        .map(|e| ListEntry {
+            path: respell(&location.shown, &location.real, &e.path),
+            kind: e.kind.as_str(),
+            bytes: e.bytes,
         })
         .collect();
-    let mut data = json!({
-        "path": location.shown,
-        "entries": listed,
-        "truncated": truncated,
-        "skipped": skipped,
-    });
-    with_omitted(&mut data, omitted);
-    if truncated {
-        data["hint"] = json!(limits::cut_hint(
-            &format!("the first {limit} entries"),
-            "list a subdirectory or lower depth",
-            ctx.limits.list
-        ));
-    }
-    Ok(data)
+    Ok(ListResult {
+        path: location.shown,
+        entries,
+        truncated,
+        skipped,
+        left: omitted.into(),
+        hint: truncated.then(|| {
+            limits::cut_hint(
+                &format!("the first {limit} entries"),
+                "list a subdirectory or lower depth",
+                ctx.limits.list,
+            )
+        }),
+    })
+}
+
+/// What `list_directory` returns, in this order.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListResult {
+    pub path: String,
+    /// Sorted by path, in byte order.
+    pub entries: Vec<ListEntry>,
+    pub truncated: bool,
+    /// Entries left out by ignore rules, the policy or an unspellable name.
+    pub skipped: usize,
+    #[serde(flatten)]
+    pub left: Left,
+    /// How to narrow, when the limit cut the list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+/// One listed entry.
+#[derive(Debug, Serialize)]
+pub struct ListEntry {
+    pub path: String,
+    /// `file`, `directory`, `symlink` or `other`.
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
 }

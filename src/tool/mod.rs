@@ -14,6 +14,7 @@ mod limits;
 mod list;
 mod mutation;
 mod near;
+pub mod output;
 mod read;
 mod refuse;
 pub mod registry;
@@ -26,6 +27,8 @@ mod write;
 use std::time::Duration;
 
 use serde_json::Value;
+
+pub use output::Output;
 
 use crate::policy::{Limits, Policy};
 use crate::refusal::{key, Code, Outcome, Refusal};
@@ -61,7 +64,7 @@ pub struct Settings {
 }
 
 /// Runs `tool` with one JSON object of arguments.
-pub fn run(ctx: &Context, tool: &registry::ToolSpec, arguments: Value) -> Outcome {
+pub fn run(ctx: &Context, tool: &registry::ToolSpec, arguments: Value) -> Outcome<Output> {
     (tool.run)(ctx, arguments)
 }
 
@@ -79,10 +82,10 @@ pub fn arguments_limit(tool: &registry::ToolSpec, limits: &Limits) -> u64 {
 }
 
 /// `stitch config check`: the policy the workspace's config enforces.
-pub fn config_check(ctx: &Context) -> Outcome {
+pub fn config_check(ctx: &Context) -> Outcome<Output> {
     let exists = ctx.ws.read_config().ok().flatten().is_some();
     let policy = &ctx.policy;
-    Ok(serde_json::json!({
+    Ok(Output::Config(serde_json::json!({
         "path": crate::policy::CONFIG_PATH,
         "exists": exists,
         "deny": policy.deny_patterns,
@@ -99,7 +102,7 @@ pub fn config_check(ctx: &Context) -> Outcome {
             crate::policy::DEFAULT_AUTHORIZE_TIMEOUT.as_secs_f64(),
             |_| policy.authorize_timeout.as_secs_f64(),
         ),
-    }))
+    })))
 }
 
 /// Opens the workspace and its policy under `settings`: the context every tool runs in.

@@ -1,8 +1,8 @@
 //! `read_file`: a text file, paged by lines, with the whole file's digest.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::digest::sha256_hex;
 use crate::refusal::{key, Code, Outcome, Refusal};
@@ -34,11 +34,31 @@ impl Request for ReadRequest {
     const FIELDS: &'static [&'static str] = &["path", "offset", "limit", "maxBytes"];
 }
 
+/// What `read_file` returns, in this order.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadResult {
+    pub path: String,
+    /// The lines, byte-exact with their line endings, without a leading BOM.
+    pub content: String,
+    /// The whole file's digest, whatever the window.
+    pub sha256: String,
+    pub bytes: usize,
+    pub total_lines: usize,
+    pub start_line: u64,
+    pub end_line: u64,
+    pub truncated: bool,
+    pub line_ending: &'static str,
+    pub bom: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<u64>,
+}
+
 /// The default number of lines in one page.
 pub const DEFAULT_LIMIT: u64 = 2000;
 
 /// Reads the file named in `arguments`.
-pub fn run(ctx: &Context, arguments: Value) -> Outcome {
+pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
     let req: ReadRequest = args::parse(arguments)?;
     let offset = req.offset.unwrap_or(1);
     let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
@@ -105,22 +125,19 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         .with(key::PATH, location.shown.as_str())
         .with("totalLines", total)
     })?;
-    let mut data = json!({
-        "path": location.shown,
-        "content": page.content,
-        "sha256": sha256,
-        "bytes": loaded.bytes().len(),
-        "totalLines": page.total_lines,
-        "startLine": offset,
-        "endLine": page.end_line,
-        "truncated": page.cut || page.next_offset.is_some(),
-        "lineEnding": lines::line_ending(body.as_bytes()).as_str(),
-        "bom": bom,
-    });
-    if let Some(next) = page.next_offset {
-        data["nextOffset"] = json!(next);
-    }
-    Ok(data)
+    Ok(ReadResult {
+        path: location.shown,
+        truncated: page.cut || page.next_offset.is_some(),
+        content: page.content.to_owned(),
+        sha256,
+        bytes: loaded.bytes().len(),
+        total_lines: page.total_lines,
+        start_line: offset,
+        end_line: page.end_line,
+        line_ending: lines::line_ending(body.as_bytes()).as_str(),
+        bom,
+        next_offset: page.next_offset,
+    })
 }
 
 /// One page of a text.

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::args::Request;
+use super::output::Output;
 use super::{edit, glob, list, read, schema, search, write, Context};
 use crate::refusal::Outcome;
 
@@ -43,7 +44,7 @@ pub struct ToolSpec {
     /// The JSON Schema of its arguments, generated from its request type.
     pub schema: fn() -> Value,
     /// Runs it with one JSON object of arguments.
-    pub run: fn(&Context, Value) -> Outcome,
+    pub run: fn(&Context, Value) -> Outcome<Output>,
 }
 
 /// Every tool, in the contract's order.
@@ -56,7 +57,7 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         description: read::ReadRequest::DESCRIPTION,
         schema: schema::of::<read::ReadRequest>,
-        run: read::run,
+        run: |ctx, arguments| read::run(ctx, arguments).map(Output::Read),
     },
     ToolSpec {
         name: write::WriteRequest::TOOL,
@@ -71,7 +72,7 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: true,
         description: write::WriteRequest::DESCRIPTION,
         schema: schema::of::<write::WriteRequest>,
-        run: write::run,
+        run: |ctx, arguments| write::run(ctx, arguments).map(Output::Write),
     },
     ToolSpec {
         name: edit::EditRequest::TOOL,
@@ -86,7 +87,7 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: true,
         description: edit::EditRequest::DESCRIPTION,
         schema: schema::of::<edit::EditRequest>,
-        run: edit::run,
+        run: |ctx, arguments| edit::run(ctx, arguments).map(Output::Edit),
     },
     ToolSpec {
         name: list::ListRequest::TOOL,
@@ -96,7 +97,7 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         description: list::ListRequest::DESCRIPTION,
         schema: schema::of::<list::ListRequest>,
-        run: list::run,
+        run: |ctx, arguments| list::run(ctx, arguments).map(Output::List),
     },
     ToolSpec {
         name: glob::GlobRequest::TOOL,
@@ -106,7 +107,7 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         description: glob::GlobRequest::DESCRIPTION,
         schema: schema::of::<glob::GlobRequest>,
-        run: glob::run,
+        run: |ctx, arguments| glob::run(ctx, arguments).map(Output::Glob),
     },
     ToolSpec {
         name: search::SearchRequest::TOOL,
@@ -116,7 +117,7 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         description: search::SearchRequest::DESCRIPTION,
         schema: schema::of::<search::SearchRequest>,
-        run: search::run,
+        run: |ctx, arguments| search::run(ctx, arguments).map(Output::Search),
     },
 ];
 

@@ -1,7 +1,7 @@
 //! What the discovery tools (list, glob, search) share: locating the directory they walk,
 //! with the refusals that go with it, and reporting walked paths and what a walk left out.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::walk::Omitted;
@@ -31,16 +31,31 @@ pub fn locate(ctx: &Context, raw: &str, allow_file: bool) -> Outcome<Location> {
     }
 }
 
-/// Adds to a walk's result what it left out for a reason of its own, each count only
-/// when above zero: `skippedNonUtf8`, names that are not valid UTF-8 (they cannot be
-/// shown without being mistaken for other names), and `skippedIgnoreFiles`, directories
-/// not entered because an ignore file in them is a FIFO, a device, huge or a link out.
-pub fn with_omitted(data: &mut Value, omitted: Omitted) {
-    if omitted.non_utf8 > 0 {
-        data["skippedNonUtf8"] = json!(omitted.non_utf8);
-    }
-    if omitted.ignore_files > 0 {
-        data["skippedIgnoreFiles"] = json!(omitted.ignore_files);
+/// What a walk left out for a reason of its own, as every discovery result reports it
+/// (each count only when above zero): `skippedNonUtf8`, names that are not valid UTF-8
+/// (they cannot be shown without being mistaken for other names), and
+/// `skippedIgnoreFiles`, directories not entered because an ignore file in them is a
+/// FIFO, a device, huge or a link out.
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Left {
+    #[serde(skip_serializing_if = "is_zero")]
+    pub skipped_non_utf8: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub skipped_ignore_files: usize,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl From<Omitted> for Left {
+    fn from(omitted: Omitted) -> Self {
+        Left {
+            skipped_non_utf8: omitted.non_utf8,
+            skipped_ignore_files: omitted.ignore_files,
+        }
     }
 }
 

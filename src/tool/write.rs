@@ -1,7 +1,7 @@
 //! `write_file`: create a file, or replace one explicitly, atomically.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::digest::{is_sha256_hex, sha256_hex};
@@ -41,7 +41,7 @@ impl Request for WriteRequest {
 }
 
 /// Writes the file named in `arguments`.
-pub fn run(ctx: &Context, arguments: Value) -> Outcome {
+pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
     let req: WriteRequest = args::parse(arguments)?;
     if let Some(expected) = &req.expected_sha256 {
         if !is_sha256_hex(expected) {
@@ -122,18 +122,31 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
             })?;
         session_check::note_written(ctx, &location.real, &sha256);
     }
-    let mut data = json!({
-        "path": shown,
-        "sha256": sha256,
-        "bytes": bytes.len(),
-        "created": previous.is_none(),
-        "createdDirectories": location.missing_dirs,
-        "applied": !req.dry_run,
-    });
-    if let Some(previous) = previous {
-        data["previousSha256"] = json!(previous);
-    }
-    Ok(data)
+    Ok(WriteResult {
+        path: shown,
+        sha256,
+        bytes: bytes.len(),
+        created: previous.is_none(),
+        created_directories: location.missing_dirs.clone(),
+        applied: !req.dry_run,
+        previous_sha256: previous,
+    })
+}
+
+/// What `write_file` returns, in this order.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WriteResult {
+    pub path: String,
+    pub sha256: String,
+    pub bytes: usize,
+    pub created: bool,
+    pub created_directories: Vec<String>,
+    /// False on a dry run.
+    pub applied: bool,
+    /// The digest of the file replaced, when one was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_sha256: Option<String>,
 }
 
 /// What the authorize command is told about this write.

@@ -4,7 +4,7 @@ mod apply;
 mod snippet;
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::digest::{is_sha256_hex, sha256_hex};
@@ -121,7 +121,7 @@ impl EditRequest {
 }
 
 /// Edits the file named in `arguments`.
-pub fn run(ctx: &Context, arguments: Value) -> Outcome {
+pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
     let req: EditRequest = args::parse(arguments)?;
     let (items, multi) = req.items()?;
     validate(&items, multi)?;
@@ -205,19 +205,34 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
         replace(ctx, location, &loaded, &edited)?;
         session_check::note_written(ctx, &location.real, &sha256);
     }
-    let mut data = json!({
-        "path": shown,
-        "baseSha256": base_sha256,
-        "sha256": sha256,
-        "replacements": edited.replacements,
-        "bytes": bytes,
-        "applied": !req.dry_run,
-        "diff": diff.text,
-    });
-    if diff.truncated {
-        data["diffTruncated"] = json!(true);
-    }
-    Ok(data)
+    Ok(EditResult {
+        path: shown,
+        base_sha256,
+        sha256,
+        replacements: edited.replacements,
+        bytes,
+        applied: !req.dry_run,
+        diff: diff.text,
+        diff_truncated: diff.truncated,
+    })
+}
+
+/// What `edit_file` returns, in this order.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditResult {
+    pub path: String,
+    /// The digest of the file the edit was applied to.
+    pub base_sha256: String,
+    pub sha256: String,
+    pub replacements: usize,
+    pub bytes: usize,
+    /// False on a dry run.
+    pub applied: bool,
+    /// A unified diff of the change, bounded in size.
+    pub diff: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub diff_truncated: bool,
 }
 
 /// Replaces the loaded file with the edited text, keeping its mode and owner. The

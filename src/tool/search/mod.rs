@@ -13,15 +13,15 @@ use std::sync::{Mutex, PoisonError};
 
 use grep_matcher::Matcher;
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::refusal::Outcome;
 use crate::workspace::walk::{Entry, EntryKind, Omitted, Walk};
 use crate::workspace::Kind;
 
 use super::args::{self, invalid, Request};
-use super::walked::{respell, with_omitted};
+use super::walked::{respell, Left};
 use super::{glob, limits, walked, Context};
 use grep::Hit;
 
@@ -121,7 +121,7 @@ impl Found {
 }
 
 /// Searches as `arguments` asks.
-pub fn run(ctx: &Context, arguments: Value) -> Outcome {
+pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
     let req: SearchRequest = args::parse(arguments)?;
     let (context, path_mode, limit) = checks(ctx, &req)?;
     let matcher = grep::matcher(&req.query, req.regex, req.case_sensitive)?;
@@ -205,23 +205,61 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome {
     let matches = listing(found.files, &location, single_file, limit, |hit, shown| {
         render(shown, hit, path_mode, context > 0)
     });
-    let mut data = json!({
-        "matches": matches,
-        "truncated": truncated,
-        "scannedFiles": scanned.into_inner(),
-        "skippedBinary": skipped.binary.into_inner(),
-        "skippedLarge": skipped.large.into_inner(),
-        "denied": omitted.denied,
-    });
-    with_omitted(&mut data, omitted);
-    if truncated {
-        data["hint"] = json!(limits::cut_hint(
-            &format!("the first {limit} matches in path order"),
-            "narrow with path or include",
-            ctx.limits.search
-        ));
-    }
-    Ok(data)
+    Ok(SearchResult {
+        matches,
+        truncated,
+        scanned_files: scanned.into_inner(),
+        skipped_binary: skipped.binary.into_inner(),
+        skipped_large: skipped.large.into_inner(),
+        denied: omitted.denied,
+        left: omitted.into(),
+        hint: truncated.then(|| {
+            limits::cut_hint(
+                &format!("the first {limit} matches in path order"),
+                "narrow with path or include",
+                ctx.limits.search,
+            )
+        }),
+    })
+}
+
+/// What `search_files` returns, in this order.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchResult {
+    /// In (path, line) order.
+    pub matches: Vec<Match>,
+    pub truncated: bool,
+    pub scanned_files: usize,
+    /// Files with NUL bytes, passed over.
+    pub skipped_binary: usize,
+    /// Files over `maxFileBytes`, passed over.
+    pub skipped_large: usize,
+    /// Entries the policy's `deny` left out.
+    pub denied: usize,
+    #[serde(flatten)]
+    pub left: Left,
+    /// How to narrow, when the limit cut the matches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+/// One match: a line of a file, or (in path mode) a file.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Match {
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// The line was longer than the window shown.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub text_truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<Vec<String>>,
 }
 
 /// Files a content search passed over, by why.
@@ -268,8 +306,8 @@ fn listing(
     location: &crate::workspace::Location,
     single_file: bool,
     limit: usize,
-    render: impl Fn(&Hit, &str) -> Value,
-) -> Vec<Value> {
+    render: impl Fn(&Hit, &str) -> Match,
+) -> Vec<Match> {
     let mut matches = Vec::new();
     for (path, hits) in files {
         let shown = if single_file {
@@ -307,17 +345,18 @@ fn checks(
     Ok((usize::try_from(context).unwrap_or(0), path_mode, limit))
 }
 
-fn render(shown: &str, hit: &Hit, path_mode: bool, with_context: bool) -> Value {
-    if path_mode {
-        return json!({"path": shown});
+fn render(shown: &str, hit: &Hit, path_mode: bool, with_context: bool) -> Match {
+    let context = |lines: &Vec<String>| with_context.then(|| lines.clone());
+    Match {
+        path: shown.to_owned(),
+        line: (!path_mode).then_some(hit.line),
+        text: (!path_mode).then(|| hit.text.clone()),
+        text_truncated: !path_mode && hit.cut,
+        before: if path_mode {
+            None
+        } else {
+            context(&hit.before)
+        },
+        after: if path_mode { None } else { context(&hit.after) },
     }
-    let mut item = json!({"path": shown, "line": hit.line, "text": hit.text});
-    if hit.cut {
-        item["textTruncated"] = json!(true);
-    }
-    if with_context {
-        item["before"] = json!(hit.before);
-        item["after"] = json!(hit.after);
-    }
-    item
 }

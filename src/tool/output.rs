@@ -1,0 +1,27 @@
+//! What a successful call returns: one typed result per tool, serialized as the
+//! envelope's `data` in each result's own field order, and rendered as text from the
+//! same types.
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use super::edit::EditResult;
+pub use super::glob::GlobResult;
+pub use super::list::{ListEntry, ListResult};
+pub use super::read::ReadResult;
+pub use super::search::{Match, SearchResult};
+pub use super::write::WriteResult;
+
+/// The result of one successful call.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Output {
+    Read(ReadResult),
+    Write(WriteResult),
+    Edit(EditResult),
+    List(ListResult),
+    Glob(GlobResult),
+    Search(SearchResult),
+    /// `stitch config check`'s report.
+    Config(Value),
+}
