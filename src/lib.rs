@@ -4,18 +4,18 @@
 //! object on stdin), dispatches to the tool and renders exactly one envelope.
 
 pub mod cli;
-pub mod digest;
-pub mod envelope;
+mod digest;
+mod envelope;
 pub mod hint;
 mod input;
-pub mod lock;
+mod lock;
 mod pattern;
 mod platform;
-pub mod policy;
+mod policy;
 pub mod refusal;
-pub mod session;
+mod session;
 pub mod text;
-pub mod tool;
+mod tool;
 pub mod workspace;
 
 use std::ffi::OsString;

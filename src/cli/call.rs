@@ -42,7 +42,7 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
 pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
     let Some((tool, json_flag)) = tool_of(&cli.command) else {
         // `stitch config check`.
-        return tool::config_check(&tool::open(&settings(cli))?);
+        return Ok(tool::config_check(&tool::open(&settings(cli))?));
     };
     if json_flag && flags_given {
         return Err(Refusal::new(

@@ -82,10 +82,11 @@ pub fn arguments_limit(tool: &registry::ToolSpec, limits: &Limits) -> u64 {
 }
 
 /// `stitch config check`: the policy the workspace's config enforces.
-pub fn config_check(ctx: &Context) -> Outcome<Output> {
+#[must_use]
+pub fn config_check(ctx: &Context) -> Output {
     let exists = ctx.ws.read_config().ok().flatten().is_some();
     let policy = &ctx.policy;
-    Ok(Output::Config(serde_json::json!({
+    Output::Config(serde_json::json!({
         "path": crate::policy::CONFIG_PATH,
         "exists": exists,
         "deny": policy.deny_patterns,
@@ -102,7 +103,7 @@ pub fn config_check(ctx: &Context) -> Outcome<Output> {
             crate::policy::DEFAULT_AUTHORIZE_TIMEOUT.as_secs_f64(),
             |_| policy.authorize_timeout.as_secs_f64(),
         ),
-    })))
+    }))
 }
 
 /// Opens the workspace and its policy under `settings`: the context every tool runs in.

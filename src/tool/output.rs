@@ -7,7 +7,7 @@ use serde_json::Value;
 
 pub use super::edit::EditResult;
 pub use super::glob::GlobResult;
-pub use super::list::{ListEntry, ListResult};
+pub use super::list::ListResult;
 pub use super::read::ReadResult;
 pub use super::search::{Match, SearchResult};
 pub use super::write::WriteResult;

@@ -68,9 +68,17 @@ pub fn render(tool: &ToolSpec, format: Format) -> Value {
         }
         Format::Openai => json!({"type": "function", "function": {
             "name": name, "description": description, "parameters": parameters(&schema)}}),
-        Format::Mcp => {
-            json!({"name": name, "description": description, "inputSchema": parameters(&schema)})
-        }
+        Format::Mcp => json!({
+            "name": name,
+            "title": tool.title,
+            "description": description,
+            "inputSchema": parameters(&schema),
+            "annotations": {
+                "readOnlyHint": tool.annotations.read_only,
+                "destructiveHint": tool.annotations.destructive,
+                "idempotentHint": tool.annotations.idempotent,
+            },
+        }),
     }
 }
 
