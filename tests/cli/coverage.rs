@@ -4,7 +4,7 @@
 use serde_json::json;
 use stitch::refusal::Code;
 
-use crate::support::{Run, TestWorkspace};
+use crate::support::{hold_every_lock, Run, TestWorkspace};
 
 /// Runs a scenario that must end in `code`.
 fn produce(code: Code) -> Run {
@@ -63,7 +63,7 @@ fn produce(code: Code) -> Run {
                 &json!({"path": "a.txt", "oldText": "one", "newText": "1"}),
             )
             .ok();
-            let _held = crate::concurrency::hold_every_lock(&ws);
+            let _held = hold_every_lock(&ws);
             let mut cmd = ws.cmd();
             cmd.args(["--lock-timeout", "0.1", "edit", "a.txt", "--old", "1", "--new", "one"])
                 .write_stdin("");
