@@ -61,30 +61,34 @@ fn a_refusing_hook_denies_with_its_first_stderr_line() {
     config(&ws, &json!({"authorize": ["./hooks/refuse"]}));
 
     let write = ws.run(&["write", "new/dir/b.txt", "--content", "x"]);
-    let details = assert_denied(&write, "authorize", "new/dir/b.txt");
-    assert_eq!(
-        details["reason"], "only files under src/ may change",
-        "{}",
-        write.stdout
-    );
-    assert!(
-        write.message().contains("only files under src/ may change"),
-        "{}",
-        write.stdout
-    );
-    assert!(
-        write.hint().contains("only files under src/ may change"),
-        "the hint carries the policy's reason: {}",
-        write.stdout
-    );
+    write.assert_envelope(&json!({
+        "ok": false,
+        "error": "DENIED",
+        "details": {
+            "message": "The authorize command refused this change to `new/dir/b.txt`: only files under src/ may change",
+            "path": "new/dir/b.txt",
+            "reason": "only files under src/ may change",
+            "rule": "authorize"
+        },
+        "_hint": "The workspace's authorize command said: only files under src/ may change. Change the request to satisfy it."
+    }));
     assert!(
         !ws.exists("new"),
         "no directory created for a refused write"
     );
 
     let edit = ws.run(&["edit", "a.txt", "--old", "two", "--new", "TWO"]);
-    let details = assert_denied(&edit, "authorize", "a.txt");
-    assert_eq!(details["reason"], "only files under src/ may change");
+    edit.assert_envelope(&json!({
+        "ok": false,
+        "error": "DENIED",
+        "details": {
+            "message": "The authorize command refused this change to `a.txt`: only files under src/ may change",
+            "path": "a.txt",
+            "reason": "only files under src/ may change",
+            "rule": "authorize"
+        },
+        "_hint": "The workspace's authorize command said: only files under src/ may change. Change the request to satisfy it."
+    }));
     assert_eq!(ws.read_string("a.txt"), "one\ntwo\n");
 
     let replace = ws.run(&["write", "a.txt", "--content", "x", "--overwrite"]);
@@ -102,12 +106,17 @@ fn a_hook_that_explains_only_on_stdout_is_quoted_from_stdout() {
     );
     config(&ws, &json!({"authorize": ["./hooks/refuse"]}));
     let run = ws.run(&["write", "b.txt", "--content", "x"]);
-    let details = assert_denied(&run, "authorize", "b.txt");
-    assert_eq!(
-        details["reason"], "refused: ask the owner",
-        "{}",
-        run.stdout
-    );
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "DENIED",
+        "details": {
+            "message": "The authorize command refused this change to `b.txt`: refused: ask the owner",
+            "path": "b.txt",
+            "reason": "refused: ask the owner",
+            "rule": "authorize"
+        },
+        "_hint": "The workspace's authorize command said: refused: ask the owner. Change the request to satisfy it."
+    }));
     assert!(!ws.exists("b.txt"));
 }
 
@@ -117,9 +126,17 @@ fn a_silent_refusal_still_has_a_reason() {
     hook(&ws, "hooks/refuse", "exit 7\n");
     config(&ws, &json!({"authorize": ["./hooks/refuse"]}));
     let run = ws.run(&["write", "b.txt", "--content", "x"]);
-    let details = assert_denied(&run, "authorize", "b.txt");
-    let reason = details["reason"].as_str().expect("a reason");
-    assert!(!reason.is_empty(), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "DENIED",
+        "details": {
+            "message": "The authorize command refused this change to `b.txt`: the authorize command refused (exit status 7)",
+            "path": "b.txt",
+            "reason": "the authorize command refused (exit status 7)",
+            "rule": "authorize"
+        },
+        "_hint": "The workspace's authorize command said: the authorize command refused (exit status 7). Change the request to satisfy it."
+    }));
     assert!(!ws.exists("b.txt"));
 }
 

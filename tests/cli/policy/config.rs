@@ -84,35 +84,48 @@ fn config_check_reports_what_a_valid_config_enforces() {
         }),
     );
     let run = ws.run(&["config", "check"]);
-    let data = run.ok();
-    assert_eq!(data["path"], CONFIG);
-    assert_eq!(data["exists"], true);
-    assert_eq!(data["deny"], json!(["**/.env", "secrets/**"]));
-    assert_eq!(data["readOnly"], json!(["vendor/**", "**/*.lock"]));
-    assert_eq!(data["limits"]["maxReadBytes"], 1000);
-    assert_eq!(data["limits"]["maxFileBytes"], 5000);
-    assert_eq!(data["limits"]["listLimit"], 7);
-    // Limits not named keep the contract's defaults.
-    assert_eq!(data["limits"]["globLimit"], 1000);
-    assert_eq!(data["limits"]["searchLimit"], 100);
-    assert_eq!(data["authorize"], json!(["./scripts/approve", "--quiet"]));
-    assert_eq!(data["authorizeTimeoutSecs"], 2.5);
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "authorize": ["./scripts/approve", "--quiet"],
+            "authorizeTimeoutSecs": 2.5,
+            "deny": ["**/.env", "secrets/**"],
+            "exists": true,
+            "limits": {
+                "globLimit": 1000,
+                "listLimit": 7,
+                "maxFileBytes": 5000,
+                "maxReadBytes": 1000,
+                "searchLimit": 100
+            },
+            "path": ".stitch/config.json",
+            "readOnly": ["vendor/**", "**/*.lock"]
+        }
+    }));
 }
 
 #[test]
 fn config_check_without_a_config_reports_the_defaults() {
     let ws = TestWorkspace::new();
     let run = ws.run(&["config", "check"]);
-    let data = run.ok();
-    assert_eq!(data["exists"], false);
-    assert_eq!(data["deny"], json!([]));
-    assert_eq!(data["readOnly"], json!([]));
-    assert_eq!(data["limits"]["maxReadBytes"], 262_144);
-    assert_eq!(data["limits"]["maxFileBytes"], 268_435_456);
-    assert_eq!(data["limits"]["listLimit"], 500);
-    assert_eq!(data["limits"]["globLimit"], 1000);
-    assert_eq!(data["limits"]["searchLimit"], 100);
-    assert!(data["authorize"].is_null());
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "authorize": null,
+            "authorizeTimeoutSecs": 30.0,
+            "deny": [],
+            "exists": false,
+            "limits": {
+                "globLimit": 1000,
+                "listLimit": 500,
+                "maxFileBytes": 268_435_456,
+                "maxReadBytes": 262_144,
+                "searchLimit": 100
+            },
+            "path": ".stitch/config.json",
+            "readOnly": []
+        }
+    }));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -168,7 +181,15 @@ fn no_tool_reads_or_writes_the_config() {
 fn no_tool_creates_a_config() {
     let ws = TestWorkspace::new();
     let run = ws.run(&["write", CONFIG, "--content", r#"{"deny":[]}"#]);
-    assert_eq!(run.refused("DENIED")["rule"], "reserved");
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "DENIED",
+        "details": {
+            "message": "`.stitch/config.json` is in .stitch/, which is reserved for stitch's own state",
+            "path": ".stitch/config.json",
+            "rule": "reserved"
+        }
+    }));
     assert!(!ws.exists(CONFIG));
 }
 
@@ -242,7 +263,16 @@ fn a_config_that_is_not_a_file_fails_closed() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "a\n").dir(".stitch/config.json");
     let run = ws.run(&["config", "check"]);
-    let details = run.refused("INVALID_CONFIG");
-    assert_eq!(details["path"], ".stitch/config.json");
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_CONFIG",
+        "details": {
+            "message": "stitch's own state is unusable: `.stitch/config.json` is not a regular file (a directory, FIFO, socket or device)",
+            "field": ".stitch/config.json",
+            "path": ".stitch/config.json",
+            "reason": "is not a regular file (a directory, FIFO, socket or device)"
+        },
+        "_hint": "The workspace owner must remove or replace `.stitch/config.json` (stitch keeps its own state there); `stitch config check` shows the problem."
+    }));
     ws.run(&["read", "a.txt"]).refused("INVALID_CONFIG");
 }

@@ -5,22 +5,24 @@ use serde_json::json;
 
 use crate::support::TestWorkspace;
 
-use super::{assert_data, at, located};
+use super::{at, located};
 
 #[test]
 fn the_query_is_literal_by_default() {
     let ws = TestWorkspace::new();
     ws.file("q.txt", "a.b\naxb\nA.B\n");
     let run = ws.run(&["search", "a.b"]);
-    assert_data(
-        &run,
-        &json!({
-            "matches": [{"path": "q.txt", "line": 1, "text": "a.b"}],
-            "truncated": false,
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "denied": 0,
+            "matches": [{"line": 1, "path": "q.txt", "text": "a.b"}],
             "scannedFiles": 1,
             "skippedBinary": 0,
-        }),
-    );
+            "skippedLarge": 0,
+            "truncated": false
+        }
+    }));
 
     // Regex metacharacters are plain text.
     ws.file("r.txt", "x(1+\n");
@@ -97,10 +99,17 @@ fn an_invalid_regex_is_an_invalid_pattern() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "(\n");
     let run = ws.run(&["search", "(", "--regex"]);
-    let details = run.refused("INVALID_PATTERN");
-    assert_eq!(details["pattern"], "(", "{}", run.stdout);
-    assert!(details.get("rewrite").is_none(), "{}", run.stdout);
-    assert!(!run.hint().contains("look-around"), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_PATTERN",
+        "details": {
+            "message": "The regex `(` does not compile: error: unclosed group",
+            "field": "query",
+            "pattern": "(",
+            "reason": "regex parse error:\n    (?:()\n    ^\nerror: unclosed group"
+        },
+        "_hint": "Fix the pattern, or search literally (without regex)."
+    }));
 
     // The same query searched literally finds the line.
     let literal = ws.run(&["search", "("]);
@@ -112,12 +121,34 @@ fn an_empty_query_is_an_invalid_argument() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "a\n");
     let run = ws.run(&["search", ""]);
-    let details = run.refused("INVALID_ARGUMENT");
-    assert_eq!(details["field"], "query", "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {"message": "query is empty", "field": "query"},
+        "_hint": "Fix the `query` argument and call again."
+    }));
 
     let missing = ws.stitch("search", &json!({"path": "."}));
-    let details = missing.refused("INVALID_ARGUMENT");
-    assert_eq!(details["field"], "query", "{}", missing.stdout);
+    missing.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "search_files needs the field `query`",
+            "allowed": [
+                "query",
+                "regex",
+                "caseSensitive",
+                "include",
+                "path",
+                "context",
+                "mode",
+                "limit",
+                "includeIgnored"
+            ],
+            "field": "query"
+        },
+        "_hint": "Fix the `query` argument and call again."
+    }));
 }
 
 #[test]
@@ -155,13 +186,24 @@ fn json_arguments_name_an_unknown_field_and_the_allowed_ones() {
     let ws = TestWorkspace::new();
     // `glob` is the flag's name; the JSON field is `include`.
     let unknown = ws.stitch("search", &json!({"query": "x", "glob": "*.rs"}));
-    let details = unknown.refused("INVALID_ARGUMENT");
-    assert_eq!(details["field"], "glob", "{}", unknown.stdout);
-    assert!(
-        details["allowed"]
-            .as_array()
-            .is_some_and(|a| a.contains(&json!("include"))),
-        "{}",
-        unknown.stdout
-    );
+    unknown.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "search_files has no field `glob`; the allowed fields are query, regex, caseSensitive, include, path, context, mode, limit, includeIgnored",
+            "allowed": [
+                "query",
+                "regex",
+                "caseSensitive",
+                "include",
+                "path",
+                "context",
+                "mode",
+                "limit",
+                "includeIgnored"
+            ],
+            "field": "glob"
+        },
+        "_hint": "Fix the `glob` argument and call again."
+    }));
 }

@@ -4,22 +4,10 @@
 
 use serde_json::Value;
 
-use crate::support::Run;
-
 mod limits;
 mod matching;
 mod output;
 mod scope;
-
-/// Asserts success and that `data` holds each field of `expected` with exactly that value;
-/// fields the contract adds elsewhere (a policy's counts) are left to their own tests.
-#[track_caller]
-fn assert_data(run: &Run, expected: &Value) {
-    let data = run.ok();
-    for (field, value) in expected.as_object().expect("expected fields") {
-        assert_eq!(&data[field], value, "`{field}`: {}", run.stdout);
-    }
-}
 
 /// `(path, line)` of every match, in the order returned.
 fn located(data: &Value) -> Vec<(String, u64)> {

@@ -90,10 +90,12 @@ fn context_over_ten_is_an_invalid_argument() {
     let ws = TestWorkspace::new();
     ws.file("c.txt", ONE_HIT);
     let run = ws.run(&["search", "HIT", "--context", "11"]);
-    let details = run.refused("INVALID_ARGUMENT");
-    assert_eq!(details["field"], "context", "{}", run.stdout);
-    assert!(run.message().contains("10"), "{}", run.stdout);
-    assert!(run.hint().contains("context"), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {"message": "context must be from 0 to 10", "field": "context"},
+        "_hint": "Fix the `context` argument and call again."
+    }));
 }
 
 #[test]
@@ -173,8 +175,26 @@ fn path_mode_returns_paths_only() {
 fn an_unknown_mode_is_an_invalid_argument() {
     let ws = TestWorkspace::new();
     let run = ws.stitch("search", &json!({"query": "x", "mode": "files"}));
-    let details = run.refused("INVALID_ARGUMENT");
-    assert_eq!(details["field"], "mode", "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "The field `mode` of search_files is not valid: unknown variant `files`, expected `content` or `path`",
+            "allowed": [
+                "query",
+                "regex",
+                "caseSensitive",
+                "include",
+                "path",
+                "context",
+                "mode",
+                "limit",
+                "includeIgnored"
+            ],
+            "field": "mode"
+        },
+        "_hint": "Fix the `mode` argument and call again."
+    }));
 }
 
 #[test]

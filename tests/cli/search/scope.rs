@@ -5,7 +5,7 @@ use serde_json::json;
 
 use crate::support::TestWorkspace;
 
-use super::{assert_data, at, located};
+use super::{at, located};
 
 /// The same needle in files of several kinds and depths.
 fn mixed_tree() -> TestWorkspace {
@@ -51,9 +51,17 @@ fn a_glob_with_a_slash_matches_paths() {
 fn an_invalid_include_glob_is_an_invalid_pattern() {
     let ws = mixed_tree();
     let run = ws.run(&["search", "needle", "--glob", "a["]);
-    let details = run.refused("INVALID_PATTERN");
-    assert_eq!(details["pattern"], "a[", "{}", run.stdout);
-    assert!(details["reason"].as_str().is_some_and(|r| !r.is_empty()));
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_PATTERN",
+        "details": {
+            "message": "The glob `a[` does not compile: unclosed character class; missing ']'",
+            "field": "include",
+            "pattern": "a[",
+            "reason": "unclosed character class; missing ']'"
+        },
+        "_hint": "Fix the glob (globset syntax: `*`, `**`, `?`, `[ab]`, `{a,b}`)."
+    }));
 }
 
 #[test]
@@ -63,15 +71,17 @@ fn binary_files_are_skipped_and_counted() {
         .file("blob.bin", b"\x00\x01needle\x00\n".as_slice())
         .file("late.bin", [b"needle\n".repeat(100), vec![0u8]].concat());
     let run = ws.run(&["search", "needle"]);
-    let data = run.ok();
-    assert_eq!(
-        data["matches"],
-        json!([{"path": "text.txt", "line": 1, "text": "needle"}]),
-        "{}",
-        run.stdout
-    );
-    assert_eq!(data["skippedBinary"], 2, "{}", run.stdout);
-    assert_eq!(data["truncated"], false);
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "denied": 0,
+            "matches": [{"line": 1, "path": "text.txt", "text": "needle"}],
+            "scannedFiles": 3,
+            "skippedBinary": 2,
+            "skippedLarge": 0,
+            "truncated": false
+        }
+    }));
 }
 
 #[test]
@@ -79,18 +89,20 @@ fn path_may_name_a_single_file() {
     let ws = mixed_tree();
     ws.file("src/a.rs", "one\nneedle\nneedle again\n");
     let run = ws.run(&["search", "needle", "--path", "src/a.rs"]);
-    assert_data(
-        &run,
-        &json!({
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "denied": 0,
             "matches": [
-                {"path": "src/a.rs", "line": 2, "text": "needle"},
-                {"path": "src/a.rs", "line": 3, "text": "needle again"},
+                {"line": 2, "path": "src/a.rs", "text": "needle"},
+                {"line": 3, "path": "src/a.rs", "text": "needle again"}
             ],
-            "truncated": false,
             "scannedFiles": 1,
             "skippedBinary": 0,
-        }),
-    );
+            "skippedLarge": 0,
+            "truncated": false
+        }
+    }));
 
     let dir = ws.run(&["search", "needle", "--path", "src/deep"]);
     assert_eq!(
@@ -105,13 +117,20 @@ fn path_may_name_a_single_file() {
 fn a_missing_or_outside_path_is_refused() {
     let ws = mixed_tree();
     let missing = ws.run(&["search", "needle", "--path", "scr"]);
-    let details = missing.refused("NOT_FOUND");
-    assert_eq!(details["path"], "scr");
-    assert_eq!(details["nearNames"], json!(["src"]), "{}", missing.stdout);
+    missing.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_FOUND",
+        "details": {"message": "`scr` does not exist", "nearNames": ["src"], "path": "scr"},
+        "_hint": "Did you mean `src`? Otherwise list the parent directory."
+    }));
 
     let outside = ws.run(&["search", "needle", "--path", ".."]);
-    let details = outside.refused("OUTSIDE_ROOT");
-    assert_eq!(details["path"], "..", "{}", outside.stdout);
+    outside.assert_envelope(&json!({
+        "ok": false,
+        "error": "OUTSIDE_ROOT",
+        "details": {"message": "`..` is outside the workspace", "path": ".."},
+        "_hint": "Use a path inside the workspace."
+    }));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::support::sha256sum;
+use crate::support::{sha256sum, SHA256};
 
 use super::{assert_not_observed, session, session_json, workspace_with_text, TEXT};
 
@@ -15,9 +15,21 @@ fn an_unseen_edit_is_not_observed() {
         "s1",
         &["edit", "a.txt", "--old", "beta", "--new", "BETA"],
     );
-    let details = assert_not_observed(&run, "a.txt");
-    assert_eq!(details["session"], "s1");
-    assert_eq!(details["actualSha256"], sha256sum(TEXT.as_bytes()));
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_OBSERVED",
+        "details": {
+            "message": "This session has not read `a.txt`, so it cannot change it",
+            "actualSha256": SHA256,
+            "path": "a.txt",
+            "session": "s1"
+        },
+        "_hint": "Read the file, then retry."
+    }));
+    assert_eq!(
+        run.envelope["details"]["actualSha256"],
+        sha256sum(TEXT.as_bytes())
+    );
     assert_eq!(ws.read_string("a.txt"), TEXT);
 }
 
@@ -62,14 +74,43 @@ fn not_observed_is_checked_before_matching() {
 fn a_read_authorizes_an_edit() {
     let ws = workspace_with_text();
     let read = session(&ws, "s1", &["read", "a.txt"]);
-    assert_eq!(read.ok()["sha256"], sha256sum(TEXT.as_bytes()));
+    read.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "bom": false,
+            "bytes": 17,
+            "content": "alpha\nbeta\ngamma\n",
+            "endLine": 3,
+            "lineEnding": "lf",
+            "path": "a.txt",
+            "sha256": SHA256,
+            "startLine": 1,
+            "totalLines": 3,
+            "truncated": false
+        }
+    }));
+    assert_eq!(read.envelope["data"]["sha256"], sha256sum(TEXT.as_bytes()));
     let run = session(
         &ws,
         "s1",
         &["edit", "a.txt", "--old", "beta", "--new", "BETA"],
     );
-    let data = run.ok();
-    assert_eq!(data["baseSha256"], sha256sum(TEXT.as_bytes()));
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "applied": true,
+            "baseSha256": SHA256,
+            "bytes": 17,
+            "diff": "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+BETA\n gamma\n",
+            "path": "a.txt",
+            "replacements": 1,
+            "sha256": SHA256
+        }
+    }));
+    assert_eq!(
+        run.envelope["data"]["baseSha256"],
+        sha256sum(TEXT.as_bytes())
+    );
     assert_eq!(ws.read_string("a.txt"), "alpha\nBETA\ngamma\n");
 }
 

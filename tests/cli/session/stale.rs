@@ -5,7 +5,7 @@ use std::fs;
 
 use serde_json::json;
 
-use crate::support::{sha256sum, TestWorkspace};
+use crate::support::{sha256sum, TestWorkspace, SHA256};
 
 use super::{assert_stale, session, workspace_with_text, TEXT};
 
@@ -21,9 +21,26 @@ fn an_external_change_after_the_read_is_stale() {
         "s1",
         &["edit", "a.txt", "--old", "gamma", "--new", "GAMMA"],
     );
-    let details = assert_stale(&edit, "a.txt");
-    assert_eq!(details["expectedSha256"], sha256sum(TEXT.as_bytes()));
-    assert_eq!(details["actualSha256"], sha256sum(external.as_bytes()));
+    edit.assert_envelope(&json!({
+        "ok": false,
+        "error": "STALE_VERSION",
+        "details": {
+            "message": "`a.txt` has changed since this session last read it",
+            "actualSha256": SHA256,
+            "expectedSha256": SHA256,
+            "path": "a.txt",
+            "session": "s1"
+        },
+        "_hint": "Re-read the file, then retry."
+    }));
+    assert_eq!(
+        edit.envelope["details"]["expectedSha256"],
+        sha256sum(TEXT.as_bytes())
+    );
+    assert_eq!(
+        edit.envelope["details"]["actualSha256"],
+        sha256sum(external.as_bytes())
+    );
     assert_eq!(ws.read_string("a.txt"), external);
 
     let write = session(
@@ -31,9 +48,26 @@ fn an_external_change_after_the_read_is_stale() {
         "s1",
         &["write", "a.txt", "--content", "mine\n", "--overwrite"],
     );
-    let details = assert_stale(&write, "a.txt");
-    assert_eq!(details["expectedSha256"], sha256sum(TEXT.as_bytes()));
-    assert_eq!(details["actualSha256"], sha256sum(external.as_bytes()));
+    write.assert_envelope(&json!({
+        "ok": false,
+        "error": "STALE_VERSION",
+        "details": {
+            "message": "`a.txt` has changed since this session last read it",
+            "actualSha256": SHA256,
+            "expectedSha256": SHA256,
+            "path": "a.txt",
+            "session": "s1"
+        },
+        "_hint": "Re-read the file, then retry."
+    }));
+    assert_eq!(
+        write.envelope["details"]["expectedSha256"],
+        sha256sum(TEXT.as_bytes())
+    );
+    assert_eq!(
+        write.envelope["details"]["actualSha256"],
+        sha256sum(external.as_bytes())
+    );
     assert_eq!(ws.read_string("a.txt"), external);
 
     // Re-reading is the remedy.

@@ -23,6 +23,9 @@ mod seccomp {
     pub fn refuse_openat2(_cmd: &mut std::process::Command) {}
 }
 
+// The placeholders are the helper's vocabulary, exported whether or not a suite uses each.
+#[allow(unused_imports)]
+pub use envelope::{assert_json, ANY, NUMBER, SHA256, STRING};
 pub use host::{mount, sha256sum, Mount};
 pub use lock::hold_every_lock;
 pub use requests::{request, HEADER, TOOLS};
