@@ -11,12 +11,11 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::support::{tree, Run, TestWorkspace};
+use crate::support::{exit_status, has_hint, request, tree, Run, TestWorkspace, HEADER, TOOLS};
 
 mod escapes;
 mod names;
@@ -26,30 +25,11 @@ mod names;
 const LEAK: &str = "LEAK-7e1dc0ffee";
 /// Part of the name of a file outside the root: a listing of outside would show it.
 const NAME_LEAK: &str = "NAMELEAK-5b2a";
-/// The first line of every secret: what edits and searches aim at.
-const HEADER: &str = "SECRET-HEADER";
-/// The tools, in the order the tables give expectations for them.
-pub const TOOLS: [&str; 6] = ["read", "write", "edit", "list", "glob", "search"];
 /// How long one call may take before it counts as hanging.
 const CALL_LIMIT: Duration = Duration::from_secs(20);
 
 fn secret() -> String {
     format!("{HEADER} line one\n{LEAK} line two\n")
-}
-
-/// The request each tool makes of `path`: read it, replace it, edit the secret's first
-/// line, list it deeply, glob everything below it, search it for the secret's first line
-/// with context (so the line with the leak marker would come along).
-pub fn request(tool: &str, path: &str) -> Value {
-    match tool {
-        "read" => json!({"path": path}),
-        "write" => json!({"path": path, "content": "pwned\n", "overwrite": true}),
-        "edit" => json!({"path": path, "oldText": HEADER, "newText": "pwned"}),
-        "list" => json!({"path": path, "depth": 4, "includeIgnored": true}),
-        "glob" => json!({"pattern": "**", "path": path, "includeIgnored": true}),
-        "search" => json!({"query": HEADER, "path": path, "includeIgnored": true, "context": 2}),
-        other => panic!("no tool {other}"),
-    }
 }
 
 /// A workspace with ordinary files inside, secrets outside and beside it (`outside/`,
@@ -287,16 +267,12 @@ pub fn refusal_problem(run: &Run, code: &str) -> Option<String> {
     if e["details"]["message"].as_str().is_none_or(str::is_empty) {
         return Some("no details.message".into());
     }
-    let status = match code {
-        "INVALID_ARGUMENT" | "INVALID_PATH" | "INVALID_PATTERN" => 2,
-        "INTERNAL_SERVER_ERROR" => 3,
-        _ => 1,
-    };
+    let status = exit_status(code);
     if run.status != status {
         return Some(format!("exit status {} instead of {status}", run.status));
     }
     let hinted = e["_hint"].as_str().is_some_and(|h| !h.is_empty());
-    if !hinted && !matches!(code, "NOT_TEXT" | "DENIED" | "INTERNAL_SERVER_ERROR") {
+    if !hinted && has_hint(code) {
         return Some("no _hint".into());
     }
     None
@@ -354,30 +330,4 @@ fn workspace() -> TestWorkspace {
     let ws = TestWorkspace::new();
     fixture(&ws);
     ws
-}
-
-/// Unmounts a mount made for one test, however the test ends.
-pub struct Mount(pub PathBuf);
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
-    }
-}
-
-/// Mounts `fstype` at `dir` with `options`; `Err` says why it could not.
-pub fn mount(fstype: &str, options: &str, dir: &Path) -> Result<Mount, String> {
-    let output = Command::new("mount")
-        .args(["-t", fstype, "-o", options, fstype])
-        .arg(dir)
-        .output()
-        .map_err(|e| format!("cannot run mount: {e}"))?;
-    if output.status.success() {
-        Ok(Mount(dir.to_owned()))
-    } else {
-        Err(format!(
-            "mount -t {fstype} failed: {}",
-            String::from_utf8_lossy(&output.stderr).trim()
-        ))
-    }
 }

@@ -1,12 +1,11 @@
 //! Concurrency: many processes editing one file at once lose no update, creating one
 //! file at once clobber nothing, and a lock held past `--lock-timeout` is `BUSY`.
 
-use std::fs::{self, File};
 use std::process::Child;
 
 use serde_json::json;
 
-use crate::support::{Run, TestWorkspace};
+use crate::support::{hold_every_lock, Run, TestWorkspace};
 
 /// How many processes edit the file at once.
 const WRITERS: usize = 16;
@@ -93,26 +92,6 @@ fn concurrent_creates_of_one_file_clobber_nothing() {
         ws.read_string("new/created.txt"),
         format!("writer {}\n", winners[0])
     );
-}
-
-/// Opens every lock file stitch has made and takes each lock, as another stitch
-/// process would. The locks are released when the returned files are dropped.
-pub fn hold_every_lock(ws: &TestWorkspace) -> Vec<File> {
-    let dir = ws.path(".stitch/locks");
-    let files: Vec<File> = fs::read_dir(&dir)
-        .expect("stitch keeps its lock files in .stitch/locks/")
-        .map(|entry| {
-            let file = fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(entry.unwrap().path())
-                .unwrap();
-            fs4::FileExt::try_lock(&file).expect("the lock is free");
-            file
-        })
-        .collect();
-    assert!(!files.is_empty(), "a mutation created a lock file");
-    files
 }
 
 #[test]

@@ -1,15 +1,20 @@
 //! Every refusal code in the contract's list is produced by a real call, asserted as a
 //! serialized envelope. A code added to `Code::ALL` without a scenario here fails.
 
-use serde_json::json;
+use serde_json::{json, Value};
 use stitch::refusal::Code;
 
-use crate::support::{Run, TestWorkspace};
+use crate::support::{hold_every_lock, sha256sum, Run, TestWorkspace};
+
+/// The text of `a.txt` in every scenario.
+const A_TXT: &str = "one\ntwo\ntwo\n";
+/// The bytes of `bin`, the file that is not text.
+const BIN: &[u8] = b"\x00\x01";
 
 /// Runs a scenario that must end in `code`.
 fn produce(code: Code) -> Run {
     let ws = TestWorkspace::new();
-    ws.file("a.txt", "one\ntwo\ntwo\n");
+    ws.file("a.txt", A_TXT);
     match code {
         Code::InvalidArgument => ws.stitch("read", &json!({"path": "a.txt", "bogus": 1})),
         Code::InvalidPath => ws.stitch("read", &json!({"path": "src\\a.txt"})),
@@ -23,7 +28,7 @@ fn produce(code: Code) -> Run {
         Code::NotADirectory => ws.stitch("list", &json!({"path": "a.txt"})),
         Code::AlreadyExists => ws.stitch("write", &json!({"path": "a.txt", "content": "x"})),
         Code::NotText => {
-            ws.file("bin", b"\x00\x01");
+            ws.file("bin", BIN);
             ws.stitch("read", &json!({"path": "bin"}))
         }
         Code::TooLarge => {
@@ -63,12 +68,197 @@ fn produce(code: Code) -> Run {
                 &json!({"path": "a.txt", "oldText": "one", "newText": "1"}),
             )
             .ok();
-            let _held = crate::concurrency::hold_every_lock(&ws);
+            let _held = hold_every_lock(&ws);
             let mut cmd = ws.cmd();
             cmd.args(["--lock-timeout", "0.1", "edit", "a.txt", "--old", "1", "--new", "one"])
                 .write_stdin("");
             Run::from(cmd)
         }
+    }
+}
+
+/// The whole envelope each scenario of [`produce`] ends in: message, details and hint.
+/// The match is exhaustive, like `produce`'s: a new code needs its envelope here too.
+// One arm per code: a table, long because the contract is, not because of logic.
+#[allow(clippy::too_many_lines)]
+fn expected(code: Code) -> Value {
+    match code {
+        Code::InvalidArgument => json!({
+            "ok": false,
+            "error": "INVALID_ARGUMENT",
+            "details": {
+                "message": "read_file has no field `bogus`; the allowed fields are path, offset, limit, maxBytes",
+                "allowed": ["path", "offset", "limit", "maxBytes"],
+                "field": "bogus"
+            },
+            "_hint": "Fix the `bogus` argument and call again."
+        }),
+        Code::InvalidPath => json!({
+            "ok": false,
+            "error": "INVALID_PATH",
+            "details": {
+                "message": "The path `src\\a.txt` uses `\\` as a separator",
+                "path": "src\\a.txt",
+                "suggestion": "src/a.txt"
+            },
+            "_hint": "Use the path `src/a.txt` instead."
+        }),
+        Code::InvalidPattern => json!({
+            "ok": false,
+            "error": "INVALID_PATTERN",
+            "details": {
+                "message": "The regex `(?=x)` does not compile: error: look-around, including look-ahead and look-behind, is not supported",
+                "field": "query",
+                "pattern": "(?=x)",
+                "reason": "regex parse error:\n    (?:(?=x))\n       ^^^\nerror: look-around, including look-ahead and look-behind, is not supported",
+                "rewrite": true
+            },
+            "_hint": "Regexes run in linear time: rewrite without look-around or backreferences, or search literally."
+        }),
+        Code::OutsideRoot => json!({
+            "ok": false,
+            "error": "OUTSIDE_ROOT",
+            "details": {
+                "message": "`../outside/x` is outside the workspace",
+                "path": "../outside/x"
+            },
+            "_hint": "Use a path inside the workspace."
+        }),
+        Code::NotFound => json!({
+            "ok": false,
+            "error": "NOT_FOUND",
+            "details": {
+                "message": "`b.txt` does not exist",
+                "nearNames": ["a.txt"],
+                "path": "b.txt"
+            },
+            "_hint": "Did you mean `a.txt`? Otherwise list the parent directory."
+        }),
+        Code::NotAFile => json!({
+            "ok": false,
+            "error": "NOT_A_FILE",
+            "details": {"message": "`d` is not a regular file", "path": "d"},
+            "_hint": "`d` is not a regular file: list it instead."
+        }),
+        Code::NotADirectory => json!({
+            "ok": false,
+            "error": "NOT_A_DIRECTORY",
+            "details": {"message": "`a.txt` is not a directory", "path": "a.txt"},
+            "_hint": "`a.txt` is a file: read it with read_file, or list its parent directory."
+        }),
+        Code::AlreadyExists => json!({
+            "ok": false,
+            "error": "ALREADY_EXISTS",
+            "details": {
+                "message": "`a.txt` already exists and overwrite was not set",
+                "path": "a.txt",
+                "sha256": sha256sum(A_TXT.as_bytes())
+            },
+            "_hint": "Read `a.txt` and pass overwrite: true (or its sha256 as expectedSha256), or change it with edit_file."
+        }),
+        Code::NotText => json!({
+            "ok": false,
+            "error": "NOT_TEXT",
+            "details": {
+                "message": "`bin` is not text (binary: contains NUL bytes)",
+                "bytes": 2,
+                "path": "bin",
+                "reason": "binary: contains NUL bytes",
+                "sha256": sha256sum(BIN)
+            },
+            "_hint": "`bin` cannot be read or edited as text; to replace it whole, use write_file with its sha256 as expectedSha256."
+        }),
+        Code::TooLarge => json!({
+            "ok": false,
+            "error": "TOO_LARGE",
+            "details": {
+                "message": "`a.txt` is 12 bytes, over the limit of 4",
+                "bytes": 12,
+                "limit": 4,
+                "path": "a.txt"
+            },
+            "_hint": "`a.txt` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
+        }),
+        Code::NoMatch => json!({
+            "ok": false,
+            "error": "NO_MATCH",
+            "details": {"message": "oldText is not in `a.txt`", "candidates": [], "path": "a.txt"},
+            "_hint": "Re-read `a.txt` and copy oldText exactly from it."
+        }),
+        Code::AmbiguousMatch => json!({
+            "ok": false,
+            "error": "AMBIGUOUS_MATCH",
+            "details": {
+                "message": "oldText appears 2 times in `a.txt`, so the edit is ambiguous",
+                "lines": [2, 3],
+                "occurrences": 2,
+                "path": "a.txt"
+            },
+            "_hint": "Add surrounding lines to oldText until it matches once, or pass replaceAll: true."
+        }),
+        Code::MatchCountMismatch => json!({
+            "ok": false,
+            "error": "MATCH_COUNT_MISMATCH",
+            "details": {
+                "message": "oldText appears 2 times in `a.txt`, but expectedReplacements is 3",
+                "expectedReplacements": 3,
+                "lines": [2, 3],
+                "occurrences": 2,
+                "path": "a.txt"
+            },
+            "_hint": "Check the count: re-read the file, then set expectedReplacements to the number of matches you intend."
+        }),
+        Code::StaleVersion => json!({
+            "ok": false,
+            "error": "STALE_VERSION",
+            "details": {
+                "message": "`a.txt` has changed: its sha256 is not the expectedSha256",
+                "actualSha256": sha256sum(A_TXT.as_bytes()),
+                "expectedSha256": "0".repeat(64),
+                "path": "a.txt"
+            },
+            "_hint": "Re-read the file, then retry."
+        }),
+        Code::NotObserved => json!({
+            "ok": false,
+            "error": "NOT_OBSERVED",
+            "details": {
+                "message": "This session has not read `a.txt`, so it cannot change it",
+                "actualSha256": sha256sum(A_TXT.as_bytes()),
+                "path": "a.txt",
+                "session": "s1"
+            },
+            "_hint": "Read the file, then retry."
+        }),
+        Code::Denied => json!({
+            "ok": false,
+            "error": "DENIED",
+            "details": {
+                "message": "`.stitch/config.json` is in .stitch/, which is reserved for stitch's own state",
+                "path": ".stitch/config.json",
+                "rule": "reserved"
+            }
+        }),
+        Code::InvalidConfig => json!({
+            "ok": false,
+            "error": "INVALID_CONFIG",
+            "details": {
+                "message": ".stitch/config.json is malformed: not valid JSON: key must be a string at line 1 column 2",
+                "path": ".stitch/config.json",
+                "reason": "not valid JSON: key must be a string at line 1 column 2"
+            },
+            "_hint": "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem."
+        }),
+        Code::Busy => json!({
+            "ok": false,
+            "error": "BUSY",
+            "details": {
+                "message": "Another process held the lock on `a.txt` for 0.1 s",
+                "path": "a.txt",
+                "retryable": true
+            },
+            "_hint": "Another call holds the lock: retry in a moment."
+        }),
     }
 }
 
@@ -82,6 +272,7 @@ fn every_refusal_code_is_produced_by_a_real_call() {
             "{code:?}: {}",
             run.stdout
         );
+        run.assert_envelope(&expected(code));
     }
 }
 

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::support::{sha256sum, TestWorkspace};
+use crate::support::{sha256sum, TestWorkspace, SHA256};
 
 const SOURCE: &str = "fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n";
 
@@ -20,14 +20,22 @@ fn a_single_edit_replaces_the_snippet() {
         "edit",
         &json!({"path": "src/main.rs", "oldText": "let x = 1;", "newText": "let x = 2;"}),
     );
-    let data = run.ok();
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "applied": true,
+            "baseSha256": SHA256,
+            "bytes": 50,
+            "diff": "--- a/src/main.rs\n+++ b/src/main.rs\n@@ -1,4 +1,4 @@\n fn main() {\n-    let x = 1;\n+    let x = 2;\n     println!(\"{x}\");\n }\n",
+            "path": "src/main.rs",
+            "replacements": 1,
+            "sha256": SHA256
+        }
+    }));
     let expected = SOURCE.replace("let x = 1;", "let x = 2;");
-    assert_eq!(data["path"], "src/main.rs");
-    assert_eq!(data["replacements"], 1);
-    assert_eq!(data["applied"], true);
+    let data = &run.envelope["data"];
     assert_eq!(data["baseSha256"], sha256sum(SOURCE.as_bytes()));
     assert_eq!(data["sha256"], sha256sum(expected.as_bytes()));
-    assert_eq!(data["bytes"], expected.len());
     assert_eq!(ws.read_string("src/main.rs"), expected);
 }
 
@@ -105,17 +113,36 @@ fn expected_replacements_that_differ_are_a_count_mismatch() {
         "edit",
         &json!({"path": "a.txt", "oldText": "foo", "newText": "bar", "expectedReplacements": 2}),
     );
-    let details = run.refused("MATCH_COUNT_MISMATCH");
-    assert_eq!(details["path"], "a.txt");
-    assert_eq!(details["expectedReplacements"], 2);
-    assert_eq!(details["occurrences"], 3);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "MATCH_COUNT_MISMATCH",
+        "details": {
+            "message": "oldText appears 3 times in `a.txt`, but expectedReplacements is 2",
+            "expectedReplacements": 2,
+            "lines": [1, 2, 3],
+            "occurrences": 3,
+            "path": "a.txt"
+        },
+        "_hint": "Check the count: re-read the file, then set expectedReplacements to the number of matches you intend."
+    }));
     assert_eq!(ws.read_string("a.txt"), "foo\nfoo\nfoo\n");
 
     let one = ws.stitch(
         "edit",
         &json!({"path": "a.txt", "oldText": "foo", "newText": "bar", "expectedReplacements": 1}),
     );
-    one.refused("MATCH_COUNT_MISMATCH");
+    one.assert_envelope(&json!({
+        "ok": false,
+        "error": "MATCH_COUNT_MISMATCH",
+        "details": {
+            "message": "oldText appears 3 times in `a.txt`, but expectedReplacements is 1",
+            "expectedReplacements": 1,
+            "lines": [1, 2, 3],
+            "occurrences": 3,
+            "path": "a.txt"
+        },
+        "_hint": "Check the count: re-read the file, then set expectedReplacements to the number of matches you intend."
+    }));
     assert_eq!(ws.read_string("a.txt"), "foo\nfoo\nfoo\n");
 }
 
@@ -128,11 +155,17 @@ fn an_ambiguous_snippet_names_every_line() {
         "edit",
         &json!({"path": "a.py", "oldText": "x = 1", "newText": "x = 2"}),
     );
-    let details = run.refused("AMBIGUOUS_MATCH");
-    assert_eq!(details["path"], "a.py");
-    assert_eq!(details["occurrences"], 3);
-    assert_eq!(details["lines"], json!([2, 5, 9]));
-    assert!(run.hint().contains("replaceAll"), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "AMBIGUOUS_MATCH",
+        "details": {
+            "message": "oldText appears 3 times in `a.py`, so the edit is ambiguous",
+            "lines": [2, 5, 9],
+            "occurrences": 3,
+            "path": "a.py"
+        },
+        "_hint": "Add surrounding lines to oldText until it matches once, or pass replaceAll: true."
+    }));
     assert_eq!(ws.read_string("a.py"), text);
 }
 
@@ -150,28 +183,28 @@ fn a_miss_offers_the_exact_text_and_retrying_with_it_succeeds() {
                 "oldText": "  name = 'world'\n  print('hello', name)",
                 "newText": "  name = 'there'\n  print('hello', name)"}),
     );
-    let details = run.refused("NO_MATCH");
-    assert_eq!(details["path"], "greet.py");
-    assert!(run.hint().contains("candidate"), "{}", run.stdout);
-    let candidates = details["candidates"].as_array().expect("candidates");
-    assert!(
-        !candidates.is_empty() && candidates.len() <= 3,
-        "{}",
-        run.stdout
-    );
-    let best = &candidates[0];
-    assert_eq!(best["startLine"], 2, "{}", run.stdout);
-    assert_eq!(best["endLine"], 3, "{}", run.stdout);
-    assert_eq!(best["difference"], "indentation", "{}", run.stdout);
-    let similarity = best["similarity"].as_f64().expect("similarity");
-    assert!(similarity > 0.5 && similarity <= 1.0, "{}", run.stdout);
-    let exact = best["text"].as_str().unwrap();
-    assert_eq!(
-        exact.trim_end_matches('\n'),
-        "    name = 'world'\n    print('hello', name)",
-        "the file's own text: {}",
-        run.stdout
-    );
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NO_MATCH",
+        "details": {
+            "message": "oldText is not in `greet.py`",
+            "candidates": [
+                {
+                    "difference": "indentation",
+                    "endLine": 3,
+                    "similarity": 0.999,
+                    "startLine": 2,
+                    "text": "    name = 'world'\n    print('hello', name)"
+                }
+            ],
+            "path": "greet.py"
+        },
+        "_hint": "Copy the candidate's text exactly as oldText and retry."
+    }));
+    // The candidate is the file's own text, so retrying with it must succeed.
+    let exact = run.envelope["details"]["candidates"][0]["text"]
+        .as_str()
+        .unwrap();
     assert!(text.contains(exact));
     assert_eq!(ws.read_string("greet.py"), text);
 
@@ -179,7 +212,18 @@ fn a_miss_offers_the_exact_text_and_retrying_with_it_succeeds() {
         "edit",
         &json!({"path": "greet.py", "oldText": exact, "newText": exact.replace("world", "there")}),
     );
-    assert_eq!(retry.ok()["replacements"], 1);
+    retry.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "applied": true,
+            "baseSha256": SHA256,
+            "bytes": 80,
+            "diff": "--- a/greet.py\n+++ b/greet.py\n@@ -1,5 +1,5 @@\n def greet():\n-    name = 'world'\n+    name = 'there'\n     print('hello', name)\n \n def other():\n",
+            "path": "greet.py",
+            "replacements": 1,
+            "sha256": SHA256
+        }
+    }));
     assert_eq!(ws.read_string("greet.py"), text.replace("world", "there"));
 }
 
@@ -232,8 +276,17 @@ fn edits_are_all_or_nothing_and_name_the_failing_one() {
             {"oldText": "three", "newText": "3"},
         ]}),
     );
-    let details = run.refused("NO_MATCH");
-    assert_eq!(details["editIndex"], 1, "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NO_MATCH",
+        "details": {
+            "message": "oldText of edits[1] is not in `a.txt`",
+            "candidates": [],
+            "editIndex": 1,
+            "path": "a.txt"
+        },
+        "_hint": "Re-read `a.txt` and copy oldText exactly from it."
+    }));
     assert_eq!(ws.read_string("a.txt"), text);
 
     let ambiguous = ws.stitch(
@@ -244,7 +297,18 @@ fn edits_are_all_or_nothing_and_name_the_failing_one() {
             {"oldText": "e", "newText": "E"},
         ]}),
     );
-    assert_eq!(ambiguous.refused("AMBIGUOUS_MATCH")["editIndex"], 2);
+    ambiguous.assert_envelope(&json!({
+        "ok": false,
+        "error": "AMBIGUOUS_MATCH",
+        "details": {
+            "message": "oldText appears 2 times in `a.txt`, so the edit is ambiguous",
+            "editIndex": 2,
+            "lines": [3, 3],
+            "occurrences": 2,
+            "path": "a.txt"
+        },
+        "_hint": "Add surrounding lines to oldText until it matches once, or pass replaceAll: true."
+    }));
     assert_eq!(ws.read_string("a.txt"), text);
 }
 
@@ -257,7 +321,15 @@ fn edits_together_with_old_text_are_invalid() {
         &json!({"path": "a.txt", "oldText": "one", "newText": "1",
                 "edits": [{"oldText": "one", "newText": "uno"}]}),
     );
-    run.refused("INVALID_ARGUMENT");
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "Pass either edits or oldText/newText (with replaceAll, expectedReplacements), not both",
+            "field": "edits"
+        },
+        "_hint": "Fix the `edits` argument and call again."
+    }));
     assert_eq!(ws.read_string("a.txt"), "one\n");
 }
 
@@ -269,7 +341,15 @@ fn an_empty_old_text_is_invalid() {
         "edit",
         &json!({"path": "a.txt", "oldText": "", "newText": "x"}),
     );
-    assert_eq!(run.refused("INVALID_ARGUMENT")["field"], "oldText");
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "oldText is empty; it must be text that is in the file",
+            "field": "oldText"
+        },
+        "_hint": "Fix the `oldText` argument and call again."
+    }));
     assert_eq!(ws.read_string("a.txt"), "one\n");
 }
 
@@ -281,7 +361,15 @@ fn old_text_equal_to_new_text_is_invalid() {
         "edit",
         &json!({"path": "a.txt", "oldText": "one", "newText": "one"}),
     );
-    run.refused("INVALID_ARGUMENT");
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "newText is the same as oldText, so the edit would change nothing",
+            "field": "newText"
+        },
+        "_hint": "Fix the `newText` argument and call again."
+    }));
     assert_eq!(ws.read_string("a.txt"), "one\n");
 }
 
@@ -297,10 +385,20 @@ fn a_dry_run_returns_the_diff_and_changes_nothing() {
         "let x = 42;",
         "--dry-run",
     ]);
-    let data = run.ok();
-    assert_eq!(data["applied"], false);
-    assert_eq!(data["replacements"], 1);
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "applied": false,
+            "baseSha256": SHA256,
+            "bytes": 51,
+            "diff": "--- a/src/main.rs\n+++ b/src/main.rs\n@@ -1,4 +1,4 @@\n fn main() {\n-    let x = 1;\n+    let x = 42;\n     println!(\"{x}\");\n }\n",
+            "path": "src/main.rs",
+            "replacements": 1,
+            "sha256": SHA256
+        }
+    }));
     let would_be = SOURCE.replace("let x = 1;", "let x = 42;");
+    let data = &run.envelope["data"];
     assert_eq!(data["sha256"], sha256sum(would_be.as_bytes()));
     let diff = data["diff"].as_str().unwrap();
     assert!(diff.contains("\n-    let x = 1;\n"), "{diff}");
@@ -330,9 +428,17 @@ fn editing_a_missing_file_is_not_found() {
         "edit",
         &json!({"path": "src/mian.rs", "oldText": "a", "newText": "b"}),
     );
-    let details = run.refused("NOT_FOUND");
-    assert_eq!(details["path"], "src/mian.rs");
-    assert_eq!(details["nearNames"][0], "src/main.rs", "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_FOUND",
+        "details": {
+            "message": "`src/mian.rs` does not exist",
+            "nearNames": ["src/main.rs"],
+            "operation": "edit",
+            "path": "src/mian.rs"
+        },
+        "_hint": "Did you mean `src/main.rs`? Otherwise list the parent directory."
+    }));
     assert!(!ws.exists("src/mian.rs"));
 }
 

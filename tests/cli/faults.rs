@@ -13,8 +13,7 @@ use std::process::Command;
 
 use serde_json::json;
 
-use crate::adversarial::{mount, Mount};
-use crate::support::{names_in, report, tree, Run, TestWorkspace};
+use crate::support::{mount, names_in, report, tree, Mount, Run, TestWorkspace};
 
 /// Says on stderr, in every run, that a case is skipped and why.
 fn skip(case: &str, why: &str) {

@@ -17,8 +17,7 @@ use proptest::sample::select;
 use proptest::test_runner::{Config, TestCaseError};
 use serde_json::{json, Map, Value};
 
-use crate::adversarial::{request, TOOLS};
-use crate::support::{tree, Run, TestWorkspace};
+use crate::support::{request, tree, Run, TestWorkspace, TOOLS};
 
 /// In the secret outside the root; never generated.
 const LEAK: &str = "FUZZ-LEAK-0d9c";

@@ -42,14 +42,15 @@ fn tree() -> TestWorkspace {
 fn double_star_crosses_directories() {
     let ws = tree();
     let run = ws.run(&["glob", "**/*.rs"]);
-    assert_data(
-        &run,
-        &json!({
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "denied": 0,
             "matches": ["docs/x.rs", "src/main.rs", "src/sub/lib.rs", "top.rs"],
-            "truncated": false,
             "scannedFiles": 5,
-        }),
-    );
+            "truncated": false
+        }
+    }));
 }
 
 #[test]
@@ -200,23 +201,27 @@ fn a_pattern_without_double_star_walks_no_deeper_than_it_can_match() {
 fn limit_keeps_the_first_matches_in_byte_order_with_a_hint() {
     let ws = tree();
     let run = ws.run(&["glob", "**/*", "--limit", "2"]);
-    let data = run.ok();
-    assert_eq!(
-        matches(data),
-        ["docs/x.rs", "src/main.rs"],
-        "{}",
-        run.stdout
-    );
-    assert_eq!(data["truncated"], true);
-    assert_eq!(data["scannedFiles"], 5);
-    let hint = data["hint"].as_str().expect("a hint when truncated");
-    assert!(hint.contains("limit"), "{hint}");
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "denied": 0,
+            "hint": "Showing the first 2 matches in byte order: narrow the pattern or path, or raise limit (up to 10000).",
+            "matches": ["docs/x.rs", "src/main.rs"],
+            "scannedFiles": 5,
+            "truncated": true
+        }
+    }));
 
     let exact = ws.run(&["glob", "**/*", "--limit", "5"]);
-    let data = exact.ok();
-    assert_eq!(matches(data).len(), 5);
-    assert_eq!(data["truncated"], false);
-    assert!(data.get("hint").is_none(), "{}", exact.stdout);
+    exact.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "denied": 0,
+            "matches": ["docs/x.rs", "src/main.rs", "src/notes.md", "src/sub/lib.rs", "top.rs"],
+            "scannedFiles": 5,
+            "truncated": false
+        }
+    }));
 }
 
 #[test]
@@ -236,23 +241,41 @@ fn limit_must_be_from_one_to_ten_times_the_default() {
 fn an_invalid_glob_is_an_invalid_pattern() {
     let ws = tree();
     let run = ws.run(&["glob", "a["]);
-    let details = run.refused("INVALID_PATTERN");
-    assert_eq!(details["pattern"], "a[", "{}", run.stdout);
-    let reason = details["reason"].as_str().expect("details.reason");
-    assert!(!reason.is_empty(), "{}", run.stdout);
-    assert!(run.message().contains("a["), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_PATTERN",
+        "details": {
+            "message": "The glob `a[` does not compile: unclosed character class; missing ']'",
+            "field": "pattern",
+            "pattern": "a[",
+            "reason": "unclosed character class; missing ']'"
+        },
+        "_hint": "Fix the glob (globset syntax: `*`, `**`, `?`, `[ab]`, `{a,b}`)."
+    }));
 }
 
 #[test]
 fn an_empty_pattern_is_an_invalid_argument() {
     let ws = tree();
     let run = ws.stitch("glob", &json!({"pattern": ""}));
-    let details = run.refused("INVALID_ARGUMENT");
-    assert_eq!(details["field"], "pattern", "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {"message": "pattern is empty; try `**/*` for every file", "field": "pattern"},
+        "_hint": "Fix the `pattern` argument and call again."
+    }));
 
     let missing = ws.stitch("glob", &json!({}));
-    let details = missing.refused("INVALID_ARGUMENT");
-    assert_eq!(details["field"], "pattern", "{}", missing.stdout);
+    missing.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "glob needs the field `pattern`",
+            "allowed": ["pattern", "path", "includeIgnored", "limit"],
+            "field": "pattern"
+        },
+        "_hint": "Fix the `pattern` argument and call again."
+    }));
 }
 
 #[test]
@@ -261,15 +284,36 @@ fn a_pattern_or_path_leaving_the_root_is_outside_root() {
     ws.outside_file("secret.rs", "TOPSECRET");
 
     let run = ws.run(&["glob", "../*"]);
-    let details = run.refused("OUTSIDE_ROOT");
-    assert_eq!(details["pattern"], "../*", "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "OUTSIDE_ROOT",
+        "details": {
+            "message": "The glob `../*` reaches outside the directory it searches",
+            "field": "pattern",
+            "pattern": "../*"
+        },
+        "_hint": "Use a path inside the workspace."
+    }));
 
     let climbing = ws.run(&["glob", "src/../../outside/*"]);
-    climbing.refused("OUTSIDE_ROOT");
+    climbing.assert_envelope(&json!({
+        "ok": false,
+        "error": "OUTSIDE_ROOT",
+        "details": {
+            "message": "The glob `src/../../outside/*` reaches outside the directory it searches",
+            "field": "pattern",
+            "pattern": "src/../../outside/*"
+        },
+        "_hint": "Use a path inside the workspace."
+    }));
 
     let path = ws.run(&["glob", "*", "--path", ".."]);
-    let details = path.refused("OUTSIDE_ROOT");
-    assert_eq!(details["path"], "..", "{}", path.stdout);
+    path.assert_envelope(&json!({
+        "ok": false,
+        "error": "OUTSIDE_ROOT",
+        "details": {"message": "`..` is outside the workspace", "path": ".."},
+        "_hint": "Use a path inside the workspace."
+    }));
 
     for run in [run, climbing, path] {
         assert!(!run.stdout.contains("secret.rs"), "{}", run.stdout);
@@ -280,17 +324,24 @@ fn a_pattern_or_path_leaving_the_root_is_outside_root() {
 fn a_file_as_path_is_not_a_directory() {
     let ws = tree();
     let run = ws.run(&["glob", "*", "--path", "top.rs"]);
-    let details = run.refused("NOT_A_DIRECTORY");
-    assert_eq!(details["path"], "top.rs", "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_A_DIRECTORY",
+        "details": {"message": "`top.rs` is not a directory", "path": "top.rs"},
+        "_hint": "`top.rs` is a file: read it with read_file, or list its parent directory."
+    }));
 }
 
 #[test]
 fn a_missing_path_is_not_found_with_near_names() {
     let ws = tree();
     let run = ws.run(&["glob", "*.rs", "--path", "scr"]);
-    let details = run.refused("NOT_FOUND");
-    assert_eq!(details["path"], "scr", "{}", run.stdout);
-    assert_eq!(details["nearNames"], json!(["src"]), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_FOUND",
+        "details": {"message": "`scr` does not exist", "nearNames": ["src"], "path": "scr"},
+        "_hint": "Did you mean `src`? Otherwise list the parent directory."
+    }));
 }
 
 #[test]

@@ -67,22 +67,22 @@ fn lists_one_level_by_default_with_kinds_and_file_sizes() {
     assert!(status.success());
 
     let run = list_within_time_limit(&ws, &[]);
-    assert_data(
-        &run,
-        &json!({
-            "path": ".",
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
             "entries": [
-                {"path": "B", "kind": "file", "bytes": 1},
-                {"path": "a", "kind": "directory"},
-                {"path": "a.txt", "kind": "file", "bytes": 5},
-                {"path": "empty", "kind": "directory"},
-                {"path": "link", "kind": "symlink"},
-                {"path": "pipe", "kind": "other"},
+                {"bytes": 1, "kind": "file", "path": "B"},
+                {"kind": "directory", "path": "a"},
+                {"bytes": 5, "kind": "file", "path": "a.txt"},
+                {"kind": "directory", "path": "empty"},
+                {"kind": "symlink", "path": "link"},
+                {"kind": "other", "path": "pipe"}
             ],
-            "truncated": false,
+            "path": ".",
             "skipped": 0,
-        }),
-    );
+            "truncated": false
+        }
+    }));
 }
 
 #[test]
@@ -247,17 +247,39 @@ fn ignore_files_above_the_root_do_not_apply() {
 fn limit_truncates_in_byte_order_with_a_hint() {
     let ws = byte_order_workspace();
     let run = ws.run(&["list", "--depth", "3", "--limit", "3"]);
-    let data = run.ok();
-    assert_eq!(paths(data), ["B", "a", "a-b"]);
-    assert_eq!(data["truncated"], true);
-    let hint = data["hint"].as_str().expect("a hint when truncated");
-    assert!(hint.contains("limit"), "{hint}");
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "entries": [
+                {"bytes": 1, "kind": "file", "path": "B"},
+                {"kind": "directory", "path": "a"},
+                {"bytes": 2, "kind": "file", "path": "a-b"}
+            ],
+            "hint": "Showing the first 3 entries: list a subdirectory or lower depth, or raise limit (up to 5000).",
+            "path": ".",
+            "skipped": 0,
+            "truncated": true
+        }
+    }));
 
     let exact = ws.run(&["list", "--depth", "3", "--limit", "7"]);
-    let data = exact.ok();
-    assert_eq!(paths(data).len(), 7);
-    assert_eq!(data["truncated"], false);
-    assert!(data.get("hint").is_none(), "{}", exact.stdout);
+    exact.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "entries": [
+                {"bytes": 1, "kind": "file", "path": "B"},
+                {"kind": "directory", "path": "a"},
+                {"bytes": 2, "kind": "file", "path": "a-b"},
+                {"bytes": 5, "kind": "file", "path": "a.txt"},
+                {"kind": "directory", "path": "a/b"},
+                {"bytes": 1, "kind": "file", "path": "a/b/c.txt"},
+                {"bytes": 3, "kind": "file", "path": "a/z.txt"}
+            ],
+            "path": ".",
+            "skipped": 0,
+            "truncated": false
+        }
+    }));
 }
 
 #[test]
@@ -278,9 +300,12 @@ fn limit_must_be_from_one_to_ten_times_the_default() {
 fn depth_zero_is_an_invalid_argument() {
     let ws = byte_order_workspace();
     let run = ws.run(&["list", "--depth", "0"]);
-    let details = run.refused("INVALID_ARGUMENT");
-    assert_eq!(details["field"], "depth", "{}", run.stdout);
-    assert!(run.hint().contains("depth"), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {"message": "depth must be from 1 to 64", "field": "depth"},
+        "_hint": "Fix the `depth` argument and call again."
+    }));
 }
 
 #[test]
@@ -289,18 +314,32 @@ fn a_missing_directory_is_not_found_with_near_names() {
     ws.file("src/sub/m.rs", "m");
 
     let run = ws.run(&["list", "scr"]);
-    let details = run.refused("NOT_FOUND");
-    assert_eq!(details["path"], "scr");
-    assert_eq!(details["nearNames"], json!(["src"]), "{}", run.stdout);
-    assert!(run.hint().contains("`src`"), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_FOUND",
+        "details": {"message": "`scr` does not exist", "nearNames": ["src"], "path": "scr"},
+        "_hint": "Did you mean `src`? Otherwise list the parent directory."
+    }));
 
     let nested = ws.run(&["list", "src/sbu"]);
-    let details = nested.refused("NOT_FOUND");
-    assert_eq!(details["nearNames"][0], "src/sub", "{}", nested.stdout);
+    nested.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_FOUND",
+        "details": {
+            "message": "`src/sbu` does not exist",
+            "nearNames": ["src/sub"],
+            "path": "src/sbu"
+        },
+        "_hint": "Did you mean `src/sub`? Otherwise list the parent directory."
+    }));
 
     let nothing_near = ws.run(&["list", "qqqqqqqq"]);
-    let details = nothing_near.refused("NOT_FOUND");
-    assert_eq!(details["nearNames"], json!([]), "{}", nothing_near.stdout);
+    nothing_near.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_FOUND",
+        "details": {"message": "`qqqqqqqq` does not exist", "nearNames": [], "path": "qqqqqqqq"},
+        "_hint": "List the parent directory to see what exists."
+    }));
 }
 
 #[test]
@@ -308,9 +347,12 @@ fn a_file_is_not_a_directory() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "a");
     let run = ws.run(&["list", "a.txt"]);
-    let details = run.refused("NOT_A_DIRECTORY");
-    assert_eq!(details["path"], "a.txt", "{}", run.stdout);
-    assert!(run.message().contains("a.txt"), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_A_DIRECTORY",
+        "details": {"message": "`a.txt` is not a directory", "path": "a.txt"},
+        "_hint": "`a.txt` is a file: read it with read_file, or list its parent directory."
+    }));
 }
 
 #[test]

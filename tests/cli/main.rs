@@ -5,6 +5,8 @@
 // tests lay out fixtures, inspect results and hold locks with `std::fs` on purpose.
 #![allow(clippy::disallowed_methods)]
 
+// What every suite shares, and the only thing suites share: the workspace, the command
+// builder, whole-envelope assertions, snapshots, locks, mounts and the per-tool requests.
 mod support;
 
 // One JSON line for every call, usage errors included.

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::support::{sha256sum, Run, TestWorkspace};
+use crate::support::{sha256sum, Run, TestWorkspace, SHA256};
 
 const FIVE_LINES: &str = "one\ntwo\nthree\nfour\nfive\n";
 
@@ -15,23 +15,39 @@ fn pages_by_offset_and_limit_and_points_to_the_next_page() {
     ws.file("a.txt", FIVE_LINES);
 
     let first = ws.stitch("read", &json!({"path": "a.txt", "offset": 2, "limit": 2}));
-    let data = first.ok();
-    assert_eq!(data["path"], "a.txt");
-    assert_eq!(data["content"], "two\nthree\n");
-    assert_eq!(data["totalLines"], 5);
-    assert_eq!(data["startLine"], 2);
-    assert_eq!(data["endLine"], 3);
-    assert_eq!(data["truncated"], true);
-    assert_eq!(data["nextOffset"], 4);
-    assert_eq!(data["bytes"], FIVE_LINES.len());
+    first.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "bom": false,
+            "bytes": 24,
+            "content": "two\nthree\n",
+            "endLine": 3,
+            "lineEnding": "lf",
+            "nextOffset": 4,
+            "path": "a.txt",
+            "sha256": SHA256,
+            "startLine": 2,
+            "totalLines": 5,
+            "truncated": true
+        }
+    }));
 
     let next = ws.stitch("read", &json!({"path": "a.txt", "offset": 4, "limit": 2}));
-    let data = next.ok();
-    assert_eq!(data["content"], "four\nfive\n");
-    assert_eq!(data["startLine"], 4);
-    assert_eq!(data["endLine"], 5);
-    assert_eq!(data["truncated"], false);
-    assert!(data.get("nextOffset").is_none(), "{}", next.stdout);
+    next.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "bom": false,
+            "bytes": 24,
+            "content": "four\nfive\n",
+            "endLine": 5,
+            "lineEnding": "lf",
+            "path": "a.txt",
+            "sha256": SHA256,
+            "startLine": 4,
+            "totalLines": 5,
+            "truncated": false
+        }
+    }));
 }
 
 #[test]
@@ -39,13 +55,21 @@ fn reads_the_whole_file_by_default() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", FIVE_LINES);
     let run = ws.stitch("read", &json!({"path": "a.txt"}));
-    let data = run.ok();
-    assert_eq!(data["content"], FIVE_LINES);
-    assert_eq!(data["startLine"], 1);
-    assert_eq!(data["endLine"], 5);
-    assert_eq!(data["totalLines"], 5);
-    assert_eq!(data["truncated"], false);
-    assert!(data.get("nextOffset").is_none(), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "bom": false,
+            "bytes": 24,
+            "content": "one\ntwo\nthree\nfour\nfive\n",
+            "endLine": 5,
+            "lineEnding": "lf",
+            "path": "a.txt",
+            "sha256": SHA256,
+            "startLine": 1,
+            "totalLines": 5,
+            "truncated": false
+        }
+    }));
 }
 
 #[test]
@@ -97,10 +121,17 @@ fn offset_past_the_end_is_invalid_and_names_the_line_count() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", FIVE_LINES);
     let run = ws.stitch("read", &json!({"path": "a.txt", "offset": 6}));
-    let details = run.refused("INVALID_ARGUMENT");
-    assert_eq!(details["field"], "offset");
-    assert_eq!(details["totalLines"], 5);
-    assert!(run.hint().contains("offset"), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "offset 6 is past the last line of `a.txt`, which has 5 lines",
+            "field": "offset",
+            "path": "a.txt",
+            "totalLines": 5
+        },
+        "_hint": "Fix the `offset` argument and call again."
+    }));
 }
 
 #[test]
@@ -108,16 +139,35 @@ fn empty_file_reads_at_offset_one_but_not_past_it() {
     let ws = TestWorkspace::new();
     ws.file("empty.txt", "");
     let run = ws.stitch("read", &json!({"path": "empty.txt", "offset": 1}));
-    let data = run.ok();
-    assert_eq!(data["content"], "");
-    assert_eq!(data["totalLines"], 0);
-    assert_eq!(data["bytes"], 0);
-    assert_eq!(data["truncated"], false);
-    assert_eq!(data["lineEnding"], "none");
-    assert_eq!(data["sha256"], sha256sum(b""));
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "bom": false,
+            "bytes": 0,
+            "content": "",
+            "endLine": 0,
+            "lineEnding": "none",
+            "path": "empty.txt",
+            "sha256": SHA256,
+            "startLine": 1,
+            "totalLines": 0,
+            "truncated": false
+        }
+    }));
+    assert_eq!(run.envelope["data"]["sha256"], sha256sum(b""));
 
     let past = ws.stitch("read", &json!({"path": "empty.txt", "offset": 2}));
-    assert_eq!(past.refused("INVALID_ARGUMENT")["totalLines"], 0);
+    past.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "offset 2 is past the last line of `empty.txt`, which has 0 lines",
+            "field": "offset",
+            "path": "empty.txt",
+            "totalLines": 0
+        },
+        "_hint": "Fix the `offset` argument and call again."
+    }));
 }
 
 #[test]
@@ -164,13 +214,23 @@ fn a_bom_is_reported_not_returned() {
     ws.file("bom.txt", raw).file("plain.txt", "hello\n");
 
     let run = ws.stitch("read", &json!({"path": "bom.txt"}));
-    let data = run.ok();
-    assert_eq!(data["content"], "hello\nworld\n");
-    assert_eq!(data["bom"], true);
-    assert_eq!(data["bytes"], raw.len());
-    assert_eq!(data["totalLines"], 2);
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "bom": true,
+            "bytes": 15,
+            "content": "hello\nworld\n",
+            "endLine": 2,
+            "lineEnding": "lf",
+            "path": "bom.txt",
+            "sha256": SHA256,
+            "startLine": 1,
+            "totalLines": 2,
+            "truncated": false
+        }
+    }));
     assert_eq!(
-        data["sha256"],
+        run.envelope["data"]["sha256"],
         sha256sum(raw.as_bytes()),
         "raw bytes, BOM included"
     );
@@ -184,10 +244,18 @@ fn binary_content_is_not_text() {
     let ws = TestWorkspace::new();
     ws.file("a.bin", b"abc\0def");
     let run = ws.stitch("read", &json!({"path": "a.bin"}));
-    let details = run.refused("NOT_TEXT");
-    assert_eq!(details["path"], "a.bin");
-    assert_eq!(details["bytes"], 7);
-    assert!(!details["reason"].as_str().unwrap().is_empty());
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_TEXT",
+        "details": {
+            "message": "`a.bin` is not text (binary: contains NUL bytes)",
+            "bytes": 7,
+            "path": "a.bin",
+            "reason": "binary: contains NUL bytes",
+            "sha256": SHA256
+        },
+        "_hint": "`a.bin` cannot be read or edited as text; to replace it whole, use write_file with its sha256 as expectedSha256."
+    }));
 }
 
 #[test]
@@ -195,9 +263,18 @@ fn invalid_utf8_is_not_text() {
     let ws = TestWorkspace::new();
     ws.file("latin1.txt", b"caf\xe9\n");
     let run = ws.stitch("read", &json!({"path": "latin1.txt"}));
-    let details = run.refused("NOT_TEXT");
-    assert_eq!(details["bytes"], 5);
-    assert!(!details["reason"].as_str().unwrap().is_empty());
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_TEXT",
+        "details": {
+            "message": "`latin1.txt` is not text (invalid UTF-8)",
+            "bytes": 5,
+            "path": "latin1.txt",
+            "reason": "invalid UTF-8",
+            "sha256": SHA256
+        },
+        "_hint": "`latin1.txt` cannot be read or edited as text; to replace it whole, use write_file with its sha256 as expectedSha256."
+    }));
 }
 
 #[test]
@@ -207,11 +284,16 @@ fn a_missing_file_suggests_the_nearest_names() {
         .file("src/lib.rs", "")
         .file("README.md", "");
     let run = ws.stitch("read", &json!({"path": "scr/main.rs"}));
-    let details = run.refused("NOT_FOUND");
-    assert_eq!(details["path"], "scr/main.rs");
-    assert_eq!(details["nearNames"][0], "src/main.rs", "{}", run.stdout);
-    assert!(details["nearNames"].as_array().unwrap().len() <= 5);
-    assert!(run.hint().contains("src/main.rs"), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_FOUND",
+        "details": {
+            "message": "`scr/main.rs` does not exist",
+            "nearNames": ["src/main.rs", "src/lib.rs"],
+            "path": "scr/main.rs"
+        },
+        "_hint": "Did you mean `src/main.rs`? Otherwise list the parent directory."
+    }));
 }
 
 #[test]
@@ -228,8 +310,12 @@ fn a_directory_is_not_a_file() {
     let ws = TestWorkspace::new();
     ws.dir("src");
     let run = ws.stitch("read", &json!({"path": "src"}));
-    let details = run.refused("NOT_A_FILE");
-    assert_eq!(details["path"], "src");
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_A_FILE",
+        "details": {"message": "`src` is not a regular file", "path": "src"},
+        "_hint": "`src` is not a regular file: list it instead."
+    }));
 }
 
 #[test]
@@ -304,17 +390,16 @@ fn an_unknown_field_is_named_with_the_allowed_ones() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "hi\n");
     let run = ws.stitch("read", &json!({"path": "a.txt", "lines": 3}));
-    let details = run.refused("INVALID_ARGUMENT");
-    assert_eq!(details["field"], "lines");
-    let allowed: Vec<&str> = details["allowed"]
-        .as_array()
-        .expect("details.allowed")
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    for field in ["path", "offset", "limit", "maxBytes"] {
-        assert!(allowed.contains(&field), "{field} in {allowed:?}");
-    }
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "read_file has no field `lines`; the allowed fields are path, offset, limit, maxBytes",
+            "allowed": ["path", "offset", "limit", "maxBytes"],
+            "field": "lines"
+        },
+        "_hint": "Fix the `lines` argument and call again."
+    }));
 }
 
 #[test]
@@ -329,11 +414,29 @@ fn a_mistyped_field_is_named() {
 fn a_missing_path_is_named() {
     let ws = TestWorkspace::new();
     let run = ws.stitch("read", &json!({"offset": 1}));
-    assert_eq!(run.refused("INVALID_ARGUMENT")["field"], "path");
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "read_file needs the field `path`",
+            "allowed": ["path", "offset", "limit", "maxBytes"],
+            "field": "path"
+        },
+        "_hint": "Fix the `path` argument and call again."
+    }));
 
     // An empty stdin means "no arguments": the same refusal.
     let empty = ws.stitch_raw("read", "");
-    assert_eq!(empty.refused("INVALID_ARGUMENT")["field"], "path");
+    empty.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "read_file needs the field `path`",
+            "allowed": ["path", "offset", "limit", "maxBytes"],
+            "field": "path"
+        },
+        "_hint": "Fix the `path` argument and call again."
+    }));
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
 use serde_json::json;
 
-use crate::support::{names_in, sha256sum, TestWorkspace};
+use crate::support::{names_in, sha256sum, TestWorkspace, SHA256};
 
 #[test]
 fn creates_a_file_and_its_missing_parents() {
@@ -17,14 +17,21 @@ fn creates_a_file_and_its_missing_parents() {
         "write",
         &json!({"path": "a/b/c/new.txt", "content": content}),
     );
-    let data = run.ok();
-    assert_eq!(data["path"], "a/b/c/new.txt");
-    assert_eq!(data["created"], true);
-    assert_eq!(data["createdDirectories"], json!(["a/b", "a/b/c"]));
-    assert_eq!(data["applied"], true);
-    assert_eq!(data["bytes"], content.len());
-    assert_eq!(data["sha256"], sha256sum(content.as_bytes()));
-    assert!(data.get("previousSha256").is_none(), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "applied": true,
+            "bytes": 14,
+            "created": true,
+            "createdDirectories": ["a/b", "a/b/c"],
+            "path": "a/b/c/new.txt",
+            "sha256": SHA256
+        }
+    }));
+    assert_eq!(
+        run.envelope["data"]["sha256"],
+        sha256sum(content.as_bytes())
+    );
     assert_eq!(ws.read_string("a/b/c/new.txt"), content);
 }
 
@@ -42,9 +49,16 @@ fn an_existing_file_is_not_replaced_without_permission() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "original\n");
     let run = ws.stitch("write", &json!({"path": "a.txt", "content": "clobbered\n"}));
-    let details = run.refused("ALREADY_EXISTS");
-    assert_eq!(details["path"], "a.txt");
-    assert!(run.hint().contains("overwrite"), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "ALREADY_EXISTS",
+        "details": {
+            "message": "`a.txt` already exists and overwrite was not set",
+            "path": "a.txt",
+            "sha256": SHA256
+        },
+        "_hint": "Read `a.txt` and pass overwrite: true (or its sha256 as expectedSha256), or change it with edit_file."
+    }));
     assert_eq!(ws.read_string("a.txt"), "original\n");
 }
 
@@ -56,10 +70,23 @@ fn overwrite_replaces_and_reports_the_previous_digest() {
         "write",
         &json!({"path": "a.txt", "content": "replaced\n", "overwrite": true}),
     );
-    let data = run.ok();
-    assert_eq!(data["created"], false);
-    assert_eq!(data["previousSha256"], sha256sum(b"original\n"));
-    assert_eq!(data["sha256"], sha256sum(b"replaced\n"));
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "applied": true,
+            "bytes": 9,
+            "created": false,
+            "createdDirectories": [],
+            "path": "a.txt",
+            "previousSha256": SHA256,
+            "sha256": SHA256
+        }
+    }));
+    assert_eq!(
+        run.envelope["data"]["previousSha256"],
+        sha256sum(b"original\n")
+    );
+    assert_eq!(run.envelope["data"]["sha256"], sha256sum(b"replaced\n"));
     assert_eq!(ws.read_string("a.txt"), "replaced\n");
 }
 
@@ -85,11 +112,20 @@ fn a_mismatched_expected_sha256_is_stale() {
         "write",
         &json!({"path": "a.txt", "content": "v2\n", "expectedSha256": seen}),
     );
-    let details = run.refused("STALE_VERSION");
-    assert_eq!(details["path"], "a.txt");
-    assert_eq!(details["expectedSha256"], seen);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "STALE_VERSION",
+        "details": {
+            "message": "`a.txt` has changed: its sha256 is not the expectedSha256",
+            "actualSha256": SHA256,
+            "expectedSha256": SHA256,
+            "path": "a.txt"
+        },
+        "_hint": "Re-read the file, then retry."
+    }));
+    assert_eq!(run.envelope["details"]["expectedSha256"], seen);
     assert_eq!(
-        details["actualSha256"],
+        run.envelope["details"]["actualSha256"],
         sha256sum(b"v1 changed by someone else\n")
     );
     assert_eq!(ws.read_string("a.txt"), "v1 changed by someone else\n");
@@ -103,9 +139,17 @@ fn expected_sha256_on_a_missing_file_is_stale() {
         "write",
         &json!({"path": "gone.txt", "content": "v2\n", "expectedSha256": seen}),
     );
-    let details = run.refused("STALE_VERSION");
-    assert_eq!(details["expectedSha256"], seen);
-    assert!(details.get("actualSha256").is_none(), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "STALE_VERSION",
+        "details": {
+            "message": "`gone.txt` does not exist, so it cannot have the expectedSha256",
+            "expectedSha256": SHA256,
+            "path": "gone.txt"
+        },
+        "_hint": "Re-read the file, then retry."
+    }));
+    assert_eq!(run.envelope["details"]["expectedSha256"], seen);
     assert!(!ws.exists("gone.txt"));
 }
 
@@ -116,11 +160,18 @@ fn a_dry_run_changes_nothing() {
         "write",
         &json!({"path": "new/dir/a.txt", "content": "x\n", "dryRun": true}),
     );
-    let data = run.ok();
-    assert_eq!(data["applied"], false);
-    assert_eq!(data["created"], true);
-    assert_eq!(data["createdDirectories"], json!(["new", "new/dir"]));
-    assert_eq!(data["sha256"], sha256sum(b"x\n"));
+    run.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "applied": false,
+            "bytes": 2,
+            "created": true,
+            "createdDirectories": ["new", "new/dir"],
+            "path": "new/dir/a.txt",
+            "sha256": SHA256
+        }
+    }));
+    assert_eq!(run.envelope["data"]["sha256"], sha256sum(b"x\n"));
     assert!(!ws.exists("new"), "no directory created on a dry run");
 
     ws.file("b.txt", "old\n");
@@ -132,9 +183,22 @@ fn a_dry_run_changes_nothing() {
         "--overwrite",
         "--dry-run",
     ]);
-    let data = replace.ok();
-    assert_eq!(data["applied"], false);
-    assert_eq!(data["previousSha256"], sha256sum(b"old\n"));
+    replace.assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "applied": false,
+            "bytes": 4,
+            "created": false,
+            "createdDirectories": [],
+            "path": "b.txt",
+            "previousSha256": SHA256,
+            "sha256": SHA256
+        }
+    }));
+    assert_eq!(
+        replace.envelope["data"]["previousSha256"],
+        sha256sum(b"old\n")
+    );
     assert_eq!(ws.read_string("b.txt"), "old\n");
 }
 
@@ -146,7 +210,12 @@ fn a_directory_is_not_a_file() {
         "write",
         &json!({"path": "d", "content": "x", "overwrite": true}),
     );
-    assert_eq!(run.refused("NOT_A_FILE")["path"], "d");
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_A_FILE",
+        "details": {"message": "`d` is not a regular file", "path": "d"},
+        "_hint": "`d` is not a regular file: list it instead."
+    }));
     assert_eq!(ws.read_string("d/inside.txt"), "keep\n");
 }
 
@@ -155,20 +224,45 @@ fn a_parent_that_is_a_file_is_not_a_directory() {
     let ws = TestWorkspace::new();
     ws.file("f", "plain file\n");
     let run = ws.stitch("write", &json!({"path": "f/x.txt", "content": "x"}));
-    run.refused("NOT_A_DIRECTORY");
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_A_DIRECTORY",
+        "details": {
+            "message": "`f` is not a directory, so `f/x.txt` cannot lie below it",
+            "notADirectory": "f",
+            "path": "f/x.txt"
+        },
+        "_hint": "`f` is a file: pick a path whose parent components are directories."
+    }));
     assert_eq!(ws.read_string("f"), "plain file\n");
 
     let deeper = ws.stitch("write", &json!({"path": "f/sub/x.txt", "content": "x"}));
-    deeper.refused("NOT_A_DIRECTORY");
+    deeper.assert_envelope(&json!({
+        "ok": false,
+        "error": "NOT_A_DIRECTORY",
+        "details": {
+            "message": "`f` is not a directory, so `f/sub/x.txt` cannot lie below it",
+            "notADirectory": "f",
+            "path": "f/sub/x.txt"
+        },
+        "_hint": "`f` is a file: pick a path whose parent components are directories."
+    }));
 }
 
 #[test]
 fn a_trailing_slash_is_an_invalid_path_with_a_suggestion() {
     let ws = TestWorkspace::new();
     let run = ws.stitch("write", &json!({"path": "notes/", "content": "x"}));
-    let details = run.refused("INVALID_PATH");
-    assert_eq!(details["suggestion"], "notes");
-    assert!(run.hint().contains("notes"), "{}", run.stdout);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_PATH",
+        "details": {
+            "message": "The file path `notes/` ends with `/`",
+            "path": "notes/",
+            "suggestion": "notes"
+        },
+        "_hint": "Use the path `notes` instead."
+    }));
     assert!(!ws.exists("notes"));
 }
 

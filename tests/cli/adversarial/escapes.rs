@@ -8,6 +8,7 @@ use std::fs;
 use serde_json::json;
 
 use super::*;
+use crate::support::mount;
 
 #[test]
 fn dot_dot_in_every_position_is_outside() {

@@ -1,0 +1,375 @@
+//! The contract's sections of `stitch.1`: the envelope, every refusal code with its
+//! meaning and remedy, exit statuses, sessions, policy and the environment, all quoted from
+//! the code itself.
+
+use stitch::hint::{READ_FIRST, REREAD};
+use stitch::refusal::Code;
+
+use super::roff::Roff;
+
+/// What a refusal code means and what to do about it.
+struct CodeDoc {
+    when: &'static str,
+    /// The remedy, in substance (`None` where no action of the caller helps).
+    remedy: Option<String>,
+}
+
+/// The doc of every code. The match is exhaustive: a new code does not compile until it
+/// is documented here.
+fn code_doc(code: Code) -> CodeDoc {
+    let (when, remedy): (&str, Option<&str>) = match code {
+        Code::InvalidArgument => (
+            "Malformed JSON; a missing, unknown or mistyped field (`details` list the allowed \
+             fields); an empty `oldText`, or `oldText` equal to `newText`; `edits` together \
+             with `oldText`; an offset past the end; flags mixed with JSON on stdin; a root \
+             that does not exist or is not a directory (field `root`); a usage error.",
+            Some("Fix the named field and call again."),
+        ),
+        Code::InvalidPath => (
+            "An empty path, a NUL byte, a backslash (`details` carry the `/` spelling), a path \
+             over 4096 bytes, a file path with a trailing `/`, or more than 40 levels of \
+             symlinks.",
+            Some("Use the suggested spelling."),
+        ),
+        Code::InvalidPattern => (
+            "A glob or regex that does not compile, or a regex construct that cannot run in \
+             linear time (look-around, backreferences); `details`: `pattern`, `reason`.",
+            Some("Fix the pattern, or search literally."),
+        ),
+        Code::OutsideRoot => (
+            "The path leads outside the root, lexically or through a symlink. A symlink with \
+             an absolute target counts as leaving, even when it points inside.",
+            Some("Use a path inside the workspace (the hint names the inside spelling of a link's target)."),
+        ),
+        Code::NotFound => (
+            "The named file or directory does not exist; `details.nearNames` holds up to 5 \
+             existing paths, closest first.",
+            Some("Use the nearest name, or list the parent directory."),
+        ),
+        Code::NotAFile => (
+            "A directory, FIFO, socket or device where a regular file is needed.",
+            Some("List it instead."),
+        ),
+        Code::NotADirectory => (
+            "A file where a directory is needed, including a parent component of a path to \
+             write.",
+            Some("Pick another path."),
+        ),
+        Code::AlreadyExists => (
+            "`write` onto an existing file without `--overwrite`, a matching \
+             `--expected-sha256` or, in a session, a read of its current version.",
+            Some("Read it and pass `--overwrite` (`overwrite: true`), or change it with `edit`."),
+        ),
+        Code::NotText => (
+            "Invalid UTF-8 or binary content; `details`: `bytes`, `reason`.",
+            None,
+        ),
+        Code::TooLarge => (
+            "Over a size limit; `details`: `bytes`, `limit`.",
+            Some("Read with `--offset` and `--limit`, or split the work into smaller files."),
+        ),
+        Code::NoMatch => (
+            "`oldText` is not in the file; `details.candidates` holds up to 3 closest \
+             passages, and `alreadyApplied` is set when `newText` is there and `oldText` is \
+             not.",
+            Some("Copy the candidate's text exactly as `oldText` and retry."),
+        ),
+        Code::AmbiguousMatch => (
+            "`oldText` matches more than once and neither `replaceAll` nor a matching \
+             `expectedReplacements` was given; `details`: `occurrences`, `lines`.",
+            Some("Add surrounding lines to `oldText` until it matches once, or pass `--replace-all`."),
+        ),
+        Code::MatchCountMismatch => (
+            "`expectedReplacements` differs from the number of matches.",
+            Some("Check the count."),
+        ),
+        Code::StaleVersion => (
+            "The file is not the version the caller last saw: an `expectedSha256` mismatch, a \
+             file that changed, vanished or appeared since the session saw it; `details`: \
+             `expectedSha256`, and `actualSha256` when the file exists.",
+            None,
+        ),
+        Code::NotObserved => (
+            "With a session: changing an existing file this session has not read.",
+            None,
+        ),
+        Code::Denied => (
+            "The policy or a protected place refuses it; `details.rule` is `reserved` \
+             (anything under `.stitch/`), `git` (writes under `.git/`), `deny`, `readOnly` or \
+             `authorize`.",
+            None,
+        ),
+        Code::InvalidConfig => (
+            "`.stitch/config.json` exists but is malformed; every tool refuses to run \
+             (`details`: `path`, `field`, `reason`).",
+            Some("The workspace owner must fix it; `stitch config check` shows the problem."),
+        ),
+        Code::Busy => (
+            "Another process held the lock longer than `--lock-timeout` (`details.retryable`: \
+             true).",
+            Some("Retry in a moment."),
+        ),
+    };
+    let remedy = match code {
+        Code::StaleVersion => Some(format!("{REREAD}.")),
+        Code::NotObserved => Some(format!("{READ_FIRST}.")),
+        Code::Denied => Some("None, or what the authorize command's reason asks.".to_owned()),
+        _ => remedy.map(str::to_owned),
+    };
+    CodeDoc { when, remedy }
+}
+
+fn exit_status(code: Code) -> u8 {
+    if code.is_invocation_error() {
+        2
+    } else {
+        1
+    }
+}
+
+/// `CODE, CODE and CODE` in bold.
+fn code_list(codes: impl Iterator<Item = Code>) -> String {
+    let names: Vec<String> = codes.map(|c| format!("`{}`", c.as_str())).collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The sections `stitch.1` adds to clap_mangen's, before its VERSION section.
+pub(super) fn contract_sections() -> String {
+    let mut r = Roff::default();
+    tool_arguments(&mut r);
+    the_envelope(&mut r);
+    refusal_codes(&mut r);
+    exit_statuses(&mut r);
+    sessions(&mut r);
+    policy(&mut r);
+    environment(&mut r);
+    r.out
+}
+
+fn tool_arguments(r: &mut Roff) {
+    r.section("TOOL ARGUMENTS")
+        .para(
+            "A tool's arguments come from exactly one of two places. Flags, for people and \
+             scripts: multi-line text comes from files with `--from`, `--old-from` and \
+             `--new-from` (`-` is stdin, raw bytes). Or one JSON object on stdin, for agents: \
+             `stitch edit --json < args.json`, or a command with no tool arguments while \
+             stdin is not a terminal. An empty stdin means no arguments. Mixing flags and \
+             JSON is `INVALID_ARGUMENT`.",
+        )
+        .para(
+            "JSON field names are camelCase. The spellings of other agent tool sets are \
+             accepted too: `file_path`, `old_string`, `old_str`, `new_string`, `new_str`, \
+             `replace_all`, `expected_sha256`, `dry_run`. `stitch schema` prints every \
+             tool's JSON Schema.",
+        )
+        .para(
+            "Inside a shell loop that reads its own stdin, pass flags or redirect \
+             `</dev/null`: the zero-argument form reads stdin.",
+        );
+}
+
+fn the_envelope(r: &mut Roff) {
+    r.section("THE ENVELOPE")
+        .para(
+            "Every tool call prints exactly one JSON object and a newline on stdout, usage \
+             errors and unparsable JSON included (`--pretty` indents it). Success:",
+        )
+        .example(r#"{"ok":true,"data":{ ...the tool's result... }}"#)
+        .para("A refusal, an ordinary outcome the caller can act on:")
+        .example(
+            r#"{"ok":false,"error":"AMBIGUOUS_MATCH",
+ "details":{"message":"oldText appears 3 times in `src/a.rs`, so the edit is ambiguous",
+            "path":"src/a.rs","occurrences":3,"lines":[12,40,77]},
+ "_hint":"Add surrounding lines to oldText until it matches once, or pass replaceAll: true."}"#,
+        )
+        .bullet("`error` is one of the REFUSAL CODES below. Codes are stable API.")
+        .bullet(
+            "`details.message` is always present: one sentence, phrased from the \
+             workspace-relative path and the facts of the request. Structured facts sit \
+             beside it in `details`.",
+        )
+        .bullet(
+            "`_hint` is the one next step most likely to succeed, present on every refusal \
+             where some action can help.",
+        )
+        .bullet(
+            "Paths are workspace-relative with `/` separators. No absolute path the caller \
+             did not write, no errno text and no internal cause ever appears.",
+        )
+        .para("A cause with no case (EACCES, ENOSPC, EIO, a vanished root, a bug) is internal:")
+        .example(r#"{"ok":false,"error":"INTERNAL_SERVER_ERROR","details":{"message":"internal error"}}"#)
+        .para("The cause goes to stderr only with `STITCH_DEBUG=1`.")
+        .para(
+            "With `--format text` (or `STITCH_FORMAT=text`) results print as plain text for \
+             people and refusals as `error[CODE]: message` on stderr; the exit status is the \
+             same. `--help` and `--version` print text; `stitch schema` prints plain JSON, \
+             not an envelope.",
+        );
+}
+
+fn refusal_codes(r: &mut Roff) {
+    r.section("REFUSAL CODES");
+    for code in Code::ALL {
+        let doc = code_doc(code);
+        let remedy = match &doc.remedy {
+            Some(remedy) => format!("Remedy: {remedy}"),
+            None => "Remedy: none; no action of the caller can help.".to_owned(),
+        };
+        r.item(
+            &format!("`{}` (exit status {})", code.as_str(), exit_status(code)),
+            &[doc.when, &remedy],
+        );
+    }
+    r.item(
+        "`INTERNAL_SERVER_ERROR` (exit status 3)",
+        &[
+            "Everything else: a cause with no case. Nothing of the cause appears in the \
+             envelope.",
+            "Remedy: none; `STITCH_DEBUG=1` prints the cause on stderr.",
+        ],
+    );
+}
+
+fn exit_statuses(r: &mut Roff) {
+    r.section("EXIT STATUS")
+        .item(
+            "0",
+            &["Success, dry runs included; also `--help`, `--version` and `schema`."],
+        )
+        .item(
+            "1",
+            &[&format!(
+                "A refusal: {}.",
+                code_list(Code::ALL.into_iter().filter(|c| exit_status(*c) == 1))
+            )],
+        )
+        .item(
+            "2",
+            &[&format!(
+                "An invalid invocation: {}, and usage errors (an unknown subcommand or flag, a \
+                 missing or bad value), which print an `INVALID_ARGUMENT` envelope too.",
+                code_list(Code::ALL.into_iter().filter(|c| exit_status(*c) == 2))
+            )],
+        )
+        .item("3", &["`INTERNAL_SERVER_ERROR`."]);
+}
+
+fn sessions(r: &mut Roff) {
+    r.section("SESSIONS")
+        .para(
+            "With `--session ID` (or `STITCH_SESSION`), writes and edits require that the \
+             session read the file and that it has not changed since. An ID is 1 to 128 \
+             characters of `[A-Za-z0-9._-]`, and not `.` or `..`; anything else is \
+             `INVALID_ARGUMENT`. The ledger of what the session has seen (a file's sha256, or \
+             its absence) lives under `.stitch/sessions/`.",
+        )
+        .bullet(
+            "`read` records the whole file's version, even for a window. A read of a missing \
+             file is `NOT_FOUND` and records its absence.",
+        )
+        .bullet(
+            "`write` and `edit` record the version they wrote, so edits chain without re-reading.",
+        )
+        .bullet(&format!(
+            "Changing an existing file the session has not read is `NOT_OBSERVED`: {READ_FIRST}."
+        ))
+        .bullet(&format!(
+            "Changing a file that changed or vanished since the session saw it is \
+             `STALE_VERSION`: {REREAD}. Both are checked under the lock, before matching."
+        ))
+        .bullet(
+            "A file recorded absent may be created by `write`; `edit` of it is `NOT_FOUND` \
+             while it is absent. One that has since appeared is `STALE_VERSION` until the \
+             session reads it.",
+        )
+        .bullet("`--overwrite` does not bypass a session's guards.")
+        .bullet(
+            "A ledger that cannot be read is treated as empty: mutations fail closed with \
+             `NOT_OBSERVED` until the session reads again. A ledger holds at most 4096 paths, \
+             and a workspace at most 128 sessions.",
+        )
+        .para(
+            "Without a session these guards do not apply; `--expected-sha256` and the exact \
+             `oldText` match are the freshness guards.",
+        );
+}
+
+fn policy(r: &mut Roff) {
+    r.section("POLICY")
+        .para(
+            "An optional `.stitch/config.json`, written by people (no tool can touch \
+             `.stitch/`):",
+        )
+        .example(
+            r#"{
+  "deny":      ["**/.env", "secrets/**"],
+  "readOnly":  ["vendor/**", "**/*.lock"],
+  "limits":    {"maxReadBytes": 262144, "maxFileBytes": 268435456,
+                "listLimit": 500, "globLimit": 1000, "searchLimit": 100},
+  "authorize": ["./scripts/approve", "--quiet"],
+  "authorizeTimeoutSecs": 30
+}"#,
+        )
+        .item(
+            "`deny`",
+            &["No tool reads, writes or lists these paths (rule `deny`); walks omit them."],
+        )
+        .item("`readOnly`", &["No mutation (rule `readOnly`); reads are allowed."])
+        .item(
+            "`limits`",
+            &["The defaults above; callers may raise list, glob and search limits up to ten times."],
+        )
+        .item(
+            "`authorize`",
+            &[
+                "A command run before every mutation, under the lock, in the root, with a \
+                 JSON description of the change on stdin (`tool`, `path`, `operation`, \
+                 `bytes`, `baseSha256`, `resultSha256`, `diff`, `dryRun`, `session` and more). \
+                 Exit 0 allows; anything else is `DENIED` (rule `authorize`) with the first \
+                 non-blank line of its stderr (else stdout) as `details.reason`.",
+            ],
+        )
+        .item(
+            "`authorizeTimeoutSecs`",
+            &["How long the authorize command may take before it is killed and the change denied (default 30)."],
+        )
+        .para(
+            "A pattern that does not compile, or any other malformed content, makes every tool \
+             refuse with `INVALID_CONFIG`, naming the field (`deny[2]`, \
+             `limits.maxFileBytes`). `stitch config check` validates the file and prints what \
+             it enforces.",
+        )
+        .para(
+            "Protected places, with or without a config: `.stitch/` is reserved (`DENIED`, \
+             rule `reserved`, for every tool, and never listed); `.git/` can be read but not \
+             written (rule `git`).",
+        );
+}
+
+fn environment(r: &mut Roff) {
+    r.section("ENVIRONMENT");
+    let command = stitch::cli::command();
+    for arg in command.get_arguments() {
+        if let Some(env) = arg.get_env() {
+            let name = env.to_string_lossy();
+            let flag = arg.get_long().unwrap_or_default();
+            r.item(&format!("`{name}`"), &[&format!("The same as `--{flag}`.")]);
+        }
+    }
+    r.item(
+        "`STITCH_DEBUG`",
+        &["When `1`, the cause of an `INTERNAL_SERVER_ERROR` goes to stderr."],
+    );
+}
+
+/// The subcommand pages point back at the main one, which holds the contract.
+pub(super) fn see_also() -> String {
+    let mut r = Roff::default();
+    r.section("SEE ALSO");
+    r.out.push_str(".BR stitch (1)\n");
+    r.out
+}
