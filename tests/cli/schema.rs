@@ -196,3 +196,42 @@ fn descriptions_name_exactly_the_codes_that_exist() {
         );
     }
 }
+
+/// The MCP format carries what hosts show in approval prompts: a title, and annotations
+/// that say which tools only read (read, list, glob, search) and which may replace
+/// content (write, edit).
+#[test]
+fn mcp_definitions_carry_titles_and_annotations() {
+    let tools = schema(&["--format", "mcp"]);
+    let expected = [
+        ("read_file", "Read a file", true, false, true),
+        ("write_file", "Write a file", false, true, true),
+        ("edit_file", "Edit a file", false, true, false),
+        ("list_directory", "List a directory", true, false, true),
+        ("glob", "Find files by glob", true, false, true),
+        ("search_files", "Search files", true, false, true),
+    ];
+    let listed: Vec<&str> = tools["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        listed,
+        expected.map(|e| e.0),
+        "one entry per tool, in order"
+    );
+    for (name, title, read_only, destructive, idempotent) in expected {
+        assert_eq!(by_name(&tools["tools"], name, "title"), json!(title));
+        assert_eq!(
+            by_name(&tools["tools"], name, "annotations"),
+            json!({
+                "readOnlyHint": read_only,
+                "destructiveHint": destructive,
+                "idempotentHint": idempotent,
+            }),
+            "{name}"
+        );
+    }
+}
