@@ -5,7 +5,7 @@ use clap::parser::ValueSource;
 use clap::ArgMatches;
 use serde_json::{Map, Value};
 
-use super::{Command, WalkFlags};
+use super::Command;
 use crate::refusal::{key, Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.
@@ -56,43 +56,32 @@ fn from_file(flag: &str, field: &str, path: &std::path::Path, limit: u64) -> Out
     }
 }
 
-fn put(map: &mut Map<String, Value>, key: &str, value: Option<impl Into<Value>>) {
-    if let Some(value) = value {
-        map.insert(key.to_owned(), value.into());
-    }
-}
-
-fn put_walk(map: &mut Map<String, Value>, walk: &WalkFlags) {
-    put_flag(map, "includeIgnored", walk.all);
-    put(map, "limit", walk.limit);
-}
-
-fn put_flag(map: &mut Map<String, Value>, key: &str, on: bool) {
-    if on {
-        map.insert(key.to_owned(), Value::Bool(true));
-    }
-}
-
-/// The JSON arguments the flags of `command` spell. Files named by `--from`-style
-/// flags are read up to `limit` bytes.
+/// The JSON arguments the flags of `command` spell. Each subcommand's arguments
+/// serialize under the request's own field names (`rename_all = "camelCase"`, with a
+/// rename where a flag is named otherwise: `--old` is `oldText`); a flag not given is
+/// no key at all. Files named by `--from`-style flags are read up to `limit` bytes.
 pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
-    let mut map = Map::new();
+    let mut value = match command {
+        Command::Read(a) => serde_json::to_value(a),
+        Command::Write(a) => serde_json::to_value(a),
+        Command::Edit(a) => serde_json::to_value(a),
+        Command::List(a) => serde_json::to_value(a),
+        Command::Glob(a) => serde_json::to_value(a),
+        Command::Search(a) => serde_json::to_value(a),
+        Command::Config(_) | Command::Schema(_) => Ok(Value::Object(Map::new())),
+    }
+    .map_err(|e| anyhow::Error::new(e).context("flags as JSON"))?;
+    let Value::Object(map) = &mut value else {
+        return Err(anyhow::anyhow!("flags did not make a JSON object").into());
+    };
+    // A flag not given serializes as null, a switch not given as false: neither is an
+    // argument.
+    map.retain(|_, v| !v.is_null() && *v != Value::Bool(false));
     match command {
-        Command::Read(a) => {
-            put(&mut map, "path", a.path.clone());
-            put(&mut map, "offset", a.offset);
-            put(&mut map, "limit", a.limit);
-            put(&mut map, "maxBytes", a.max_bytes);
-        }
         Command::Write(a) => {
-            put(&mut map, "path", a.path.clone());
-            put(&mut map, "content", a.content.clone());
             if let Some(from) = &a.from {
                 map.insert("content".into(), from_file("from", "content", from, limit)?);
             }
-            put_flag(&mut map, "overwrite", a.overwrite);
-            put(&mut map, "expectedSha256", a.expected_sha256.clone());
-            put_flag(&mut map, "dryRun", a.dry_run);
         }
         Command::Edit(a) => {
             if a.old_from.as_deref().is_some_and(|p| p.as_os_str() == "-")
@@ -105,9 +94,6 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
                 .with(key::FIELD, "newText")
                 .into());
             }
-            put(&mut map, "path", a.path.clone());
-            put(&mut map, "oldText", a.old.clone());
-            put(&mut map, "newText", a.new.clone());
             if let Some(from) = &a.old_from {
                 map.insert(
                     "oldText".into(),
@@ -120,37 +106,109 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
                     from_file("new-from", "newText", from, limit)?,
                 );
             }
-            put_flag(&mut map, "replaceAll", a.replace_all);
-            put(&mut map, "expectedReplacements", a.expected_replacements);
-            put(&mut map, "expectedSha256", a.expected_sha256.clone());
-            put_flag(&mut map, "dryRun", a.dry_run);
-        }
-        Command::List(a) => {
-            put(&mut map, "path", a.path.clone());
-            put(&mut map, "depth", a.depth);
-            put_walk(&mut map, &a.walk);
-        }
-        Command::Glob(a) => {
-            put(&mut map, "pattern", a.pattern.clone());
-            put(&mut map, "path", a.path.clone());
-            put_walk(&mut map, &a.walk);
         }
         Command::Search(a) => {
-            put(&mut map, "query", a.query.clone());
-            put(&mut map, "path", a.path.clone());
-            put_flag(&mut map, "regex", a.regex);
             if a.ignore_case {
                 map.insert("caseSensitive".into(), Value::Bool(false));
             }
-            put(&mut map, "include", a.glob.clone());
-            put(&mut map, "context", a.context);
-            put(&mut map, "mode", a.mode.clone());
             if a.paths_only {
                 map.insert("mode".into(), Value::String("path".into()));
             }
-            put_walk(&mut map, &a.walk);
         }
-        Command::Config(_) | Command::Schema(_) => {}
+        _ => {}
     }
-    Ok(Value::Object(map))
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::FromArgMatches;
+
+    use super::to_json;
+    use crate::cli::{command, Cli};
+    use crate::tool::registry;
+
+    /// Every flag of every tool, given at once (conflicting ones in a second line).
+    const EVERY_FLAG: [&[&str]; 8] = [
+        &[
+            "read",
+            "p",
+            "--offset",
+            "2",
+            "--limit",
+            "3",
+            "--max-bytes",
+            "4",
+            "-n",
+        ],
+        &[
+            "write",
+            "p",
+            "--content",
+            "c",
+            "--overwrite",
+            "--expected-sha256",
+            "h",
+            "--dry-run",
+        ],
+        &[
+            "edit",
+            "p",
+            "--old",
+            "o",
+            "--new",
+            "n",
+            "--replace-all",
+            "--expected-replacements",
+            "2",
+            "--expected-sha256",
+            "h",
+            "--dry-run",
+        ],
+        &["list", "p", "--depth", "2", "--all", "--limit", "5"],
+        &["glob", "*.rs", "--path", "p", "--all", "--limit", "5"],
+        &[
+            "search", "q", "--path", "p", "--regex", "-i", "--glob", "*.rs", "-C", "2", "--mode",
+            "path", "--all", "--limit", "5",
+        ],
+        &["search", "q", "--paths-only"],
+        &["read", "p"],
+    ];
+
+    /// Flags map onto the request's own field names: every key they produce is a
+    /// property of the tool's schema, so a renamed field cannot leave a flag behind.
+    #[test]
+    fn every_flag_is_a_field_of_its_tool() {
+        for args in EVERY_FLAG {
+            let matches = command()
+                .try_get_matches_from(std::iter::once("stitch").chain(args.iter().copied()))
+                .unwrap_or_else(|e| panic!("{args:?}: {e}"));
+            let cli = Cli::from_arg_matches(&matches).unwrap();
+            let json = to_json(&cli.command, 1 << 20).unwrap();
+            let tool = registry::find(args[0]).unwrap();
+            let schema = (tool.schema)();
+            let properties = schema["properties"].as_object().unwrap();
+            let keys = json.as_object().unwrap();
+            assert!(!keys.is_empty(), "{args:?}");
+            for key in keys.keys() {
+                assert!(
+                    properties.contains_key(key),
+                    "{args:?}: `{key}` is not a field of {}",
+                    tool.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn switches_not_given_are_no_arguments() {
+        let matches = command()
+            .try_get_matches_from(["stitch", "search", "q"])
+            .unwrap();
+        let cli = Cli::from_arg_matches(&matches).unwrap();
+        assert_eq!(
+            to_json(&cli.command, 1 << 20).unwrap(),
+            serde_json::json!({"query": "q"})
+        );
+    }
 }

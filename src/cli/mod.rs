@@ -13,6 +13,7 @@ pub use call::call;
 use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
+use serde::Serialize;
 
 /// stitch: safe, exact file tools over one workspace.
 ///
@@ -131,7 +132,8 @@ pub struct JsonFlag {
 }
 
 /// `stitch read`.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ReadArgs {
     /// The file, relative to the root.
     pub path: Option<String>,
@@ -146,13 +148,16 @@ pub struct ReadArgs {
     pub max_bytes: Option<u64>,
     /// With --format text: number the lines.
     #[arg(short = 'n', long)]
+    #[serde(skip)]
     pub number: bool,
     #[command(flatten)]
+    #[serde(skip)]
     pub json: JsonFlag,
 }
 
 /// `stitch write`.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WriteArgs {
     /// The file, relative to the root.
     pub path: Option<String>,
@@ -161,6 +166,7 @@ pub struct WriteArgs {
     pub content: Option<String>,
     /// Read the new content from FILE (- = stdin), as raw bytes.
     #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
     pub from: Option<PathBuf>,
     /// Replace the file if it exists.
     #[arg(long)]
@@ -172,25 +178,31 @@ pub struct WriteArgs {
     #[arg(long)]
     pub dry_run: bool,
     #[command(flatten)]
+    #[serde(skip)]
     pub json: JsonFlag,
 }
 
 /// `stitch edit`.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct EditArgs {
     /// The file, relative to the root.
     pub path: Option<String>,
     /// The exact text to replace.
     #[arg(long, value_name = "TEXT", conflicts_with = "old_from")]
+    #[serde(rename = "oldText")]
     pub old: Option<String>,
     /// The replacement text.
     #[arg(long, value_name = "TEXT", conflicts_with = "new_from")]
+    #[serde(rename = "newText")]
     pub new: Option<String>,
     /// Read the text to replace from FILE (- = stdin).
     #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
     pub old_from: Option<PathBuf>,
     /// Read the replacement from FILE (- = stdin).
     #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
     pub new_from: Option<PathBuf>,
     /// Replace every occurrence.
     #[arg(long)]
@@ -205,24 +217,29 @@ pub struct EditArgs {
     #[arg(long)]
     pub dry_run: bool,
     #[command(flatten)]
+    #[serde(skip)]
     pub json: JsonFlag,
 }
 
 /// The options list, glob and search share.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WalkFlags {
     /// Include what ignore rules and hidden names hide (never .stitch/).
     #[arg(long)]
+    #[serde(rename = "includeIgnored")]
     pub all: bool,
     /// The most entries or matches to return.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub limit: Option<u64>,
     #[command(flatten)]
+    #[serde(skip)]
     pub json: JsonFlag,
 }
 
 /// `stitch list`.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ListArgs {
     /// The directory, relative to the root [default: .].
     pub path: Option<String>,
@@ -230,11 +247,13 @@ pub struct ListArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub depth: Option<u64>,
     #[command(flatten)]
+    #[serde(flatten)]
     pub walk: WalkFlags,
 }
 
 /// `stitch glob`.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct GlobArgs {
     /// The glob, relative to --path.
     pub pattern: Option<String>,
@@ -242,11 +261,13 @@ pub struct GlobArgs {
     #[arg(long, value_name = "DIR")]
     pub path: Option<String>,
     #[command(flatten)]
+    #[serde(flatten)]
     pub walk: WalkFlags,
 }
 
 /// `stitch search`.
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct SearchArgs {
     /// The text (or, with --regex, the pattern) to find.
     pub query: Option<String>,
@@ -258,9 +279,11 @@ pub struct SearchArgs {
     pub regex: bool,
     /// Match case-insensitively.
     #[arg(short = 'i', long)]
+    #[serde(skip)]
     pub ignore_case: bool,
     /// Only search files matching this glob (a glob without `/` matches file names).
     #[arg(long, value_name = "GLOB")]
+    #[serde(rename = "include")]
     pub glob: Option<String>,
     /// Lines of context before and after each match (0-10).
     #[arg(short = 'C', long, value_name = "N", allow_negative_numbers = true)]
@@ -270,8 +293,10 @@ pub struct SearchArgs {
     pub mode: Option<String>,
     /// Same as --mode path.
     #[arg(long, conflicts_with = "mode")]
+    #[serde(skip)]
     pub paths_only: bool,
     #[command(flatten)]
+    #[serde(flatten)]
     pub walk: WalkFlags,
 }
 
