@@ -135,3 +135,37 @@ pub fn names() -> impl Iterator<Item = &'static str> {
         .filter(|c| TOOLS.iter().all(|t| t.name != *c));
     TOOLS.iter().map(|t| t.name).chain(commands)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{find, names, TOOLS};
+
+    /// Each entry is reachable by both its names, has a subcommand on the command line,
+    /// and a schema whose properties are the fields its request parses.
+    #[test]
+    fn every_tool_is_wired_everywhere() {
+        let command = crate::cli::command();
+        for tool in TOOLS {
+            assert_eq!(find(tool.name).map(|t| t.command), Some(tool.command));
+            assert_eq!(find(tool.command).map(|t| t.name), Some(tool.name));
+            assert!(
+                command.find_subcommand(tool.command).is_some(),
+                "{} has no subcommand",
+                tool.command
+            );
+            let schema = (tool.schema)();
+            assert!(schema["properties"].is_object(), "{}", tool.name);
+            assert!(!tool.title.is_empty() && !tool.description.is_empty());
+            assert!(
+                !(tool.annotations.read_only && tool.annotations.destructive),
+                "{}",
+                tool.name
+            );
+        }
+        let all: Vec<&str> = names().collect();
+        let mut unique = all.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), all.len(), "no name twice: {all:?}");
+    }
+}
