@@ -8,8 +8,8 @@ use sha2::{Digest, Sha256};
 use crate::refusal::Refusal;
 use crate::text::{diff, lines, matching};
 
+use super::request::EditItem;
 use super::snippet;
-use super::EditItem;
 
 /// The edited text: the original's first `head` bytes, then `middle`, then the
 /// original's last `tail` bytes.
@@ -155,7 +155,7 @@ pub fn apply<'a>(
 #[cfg(test)]
 mod tests {
     use super::apply;
-    use crate::tool::edit::EditItem;
+    use crate::tool::edit::request::EditItem;
 
     fn item(old: &str, new: &str) -> EditItem {
         EditItem {

@@ -1,124 +1,31 @@
 //! `edit_file`: replace exact snippets in one file, all or nothing, atomically.
 
 mod apply;
+mod request;
 mod snippet;
 
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::digest::{is_sha256_hex, sha256_hex};
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{Location, Reuse, WriteMode};
 
-use super::args::{self, invalid, Request};
+use super::args::{self, invalid};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::stale;
 use super::mutation::target;
 use super::textfile::Loaded;
 use super::{approve, refuse, textfile, Context};
 use apply::{apply, Edited};
-
-/// The arguments of `edit_file`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct EditRequest {
-    /// The file to edit, relative to the workspace root.
-    #[serde(alias = "file_path")]
-    pub path: String,
-    /// The exact text to replace, byte for byte, including indentation. Must match once unless replaceAll or expectedReplacements says otherwise.
-    #[serde(alias = "old_string", alias = "old_str")]
-    pub old_text: Option<String>,
-    /// The replacement text.
-    #[serde(alias = "new_string", alias = "new_str")]
-    pub new_text: Option<String>,
-    /// Replace every occurrence of oldText (default false).
-    #[serde(alias = "replace_all")]
-    pub replace_all: Option<bool>,
-    /// Refuse with MATCH_COUNT_MISMATCH unless oldText occurs exactly this many times.
-    pub expected_replacements: Option<u64>,
-    /// Several replacements applied in order to the evolving text, all or nothing; instead of oldText/newText.
-    pub edits: Option<Vec<EditItem>>,
-    /// Edit only if the file's current SHA-256 (from read_file or a previous edit) is this; otherwise STALE_VERSION.
-    #[serde(alias = "expected_sha256")]
-    pub expected_sha256: Option<String>,
-    /// Compute the result and diff without writing (default false).
-    #[serde(default, alias = "dry_run")]
-    pub dry_run: bool,
-}
-
-/// One replacement of an `edits` list.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct EditItem {
-    /// The exact text to replace.
-    #[serde(alias = "old_string", alias = "old_str")]
-    pub old_text: String,
-    /// The replacement text.
-    #[serde(alias = "new_string", alias = "new_str")]
-    pub new_text: String,
-    /// Replace every occurrence (default false).
-    #[serde(default, alias = "replace_all")]
-    pub replace_all: bool,
-    /// Refuse with MATCH_COUNT_MISMATCH unless oldText occurs exactly this many times.
-    pub expected_replacements: Option<u64>,
-}
-
-impl Request for EditRequest {
-    const TOOL: &'static str = "edit_file";
-    const DESCRIPTION: &'static str = "Replace exact text in one file, atomically: oldText must match byte for byte (indentation and line endings included) exactly once, unless replaceAll or expectedReplacements says how many. Several replacements go in edits, applied in order, all or nothing. Returns baseSha256, sha256 (pass it as expectedSha256 to chain edits), replacements, bytes, applied and a unified diff. Refusals: NO_MATCH (oldText is not in the file: copy details.candidates[0].text exactly as oldText and retry; alreadyApplied means newText is already there); AMBIGUOUS_MATCH (oldText occurs more than once, at details.lines: add surrounding lines until it is unique, or pass replaceAll: true); MATCH_COUNT_MISMATCH (expectedReplacements differs from the count: check it); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, read the file, then retry); NOT_FOUND (create it with write_file, or use details.nearNames); NOT_TEXT; TOO_LARGE; INVALID_ARGUMENT (empty oldText, oldText equal to newText, edits with oldText: fix the field named); INVALID_PATH; OUTSIDE_ROOT; DENIED; BUSY (retry). details.editIndex names the failing item of edits.";
-    const FIELDS: &'static [&'static str] = &[
-        "path",
-        "oldText",
-        "newText",
-        "replaceAll",
-        "expectedReplacements",
-        "edits",
-        "expectedSha256",
-        "dryRun",
-    ];
-    const ITEM_FIELDS: &'static [&'static str] =
-        &["oldText", "newText", "replaceAll", "expectedReplacements"];
-}
+use request::EditItem;
+pub use request::EditRequest;
 
 /// From this size on, the two digests of an edit are computed on two cores.
 const PARALLEL_BYTES: usize = 1 << 20;
 
 /// The most bytes of unified diff an edit returns.
 pub const MAX_DIFF_BYTES: usize = 64 * 1024;
-
-impl EditRequest {
-    /// The edits to apply, whichever form they came in; `multi` says they came as `edits`.
-    fn items(&self) -> Result<(Vec<EditItem>, bool), Refusal> {
-        let single = self.old_text.is_some()
-            || self.new_text.is_some()
-            || self.replace_all.is_some()
-            || self.expected_replacements.is_some();
-        match (&self.edits, single) {
-            (Some(_), true) => Err(invalid(
-                "edits",
-                "Pass either edits or oldText/newText (with replaceAll, expectedReplacements), not both",
-            )),
-            (Some(edits), false) if edits.is_empty() => Err(invalid("edits", "edits must hold at least one edit")),
-            (Some(edits), false) => Ok((edits.clone(), true)),
-            (None, _) => {
-                let Some(old_text) = self.old_text.clone() else {
-                    return Err(invalid("oldText", "edit_file needs the field `oldText` (or `edits`)"));
-                };
-                let Some(new_text) = self.new_text.clone() else {
-                    return Err(invalid("newText", "edit_file needs the field `newText`"));
-                };
-                let item = EditItem {
-                    old_text,
-                    new_text,
-                    replace_all: self.replace_all.unwrap_or(false),
-                    expected_replacements: self.expected_replacements,
-                };
-                Ok((vec![item], false))
-            }
-        }
-    }
-}
 
 /// Edits the file named in `arguments`.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
@@ -283,12 +190,4 @@ fn validate(items: &[EditItem], multi: bool) -> Result<(), Refusal> {
         }
     }
     Ok(())
-}
-
-/// Lets a refusal about one item of `edits` name it.
-pub(super) fn with_index(refusal: Refusal, edit_index: Option<usize>) -> Refusal {
-    match edit_index {
-        Some(index) => refusal.with("editIndex", index),
-        None => refusal,
-    }
 }

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use crate::refusal::{key, Code, Refusal};
 use crate::text::candidates;
 
-use super::{with_index, EditItem};
+use super::request::{with_index, EditItem};
 
 /// How many candidates a `NO_MATCH` carries.
 const MAX_CANDIDATES: usize = 3;
