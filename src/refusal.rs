@@ -2,7 +2,7 @@
 //!
 //! A [`Refusal`] carries a stable [`Code`], one sentence phrased from the facts of the
 //! request, and those facts as structured details. It knows nothing of hints or of the
-//! envelope: the hint is composed at the boundary ([`crate::envelope`]) from the code
+//! envelope: the hint is composed at the boundary (`crate::envelope`) from the code
 //! and the facts.
 
 use serde_json::{Map, Value};

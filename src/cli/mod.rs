@@ -2,7 +2,7 @@
 //!
 //! Flags are one of the two ways to pass a tool's arguments; the other is one JSON
 //! object on stdin. Flags are turned into that same JSON object
-//! ([`flags`]), so both go through one parser and one set of checks. [`call`] is the
+//! ([`flags`]), so both go through one parser and one set of checks. [`call()`] is the
 //! front end: the only code that turns clap's types into a call of the tool layer.
 
 mod call;
@@ -65,6 +65,8 @@ pub struct Cli {
     #[arg(long, env = "STITCH_FORMAT",
         help_heading = "Global options", global = true, value_name = "FORMAT",
           value_parser = ["json", "text", "json-schema", "anthropic", "openai", "mcp"])]
+    // The doc comment is the option's --help text, where `[CODE]` is literal.
+    #[allow(rustdoc::broken_intra_doc_links)]
     pub format: Option<String>,
     #[command(subcommand)]
     pub command: Command,
