@@ -76,6 +76,7 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
             "`{path}` cannot be read or edited as text; to replace it whole, use write_file with its sha256 as expectedSha256."
         ),
         Code::TooLarge => match text(refusal, key::FIELD) {
+            Some("oldText" | "newText") => "Edit a smaller part of the file at a time: shorten oldText and newText.".into(),
             Some("stdin") => "Send one JSON object holding only the arguments; pass large text with --from FILE, or split the work.".into(),
             Some("content") => "Split the content into smaller files.".into(),
             Some("result") => "Make the edit smaller, or split the file first.".into(),

@@ -281,3 +281,36 @@ fn a_git_file_pointing_anywhere_is_not_followed() {
         assert!(run.stdout.contains("a.txt"), "{}", run.stdout);
     }
 }
+
+#[test]
+fn old_from_over_max_file_bytes_is_too_large_with_a_hint_for_edits() {
+    let ws = TestWorkspace::new();
+    ws.file(
+        ".stitch/config.json",
+        r#"{"limits": {"maxFileBytes": 100}}"#,
+    )
+    .file("a.txt", "alpha\n")
+    .file("old.txt", "x".repeat(500));
+    let run = timed(
+        &ws,
+        &["edit", "a.txt", "--old-from", "old.txt", "--new", "b"],
+        "",
+    );
+    run.refused("TOO_LARGE");
+    assert_eq!(
+        run.envelope,
+        json!({
+            "ok": false,
+            "error": "TOO_LARGE",
+            "details": {
+                "message": "--old-from `old.txt` holds more than 100 bytes, the workspace's maxFileBytes",
+                "field": "oldText",
+                "limit": 100,
+            },
+            "_hint": "Edit a smaller part of the file at a time: shorten oldText and newText.",
+        }),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(ws.read_string("a.txt"), "alpha\n");
+}
