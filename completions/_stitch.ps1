@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search file contents (or paths) by literal text or regex')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the six tools to an MCP host over stdio until stdin closes')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -185,6 +186,17 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
         'stitch;config;help;help' {
             break
         }
+        'stitch;mcp' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp')
+            [CompletionResult]::new('--no-session', '--no-session', [CompletionResultType]::ParameterName, 'Turn the read-before-write guards off (by default each connection is a fresh session)')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'stitch;help' {
             [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file, paged by lines')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create a file (or replace one, explicitly), creating missing parents')
@@ -194,6 +206,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search file contents (or paths) by literal text or regex')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the six tools to an MCP host over stdio until stdin closes')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -223,6 +236,9 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             break
         }
         'stitch;help;config;check' {
+            break
+        }
+        'stitch;help;mcp' {
             break
         }
         'stitch;help;help' {

@@ -35,6 +35,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand search 'Search file contents (or paths) by literal text or regex'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
             cand config 'Validate .stitch/config.json and print what it enforces'
+            cand mcp 'Serve the six tools to an MCP host over stdio until stdin closes'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'stitch;read'= {
@@ -169,6 +170,16 @@ set edit:completion:arg-completer[stitch] = {|@words|
         }
         &'stitch;config;help;help'= {
         }
+        &'stitch;mcp'= {
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp'
+            cand --no-session 'Turn the read-before-write guards off (by default each connection is a fresh session)'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'stitch;help'= {
             cand read 'Read a text file, paged by lines'
             cand write 'Create a file (or replace one, explicitly), creating missing parents'
@@ -178,6 +189,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand search 'Search file contents (or paths) by literal text or regex'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
             cand config 'Validate .stitch/config.json and print what it enforces'
+            cand mcp 'Serve the six tools to an MCP host over stdio until stdin closes'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'stitch;help;read'= {
@@ -198,6 +210,8 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand check 'Validate .stitch/config.json and print what it enforces'
         }
         &'stitch;help;config;check'= {
+        }
+        &'stitch;help;mcp'= {
         }
         &'stitch;help;help'= {
         }

@@ -44,6 +44,7 @@ complete -c stitch -n "__fish_stitch_needs_command" -f -a "glob" -d 'Find files 
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "search" -d 'Search file contents (or paths) by literal text or regex'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "schema" -d 'Print the tool definitions: name, description and JSON Schema of the arguments'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "config" -d 'Validate .stitch/config.json and print what it enforces'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "mcp" -d 'Serve the six tools to an MCP host over stdio until stdin closes'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l offset -d 'First line to return, 1-based' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l limit -d 'Number of lines to return' -r
@@ -187,13 +188,26 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_su
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "check" -d 'Validate .stitch/config.json and print what it enforces'
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "read" -d 'Read a text file, paged by lines'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "write" -d 'Create a file (or replace one, explicitly), creating missing parents'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "edit" -d 'Replace exact snippets in one file, atomically'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "list" -d 'List a directory, optionally recursively'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "glob" -d 'Find files by glob pattern (* stays within a directory, ** crosses them)'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "search" -d 'Search file contents (or paths) by literal text or regex'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "schema" -d 'Print the tool definitions: name, description and JSON Schema of the arguments'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "config" -d 'Validate .stitch/config.json and print what it enforces'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l no-session -d 'Turn the read-before-write guards off (by default each connection is a fresh session)'
+complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "read" -d 'Read a text file, paged by lines'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "write" -d 'Create a file (or replace one, explicitly), creating missing parents'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "edit" -d 'Replace exact snippets in one file, atomically'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "list" -d 'List a directory, optionally recursively'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "glob" -d 'Find files by glob pattern (* stays within a directory, ** crosses them)'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "search" -d 'Search file contents (or paths) by literal text or regex'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "schema" -d 'Print the tool definitions: name, description and JSON Schema of the arguments'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "config" -d 'Validate .stitch/config.json and print what it enforces'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "mcp" -d 'Serve the six tools to an MCP host over stdio until stdin closes'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "check" -d 'Validate .stitch/config.json and print what it enforces'

@@ -1,4 +1,5 @@
-//! stitch: safe, exact file tools over one workspace, one process per call.
+//! stitch: safe, exact file tools over one workspace, one process per call (or, with
+//! `stitch mcp`, one server process per MCP connection).
 //!
 //! [`run`] parses the command line, gathers the tool's arguments (flags or one JSON
 //! object on stdin), dispatches to the tool and renders exactly one envelope.
@@ -9,6 +10,7 @@ mod envelope;
 pub mod hint;
 mod input;
 mod lock;
+mod mcp;
 mod pattern;
 mod platform;
 mod policy;
@@ -49,6 +51,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         let document = tool::schema::document(args.tool.as_deref(), format);
         envelope::emit_plain(&serde_json::to_string_pretty(&document).unwrap_or_default());
         return ExitCode::SUCCESS;
+    }
+    if let cli::Command::Mcp(args) = &parsed.command {
+        return mcp::serve(cli::settings(&parsed), args.no_session);
     }
     let flags_given = matches.subcommand().is_some_and(|(name, sub)| {
         command
@@ -109,6 +114,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
                     "commands",
                     vec![
                         "read", "write", "edit", "list", "glob", "search", "schema", "config",
+                        "mcp",
                     ],
                 );
             }

@@ -9,7 +9,8 @@
 // The one place allowed to take locks: see clippy.toml.
 #![allow(clippy::disallowed_methods)]
 
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use fs4::FileExt;
@@ -21,12 +22,35 @@ use crate::workspace::{self, Workspace};
 pub const SHARDS: u64 = 256;
 
 /// How long to wait for a lock, and what to do once the wait becomes noticeable (200 ms):
-/// the front end says so on stderr, so a waiting call is never silent.
-#[derive(Debug, Clone, Copy)]
+/// the front end says so on stderr, so a waiting call is never silent. A front end that
+/// can withdraw a call (the MCP server, on `notifications/cancelled`) gives a [`Cancel`].
+#[derive(Debug, Clone)]
 pub struct Wait {
     pub timeout: Duration,
     pub notice: fn(),
+    pub cancel: Option<Cancel>,
 }
+
+/// A signal that the call waiting for a lock is no longer wanted. Clones share it.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// Withdraws the call: a wait for a lock ends with [`Error::Cancelled`].
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the call was withdrawn.
+    #[must_use]
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// How often a cancellable wait looks at its [`Cancel`]. The lock itself is handed over
+/// the moment it is free, whatever this is.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 /// A held lock; released when dropped (the descriptor closes).
 #[derive(Debug)]
@@ -40,6 +64,9 @@ pub enum Error {
     /// Another process held it for longer than the timeout.
     #[error("another process held the lock for {waited:?}")]
     Busy { waited: Duration },
+    /// The call was withdrawn while it waited.
+    #[error("the call was cancelled while it waited for the lock")]
+    Cancelled,
     #[error("opening the lock file")]
     Workspace(#[source] workspace::Error),
     #[error("taking the lock")]
@@ -58,7 +85,7 @@ pub fn shard(real_path: &str) -> u64 {
 }
 
 /// Takes the exclusive lock for `real_path`, waiting as `wait` says.
-pub fn acquire(ws: &Workspace, real_path: &str, wait: Wait) -> Result<Guard, Error> {
+pub fn acquire(ws: &Workspace, real_path: &str, wait: &Wait) -> Result<Guard, Error> {
     acquire_named(ws, &format!("{:02x}.lock", shard(real_path)), wait)
 }
 
@@ -66,9 +93,10 @@ pub fn acquire(ws: &Workspace, real_path: &str, wait: Wait) -> Result<Guard, Err
 ///
 /// The uncontended case is one `try_lock`. Under contention a helper thread blocks in
 /// `flock` (so the lock passes on the moment it is free, with no polling delay) while
-/// this thread waits for it up to the timeout; on timeout the process is about to exit
-/// anyway, which ends the helper's wait.
-pub fn acquire_named(ws: &Workspace, name: &str, wait: Wait) -> Result<Guard, Error> {
+/// this thread waits for it up to the timeout, or until the call is cancelled. A helper
+/// left waiting after a timeout or a cancellation takes the lock once it is free and
+/// lets it go at once (its descriptor closes); in a one-call process, the exit ends it.
+pub fn acquire_named(ws: &Workspace, name: &str, wait: &Wait) -> Result<Guard, Error> {
     let timeout = wait.timeout;
     let file = ws.lock_file(name).map_err(Error::Workspace)?;
     match FileExt::try_lock(&file) {
@@ -83,20 +111,34 @@ pub fn acquire_named(ws: &Workspace, name: &str, wait: Wait) -> Result<Guard, Er
     std::thread::spawn(move || {
         let _ = tx.send(FileExt::lock(&shared));
     });
-    let notice = Duration::from_millis(200).min(timeout);
-    let first = rx.recv_timeout(notice);
-    let result = match first {
-        Err(mpsc::RecvTimeoutError::Timeout) if notice < timeout => {
-            (wait.notice)();
-            rx.recv_timeout(timeout.saturating_sub(notice))
+    let notice_at = Duration::from_millis(200).min(timeout);
+    let mut noticed = notice_at >= timeout;
+    loop {
+        if wait.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+            return Err(Error::Cancelled);
         }
-        other => other,
-    };
-    match result {
-        Ok(Ok(())) => Ok(Guard { _file: file }),
-        Ok(Err(e)) => Err(Error::Io(e)),
-        Err(_) => Err(Error::Busy {
-            waited: start.elapsed(),
-        }),
+        let elapsed = start.elapsed();
+        if elapsed >= timeout {
+            return Err(Error::Busy { waited: elapsed });
+        }
+        if !noticed && elapsed >= notice_at {
+            noticed = true;
+            (wait.notice)();
+        }
+        let next = if noticed { timeout } else { notice_at };
+        let mut slice = next.saturating_sub(elapsed);
+        if wait.cancel.is_some() {
+            slice = slice.min(CANCEL_POLL);
+        }
+        match rx.recv_timeout(slice) {
+            Ok(Ok(())) => return Ok(Guard { _file: file }),
+            Ok(Err(e)) => return Err(Error::Io(e)),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Error::Busy {
+                    waited: start.elapsed(),
+                })
+            }
+        }
     }
 }

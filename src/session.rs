@@ -120,7 +120,7 @@ impl Session {
         ws: &Workspace,
         real: &str,
         seen: Seen,
-        wait: lock::Wait,
+        wait: &lock::Wait,
     ) -> Result<(), Error> {
         let _guard = lock::acquire_named(ws, &format!("session-{}.lock", self.id), wait)
             .map_err(Error::Lock)?;

@@ -10,7 +10,8 @@ use crate::tool::registry::{self, ToolSpec};
 use crate::tool::{self, Output, Settings};
 
 /// The settings the global options spell.
-fn settings(cli: &Cli) -> Settings {
+#[must_use]
+pub fn settings(cli: &Cli) -> Settings {
     Settings {
         root: cli.root.clone(),
         session: cli.session.clone(),
@@ -20,6 +21,7 @@ fn settings(cli: &Cli) -> Settings {
                 "stitch: waiting for another stitch process to finish with this file",
             );
         },
+        cancel: None,
     }
 }
 
@@ -32,7 +34,8 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
         Command::List(a) => ("list", a.walk.json.json),
         Command::Glob(a) => ("glob", a.walk.json.json),
         Command::Search(a) => ("search", a.walk.json.json),
-        Command::Config(_) | Command::Schema(_) => return None,
+        // `stitch mcp` never comes here: it serves many calls, not one (`crate::mcp`).
+        Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => return None,
     };
     registry::find(name).map(|tool| (tool, json))
 }

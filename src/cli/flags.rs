@@ -68,7 +68,7 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         Command::List(a) => serde_json::to_value(a),
         Command::Glob(a) => serde_json::to_value(a),
         Command::Search(a) => serde_json::to_value(a),
-        Command::Config(_) | Command::Schema(_) => Ok(Value::Object(Map::new())),
+        Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => Ok(Value::Object(Map::new())),
     }
     .map_err(|e| anyhow::Error::new(e).context("flags as JSON"))?;
     let Value::Object(map) = &mut value else {

@@ -8,7 +8,7 @@
 mod call;
 pub mod flags;
 
-pub use call::call;
+pub use call::{call, settings};
 
 use std::path::PathBuf;
 
@@ -108,6 +108,23 @@ pub enum Command {
     /// Example: stitch config check
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// Serve the six tools to an MCP host over stdio until stdin closes.
+    ///
+    /// Newline-delimited JSON-RPC 2.0 (protocol revisions 2025-06-18, 2025-11-25 and
+    /// 2026-07-28). Each connection is its own session, so read-before-write guards are on;
+    /// --session names the session, --no-session turns the guards off. Stdout carries
+    /// protocol messages only; logs go to stderr.
+    ///
+    /// Example: stitch mcp --root ~/project
+    Mcp(McpArgs),
+}
+
+/// `stitch mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Turn the read-before-write guards off (by default each connection is a fresh session).
+    #[arg(long, conflicts_with = "session")]
+    pub no_session: bool,
 }
 
 /// `stitch schema`.

@@ -84,6 +84,13 @@ fn refusal_envelope(refusal: &Refusal) -> Value {
     Value::Object(envelope)
 }
 
+/// The envelope of one tool call as a value, its hint in the JSON dialect (field and tool
+/// names), for a front end that hands the envelope over instead of printing it (MCP).
+#[must_use]
+pub fn json_value(outcome: &Outcome<Output>) -> Value {
+    render(outcome).0
+}
+
 /// Writes the outcome of one tool call to stdout (and, in text style, refusals to
 /// stderr) and returns the exit status, which is the same in every style.
 #[must_use]

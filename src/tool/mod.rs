@@ -1,7 +1,7 @@
 //! The tool layer: the six tools (one module each, listed in [`registry`]), the steps
 //! every mutation runs ([`mutation`]), and what tools share (arguments, refusals, walks).
 //!
-//! A front end (the command line today) turns its input into [`Settings`] and one JSON
+//! A front end (the command line, or the MCP server) turns its input into [`Settings`] and one JSON
 //! object of arguments, [`open`]s a [`Context`] and calls [`run`]; nothing here knows how
 //! the call arrived. Refusals are built here, from the facts of the request; lower layers
 //! state facts only.
@@ -61,6 +61,9 @@ pub struct Settings {
     pub lock_timeout: f64,
     /// Called once a wait for a lock becomes noticeable, so it is never silent.
     pub notice: fn(),
+    /// Withdraws the call while it waits for a lock, for a front end whose caller can
+    /// cancel (MCP); `None` on the command line.
+    pub cancel: Option<crate::lock::Cancel>,
 }
 
 /// Runs `tool` with one JSON object of arguments.
@@ -175,6 +178,7 @@ pub fn open(settings: &Settings) -> Outcome<Context> {
         wait: crate::lock::Wait {
             timeout: Duration::from_secs_f64(lock_timeout),
             notice: settings.notice,
+            cancel: settings.cancel.clone(),
         },
         limits: policy.limits,
         session,

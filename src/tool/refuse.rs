@@ -114,6 +114,10 @@ pub fn lock(ctx: &Context, shown: &str, error: crate::lock::Error) -> Failure {
         .with("retryable", true)
         .into(),
         crate::lock::Error::Workspace(e) => path(ctx, shown, e),
+        // Nobody reads the outcome of a withdrawn call; it only has to end, changing nothing.
+        crate::lock::Error::Cancelled => {
+            Failure::Internal(anyhow::anyhow!("the call was cancelled while it waited"))
+        }
         crate::lock::Error::Io(e) => {
             Failure::Internal(anyhow::Error::new(e).context("taking the lock"))
         }

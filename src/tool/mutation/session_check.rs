@@ -80,7 +80,7 @@ pub fn note_read(ctx: &Context, shown: &str, real: &str, seen: Seen) -> Outcome<
         return Ok(());
     };
     session
-        .record(&ctx.ws, real, seen, ctx.wait)
+        .record(&ctx.ws, real, seen, &ctx.wait)
         .map_err(|e| match e {
             crate::session::Error::Lock(e) => refuse::lock(ctx, shown, e),
             crate::session::Error::Workspace(e) => refuse::path(ctx, shown, e),
@@ -92,7 +92,7 @@ pub fn note_read(ctx: &Context, shown: &str, real: &str, seen: Seen) -> Outcome<
 /// the session's next mutation of the file fails closed (`NOT_OBSERVED`/`STALE_VERSION`).
 pub fn note_written(ctx: &Context, real: &str, sha256: &str) {
     let Some(session) = &ctx.session else { return };
-    if let Err(e) = session.record(&ctx.ws, real, Seen::Present(sha256.to_owned()), ctx.wait) {
+    if let Err(e) = session.record(&ctx.ws, real, Seen::Present(sha256.to_owned()), &ctx.wait) {
         crate::envelope::stderr_line(&format!(
             "stitch: could not update the session ledger: {e:?}"
         ));

@@ -20,7 +20,7 @@ pub struct Target {
 pub fn acquire(ctx: &Context, raw: &str) -> Outcome<Target> {
     let located = checked(ctx, raw)?;
     refuse::file_path(raw, &located)?;
-    let guard = lock::acquire(&ctx.ws, &located.real, ctx.wait)
+    let guard = lock::acquire(&ctx.ws, &located.real, &ctx.wait)
         .map_err(|e| refuse::lock(ctx, &located.shown, e))?;
     let location = checked(ctx, raw)?;
     Ok(Target {

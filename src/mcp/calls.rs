@@ -1,0 +1,121 @@
+//! `tools/call`: one tool call on its own thread, through the same tool layer, guards,
+//! locks, policy and envelope as a command-line call.
+//!
+//! The result carries the envelope both ways MCP hosts read: a success is
+//! `structuredContent` = the envelope's `data` and one text item holding the whole
+//! envelope; a refusal is `isError: true` with the envelope as the text item and as
+//! `structuredContent`, so the model sees the code, the facts and the `_hint`.
+//!
+//! A bug that panics inside a call is caught on that call's thread and becomes that
+//! call's `INTERNAL_SERVER_ERROR`; the server goes on (the release profile unwinds, so
+//! `catch_unwind` holds there too).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use super::revision::Era;
+use super::rpc::{self, Fault, INVALID_PARAMS};
+use super::{methods, Server};
+use crate::refusal::{Failure, Outcome};
+use crate::tool::registry::{ToolSpec, TOOLS};
+use crate::tool::{self, Output, Settings};
+
+/// The tool a `tools/call` names, by its wire name (the name `tools/list` gives).
+fn tool_named(name: &str) -> Option<&'static ToolSpec> {
+    TOOLS.iter().find(|tool| tool.name == name)
+}
+
+/// Starts the call `params` asks for on its own thread, which replies when it is done.
+/// A fault in the request itself (no name, an unknown tool) is the reply, at once.
+pub fn start(server: &Arc<Server>, id: &Value, params: &Value, era: Era) -> Result<(), Fault> {
+    let Some(name) = params.get("name").and_then(Value::as_str) else {
+        return Err(Fault::new(
+            INVALID_PARAMS,
+            "tools/call needs the tool's name",
+        ));
+    };
+    let Some(tool) = tool_named(name) else {
+        return Err(Fault::new(INVALID_PARAMS, format!("Unknown tool: {name}"))
+            .with_data(json!({"tools": TOOLS.iter().map(|t| t.name).collect::<Vec<_>>()})));
+    };
+    // No arguments is an empty object: the tool's own defaults and checks apply. Any
+    // other value goes to the tool layer, which refuses what is not an object.
+    let arguments = match params.get("arguments") {
+        None | Some(Value::Null) => Value::Object(serde_json::Map::new()),
+        Some(value) => value.clone(),
+    };
+    let cancel = server.in_flight.start(id);
+    let settings = Settings {
+        cancel: Some(cancel.clone()),
+        ..server.settings.clone()
+    };
+    let spawned = std::thread::Builder::new()
+        .name(format!("call {id}"))
+        .spawn({
+            let id = id.clone();
+            let server = Arc::clone(server);
+            move || {
+                let outcome = run(&settings, tool, arguments);
+                if !cancel.is_cancelled() {
+                    server
+                        .out
+                        .send(&rpc::result(&id, methods::decorate(result(&outcome), era)));
+                }
+                server.in_flight.finish(&id);
+            }
+        });
+    if spawned.is_err() {
+        server.in_flight.finish(id);
+        return Err(Fault::new(
+            rpc::INTERNAL_ERROR,
+            "The server could not start the call",
+        ));
+    }
+    Ok(())
+}
+
+/// Runs one call, a panic included: it is this call's internal failure, nothing more.
+fn run(settings: &Settings, tool: &'static ToolSpec, arguments: Value) -> Outcome<Output> {
+    catch_unwind(AssertUnwindSafe(|| {
+        #[cfg(debug_assertions)]
+        test_hook::panic_if_armed(tool.name);
+        let ctx = tool::open(settings)?;
+        tool::run(&ctx, tool, arguments)
+    }))
+    .unwrap_or_else(|_| {
+        Err(Failure::Internal(anyhow::anyhow!(
+            "a {} call panicked",
+            tool.name
+        )))
+    })
+}
+
+/// The `CallToolResult` of an outcome.
+fn result(outcome: &Outcome<Output>) -> Value {
+    let envelope = crate::envelope::json_value(outcome);
+    let text = envelope.to_string();
+    let content = json!([{"type": "text", "text": text}]);
+    if outcome.is_ok() {
+        let data = envelope.get("data").cloned().unwrap_or(Value::Null);
+        json!({"content": content, "structuredContent": data, "isError": false})
+    } else {
+        json!({"content": content, "structuredContent": envelope, "isError": true})
+    }
+}
+
+/// A way to make one tool's calls panic, for the test that a panic ends only its call.
+/// Debug builds only: release builds have no such code, so no client can reach it.
+#[cfg(debug_assertions)]
+mod test_hook {
+    /// Names the tool whose calls panic (debug builds only).
+    const ENV: &str = "STITCH_TEST_PANIC_TOOL";
+
+    pub fn panic_if_armed(tool: &str) {
+        assert!(
+            std::env::var(ENV).map_or(true, |armed| armed != tool),
+            "{ENV} asked {tool} to panic"
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! `stitch mcp`: the six tools served to a Model Context Protocol host over stdio
+//! (newline-delimited JSON-RPC 2.0) until stdin closes. A front end like the command
+//! line: each `tools/call` becomes [`Settings`] and one JSON object of arguments for the
+//! tool layer, and its envelope becomes the call's result.
+//!
+//! The root and the session are fixed at start-up; nothing a client sends moves them.
+//! Stdout carries protocol messages only; anything for people goes to stderr. A line
+//! that is not JSON is a parse error and the server reads on; a bug in one call is that
+//! call's `INTERNAL_SERVER_ERROR`. Calls run concurrently, each on its own thread, and
+//! take the same cross-process locks as command-line calls.
+
+mod calls;
+mod inflight;
+mod methods;
+mod revision;
+mod rpc;
+mod wire;
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::refusal::{Code, Failure};
+use crate::tool::{self, Settings};
+use inflight::InFlight;
+use rpc::{Fault, Incoming};
+
+/// How long the server lets running calls finish once stdin has closed.
+const DRAIN: Duration = Duration::from_secs(1);
+
+/// The bound on one incoming line, beyond the largest arguments a tool takes.
+const FRAMING: u64 = 64 << 10;
+
+/// One connection's server: what every call shares.
+#[derive(Debug)]
+pub struct Server {
+    settings: Settings,
+    out: wire::Writer,
+    in_flight: InFlight,
+    instructions: String,
+}
+
+impl Server {
+    /// Handles one line of input.
+    fn line(self: &Arc<Self>, bytes: &[u8]) {
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let Ok(message) = serde_json::from_slice::<Value>(bytes) else {
+            self.fault(
+                &Value::Null,
+                &Fault::new(rpc::PARSE_ERROR, "Parse error: the line is not JSON"),
+            );
+            return;
+        };
+        match rpc::classify(message) {
+            Incoming::Request { id, method, params } => {
+                match methods::request(self, &id, &method, &params) {
+                    Ok(methods::Reply::Now(result)) => self.out.send(&rpc::result(&id, result)),
+                    Ok(methods::Reply::Later) => {}
+                    Err(fault) => self.fault(&id, &fault),
+                }
+            }
+            Incoming::Notification { method, params } => {
+                methods::notification(self, &method, &params);
+            }
+            Incoming::Response => {}
+            Incoming::Invalid { id, reason } => {
+                self.fault(
+                    &id,
+                    &Fault::new(rpc::INVALID_REQUEST, format!("Invalid request: {reason}")),
+                );
+            }
+        }
+    }
+
+    fn fault(&self, id: &Value, fault: &Fault) {
+        self.out.send(&rpc::error(id, fault));
+    }
+}
+
+/// Serves until stdin closes; exit status 0 then, 2 when the settings cannot serve at
+/// all (a root that is no directory, a malformed session ID).
+#[must_use]
+pub fn serve(mut settings: Settings, no_session: bool) -> ExitCode {
+    quiet_panics();
+    if no_session {
+        settings.session = None;
+    } else if settings.session.is_none() {
+        settings.session = Some(fresh_session());
+    }
+    let limit = match tool::open(&settings) {
+        Ok(ctx) => max_line(&ctx.limits),
+        Err(Failure::Refused(refusal)) if refusal.code() == Code::InvalidArgument => {
+            crate::envelope::stderr_line(&format!("stitch mcp: {}", refusal.message()));
+            return ExitCode::from(crate::envelope::EXIT_INVALID);
+        }
+        // A malformed config or stitch's state: every call refuses it with INVALID_CONFIG
+        // until the workspace owner fixes it, as on the command line.
+        Err(_) => max_line(&crate::policy::Limits::default()),
+    };
+    let server = Arc::new(Server {
+        instructions: instructions(settings.session.is_some()),
+        settings,
+        out: wire::Writer::default(),
+        in_flight: InFlight::default(),
+    });
+    let mut reader = wire::Reader::new(std::io::stdin().lock(), limit);
+    loop {
+        match reader.next_line() {
+            Ok(wire::Line::Message(bytes)) => {
+                let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    server.line(&bytes);
+                }));
+                if handled.is_err() {
+                    server.fault(
+                        &Value::Null,
+                        &Fault::new(rpc::INTERNAL_ERROR, "Internal error"),
+                    );
+                }
+            }
+            Ok(wire::Line::TooLong) => server.fault(
+                &Value::Null,
+                &Fault::new(
+                    rpc::INVALID_REQUEST,
+                    format!("Invalid request: the message is longer than {limit} bytes"),
+                ),
+            ),
+            Ok(wire::Line::End) | Err(_) => break,
+        }
+    }
+    server.in_flight.drain(DRAIN);
+    ExitCode::SUCCESS
+}
+
+/// The bound on one line: the largest arguments any tool takes, and room for the rest.
+fn max_line(limits: &crate::policy::Limits) -> usize {
+    let largest = crate::tool::registry::TOOLS
+        .iter()
+        .map(|t| tool::arguments_limit(t, limits))
+        .max()
+        .unwrap_or(0);
+    usize::try_from(largest.saturating_add(FRAMING)).unwrap_or(usize::MAX)
+}
+
+/// A session ID of its own for this connection: the process and the moment it started.
+fn fresh_session() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("mcp-{}-{nanos:x}", std::process::id())
+}
+
+/// What the host may tell the model about this server as a whole.
+fn instructions(guarded: bool) -> String {
+    let mut text = String::from(
+        "File tools over one workspace. Paths are relative to the workspace root. \
+         Every result is a JSON envelope; a refusal has a code, the facts in details, \
+         and a _hint: follow the hint.",
+    );
+    if guarded {
+        text.push_str(
+            " Read a file with read_file before you write or edit it; \
+             writes and edits chain without re-reading.",
+        );
+    }
+    text
+}
+
+/// In server mode a panic is one call's internal failure: no envelope on stdout (only
+/// protocol messages go there), no exit. Its message goes to stderr with `STITCH_DEBUG=1`.
+fn quiet_panics() {
+    std::panic::set_hook(Box::new(|info| {
+        if std::env::var_os("STITCH_DEBUG").is_some_and(|v| v == "1") {
+            crate::envelope::stderr_line(&format!("stitch mcp: internal error: panic: {info}"));
+        }
+    }));
+}

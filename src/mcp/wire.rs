@@ -1,0 +1,130 @@
+//! The stdio framing of MCP: one JSON-RPC message a line, each way.
+//!
+//! Lines are read with a bound: a line past it is skipped to its newline without being
+//! held in memory, so no input can grow the server without limit. Every message out is
+//! written whole, under one lock, through the envelope module (the one writer of stdout),
+//! so concurrent calls never interleave their lines and nothing but protocol messages
+//! ever reaches stdout.
+
+use std::io::{BufRead, ErrorKind};
+use std::sync::Mutex;
+
+use serde_json::Value;
+
+/// One line of input.
+#[derive(Debug)]
+pub enum Line {
+    /// A line's bytes, without its newline (or the trailing `\r` of a CRLF).
+    Message(Vec<u8>),
+    /// A line longer than the bound; its bytes were skipped.
+    TooLong,
+    /// Stdin is closed.
+    End,
+}
+
+/// Reads lines of at most `limit` bytes.
+pub struct Reader<R> {
+    input: R,
+    limit: usize,
+}
+
+impl<R: BufRead> Reader<R> {
+    pub fn new(input: R, limit: usize) -> Self {
+        Reader { input, limit }
+    }
+
+    /// The next line. A last line without a newline counts as a line.
+    pub fn next_line(&mut self) -> std::io::Result<Line> {
+        let mut line = Vec::new();
+        let mut over = false;
+        loop {
+            let buffer = match self.input.fill_buf() {
+                Ok(buffer) => buffer,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buffer.is_empty() {
+                return Ok(match (over, line.is_empty()) {
+                    (true, _) => Line::TooLong,
+                    (false, true) => Line::End,
+                    (false, false) => Line::Message(trim_cr(line)),
+                });
+            }
+            let (chunk, done) = match memchr::memchr(b'\n', buffer) {
+                Some(at) => (&buffer[..at], Some(at + 1)),
+                None => (buffer, None),
+            };
+            if !over {
+                if line.len() + chunk.len() > self.limit {
+                    over = true;
+                    line = Vec::new();
+                } else {
+                    line.extend_from_slice(chunk);
+                }
+            }
+            let consumed = done.unwrap_or(chunk.len());
+            self.input.consume(consumed);
+            if done.is_some() {
+                return Ok(if over {
+                    Line::TooLong
+                } else {
+                    Line::Message(trim_cr(line))
+                });
+            }
+        }
+    }
+}
+
+fn trim_cr(mut line: Vec<u8>) -> Vec<u8> {
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    line
+}
+
+/// Writes whole messages to stdout, one a line, from any thread.
+#[derive(Debug, Default)]
+pub struct Writer {
+    lock: Mutex<()>,
+}
+
+impl Writer {
+    /// Writes `message` as one line. Compact JSON escapes every newline inside strings,
+    /// so a message is always exactly one line.
+    pub fn send(&self, message: &Value) {
+        let text = message.to_string();
+        let _held = self
+            .lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        crate::envelope::emit_plain(&text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Line, Reader};
+
+    fn lines(input: &[u8], limit: usize) -> Vec<String> {
+        let mut reader = Reader::new(std::io::BufReader::with_capacity(4, input), limit);
+        let mut out = Vec::new();
+        loop {
+            match reader.next_line().unwrap() {
+                Line::Message(m) => out.push(String::from_utf8(m).unwrap()),
+                Line::TooLong => out.push("<too long>".into()),
+                Line::End => return out,
+            }
+        }
+    }
+
+    #[test]
+    fn lines_are_bounded_and_framed() {
+        assert_eq!(lines(b"ab\r\ncd\n\nlast", 8), ["ab", "cd", "", "last"]);
+        assert_eq!(
+            lines(b"short\nthis line is long\nok\n", 8),
+            ["short", "<too long>", "ok"]
+        );
+        assert_eq!(lines(b"123456789", 8), ["<too long>"]);
+        assert!(lines(b"", 8).is_empty());
+    }
+}
