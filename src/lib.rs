@@ -53,6 +53,16 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if let cli::Command::Mcp(args) = &parsed.command {
+        // `--session` is global, so clap cannot hold it against `--no-session` itself; a
+        // session from STITCH_SESSION is overridden by the explicit flag.
+        if args.no_session
+            && matches.value_source("session") == Some(clap::parser::ValueSource::CommandLine)
+        {
+            return usage_error(&command.error(
+                ErrorKind::ArgumentConflict,
+                "the argument '--session <ID>' cannot be used with '--no-session'",
+            ));
+        }
         return mcp::serve(cli::settings(&parsed), args.no_session);
     }
     let flags_given = matches.subcommand().is_some_and(|(name, sub)| {

@@ -123,7 +123,7 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct McpArgs {
     /// Turn the read-before-write guards off (by default each connection is a fresh session).
-    #[arg(long, conflicts_with = "session")]
+    #[arg(long)]
     pub no_session: bool,
 }
 

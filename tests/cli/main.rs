@@ -66,3 +66,6 @@ mod stress;
 mod fuzz;
 // A planted workspace: its own state, special files, symlink fan-out, hooks, odd names.
 mod hostile;
+// `stitch mcp` over pipes with raw JSON-RPC: each revision's handshake, protocol faults,
+// tools and their envelopes, sessions, cancellation, two servers and the CLI at once.
+mod mcp;

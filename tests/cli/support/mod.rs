@@ -1,13 +1,15 @@
 //! What every suite shares, and the only place suites share anything: the workspace and
-//! its command builder, the run and its assertions (the whole envelope included),
-//! directory snapshots, the host programs the tests trust, and the requests the
-//! adversarial and fuzz suites make. A suite never imports from another suite.
+//! its command builder, the run and its assertions (the whole envelope included), an MCP
+//! server driven over pipes, directory snapshots, the host programs the tests trust, and
+//! the requests the adversarial and fuzz suites make. A suite never imports from another
+//! suite.
 
 #![allow(dead_code)]
 
 mod envelope;
 mod host;
 mod lock;
+mod mcp;
 mod requests;
 mod run;
 mod tree;
@@ -28,6 +30,7 @@ mod seccomp {
 pub use envelope::{assert_json, ANY, NUMBER, SHA256, STRING};
 pub use host::{mount, sha256sum, Mount};
 pub use lock::hold_every_lock;
+pub use mcp::{envelope_of, McpServer};
 pub use requests::{request, HEADER, TOOLS};
 pub use run::{exit_status, has_hint, Run};
 pub use seccomp::refuse_openat2;
