@@ -115,6 +115,12 @@ impl Session {
     }
 
     /// Records that this session saw `seen` at `real`.
+    ///
+    /// A ledger that already holds `seen` for `real`, from a recent enough entry, is left
+    /// as it is: re-reading an unchanged file (what an agent does most) then costs one
+    /// read of the ledger, not a locked, fsynced rewrite. "Recent enough" is fewer than
+    /// half of [`MAX_ENTRIES`] records ago, so such an entry is still far from eviction
+    /// and the ledger keeps evicting the least recently seen paths first, give or take.
     pub fn record(
         &self,
         ws: &Workspace,
@@ -122,14 +128,25 @@ impl Session {
         seen: Seen,
         wait: &lock::Wait,
     ) -> Result<(), Error> {
-        let _guard = lock::acquire_named(ws, &format!("session-{}.lock", self.id), wait)
-            .map_err(Error::Lock)?;
-        let (mut ledger, exists) = self.load(ws).map_err(Error::Workspace)?;
-        ledger.clock += 1;
         let sha256 = match seen {
             Seen::Present(sha) => Some(sha),
             Seen::Absent => None,
         };
+        if let Ok((ledger, true)) = self.load(ws) {
+            let recent =
+                |entry: &Entry| ledger.clock.saturating_sub(entry.at) < (MAX_ENTRIES / 2) as u64;
+            if ledger
+                .entries
+                .get(real)
+                .is_some_and(|entry| entry.sha256 == sha256 && recent(entry))
+            {
+                return Ok(());
+            }
+        }
+        let _guard = lock::acquire_named(ws, &format!("session-{}.lock", self.id), wait)
+            .map_err(Error::Lock)?;
+        let (mut ledger, exists) = self.load(ws).map_err(Error::Workspace)?;
+        ledger.clock += 1;
         ledger.entries.insert(
             real.to_owned(),
             Entry {

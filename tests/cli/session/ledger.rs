@@ -111,3 +111,34 @@ fn a_ledger_of_the_wrong_shape_is_treated_as_empty() {
 fn an_empty_ledger_file_is_treated_as_empty() {
     corrupt_ledger_fails_closed(|_| Vec::new());
 }
+
+// ---------------------------------------------------------------------------------------
+// Re-reads
+
+#[test]
+fn re_reading_an_unchanged_file_leaves_the_ledger_as_it_is() {
+    use std::os::unix::fs::MetadataExt;
+    let ws = workspace_with_text();
+    session(&ws, "agent-a", &["read", "a.txt"]).ok();
+    let ledger = ledger_path(&ws, "agent-a");
+    let before = fs::metadata(&ledger).unwrap();
+    let bytes = fs::read(&ledger).unwrap();
+    session(&ws, "agent-a", &["read", "a.txt"]).ok();
+    let after = fs::metadata(&ledger).unwrap();
+    assert_eq!(
+        (after.ino(), after.mtime_nsec()),
+        (before.ino(), before.mtime_nsec())
+    );
+    assert_eq!(fs::read(&ledger).unwrap(), bytes);
+    // A changed file is a new version: the ledger is rewritten, and edits go through.
+    ws.file("a.txt", "alpha\nbeta\ndelta\n");
+    session(&ws, "agent-a", &["read", "a.txt"]).ok();
+    assert_ne!(fs::metadata(&ledger).unwrap().ino(), before.ino());
+    session(
+        &ws,
+        "agent-a",
+        &["edit", "a.txt", "--old", "delta", "--new", "D"],
+    )
+    .ok();
+    assert_eq!(ws.read_string("a.txt"), "alpha\nbeta\nD\n");
+}
