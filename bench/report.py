@@ -11,6 +11,7 @@ import json
 import os
 import re
 import statistics
+import sys
 
 # (id, title, results file, stitch index, baseline index, baseline label, target)
 # target: ("le", x)      stitch median <= x * baseline median
@@ -288,6 +289,20 @@ def main():
             for secs, pct, calls, sc in rows:
                 w(f"| {sc} | {calls} | {secs:.6f} | {pct} |")
             w("\n</details>")
+        w("")
+
+    # stitch mcp beside the official filesystem server (bench/mcp_servers.py).
+    mcp_results = os.path.join(args.results, "mcp.json")
+    if os.path.exists(mcp_results):
+        sys.path.insert(0, bench_dir)
+        import mcp_servers
+
+        with open(mcp_results) as f:
+            mcp_data = json.load(f)
+        mcp_data["official_version"] = facts.get("f_official_version", "?")
+        mcp_data["node_version"] = facts.get("f_node_version", "?")
+        for line in mcp_servers.report_lines(mcp_data):
+            w(line)
         w("")
 
     # Hand-written analysis of a particular run; flagged when it belongs to another commit.

@@ -206,3 +206,28 @@ fn a_root_that_is_no_directory_stops_the_server_at_start() {
         "stitch mcp: The workspace root does not exist\n"
     );
 }
+
+#[test]
+fn a_line_past_the_bound_is_refused_unread_and_the_server_reads_on() {
+    let ws = TestWorkspace::new();
+    // The bound follows the largest arguments a tool takes: two texts of maxFileBytes.
+    ws.file(
+        ".stitch/config.json",
+        r#"{"limits": {"maxFileBytes": 1000}}"#,
+    );
+    let mut server = started(&ws, &["--no-session"]);
+    let huge = format!(
+        r#"{{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {{"name": "write_file", "arguments": {{"path": "big.txt", "content": "{}"}}}}}}"#,
+        "x".repeat(3 << 20)
+    );
+    server.send_line(&huge);
+    let reply = server
+        .next_message(Duration::from_secs(10))
+        .expect("a reply");
+    assert_json(
+        &json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": STRING}}),
+        &reply,
+    );
+    assert!(!ws.exists("big.txt"));
+    assert_eq!(server.result("ping", &json!({})), json!({}));
+}

@@ -2,7 +2,7 @@
 (@modelcontextprotocol/server-filesystem): round trips, start-up, memory over many calls,
 and what each server does in the scenarios that decide whether an agent's edit lands.
 
-    python3 bench/mcp.py --stitch BIN --official 'node .../dist/index.js' --out mcp.json [--quick]
+    python3 bench/mcp_servers.py --stitch BIN --official 'node .../dist/index.js' --out mcp.json [--quick]
 
 Both servers are driven the same way: raw JSON-RPC over pipes, one message a line, each
 request timed from the write to its reply being read. Medians are reported; the two
@@ -304,7 +304,7 @@ def report_lines(data):
     """The BENCHMARKS.md section for the results `main` wrote."""
     s, o = data["servers"]["stitch"], data["servers"]["official"]
     w = ["## MCP: `stitch mcp` and the official filesystem server\n",
-         "Both driven by `bench/mcp.py` over pipes with raw JSON-RPC (2025-11-25), "
+         "Both driven by `bench/mcp_servers.py` over pipes with raw JSON-RPC (2025-11-25), "
          "one request at a time, each timed from its write to its reply; stitch in its "
          "default mode (each connection a session, so its read-before-write ledger is "
          "kept on every call). Official: `@modelcontextprotocol/server-filesystem` "
