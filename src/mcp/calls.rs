@@ -46,13 +46,18 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &Value, era: Era) -> Resu
         None | Some(Value::Null) => Value::Object(serde_json::Map::new()),
         Some(value) => value.clone(),
     };
-    let cancel = server.in_flight.start(id);
+    let Some(cancel) = server.in_flight.start(id) else {
+        return Err(Fault::new(
+            rpc::INVALID_REQUEST,
+            format!("Invalid request: a call with ID {id} is still running"),
+        ));
+    };
     let settings = Settings {
         cancel: Some(cancel.clone()),
         ..server.settings.clone()
     };
     let spawned = std::thread::Builder::new()
-        .name(format!("call {id}"))
+        .name("stitch call".into())
         .spawn({
             let id = id.clone();
             let server = Arc::clone(server);

@@ -28,9 +28,14 @@ fn key(id: &Value) -> String {
 }
 
 impl InFlight {
-    /// Registers a call under `id` once a slot is free, and returns its cancel signal.
-    pub fn start(&self, id: &Value) -> Cancel {
+    /// Registers a call under `id` once a slot is free, and returns its cancel signal;
+    /// `None` when a call with that ID is still running (IDs are unique among the
+    /// requests in flight, so a cancellation names one call).
+    pub fn start(&self, id: &Value) -> Option<Cancel> {
         let mut calls = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
+        if calls.contains_key(&key(id)) {
+            return None;
+        }
         while calls.len() >= MAX_CALLS {
             calls = self
                 .changed
@@ -39,7 +44,7 @@ impl InFlight {
         }
         let cancel = Cancel::default();
         calls.insert(key(id), cancel.clone());
-        cancel
+        Some(cancel)
     }
 
     /// Forgets a finished call.

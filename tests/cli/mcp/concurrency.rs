@@ -37,6 +37,11 @@ fn a_cancelled_call_stops_waiting_for_its_lock_and_changes_nothing() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+    // Its ID names one call: a second request under it is refused while it runs.
+    server.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                        "params": {"name": "read_file", "arguments": {"path": "a.txt"}}}));
+    let duplicate = server.reply(&id);
+    assert_eq!(duplicate["error"]["code"], -32600, "{duplicate}");
     server.notify(
         "notifications/cancelled",
         &json!({"requestId": id, "reason": "test"}),
