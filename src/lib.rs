@@ -73,7 +73,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         )),
         _ => cli::call(&parsed, flags_given),
     };
-    envelope::emit(&outcome, style)
+    envelope::emit(&outcome, style, cli::dialect(&parsed, flags_given))
 }
 
 /// Help and version print text and exit 0; every other clap error is a tool call that
@@ -115,6 +115,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             envelope::emit(
                 &Err(Failure::Refused(refusal)),
                 envelope::Style::Json { pretty: false },
+                hint::Dialect::Flags,
             )
         }
     }

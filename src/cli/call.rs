@@ -5,13 +5,15 @@
 use serde_json::Value;
 
 use super::{Cli, Command};
+use crate::hint::Dialect;
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::tool::registry::{self, ToolSpec};
 use crate::tool::{self, Output, Settings};
 
-/// The settings the global options spell.
-fn settings(cli: &Cli) -> Settings {
+/// The settings the global options spell, for a call in `dialect`.
+fn settings(cli: &Cli, dialect: Dialect) -> Settings {
     Settings {
+        dialect,
         root: cli.root.clone(),
         session: cli.session.clone(),
         lock_timeout: cli.lock_timeout,
@@ -37,12 +39,31 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
     registry::find(name).map(|tool| (tool, json))
 }
 
+/// How the call spells its arguments, and so how hints name them: JSON when they are
+/// read from stdin (`--json`, or no tool arguments and stdin not a terminal), flags
+/// otherwise.
+#[must_use]
+pub fn dialect(cli: &Cli, flags_given: bool) -> Dialect {
+    match tool_of(&cli.command) {
+        Some((_, json_flag)) if reads_stdin(json_flag, flags_given) => Dialect::Json,
+        _ => Dialect::Flags,
+    }
+}
+
+/// Whether the arguments come from stdin.
+fn reads_stdin(json_flag: bool, flags_given: bool) -> bool {
+    json_flag || (!flags_given && !crate::input::stdin_is_terminal())
+}
+
 /// Runs the call the command line asks for (anything but `schema`, which is not a tool
 /// call). `flags_given` says whether any tool argument came as a flag.
 pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
     let Some((tool, json_flag)) = tool_of(&cli.command) else {
         // `stitch config check`.
-        return Ok(tool::config_check(&tool::open(&settings(cli))?));
+        return Ok(tool::config_check(&tool::open(&settings(
+            cli,
+            Dialect::Flags,
+        ))?));
     };
     if json_flag && flags_given {
         return Err(Refusal::new(
@@ -55,8 +76,8 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         .with(key::FIELD, "json")
         .into());
     }
-    let ctx = tool::open(&settings(cli))?;
-    let arguments = if json_flag || (!flags_given && !crate::input::stdin_is_terminal()) {
+    let ctx = tool::open(&settings(cli, dialect(cli, flags_given)))?;
+    let arguments = if reads_stdin(json_flag, flags_given) {
         from_stdin(tool::arguments_limit(tool, &ctx.limits))?
     } else if flags_given {
         super::flags::to_json(&cli.command, ctx.limits.max_file_bytes)?

@@ -8,7 +8,7 @@
 mod call;
 pub mod flags;
 
-pub use call::call;
+pub use call::{call, dialect};
 
 use std::path::PathBuf;
 

@@ -40,6 +40,22 @@ pub fn parse_object(bytes: &[u8]) -> Result<Value, Refusal> {
             ),
         )
         .with(key::FIELD, "stdin")),
+        Err(e) if raw_control(&e) => Err(Refusal::new(
+            Code::InvalidArgument,
+            format!(
+                "The JSON arguments on stdin do not parse: a string holds a raw newline, tab or other control character {}; JSON spells them \\n and \\t",
+                // serde_json puts a raw newline at column 0 of the next line.
+                if e.column() == 0 {
+                    format!("at the end of line {}", e.line().saturating_sub(1))
+                } else {
+                    format!("at line {} column {}", e.line(), e.column())
+                }
+            ),
+        )
+        .with(key::FIELD, "stdin")
+        .with(key::REASON, crate::hint::RAW_CONTROL)
+        .with("line", e.line())
+        .with("column", e.column())),
         Err(e) => Err(Refusal::new(
             Code::InvalidArgument,
             format!("The JSON arguments on stdin do not parse: {e}"),
@@ -48,6 +64,13 @@ pub fn parse_object(bytes: &[u8]) -> Result<Value, Refusal> {
         .with("line", e.line())
         .with("column", e.column())),
     }
+}
+
+/// Whether `error` is a string holding a raw control character: the mistake of a JSON
+/// written by hand in a heredoc, with real newlines inside `oldText`. serde_json does not
+/// expose the error's kind, only its message.
+fn raw_control(error: &serde_json::Error) -> bool {
+    error.is_syntax() && error.to_string().starts_with("control character")
 }
 
 fn kind_of(value: &Value) -> &'static str {

@@ -234,10 +234,11 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<GlobResult> {
         denied: omitted.denied,
         left: omitted.into(),
         hint: truncated.then(|| {
-            limits::cut_hint(
+            crate::hint::cut(
+                ctx.dialect,
                 &format!("the first {limit} matches in byte order"),
-                "narrow the pattern or path",
-                ctx.limits.glob,
+                crate::hint::Narrow::Glob,
+                ctx.limits.glob.saturating_mul(limits::RAISE),
             )
         }),
     })

@@ -92,10 +92,11 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
         skipped,
         left: omitted.into(),
         hint: truncated.then(|| {
-            limits::cut_hint(
+            crate::hint::cut(
+                ctx.dialect,
                 &format!("the first {limit} entries"),
-                "list a subdirectory or lower depth",
-                ctx.limits.list,
+                crate::hint::Narrow::List,
+                ctx.limits.list.saturating_mul(limits::RAISE),
             )
         }),
     })

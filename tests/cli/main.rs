@@ -35,6 +35,8 @@ mod search;
 mod coverage;
 // Tool definitions: JSON Schema that validates requests, in every format.
 mod schema;
+// Hints name flags and commands to a call by flags, fields and tools to a call by JSON.
+mod dialect;
 // --format text: plain content, short lines, refusals on stderr.
 mod text;
 // Completions and man pages equal what the CLI generates; every --help shows an example.

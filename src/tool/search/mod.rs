@@ -214,10 +214,11 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
         denied: omitted.denied,
         left: omitted.into(),
         hint: truncated.then(|| {
-            limits::cut_hint(
+            crate::hint::cut(
+                ctx.dialect,
                 &format!("the first {limit} matches in path order"),
-                "narrow with path or include",
-                ctx.limits.search,
+                crate::hint::Narrow::Search,
+                ctx.limits.search.saturating_mul(limits::RAISE),
             )
         }),
     })
