@@ -33,7 +33,8 @@ mod glob;
 mod search;
 // Every refusal code in the contract is produced by a real call.
 mod coverage;
-// Tool definitions: JSON Schema that validates requests, in every format.
+// Tool definitions: JSON Schema that validates requests, in every host's format, and the
+// output schema every success matches.
 mod schema;
 // --format text: plain content, short lines, refusals on stderr.
 mod text;
