@@ -111,7 +111,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -141,7 +141,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -171,7 +171,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -267,7 +267,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -305,7 +305,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -497,7 +497,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -539,7 +539,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -569,7 +569,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -623,7 +623,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -665,7 +665,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)

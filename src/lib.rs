@@ -18,6 +18,10 @@ pub mod text;
 mod tool;
 pub mod workspace;
 
+/// The one list of tools: names, schemas, annotations and the refusals each can return,
+/// for the generated documentation.
+pub use tool::registry;
+
 use std::ffi::OsString;
 use std::process::ExitCode;
 

@@ -61,10 +61,12 @@ pub struct Cli {
     #[arg(long, global = true, help_heading = "Global options")]
     pub pretty: bool,
     /// Output: json (the envelope, default) or text for people (refusals as
-    /// error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp.
+    /// error[CODE]: message on stderr); for schema: json-schema, anthropic, openai,
+    /// openai-responses or mcp.
     #[arg(long, env = "STITCH_FORMAT",
         help_heading = "Global options", global = true, value_name = "FORMAT",
-          value_parser = ["json", "text", "json-schema", "anthropic", "openai", "mcp"])]
+          value_parser = ["json", "text", "json-schema", "anthropic", "openai",
+              "openai-responses", "mcp"])]
     // The doc comment is the option's --help text, where `[CODE]` is literal.
     #[allow(rustdoc::broken_intra_doc_links)]
     pub format: Option<String>,

@@ -84,9 +84,24 @@ fn kind_of(value: &Value) -> &'static str {
     }
 }
 
+/// Drops every member whose value is `null`, at any depth: no field gives `null` a
+/// meaning of its own, and a host in strict mode (OpenAI's) sends `null` for each
+/// optional field it leaves out, so `null` is read as "absent" (and the default applies).
+fn nulls_as_absent(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(nulls_as_absent);
+        }
+        Value::Array(items) => items.iter_mut().for_each(nulls_as_absent),
+        _ => {}
+    }
+}
+
 /// Parses the arguments object into `R`, naming the field of any mistake and listing the
-/// allowed fields.
-pub fn parse<R: Request>(arguments: Value) -> Result<R, Refusal> {
+/// allowed fields. A field whose value is `null` counts as not given.
+pub fn parse<R: Request>(mut arguments: Value) -> Result<R, Refusal> {
+    nulls_as_absent(&mut arguments);
     serde_path_to_error::deserialize::<_, R>(arguments).map_err(|error| {
         let path = error.path().to_string();
         let inner = error.inner().to_string();

@@ -30,6 +30,7 @@ pub struct GlobRequest {
     #[serde(default, alias = "include_ignored")]
     pub include_ignored: bool,
     /// The most matches to return (default 1000, at most 10000).
+    #[schemars(extend("default" = crate::policy::Limits::DEFAULT.glob))]
     pub limit: Option<u64>,
 }
 
@@ -245,7 +246,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<GlobResult> {
 }
 
 /// What `glob` returns, in this order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GlobResult {
     /// File paths, sorted in byte order.

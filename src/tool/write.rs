@@ -134,7 +134,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
 }
 
 /// What `write_file` returns, in this order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WriteResult {
     pub path: String,

@@ -33,7 +33,8 @@ mod glob;
 mod search;
 // Every refusal code in the contract is produced by a real call.
 mod coverage;
-// Tool definitions: JSON Schema that validates requests, in every format.
+// Tool definitions: JSON Schema that validates requests, in every host's format, and the
+// output schema every success matches.
 mod schema;
 // Hints name flags and commands to a call by flags, fields and tools to a call by JSON.
 mod dialect;

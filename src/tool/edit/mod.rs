@@ -4,6 +4,7 @@ mod apply;
 mod request;
 mod snippet;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -125,7 +126,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
 }
 
 /// What `edit_file` returns, in this order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EditResult {
     pub path: String,

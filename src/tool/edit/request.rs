@@ -23,6 +23,7 @@ pub struct EditRequest {
     pub new_text: Option<String>,
     /// Replace every occurrence of oldText (default false).
     #[serde(alias = "replace_all")]
+    #[schemars(extend("default" = false))]
     pub replace_all: Option<bool>,
     /// Refuse with MATCH_COUNT_MISMATCH unless oldText occurs exactly this many times.
     pub expected_replacements: Option<u64>,

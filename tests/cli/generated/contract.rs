@@ -8,15 +8,15 @@ use stitch::refusal::Code;
 use super::roff::Roff;
 
 /// What a refusal code means and what to do about it.
-struct CodeDoc {
-    when: &'static str,
+pub(super) struct CodeDoc {
+    pub(super) when: &'static str,
     /// The remedy, in substance (`None` where no action of the caller helps).
     remedy: Option<String>,
 }
 
 /// The doc of every code. The match is exhaustive: a new code does not compile until it
 /// is documented here.
-fn code_doc(code: Code) -> CodeDoc {
+pub(super) fn code_doc(code: Code) -> CodeDoc {
     let (when, remedy): (&str, Option<&str>) = match code {
         Code::InvalidArgument => (
             "Malformed JSON; a missing, unknown or mistyped field (`details` list the allowed \
@@ -119,7 +119,7 @@ fn code_doc(code: Code) -> CodeDoc {
     CodeDoc { when, remedy }
 }
 
-fn exit_status(code: Code) -> u8 {
+pub(super) fn exit_status(code: Code) -> u8 {
     if code.is_invocation_error() {
         2
     } else {
