@@ -34,7 +34,7 @@ const MAN: &str = "man";
 /// The date in the pages' `.TH` line: the last substantive change to their content. A
 /// constant, so that generating is reproducible; move it on when the contract sections
 /// change.
-const DATE: &str = "2026-11-30";
+const DATE: &str = "2026-12-01";
 
 /// The subcommands whose `--help` must show an example call: the six tools, `schema` and
 /// `config`.
