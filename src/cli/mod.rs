@@ -16,13 +16,44 @@ use std::path::PathBuf;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use serde::Serialize;
 
+/// The rules every tool's `--help` states after its options: where the arguments come
+/// from, when stdin is waited on, and values that begin with `-`.
+macro_rules! tool_after_help {
+    () => {
+        "Arguments come as flags, or as one JSON object on stdin (--json). With no tool \
+         arguments and stdin not a terminal, stdin is read for JSON: if nothing arrives \
+         within 200 ms stitch says so on stderr, and after 2 s of silence it takes stdin as \
+         empty (no arguments). To avoid the wait, pass the arguments as flags, pass --json \
+         (which waits for its JSON), or redirect </dev/null. Global options (--root, \
+         --format, --pretty, ...) are not tool arguments.\n\n\
+         A value that begins with '-' is a value, for every option that takes text and \
+         for a query or pattern: --content '- ship it', --old '-x', stitch search '-> bool'. \
+         A path that begins with '-' is written ./-name."
+    };
+}
+
+/// What `glob` and `search` add to their `--help`: their exit status in text mode.
+macro_rules! text_exit_help {
+    () => {
+        "With --format text (or --null), nothing matched is exit status 1 with empty \
+         output, as grep and rg; a result cut by --limit says so on stderr."
+    };
+}
+
 /// stitch: safe, exact file tools over one workspace.
 ///
 /// Every call prints one JSON envelope on stdout: {"ok":true,"data":...} or a typed
 /// refusal {"ok":false,"error":CODE,"details":{"message":…},"_hint":…}.
 /// Exit status: 0 success, 1 refusal, 2 invalid invocation, 3 internal error.
 #[derive(Debug, Parser)]
-#[command(name = "stitch", version, about, long_about, max_term_width = 100)]
+#[command(
+    name = "stitch",
+    version,
+    about,
+    long_about,
+    max_term_width = 100,
+    after_help = tool_after_help!()
+)]
 pub struct Cli {
     /// The workspace: nothing outside it is ever read or written [default: current directory].
     #[arg(
@@ -63,8 +94,9 @@ pub struct Cli {
     /// Indent the envelope.
     #[arg(long, global = true, help_heading = "Global options")]
     pub pretty: bool,
-    /// Output: json (the envelope, default) or text for people (refusals as
-    /// error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp.
+    /// Output: json (the envelope, default) or text for people and pipelines (refusals as
+    /// error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing
+    /// matched); for schema: json-schema, anthropic, openai or mcp.
     #[arg(long, env = "STITCH_FORMAT",
         help_heading = "Global options", global = true, value_name = "FORMAT",
           value_parser = ["json", "text", "json-schema", "anthropic", "openai", "mcp"])]
@@ -73,30 +105,6 @@ pub struct Cli {
     pub format: Option<String>,
     #[command(subcommand)]
     pub command: Command,
-}
-
-/// The rules every tool's `--help` states after its options: where the arguments come
-/// from, when stdin is waited on, and values that begin with `-`.
-macro_rules! tool_after_help {
-    () => {
-        "Arguments come as flags, or as one JSON object on stdin (--json). With no tool \
-         arguments and stdin not a terminal, stdin is read for JSON: if nothing arrives \
-         within 200 ms stitch says so on stderr, and after 2 s of silence it takes stdin as \
-         empty (no arguments). To avoid the wait, pass the arguments as flags, pass --json \
-         (which waits for its JSON), or redirect </dev/null. Global options (--root, \
-         --format, --pretty, ...) are not tool arguments.\n\n\
-         A value that begins with '-' is a value, for every option that takes text and \
-         for a query or pattern: --content '- ship it', --old '-x', stitch search '-> bool'. \
-         A path that begins with '-' is written ./-name."
-    };
-}
-
-/// What `glob` and `search` add to their `--help`: their exit status in text mode.
-macro_rules! text_exit_help {
-    () => {
-        "With --format text (or --null), nothing matched is exit status 1 with empty \
-         output, as grep and rg; a result cut by --limit says so on stderr."
-    };
 }
 
 /// The subcommands.

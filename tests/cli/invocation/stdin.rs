@@ -196,12 +196,17 @@ fn global_and_display_options_are_not_tool_arguments() {
     );
 }
 
-/// Every tool's `--help` and man page state the rule.
+/// `stitch --help`, every tool's `--help` and their man pages state the rule.
 #[test]
 fn every_tool_help_states_the_stdin_rule() {
     let ws = TestWorkspace::new();
-    for tool in ["read", "write", "edit", "list", "glob", "search"] {
-        let output = ws.cmd().args([tool, "--help"]).output().unwrap();
+    for tool in ["", "read", "write", "edit", "list", "glob", "search"] {
+        let args: &[&str] = if tool.is_empty() {
+            &["--help"]
+        } else {
+            &[tool, "--help"]
+        };
+        let output = ws.cmd().args(args).output().unwrap();
         assert_eq!(output.status.code(), Some(0), "{tool}");
         // clap wraps the text to the terminal: compare it with its lines joined.
         let help = String::from_utf8(output.stdout)
@@ -222,13 +227,17 @@ fn every_tool_help_states_the_stdin_rule() {
                 "{tool} --help lacks {words:?}:\n{help}"
             );
         }
-        let page = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("man/stitch-{tool}.1")),
-        )
-        .unwrap();
+        let page = if tool.is_empty() {
+            "man/stitch.1".to_owned()
+        } else {
+            format!("man/stitch-{tool}.1")
+        };
+        let page =
+            std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&page))
+                .unwrap();
         assert!(
             page.contains("if nothing arrives within 200 ms stitch says so on stderr"),
-            "man/stitch-{tool}.1 lacks the stdin rule"
+            "the man page of `{tool}` lacks the stdin rule"
         );
     }
 }
