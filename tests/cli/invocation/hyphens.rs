@@ -97,6 +97,53 @@ fn glob_a_pattern_that_begins_with_a_dash() {
     assert_eq!(run.ok()["matches"], json!(["-d/-c.md"]));
 }
 
+#[test]
+fn file_options_and_session_ids_that_begin_with_a_dash() {
+    let ws = TestWorkspace::new();
+    ws.file("-old.txt", "-x")
+        .file("-new.txt", "--y")
+        .file("f", "a -x b\n");
+    // --from-style flags name the caller's files, here relative to the working directory.
+    let run = ws.run(&["write", "g.md", "--from", "-new.txt"]);
+    assert_eq!(run.ok()["bytes"], 3);
+    assert_eq!(ws.read_string("g.md"), "--y");
+    let run = ws.run(&[
+        "edit",
+        "f",
+        "--old-from",
+        "-old.txt",
+        "--new-from",
+        "-new.txt",
+    ]);
+    assert_eq!(run.ok()["replacements"], 1);
+    assert_eq!(ws.read_string("f"), "a --y b\n");
+    // A session ID may begin with `-`: the session reads, then edits what it read.
+    let run = ws.run(&[
+        "--session",
+        "-s1",
+        "edit",
+        "f",
+        "--old",
+        "--y",
+        "--new",
+        "-z",
+    ]);
+    run.refused("NOT_OBSERVED");
+    ws.run(&["--session", "-s1", "read", "f"]).ok();
+    let run = ws.run(&[
+        "--session",
+        "-s1",
+        "edit",
+        "f",
+        "--old",
+        "--y",
+        "--new",
+        "-z",
+    ]);
+    assert_eq!(run.ok()["replacements"], 1);
+    assert_eq!(ws.read_string("f"), "a -z b\n");
+}
+
 /// An unknown flag is still a usage error, and clap's tip to pass it after `--` (where it
 /// would be a positional argument, not the option's value) is not shown.
 #[test]
