@@ -278,7 +278,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__glob)
-            opts="-h --path --all --limit --json --root --session --lock-timeout --pretty --format --help"
+            opts="-0 -h --path --all --limit --null --json --root --session --lock-timeout --pretty --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -470,7 +470,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__list)
-            opts="-h --depth --all --limit --json --root --session --lock-timeout --pretty --format --help"
+            opts="-0 -h --depth --all --limit --null --json --root --session --lock-timeout --pretty --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -580,7 +580,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__search)
-            opts="-i -C -h --path --regex --ignore-case --glob --context --mode --paths-only --all --limit --json --root --session --lock-timeout --pretty --format --help"
+            opts="-i -C -0 -h --path --regex --ignore-case --glob --context --mode --paths-only --all --limit --null --json --root --session --lock-timeout --pretty --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -27,7 +27,7 @@ end
 complete -c stitch -n "__fish_stitch_needs_command" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_needs_command" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_needs_command" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_needs_command" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_needs_command" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -52,7 +52,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand read" -l max-bytes -d 'Cap
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand read" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -69,7 +69,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand write" -l expected-sha256 
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand write" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -90,7 +90,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-sha256 -
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -107,7 +107,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand list" -l limit -d 'The mos
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand list" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -115,6 +115,7 @@ openai\t''
 openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
+complete -c stitch -n "__fish_stitch_using_subcommand list" -s 0 -l null -d 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -123,7 +124,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand glob" -l limit -d 'The mos
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand glob" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -131,6 +132,7 @@ openai\t''
 openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -s 0 -l null -d 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -143,7 +145,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand search" -l limit -d 'The m
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand search" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -154,13 +156,14 @@ complete -c stitch -n "__fish_stitch_using_subcommand search" -l regex -d 'Treat
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s i -l ignore-case -d 'Match case-insensitively'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l paths-only -d 'Same as --mode path'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -s 0 -l null -d 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand schema" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand schema" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -172,7 +175,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand schema" -s h -l help -d 'P
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -186,7 +189,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_see
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''

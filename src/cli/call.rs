@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::{Cli, Command};
+use super::{stdin, Cli, Command};
 use crate::hint::Dialect;
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::tool::registry::{self, ToolSpec};
@@ -77,35 +77,15 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         .into());
     }
     let ctx = tool::open(&settings(cli, dialect(cli, flags_given)))?;
-    let arguments = if reads_stdin(json_flag, flags_given) {
-        from_stdin(tool::arguments_limit(tool, &ctx.limits))?
+    let limit = tool::arguments_limit(tool, &ctx.limits);
+    let arguments = if json_flag {
+        stdin::read(limit)?
     } else if flags_given {
         super::flags::to_json(&cli.command, ctx.limits.max_file_bytes)?
-    } else {
+    } else if crate::input::stdin_is_terminal() {
         Value::Object(serde_json::Map::new())
+    } else {
+        stdin::unasked(limit)?
     };
     tool::run(&ctx, tool, arguments)
-}
-
-/// Reads the arguments from stdin, at most `limit` bytes: exactly one JSON object;
-/// empty means none.
-fn from_stdin(limit: u64) -> Outcome<Value> {
-    let bytes = match crate::input::stdin_bytes(limit) {
-        Ok(bytes) => bytes,
-        Err(crate::input::Error::TooLarge { limit }) => {
-            return Err(Refusal::new(
-                Code::TooLarge,
-                format!(
-                    "stdin holds more than {limit} bytes, the bound on this tool's JSON arguments"
-                ),
-            )
-            .with(key::FIELD, "stdin")
-            .with("limit", limit)
-            .into())
-        }
-        Err(crate::input::Error::Io(e)) => {
-            return Err(anyhow::Error::new(e).context("reading stdin").into())
-        }
-    };
-    tool::args::parse_object(&bytes).map_err(Into::into)
 }

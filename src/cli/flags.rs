@@ -9,7 +9,7 @@ use super::Command;
 use crate::refusal::{key, Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.
-const NOT_TOOL_ARGS: [&str; 7] = [
+const NOT_TOOL_ARGS: [&str; 8] = [
     "root",
     "session",
     "lock_timeout",
@@ -17,6 +17,7 @@ const NOT_TOOL_ARGS: [&str; 7] = [
     "json",
     "format",
     "number",
+    "null",
 ];
 
 /// Whether any tool argument was given on the command line.

@@ -17,13 +17,15 @@ use crate::tool::Output;
 
 mod text;
 
+pub use text::Layout;
+
 /// How an outcome is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {
     /// The JSON envelope, one line (or indented).
     Json { pretty: bool },
     /// Plain text for people: results on stdout, refusals as `error[CODE]` on stderr.
-    Text { number: bool },
+    Text(text::Layout),
 }
 
 /// Exit status of a successful call, dry runs included.
@@ -96,9 +98,8 @@ pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> ExitCo
     let (envelope, status) = render(outcome, dialect);
     let pretty = match style {
         Style::Json { pretty } => pretty,
-        Style::Text { number } => {
-            text::emit(outcome.as_ref().ok(), &envelope, number);
-            return ExitCode::from(status);
+        Style::Text(layout) => {
+            return ExitCode::from(text::emit(outcome.as_ref().ok(), &envelope, status, layout));
         }
     };
     let text = if pretty {

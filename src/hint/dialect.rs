@@ -84,6 +84,7 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "lockTimeout" => "--lock-timeout",
         "format" => "--format",
         "json" => "--json",
+        "null" => "--null",
         _ => return None,
     })
 }

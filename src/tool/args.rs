@@ -150,7 +150,7 @@ pub fn parse<R: Request>(mut arguments: Value) -> Result<R, Refusal> {
         };
         Refusal::new(Code::InvalidArgument, message)
             .with(key::FIELD, field)
-            .with("allowed", allowed.to_vec())
+            .with(key::ALLOWED, allowed.to_vec())
     })
 }
 

@@ -11,6 +11,9 @@ mod support;
 
 // One JSON line for every call, usage errors included.
 mod envelope;
+// How a command line is taken: stdin read for JSON only when no tool argument was given,
+// and never waited on in silence; global options; values that begin with `-`.
+mod invocation;
 // read_file: paging, digests, line endings, BOM, non-text, argument parsing.
 mod read;
 // write_file: create, replace only when asked, atomic and faithful replacement.
@@ -38,7 +41,8 @@ mod coverage;
 mod schema;
 // Hints name flags and commands to a call by flags, fields and tools to a call by JSON.
 mod dialect;
-// --format text: plain content, short lines, refusals on stderr.
+// --format text: plain content, short lines, refusals with their facts on stderr, exit 1
+// when glob or search matched nothing, --null.
 mod text;
 // Completions and man pages equal what the CLI generates; every --help shows an example.
 mod generated;

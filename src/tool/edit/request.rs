@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::super::args::{invalid, Request};
-use crate::refusal::Refusal;
+use crate::refusal::{key, Refusal};
 
 /// The arguments of `edit_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -107,7 +107,7 @@ impl EditRequest {
 /// Lets a refusal about one item of `edits` name it.
 pub(super) fn with_index(refusal: Refusal, edit_index: Option<usize>) -> Refusal {
     match edit_index {
-        Some(index) => refusal.with("editIndex", index),
+        Some(index) => refusal.with(key::EDIT_INDEX, index),
         None => refusal,
     }
 }

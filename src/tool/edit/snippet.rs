@@ -66,7 +66,7 @@ pub fn ambiguous(
     )
     .with(key::PATH, shown)
     .with("occurrences", count)
-    .with("lines", lines);
+    .with(key::LINES, lines);
     with_index(refusal, edit_index)
 }
 
@@ -88,6 +88,6 @@ pub fn count_mismatch(
     .with(key::PATH, shown)
     .with("expectedReplacements", expected)
     .with("occurrences", count)
-    .with("lines", lines);
+    .with(key::LINES, lines);
     with_index(refusal, edit_index)
 }

@@ -3,6 +3,11 @@
 
 use crate::support::TestWorkspace;
 
+// Refusals: the facts the hint refers to, between the message and the hint.
+mod refusals;
+// For pipelines: exit 1 when glob or search matched nothing, cut results, --null.
+mod pipelines;
+
 fn text(ws: &TestWorkspace, args: &[&str]) -> std::process::Output {
     let mut cmd = ws.cmd();
     cmd.arg("--format").arg("text").args(args).write_stdin("");
@@ -31,6 +36,7 @@ fn a_refusal_goes_to_stderr_with_its_code_and_hint() {
     assert_eq!(
         stderr,
         "error[NOT_FOUND]: `scr/main.rs` does not exist\n\
+         near names: src/main.rs\n\
          hint: Did you mean `src/main.rs`? Otherwise list the parent directory.\n"
     );
     let out = text(&ws, &["read", "../x"]);
