@@ -1,10 +1,24 @@
-//! Scoring passages against a snippet: a bounded similarity over normalised text, a classification of the difference, and the final non-overlapping choice.
+//! Scoring passages against a snippet: a bounded similarity over normalised text (by
+//! characters, and by tokens so that one changed token — a hash, a version, a name —
+//! still reads as a near miss), a classification of the difference, and the final
+//! non-overlapping choice, which prefers the window whose ends line up with the snippet's.
 
 use std::time::{Duration, Instant};
 
-use similar::TextDiff;
+use similar::{capture_diff_slices_deadline, get_diff_ratio, Algorithm, TextDiff};
 
 use super::{Candidate, Difference};
+
+/// A candidate with what ranks it beside the others of its region.
+#[derive(Debug, Clone)]
+pub(super) struct Scored {
+    pub candidate: Candidate,
+    /// How well the passage's first and last lines match the snippet's, in 0..=1.
+    pub ends: f64,
+    /// The similarity of the exact texts, whitespace included, to break ties between
+    /// passages that only differ in whitespace.
+    pub raw: f64,
+}
 
 /// The lowest similarity worth showing; below it a passage is noise rather than a near miss.
 pub(super) const MIN_SIMILARITY: f64 = 0.5;
@@ -43,27 +57,95 @@ pub(super) fn similarity(
     } else if bound < MIN_SIMILARITY {
         bound
     } else {
-        let mut config = TextDiff::configure();
-        config.deadline(deadline.max(Instant::now() + Duration::from_millis(5)));
-        let diff = if a.len().max(b.len()) <= CHAR_RATIO_LIMIT {
-            config.diff_chars(a, b)
-        } else {
-            config.diff_lines(a, b)
-        };
-        f64::from(diff.ratio())
+        let deadline = deadline.max(Instant::now() + Duration::from_millis(5));
+        char_ratio(a, b, deadline).max(token_ratio(a, b, deadline))
     };
     ((ratio * 1000.0).round() / 1000.0).min(0.999)
 }
 
+/// The share of characters two texts have in common, in order (by lines when long).
+pub(super) fn char_ratio(a: &str, b: &str, deadline: Instant) -> f64 {
+    let mut config = TextDiff::configure();
+    config.deadline(deadline);
+    let diff = if a.len().max(b.len()) <= CHAR_RATIO_LIMIT {
+        config.diff_chars(a, b)
+    } else {
+        config.diff_lines(a, b)
+    };
+    f64::from(diff.ratio())
+}
+
+/// The share of tokens two texts have in common, in order: a word (letters, digits,
+/// `_`), a line break, or any other single character; other whitespace is no token. A
+/// 40-digit hash or a renamed identifier is then one token of many, not most of the
+/// characters.
+fn token_ratio(a: &str, b: &str, deadline: Instant) -> f64 {
+    let (a, b) = (tokens(a), tokens(b));
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let ops = capture_diff_slices_deadline(Algorithm::Myers, &a, &b, Some(deadline));
+    f64::from(get_diff_ratio(&ops, a.len(), b.len()))
+}
+
+/// The tokens of `text`, as [`token_ratio`] counts them.
+pub(super) fn tokens(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut word = None;
+    for (i, c) in text.char_indices() {
+        let part = c.is_alphanumeric() || c == '_';
+        match (part, word) {
+            (true, None) => word = Some(i),
+            (true, Some(_)) => continue,
+            (false, Some(start)) => {
+                out.push(&text[start..i]);
+                word = None;
+            }
+            (false, None) => {}
+        }
+        if !part && (c == '\n' || !c.is_whitespace()) {
+            out.push(&text[i..i + c.len_utf8()]);
+        }
+    }
+    if let Some(start) = word {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// How well the first and last lines of `passage` match those of the snippet (given
+/// normalised, as lines), each by its character similarity, averaged: 1.0 when both
+/// ends line up.
+pub(super) fn ends(passage: &str, snippet_lines: &[&str], deadline: Instant) -> f64 {
+    let normal = normalise(passage);
+    let lines: Vec<&str> = normal.trim_end_matches('\n').split('\n').collect();
+    let (Some(first), Some(last)) = (snippet_lines.first(), snippet_lines.last()) else {
+        return 0.0;
+    };
+    let deadline = deadline.max(Instant::now() + Duration::from_millis(2));
+    let line = |a: &str, b: &str| {
+        if a == b {
+            1.0
+        } else if a.len().max(b.len()) > CHAR_RATIO_LIMIT {
+            0.0
+        } else {
+            char_ratio(a, b, deadline).max(token_ratio(a, b, deadline))
+        }
+    };
+    let head = line(lines[0], first);
+    let tail = line(lines[lines.len() - 1], last);
+    f64::midpoint(head, tail)
+}
+
 /// The part of a one-line `passage` that lines up with a shorter one-line `snippet`:
-/// as many characters as the snippet has, from where their first shared run of two or
-/// more characters places the snippet's start. Agents often send part of a line; the
+/// from where their first shared run of two or more characters places the snippet's
+/// start to where their last one places its end. Agents often send part of a line; the
 /// candidate must then be that part, exactly as the file has it, or a retry would
 /// replace the whole line.
 pub(super) fn narrow<'a>(passage: &'a str, snippet: &str, deadline: Instant) -> Option<&'a str> {
     if passage.contains('\n')
         || snippet.contains('\n')
-        || passage.len() * 4 < snippet.len() * 5
+        || passage.len() <= snippet.len()
         || passage.len() > CHAR_RATIO_LIMIT
     {
         return None;
@@ -71,15 +153,27 @@ pub(super) fn narrow<'a>(passage: &'a str, snippet: &str, deadline: Instant) -> 
     let mut config = TextDiff::configure();
     config.deadline(deadline.max(Instant::now() + Duration::from_millis(5)));
     let diff = config.diff_chars(passage, snippet);
-    let anchor = diff
-        .ops()
-        .iter()
-        .find(|op| op.tag() == similar::DiffTag::Equal && op.old_range().len() >= 2)?;
-    let start = anchor
-        .old_range()
-        .start
-        .saturating_sub(anchor.new_range().start);
-    let end = start + snippet.chars().count();
+    let shared =
+        |op: &&similar::DiffOp| op.tag() == similar::DiffTag::Equal && op.old_range().len() >= 2;
+    let first = diff.ops().iter().find(shared)?;
+    let last = diff.ops().iter().rev().find(shared)?;
+    // A snippet that starts with whitespace starts where the line does; one that does not
+    // never starts inside the line's indentation.
+    let indent = passage.chars().take_while(|c| c.is_whitespace()).count();
+    let start = if snippet.starts_with(char::is_whitespace) {
+        0
+    } else {
+        first
+            .old_range()
+            .start
+            .saturating_sub(first.new_range().start)
+            .max(indent)
+    };
+    let snippet_chars = snippet.chars().count();
+    let end = last.old_range().end + (snippet_chars - last.new_range().end);
+    if end <= start {
+        return None;
+    }
     let byte = |chars: usize| {
         passage
             .char_indices()
@@ -115,28 +209,43 @@ pub(super) fn classify(passage: &str, snippet: &str) -> Difference {
 
 /// The best `max` candidates, best first, skipping any that overlap a better one so each passage is reported once.
 ///
-/// Ties prefer a line count closer to the snippet's `lines`, then the earlier passage, so the order is deterministic.
-pub(super) fn select(mut scored: Vec<Candidate>, lines: usize, max: usize) -> Vec<Candidate> {
-    scored.sort_by(|a, b| {
-        let off = |c: &Candidate| (c.end_line + 1 - c.start_line).abs_diff(lines);
-        b.similarity
-            .total_cmp(&a.similarity)
-            .then(off(a).cmp(&off(b)))
-            .then(a.start_line.cmp(&b.start_line))
-    });
-    let mut chosen: Vec<Candidate> = Vec::new();
-    for candidate in scored {
-        if chosen.len() == max {
+/// The best remaining passage names a region; of the windows overlapping it, the one whose ends line up best with
+/// the snippet's is chosen (a near miss that drops or adds a line scores lower than a window cut short, yet only the
+/// whole passage repairs the edit), then the more similar, the closer in whitespace, the closer in line count to the
+/// snippet's `lines`, the earlier. The chosen are reported by similarity, so the order is deterministic.
+pub(super) fn select(mut scored: Vec<Scored>, lines: usize, max: usize) -> Vec<Candidate> {
+    let off = |c: &Candidate| (c.end_line + 1 - c.start_line).abs_diff(lines);
+    let overlap =
+        |a: &Candidate, b: &Candidate| a.start_line <= b.end_line && b.start_line <= a.end_line;
+    let rank = |a: &Scored, b: &Scored| {
+        b.candidate
+            .similarity
+            .total_cmp(&a.candidate.similarity)
+            .then(b.raw.total_cmp(&a.raw))
+            .then(off(&a.candidate).cmp(&off(&b.candidate)))
+            .then(a.candidate.start_line.cmp(&b.candidate.start_line))
+    };
+    scored.sort_by(rank);
+    let mut chosen: Vec<Scored> = Vec::new();
+    let free =
+        |chosen: &[Scored], s: &Scored| !chosen.iter().any(|c| overlap(&c.candidate, &s.candidate));
+    while chosen.len() < max {
+        let Some(leader) = scored.iter().find(|s| free(&chosen, s)) else {
             break;
-        }
-        let overlaps = chosen
+        };
+        let pick = scored
             .iter()
-            .any(|c| c.start_line <= candidate.end_line && candidate.start_line <= c.end_line);
-        if !overlaps {
-            chosen.push(candidate);
-        }
+            .filter(|s| overlap(&s.candidate, &leader.candidate) && free(&chosen, s))
+            .min_by(|a, b| {
+                let ends = |s: &Scored| (s.ends * 100.0).round();
+                ends(b).total_cmp(&ends(a)).then(rank(a, b))
+            })
+            .unwrap_or(leader)
+            .clone();
+        chosen.push(pick);
     }
-    chosen
+    chosen.sort_by(rank);
+    chosen.into_iter().map(|s| s.candidate).collect()
 }
 
 #[cfg(test)]
@@ -165,6 +274,37 @@ mod tests {
         assert!(((s * 1000.0).round() / 1000.0 - s).abs() < 1e-12);
         let short = similarity("x", snippet, &normalise(snippet), far());
         assert!(short < MIN_SIMILARITY);
+    }
+
+    #[test]
+    fn one_changed_token_is_still_similar() {
+        let file = "- uses: actions/checkout@8e5e7e5ab8b370d6c329ec480221332ada57f0ab # v3";
+        let typed = "- uses: actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11 # v3";
+        let s = similarity(file, typed, &normalise(typed), far());
+        assert!(s > 0.8, "{s}");
+        assert_eq!(
+            tokens("a_b(c, 12)\n"),
+            ["a_b", "(", "c", ",", "12", ")", "\n"]
+        );
+    }
+
+    #[test]
+    fn narrow_maps_both_ends_of_a_part() {
+        let line = "        let total = compute(alpha, beta); // sum";
+        assert_eq!(
+            narrow(line, "compute(alpah, beta)", far()),
+            Some("compute(alpha, beta)")
+        );
+        assert_eq!(
+            narrow(line, "total = compute(a, beta)", far()),
+            Some("total = compute(alpha, beta)")
+        );
+        assert_eq!(narrow("x = f(a, b);", "x = f(a,b);", far()), None);
+        assert_eq!(narrow("      x = f(a);", "\tx = f(b);", far()), None);
+        assert_eq!(
+            narrow("      x = f(a);", "  x = f(b)", far()),
+            Some("      x = f(a)")
+        );
     }
 
     #[test]
