@@ -10,6 +10,8 @@
 //! CRLF line endings.
 
 mod cases;
+// One whole envelope for each kind of near miss the benchmark counts.
+mod examples;
 
 use std::collections::BTreeMap;
 
