@@ -1,12 +1,14 @@
 //! The closest passages for a snippet that did not match: each candidate is an exact slice of the file, found within a time budget.
 
 mod score;
+mod select;
 mod votes;
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use self::score::{classify, narrow, normalise, select, similarity, Scored, MIN_SIMILARITY};
+use self::score::{classify, narrow, normalise, similarity, MIN_SIMILARITY};
+use self::select::{select, Scored};
 use super::lines::line_starts;
 
 /// How many of the best-voted window starts are scored with a real similarity.

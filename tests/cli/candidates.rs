@@ -10,6 +10,7 @@
 //! CRLF line endings.
 
 mod cases;
+mod mistakes;
 // One whole envelope for each kind of near miss the benchmark counts.
 mod examples;
 

@@ -1,24 +1,13 @@
 //! Scoring passages against a snippet: a bounded similarity over normalised text (by
 //! characters, and by tokens so that one changed token — a hash, a version, a name —
-//! still reads as a near miss), a classification of the difference, and the final
-//! non-overlapping choice, which prefers the window whose ends line up with the snippet's.
+//! still reads as a near miss), how well a passage's ends line up with the snippet's,
+//! the part of a line a snippet covers, and a classification of the difference.
 
 use std::time::{Duration, Instant};
 
 use similar::{capture_diff_slices_deadline, get_diff_ratio, Algorithm, TextDiff};
 
-use super::{Candidate, Difference};
-
-/// A candidate with what ranks it beside the others of its region.
-#[derive(Debug, Clone)]
-pub(super) struct Scored {
-    pub candidate: Candidate,
-    /// How well the passage's first and last lines match the snippet's, in 0..=1.
-    pub ends: f64,
-    /// The similarity of the exact texts, whitespace included, to break ties between
-    /// passages that only differ in whitespace.
-    pub raw: f64,
-}
+use super::Difference;
 
 /// The lowest similarity worth showing; below it a passage is noise rather than a near miss.
 pub(super) const MIN_SIMILARITY: f64 = 0.5;
@@ -205,47 +194,6 @@ pub(super) fn classify(passage: &str, snippet: &str) -> Difference {
     } else {
         Difference::Content
     }
-}
-
-/// The best `max` candidates, best first, skipping any that overlap a better one so each passage is reported once.
-///
-/// The best remaining passage names a region; of the windows overlapping it, the one whose ends line up best with
-/// the snippet's is chosen (a near miss that drops or adds a line scores lower than a window cut short, yet only the
-/// whole passage repairs the edit), then the more similar, the closer in whitespace, the closer in line count to the
-/// snippet's `lines`, the earlier. The chosen are reported by similarity, so the order is deterministic.
-pub(super) fn select(mut scored: Vec<Scored>, lines: usize, max: usize) -> Vec<Candidate> {
-    let off = |c: &Candidate| (c.end_line + 1 - c.start_line).abs_diff(lines);
-    let overlap =
-        |a: &Candidate, b: &Candidate| a.start_line <= b.end_line && b.start_line <= a.end_line;
-    let rank = |a: &Scored, b: &Scored| {
-        b.candidate
-            .similarity
-            .total_cmp(&a.candidate.similarity)
-            .then(b.raw.total_cmp(&a.raw))
-            .then(off(&a.candidate).cmp(&off(&b.candidate)))
-            .then(a.candidate.start_line.cmp(&b.candidate.start_line))
-    };
-    scored.sort_by(rank);
-    let mut chosen: Vec<Scored> = Vec::new();
-    let free =
-        |chosen: &[Scored], s: &Scored| !chosen.iter().any(|c| overlap(&c.candidate, &s.candidate));
-    while chosen.len() < max {
-        let Some(leader) = scored.iter().find(|s| free(&chosen, s)) else {
-            break;
-        };
-        let pick = scored
-            .iter()
-            .filter(|s| overlap(&s.candidate, &leader.candidate) && free(&chosen, s))
-            .min_by(|a, b| {
-                let ends = |s: &Scored| (s.ends * 100.0).round();
-                ends(b).total_cmp(&ends(a)).then(rank(a, b))
-            })
-            .unwrap_or(leader)
-            .clone();
-        chosen.push(pick);
-    }
-    chosen.sort_by(rank);
-    chosen.into_iter().map(|s| s.candidate).collect()
 }
 
 #[cfg(test)]
