@@ -123,7 +123,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
         applied: !req.dry_run && !already_applied,
         diff: diff.text,
         diff_truncated: diff.truncated,
-        line_endings: edited.crlf_converted.then_some("crlf"),
+        line_endings: edited.crlf_converted.then(|| "crlf".to_owned()),
         already_applied,
         skipped_edits: if multi && !already_applied {
             edited.already_applied.clone()
@@ -151,7 +151,7 @@ pub struct EditResult {
     pub diff_truncated: bool,
     /// `crlf` when some newText was written with CRLF to follow the file's convention.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub line_endings: Option<&'static str>,
+    pub line_endings: Option<String>,
     /// With `okIfApplied`: every edit was already applied, so nothing changed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub already_applied: bool,
