@@ -106,13 +106,19 @@ fn copying_the_first_candidate_repairs_nearly_every_mistake() {
     assert!(cases.len() >= 150, "only {} cases", cases.len());
     let ws = TestWorkspace::new();
     let mut by_kind: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut by_fixture: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     let mut failures = Vec::new();
     for case in &cases {
         let outcome = attempt(&ws, case);
+        let fixture = by_fixture.entry(case.fixture).or_default();
+        fixture.1 += 1;
         let tally = by_kind.entry(case.kind).or_default();
         tally.1 += 1;
         match outcome {
-            Ok(()) => tally.0 += 1,
+            Ok(()) => {
+                tally.0 += 1;
+                fixture.0 += 1;
+            }
             Err(why) => failures.push(format!(
                 "{} [{}] oldText {:?}: {why}",
                 case.fixture, case.kind, case.old
@@ -127,8 +133,8 @@ fn copying_the_first_candidate_repairs_nearly_every_mistake() {
         cases.len(),
         rate * 100.0
     ));
-    for (kind, (ok, all)) in &by_kind {
-        report(&format!("  {kind}: {ok}/{all}"));
+    for (name, (ok, all)) in by_kind.iter().chain(&by_fixture) {
+        report(&format!("  {name}: {ok}/{all}"));
     }
     for failure in &failures {
         report(&format!("  missed: {failure}"));
