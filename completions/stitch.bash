@@ -224,7 +224,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__edit)
-            opts="-h --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --json --root --session --lock-timeout --pretty --format --help"
+            opts="-h --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --json --root --session --lock-timeout --pretty --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -80,6 +80,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --format 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
             cand --replace-all 'Replace every occurrence'
             cand --dry-run 'Compute the result and diff, change nothing'
+            cand --ok-if-applied 'Succeed, changing nothing, when the edit is already applied'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand --pretty 'Indent the envelope'
             cand -h 'Print help (see more with ''--help'')'

@@ -99,6 +99,7 @@ openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l replace-all -d 'Replace every occurrence'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l dry-run -d 'Compute the result and diff, change nothing'
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l ok-if-applied -d 'Succeed, changing nothing, when the edit is already applied'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -276,6 +276,9 @@ pub struct EditArgs {
     /// Compute the result and diff, change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Succeed, changing nothing, when the edit is already applied.
+    #[arg(long)]
+    pub ok_if_applied: bool,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,

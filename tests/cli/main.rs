@@ -20,6 +20,8 @@ mod read;
 mod write;
 // edit_file: exact snippets, counts, candidates, edits[] all or nothing, diffs.
 mod edit;
+// Realistic mistakes over real text: copying candidates[0] repairs at least 97% of them.
+mod candidates;
 // Bytes outside the replaced span never change: line endings, tabs, BOM, Unicode.
 mod faithful;
 // Nothing outside the root is read or written, lexically or through symlinks.
