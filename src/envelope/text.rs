@@ -60,12 +60,22 @@ fn result(output: &Output, layout: Layout) -> String {
         }
         Output::Edit(e) => {
             out.push_str(&e.diff);
-            let verb = if e.applied { "edited" } else { "would edit" };
-            let _ = writeln!(out, "{verb} {}: {} replacement(s)", e.path, e.replacements);
+            if e.already_applied {
+                let _ = writeln!(out, "already applied {}: unchanged", e.path);
+            } else {
+                let verb = if e.applied { "edited" } else { "would edit" };
+                let _ = writeln!(out, "{verb} {}: {} replacement(s)", e.path, e.replacements);
+            }
+            if !e.skipped_edits.is_empty() {
+                let skipped: Vec<String> =
+                    e.skipped_edits.iter().map(ToString::to_string).collect();
+                let _ = writeln!(out, "already applied: edits[{}]", skipped.join(", "));
+            }
             None
         }
         Output::Write(w) => {
             let verb = match (w.applied, w.created) {
+                _ if w.unchanged => "unchanged",
                 (true, true) => "created",
                 (true, false) => "replaced",
                 (false, true) => "would create",

@@ -98,3 +98,36 @@ fn a_schema_format_is_refused_for_tools() {
     let run = ws.run(&["--format", "openai", "list"]);
     assert_eq!(run.refused("INVALID_ARGUMENT")["field"], "format");
 }
+
+/// A step a Makefile runs twice says so the second time, and exits 0.
+#[test]
+fn an_edit_already_applied_and_an_identical_write_say_unchanged() {
+    let ws = TestWorkspace::new();
+    ws.file("Cargo.toml", "version = \"1.1\"\n")
+        .file("VERSION", "1.1");
+    let edit = [
+        "edit",
+        "Cargo.toml",
+        "--old",
+        "version = \"1.0\"",
+        "--new",
+        "version = \"1.1\"",
+        "--ok-if-applied",
+    ];
+    let out = text(&ws, &edit);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "already applied Cargo.toml: unchanged\n"
+    );
+    let out = text(
+        &ws,
+        &["write", "VERSION", "--content", "1.1", "--overwrite"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "unchanged VERSION (3 bytes)\n"
+    );
+    assert_eq!(ws.read("Cargo.toml"), b"version = \"1.1\"\n");
+}
