@@ -127,17 +127,8 @@ const GLOB_REFUSALS: &[Code] = &[
     Code::InvalidConfig,
 ];
 
-const SEARCH_REFUSALS: &[Code] = &[
-    Code::InvalidArgument,
-    Code::InvalidPath,
-    Code::InvalidPattern,
-    Code::OutsideRoot,
-    Code::NotFound,
-    Code::NotADirectory,
-    Code::TooLarge,
-    Code::Denied,
-    Code::InvalidConfig,
-];
+/// `search_files` refuses as `glob` does: both walk a directory and compile a pattern.
+const SEARCH_REFUSALS: &[Code] = GLOB_REFUSALS;
 
 /// Every tool, in the contract's order.
 pub const TOOLS: &[ToolSpec] = &[
