@@ -117,7 +117,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -147,7 +147,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -177,7 +177,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -230,7 +230,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__edit)
-            opts="-h --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --json --root --session --lock-timeout --pretty --format --help"
+            opts="-h --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --json --root --session --lock-timeout --pretty --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -273,7 +273,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -284,7 +284,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__glob)
-            opts="-h --path --all --limit --json --root --session --lock-timeout --pretty --format --help"
+            opts="-0 -h --path --all --limit --null --json --root --session --lock-timeout --pretty --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -311,7 +311,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -490,7 +490,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__list)
-            opts="-h --depth --all --limit --json --root --session --lock-timeout --pretty --format --help"
+            opts="-0 -h --depth --all --limit --null --json --root --session --lock-timeout --pretty --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -517,7 +517,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -547,7 +547,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -589,7 +589,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -619,7 +619,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -630,7 +630,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__search)
-            opts="-i -C -h --path --regex --ignore-case --glob --context --mode --paths-only --all --limit --json --root --session --lock-timeout --pretty --format --help"
+            opts="-i -C -0 -h --path --regex --ignore-case --glob --context --mode --paths-only --all --limit --null --json --root --session --lock-timeout --pretty --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -673,7 +673,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -715,7 +715,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -27,11 +27,12 @@ end
 complete -c stitch -n "__fish_stitch_needs_command" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_needs_command" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_needs_command" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_needs_command" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_needs_command" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_needs_command" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -52,11 +53,12 @@ complete -c stitch -n "__fish_stitch_using_subcommand read" -l max-bytes -d 'Cap
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand read" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand read" -s n -l number -d 'With --format text: number the lines'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
@@ -68,11 +70,12 @@ complete -c stitch -n "__fish_stitch_using_subcommand write" -l expected-sha256 
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand write" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l overwrite -d 'Replace the file if it exists'
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l dry-run -d 'Check everything, change nothing'
@@ -88,14 +91,16 @@ complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-sha256 -
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l replace-all -d 'Replace every occurrence'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l dry-run -d 'Compute the result and diff, change nothing'
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l ok-if-applied -d 'Succeed, changing nothing, when the edit is already applied'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -104,13 +109,15 @@ complete -c stitch -n "__fish_stitch_using_subcommand list" -l limit -d 'The mos
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand list" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
+complete -c stitch -n "__fish_stitch_using_subcommand list" -s 0 -l null -d 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -119,13 +126,15 @@ complete -c stitch -n "__fish_stitch_using_subcommand glob" -l limit -d 'The mos
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand glob" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -s 0 -l null -d 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -138,38 +147,42 @@ complete -c stitch -n "__fish_stitch_using_subcommand search" -l limit -d 'The m
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand search" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l regex -d 'Treat the query as a regular expression (linear time: no look-around or backreferences)'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s i -l ignore-case -d 'Match case-insensitively'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l paths-only -d 'Same as --mode path'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -s 0 -l null -d 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand schema" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand schema" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -178,11 +191,12 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_see
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -191,11 +205,12 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_su
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l format -d 'Output: json (the envelope, default) or text for people (refusals as error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
+openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l no-session -d 'Turn the read-before-write guards off (by default each connection is a fresh session)'
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l pretty -d 'Indent the envelope'

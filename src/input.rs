@@ -8,6 +8,9 @@
 
 use std::io::Read;
 use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
 
 /// Why an input could not be had.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +38,29 @@ fn bounded(input: impl Read, limit: u64) -> Result<Vec<u8>, Error> {
 /// Reads stdin as raw bytes, at most `limit` of them.
 pub fn stdin_bytes(limit: u64) -> Result<Vec<u8>, Error> {
     bounded(std::io::stdin().lock(), limit)
+}
+
+/// Whether stdin stirs within `wait`: a byte to read, its end, or an error a read would
+/// report. It reads nothing, so what arrived is still there for [`stdin_bytes`].
+///
+/// poll(2) on fd 0 says so without consuming input; a regular file or `/dev/null` is
+/// ready at once. An interrupted wait goes on for the time that is left.
+pub fn stdin_stirs_within(wait: Duration) -> std::io::Result<bool> {
+    let stdin = std::io::stdin();
+    let deadline = Instant::now() + wait;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let timeout = Timespec::try_from(left).unwrap_or_default();
+        let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
+        match poll(&mut fds, Some(&timeout)) {
+            // Any event, readable, hang-up, error or an fd poll cannot watch, is for a
+            // read to find out.
+            Ok(n) if n > 0 => return Ok(true),
+            Ok(_) if left.is_zero() => return Ok(false),
+            Ok(_) | Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// Whether stdin is a terminal (never read by surprise).

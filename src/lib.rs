@@ -20,6 +20,10 @@ pub mod text;
 mod tool;
 pub mod workspace;
 
+/// The one list of tools: names, schemas, annotations and the refusals each can return,
+/// for the generated documentation.
+pub use tool::registry;
+
 use std::ffi::OsString;
 use std::process::ExitCode;
 
@@ -35,11 +39,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let mut command = cli::command();
     let matches = match command.try_get_matches_from_mut(args) {
         Ok(matches) => matches,
-        Err(error) => return usage_error(&error),
+        Err(error) => return usage_error(error),
     };
     let parsed = match cli::Cli::from_arg_matches(&matches) {
         Ok(parsed) => parsed,
-        Err(error) => return usage_error(&error),
+        Err(error) => return usage_error(error),
     };
     let pretty = parsed.pretty;
     if let cli::Command::Schema(args) = &parsed.command {
@@ -58,25 +62,36 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         if args.no_session
             && matches.value_source("session") == Some(clap::parser::ValueSource::CommandLine)
         {
-            return usage_error(&command.error(
+            return usage_error(command.error(
                 ErrorKind::ArgumentConflict,
                 "the argument '--session <ID>' cannot be used with '--no-session'",
             ));
         }
-        return mcp::serve(cli::settings(&parsed), args.no_session);
+        return mcp::serve(cli::settings(&parsed, hint::Dialect::Json), args.no_session);
     }
     let flags_given = matches.subcommand().is_some_and(|(name, sub)| {
         command
             .find_subcommand(name)
             .is_some_and(|spec| cli::flags::any_given(spec, sub))
     });
+    let null = parsed.command.null();
+    // `--null` is text output, as `fd -0` is; only a `--format json` on the same command
+    // line contradicts it (STITCH_FORMAT=json is a default the flag overrides).
+    let json_asked = parsed.format.as_deref() == Some("json")
+        && matches.value_source("format") == Some(clap::parser::ValueSource::CommandLine);
     let style = match parsed.format.as_deref() {
-        Some("text") => envelope::Style::Text {
-            number: matches!(&parsed.command, cli::Command::Read(a) if a.number),
-        },
+        Some("text") => text_style(&parsed),
+        _ if null && !json_asked => text_style(&parsed),
         _ => envelope::Style::Json { pretty },
     };
     let outcome = match parsed.format.as_deref() {
+        _ if null && json_asked => Err(Failure::Refused(
+            Refusal::new(
+                Code::InvalidArgument,
+                "--null is text output, so it cannot go with --format json",
+            )
+            .with(key::FIELD, "null"),
+        )),
         Some(schema) if tool::schema::Format::parse(schema).is_some() => Err(Failure::Refused(
             Refusal::new(
                 Code::InvalidArgument,
@@ -88,18 +103,27 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         )),
         _ => cli::call(&parsed, flags_given),
     };
-    envelope::emit(&outcome, style)
+    envelope::emit(&outcome, style, cli::dialect(&parsed, flags_given))
+}
+
+/// The text style the command asks for.
+fn text_style(parsed: &cli::Cli) -> envelope::Style {
+    envelope::Style::Text(envelope::Layout {
+        number: matches!(&parsed.command, cli::Command::Read(a) if a.number),
+        null: parsed.command.null(),
+    })
 }
 
 /// Help and version print text and exit 0; every other clap error is a tool call that
 /// failed as `INVALID_ARGUMENT`, with clap's human message also on stderr.
-fn usage_error(error: &clap::Error) -> ExitCode {
+fn usage_error(error: clap::Error) -> ExitCode {
     match error.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             envelope::emit_plain(error.render().to_string().trim_end());
             ExitCode::SUCCESS
         }
         _ => {
+            let error = without_trailing_tip(error);
             let rendered = error.render().to_string();
             envelope::stderr_line(rendered.trim_end());
             let first = rendered
@@ -131,7 +155,26 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             envelope::emit(
                 &Err(Failure::Refused(refusal)),
                 envelope::Style::Json { pretty: false },
+                hint::Dialect::Flags,
             )
         }
     }
+}
+
+/// `error` without clap's tip to pass a value that begins with `-` after `--`: every
+/// option that takes text, the query and the pattern already take such values as they
+/// are, and after `--` the value would be a positional argument instead, so the tip
+/// would mislead. (A path that begins with `-` is written `./-name`, as `--help` says.)
+fn without_trailing_tip(mut error: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    if let Some(ContextValue::StyledStrs(tips)) = error.remove(ContextKind::Suggested) {
+        let kept: Vec<_> = tips
+            .into_iter()
+            .filter(|tip| !tip.to_string().contains(" as a value, use '"))
+            .collect();
+        if !kept.is_empty() {
+            error.insert(ContextKind::Suggested, ContextValue::StyledStrs(kept));
+        }
+    }
+    error
 }

@@ -169,10 +169,13 @@ pub type Outcome<T = Value> = Result<T, Failure>;
 /// The detail keys that [`crate::hint`] (or a tool) reads back, spelled once: a refusal
 /// built with one and the code that reads it cannot drift apart.
 pub mod key {
+    pub const ALLOWED: &str = "allowed";
     pub const ALREADY_APPLIED: &str = "alreadyApplied";
     pub const CANDIDATES: &str = "candidates";
+    pub const EDIT_INDEX: &str = "editIndex";
     pub const FIELD: &str = "field";
     pub const INSIDE_TARGET: &str = "insideTarget";
+    pub const LINES: &str = "lines";
     pub const NEAR_NAMES: &str = "nearNames";
     pub const NOT_A_DIRECTORY: &str = "notADirectory";
     pub const OPERATION: &str = "operation";

@@ -4,15 +4,17 @@
 
 use serde_json::Value;
 
-use super::{Cli, Command};
+use super::{stdin, Cli, Command};
+use crate::hint::Dialect;
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::tool::registry::{self, ToolSpec};
 use crate::tool::{self, Output, Settings};
 
-/// The settings the global options spell.
+/// The settings the global options spell, for a call in `dialect`.
 #[must_use]
-pub fn settings(cli: &Cli) -> Settings {
+pub fn settings(cli: &Cli, dialect: Dialect) -> Settings {
     Settings {
+        dialect,
         root: cli.root.clone(),
         session: cli.session.clone(),
         lock_timeout: cli.lock_timeout,
@@ -40,12 +42,31 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
     registry::find(name).map(|tool| (tool, json))
 }
 
+/// How the call spells its arguments, and so how hints name them: JSON when they are
+/// read from stdin (`--json`, or no tool arguments and stdin not a terminal), flags
+/// otherwise.
+#[must_use]
+pub fn dialect(cli: &Cli, flags_given: bool) -> Dialect {
+    match tool_of(&cli.command) {
+        Some((_, json_flag)) if reads_stdin(json_flag, flags_given) => Dialect::Json,
+        _ => Dialect::Flags,
+    }
+}
+
+/// Whether the arguments come from stdin.
+fn reads_stdin(json_flag: bool, flags_given: bool) -> bool {
+    json_flag || (!flags_given && !crate::input::stdin_is_terminal())
+}
+
 /// Runs the call the command line asks for (anything but `schema`, which is not a tool
 /// call). `flags_given` says whether any tool argument came as a flag.
 pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
     let Some((tool, json_flag)) = tool_of(&cli.command) else {
         // `stitch config check`.
-        return Ok(tool::config_check(&tool::open(&settings(cli))?));
+        return Ok(tool::config_check(&tool::open(&settings(
+            cli,
+            Dialect::Flags,
+        ))?));
     };
     if json_flag && flags_given {
         return Err(Refusal::new(
@@ -58,36 +79,16 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         .with(key::FIELD, "json")
         .into());
     }
-    let ctx = tool::open(&settings(cli))?;
-    let arguments = if json_flag || (!flags_given && !crate::input::stdin_is_terminal()) {
-        from_stdin(tool::arguments_limit(tool, &ctx.limits))?
+    let ctx = tool::open(&settings(cli, dialect(cli, flags_given)))?;
+    let limit = tool::arguments_limit(tool, &ctx.limits);
+    let arguments = if json_flag {
+        stdin::read(limit)?
     } else if flags_given {
         super::flags::to_json(&cli.command, ctx.limits.max_file_bytes)?
-    } else {
+    } else if crate::input::stdin_is_terminal() {
         Value::Object(serde_json::Map::new())
+    } else {
+        stdin::unasked(limit)?
     };
     tool::run(&ctx, tool, arguments)
-}
-
-/// Reads the arguments from stdin, at most `limit` bytes: exactly one JSON object;
-/// empty means none.
-fn from_stdin(limit: u64) -> Outcome<Value> {
-    let bytes = match crate::input::stdin_bytes(limit) {
-        Ok(bytes) => bytes,
-        Err(crate::input::Error::TooLarge { limit }) => {
-            return Err(Refusal::new(
-                Code::TooLarge,
-                format!(
-                    "stdin holds more than {limit} bytes, the bound on this tool's JSON arguments"
-                ),
-            )
-            .with(key::FIELD, "stdin")
-            .with("limit", limit)
-            .into())
-        }
-        Err(crate::input::Error::Io(e)) => {
-            return Err(anyhow::Error::new(e).context("reading stdin").into())
-        }
-    };
-    tool::args::parse_object(&bytes).map_err(Into::into)
 }

@@ -9,7 +9,7 @@ use super::Command;
 use crate::refusal::{key, Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.
-const NOT_TOOL_ARGS: [&str; 7] = [
+const NOT_TOOL_ARGS: [&str; 8] = [
     "root",
     "session",
     "lock_timeout",
@@ -17,6 +17,7 @@ const NOT_TOOL_ARGS: [&str; 7] = [
     "json",
     "format",
     "number",
+    "null",
 ];
 
 /// Whether any tool argument was given on the command line.
@@ -210,5 +211,39 @@ mod tests {
             to_json(&cli.command, 1 << 20).unwrap(),
             serde_json::json!({"query": "q"})
         );
+    }
+
+    /// Hints in the flags dialect name a field by [`crate::hint::flag`]: every field of
+    /// every tool (but `edits`, which only JSON can spell) has a spelling there, and it is
+    /// a real long flag of that tool's subcommand, or its positional (`path` is the
+    /// positional PATH of read, write, edit and list, and `--path` of glob and search).
+    #[test]
+    fn every_field_has_a_flag_spelling_in_hints() {
+        let command = command();
+        for tool in registry::TOOLS {
+            let sub = command.find_subcommand(tool.command).unwrap();
+            let schema = (tool.schema)();
+            for field in schema["properties"].as_object().unwrap().keys() {
+                if field == "edits" {
+                    continue;
+                }
+                let spelling = crate::hint::flag(field)
+                    .unwrap_or_else(|| panic!("{}: `{field}` has no flag spelling", tool.name));
+                let found = if let Some(long) = spelling.strip_prefix("--") {
+                    sub.get_arguments().any(|a| a.get_long() == Some(long))
+                } else {
+                    sub.get_positionals().any(|a| {
+                        a.get_value_names()
+                            .is_some_and(|names| names.iter().any(|n| n.as_str() == spelling))
+                    }) || (field == "path"
+                        && sub.get_arguments().any(|a| a.get_long() == Some("path")))
+                };
+                assert!(
+                    found,
+                    "{}: `{field}` is spelled `{spelling}`, which `stitch {}` does not have",
+                    tool.name, tool.command
+                );
+            }
+        }
     }
 }

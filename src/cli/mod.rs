@@ -7,13 +7,38 @@
 
 mod call;
 pub mod flags;
+mod stdin;
 
-pub use call::{call, settings};
+pub use call::{call, dialect, settings};
 
 use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use serde::Serialize;
+
+/// The rules every tool's `--help` states after its options: where the arguments come
+/// from, when stdin is waited on, and values that begin with `-`.
+macro_rules! tool_after_help {
+    () => {
+        "Arguments come as flags, or as one JSON object on stdin (--json). With no tool \
+         arguments and stdin not a terminal, stdin is read for JSON: if nothing arrives \
+         within 200 ms stitch says so on stderr, and after 2 s of silence it takes stdin as \
+         empty (no arguments). To avoid the wait, pass the arguments as flags, pass --json \
+         (which waits for its JSON), or redirect </dev/null. Global options (--root, \
+         --format, --pretty, ...) are not tool arguments.\n\n\
+         A value that begins with '-' is a value, for every option that takes text and \
+         for a query or pattern: --content '- ship it', --old '-x', stitch search '-> bool'. \
+         A path that begins with '-' is written ./-name."
+    };
+}
+
+/// What `glob` and `search` add to their `--help`: their exit status in text mode.
+macro_rules! text_exit_help {
+    () => {
+        "With --format text (or --null), nothing matched is exit status 1 with empty \
+         output, as grep and rg; a result cut by --limit says so on stderr."
+    };
+}
 
 /// stitch: safe, exact file tools over one workspace.
 ///
@@ -21,7 +46,14 @@ use serde::Serialize;
 /// refusal {"ok":false,"error":CODE,"details":{"message":…},"_hint":…}.
 /// Exit status: 0 success, 1 refusal, 2 invalid invocation, 3 internal error.
 #[derive(Debug, Parser)]
-#[command(name = "stitch", version, about, long_about, max_term_width = 100)]
+#[command(
+    name = "stitch",
+    version,
+    about,
+    long_about,
+    max_term_width = 100,
+    after_help = tool_after_help!()
+)]
 pub struct Cli {
     /// The workspace: nothing outside it is ever read or written [default: current directory].
     #[arg(
@@ -29,7 +61,8 @@ pub struct Cli {
         env = "STITCH_ROOT",
         global = true,
         help_heading = "Global options",
-        value_name = "DIR"
+        value_name = "DIR",
+        allow_hyphen_values = true
     )]
     pub root: Option<PathBuf>,
     /// Turn on read-before-write guards for this session.
@@ -43,7 +76,8 @@ pub struct Cli {
         env = "STITCH_SESSION",
         global = true,
         help_heading = "Global options",
-        value_name = "ID"
+        value_name = "ID",
+        allow_hyphen_values = true
     )]
     pub session: Option<String>,
     /// How long a mutation waits for another process's lock before BUSY.
@@ -60,11 +94,14 @@ pub struct Cli {
     /// Indent the envelope.
     #[arg(long, global = true, help_heading = "Global options")]
     pub pretty: bool,
-    /// Output: json (the envelope, default) or text for people (refusals as
-    /// error[CODE]: message on stderr); for schema: json-schema, anthropic, openai or mcp.
+    /// Output: json (the envelope, default) or text for people and pipelines (refusals as
+    /// error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing
+    /// matched); for schema: json-schema, anthropic, openai,
+    /// openai-responses or mcp.
     #[arg(long, env = "STITCH_FORMAT",
         help_heading = "Global options", global = true, value_name = "FORMAT",
-          value_parser = ["json", "text", "json-schema", "anthropic", "openai", "mcp"])]
+          value_parser = ["json", "text", "json-schema", "anthropic", "openai",
+              "openai-responses", "mcp"])]
     // The doc comment is the option's --help text, where `[CODE]` is literal.
     #[allow(rustdoc::broken_intra_doc_links)]
     pub format: Option<String>,
@@ -78,26 +115,32 @@ pub enum Command {
     /// Read a text file, paged by lines.
     ///
     /// Example: stitch read src/main.rs --offset 100 --limit 50
+    #[command(after_help = tool_after_help!())]
     Read(ReadArgs),
     /// Create a file (or replace one, explicitly), creating missing parents.
     ///
     /// Example: stitch write notes/todo.md --content '- ship it'
+    #[command(after_help = tool_after_help!())]
     Write(WriteArgs),
     /// Replace exact snippets in one file, atomically.
     ///
     /// Example: stitch edit src/a.rs --old 'let x = 1;' --new 'let x = 2;'
+    #[command(after_help = tool_after_help!())]
     Edit(EditArgs),
     /// List a directory, optionally recursively.
     ///
     /// Example: stitch list src --depth 2
+    #[command(after_help = tool_after_help!())]
     List(ListArgs),
     /// Find files by glob pattern (* stays within a directory, ** crosses them).
     ///
     /// Example: stitch glob '**/*.rs' --path src
+    #[command(after_help = concat!(tool_after_help!(), "\n\n", text_exit_help!()))]
     Glob(GlobArgs),
     /// Search file contents (or paths) by literal text or regex.
     ///
     /// Example: stitch search 'fn main' --glob '*.rs' --context 2
+    #[command(after_help = concat!(tool_after_help!(), "\n\n", text_exit_help!()))]
     Search(SearchArgs),
     /// Print the tool definitions: name, description and JSON Schema of the arguments.
     ///
@@ -181,17 +224,22 @@ pub struct WriteArgs {
     /// The file, relative to the root.
     pub path: Option<String>,
     /// The new content.
-    #[arg(long, value_name = "TEXT", conflicts_with = "from")]
+    #[arg(
+        long,
+        value_name = "TEXT",
+        conflicts_with = "from",
+        allow_hyphen_values = true
+    )]
     pub content: Option<String>,
     /// Read the new content from FILE (- = stdin), as raw bytes.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     #[serde(skip)]
     pub from: Option<PathBuf>,
     /// Replace the file if it exists.
     #[arg(long)]
     pub overwrite: bool,
     /// Replace only if the file's current SHA-256 is HEX.
-    #[arg(long, value_name = "HEX")]
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
     pub expected_sha256: Option<String>,
     /// Check everything, change nothing.
     #[arg(long)]
@@ -208,19 +256,29 @@ pub struct EditArgs {
     /// The file, relative to the root.
     pub path: Option<String>,
     /// The exact text to replace.
-    #[arg(long, value_name = "TEXT", conflicts_with = "old_from")]
+    #[arg(
+        long,
+        value_name = "TEXT",
+        conflicts_with = "old_from",
+        allow_hyphen_values = true
+    )]
     #[serde(rename = "oldText")]
     pub old: Option<String>,
     /// The replacement text.
-    #[arg(long, value_name = "TEXT", conflicts_with = "new_from")]
+    #[arg(
+        long,
+        value_name = "TEXT",
+        conflicts_with = "new_from",
+        allow_hyphen_values = true
+    )]
     #[serde(rename = "newText")]
     pub new: Option<String>,
     /// Read the text to replace from FILE (- = stdin).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     #[serde(skip)]
     pub old_from: Option<PathBuf>,
     /// Read the replacement from FILE (- = stdin).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
     #[serde(skip)]
     pub new_from: Option<PathBuf>,
     /// Replace every occurrence.
@@ -230,11 +288,14 @@ pub struct EditArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub expected_replacements: Option<u64>,
     /// Refuse unless the file's current SHA-256 is HEX.
-    #[arg(long, value_name = "HEX")]
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
     pub expected_sha256: Option<String>,
     /// Compute the result and diff, change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Succeed, changing nothing, when the edit is already applied.
+    #[arg(long)]
+    pub ok_if_applied: bool,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,
@@ -251,6 +312,11 @@ pub struct WalkFlags {
     /// The most entries or matches to return.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub limit: Option<u64>,
+    /// End each name with NUL instead of a newline, for names holding newlines (as
+    /// `find -print0`, `rg --null`); implies --format text.
+    #[arg(short = '0', long)]
+    #[serde(skip)]
+    pub null: bool,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,
@@ -274,10 +340,11 @@ pub struct ListArgs {
 #[derive(Debug, Args, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GlobArgs {
-    /// The glob, relative to --path.
+    /// The glob, relative to --path (a pattern that begins with `-` is a pattern).
+    #[arg(allow_hyphen_values = true)]
     pub pattern: Option<String>,
     /// The directory to search below [default: .].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", allow_hyphen_values = true)]
     pub path: Option<String>,
     #[command(flatten)]
     #[serde(flatten)]
@@ -288,10 +355,11 @@ pub struct GlobArgs {
 #[derive(Debug, Args, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchArgs {
-    /// The text (or, with --regex, the pattern) to find.
+    /// The text (or, with --regex, the pattern) to find (`-> bool` is a query, not an option).
+    #[arg(allow_hyphen_values = true)]
     pub query: Option<String>,
     /// The directory (or file) to search [default: .].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", allow_hyphen_values = true)]
     pub path: Option<String>,
     /// Treat the query as a regular expression (linear time: no look-around or backreferences).
     #[arg(long)]
@@ -301,7 +369,7 @@ pub struct SearchArgs {
     #[serde(skip)]
     pub ignore_case: bool,
     /// Only search files matching this glob (a glob without `/` matches file names).
-    #[arg(long, value_name = "GLOB")]
+    #[arg(long, value_name = "GLOB", allow_hyphen_values = true)]
     #[serde(rename = "include")]
     pub glob: Option<String>,
     /// Lines of context before and after each match (0-10).
@@ -317,6 +385,19 @@ pub struct SearchArgs {
     #[command(flatten)]
     #[serde(flatten)]
     pub walk: WalkFlags,
+}
+
+impl Command {
+    /// Whether `--null` asks for NUL-terminated names (`list`, `glob`, `search`).
+    #[must_use]
+    pub fn null(&self) -> bool {
+        match self {
+            Command::List(a) => a.walk.null,
+            Command::Glob(a) => a.walk.null,
+            Command::Search(a) => a.walk.null,
+            _ => false,
+        }
+    }
 }
 
 /// The clap command, for completions, man pages and parsing.

@@ -11,10 +11,13 @@ use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
 
+use crate::hint::Dialect;
 use crate::refusal::{Failure, Outcome, Refusal};
 use crate::tool::Output;
 
 mod text;
+
+pub use text::Layout;
 
 /// How an outcome is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,7 +25,7 @@ pub enum Style {
     /// The JSON envelope, one line (or indented).
     Json { pretty: bool },
     /// Plain text for people: results on stdout, refusals as `error[CODE]` on stderr.
-    Text { number: bool },
+    Text(text::Layout),
 }
 
 /// Exit status of a successful call, dry runs included.
@@ -34,15 +37,18 @@ pub const EXIT_INVALID: u8 = 2;
 /// Exit status of an internal failure.
 pub const EXIT_INTERNAL: u8 = 3;
 
-/// Renders the outcome of one tool call as its envelope.
+/// Renders the outcome of one tool call as its envelope, its hint in `dialect`.
 #[must_use]
-pub fn render(outcome: &Outcome<Output>) -> (Value, u8) {
+pub fn render(outcome: &Outcome<Output>, dialect: Dialect) -> (Value, u8) {
     match outcome {
         Ok(data) => match serde_json::to_value(data) {
             Ok(data) => (json!({"ok": true, "data": data}), EXIT_OK),
-            Err(e) => render(&Err(Failure::Internal(
-                anyhow::Error::new(e).context("serializing a result"),
-            ))),
+            Err(e) => render(
+                &Err(Failure::Internal(
+                    anyhow::Error::new(e).context("serializing a result"),
+                )),
+                dialect,
+            ),
         },
         Err(Failure::Refused(refusal)) => {
             let status = if refusal.code().is_invocation_error() {
@@ -50,7 +56,7 @@ pub fn render(outcome: &Outcome<Output>) -> (Value, u8) {
             } else {
                 EXIT_REFUSED
             };
-            (refusal_envelope(refusal), status)
+            (refusal_envelope(refusal, dialect), status)
         }
         Err(Failure::Internal(cause)) => {
             if std::env::var_os("STITCH_DEBUG").is_some_and(|v| v == "1") {
@@ -65,7 +71,7 @@ pub fn render(outcome: &Outcome<Output>) -> (Value, u8) {
     }
 }
 
-fn refusal_envelope(refusal: &Refusal) -> Value {
+fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
     let mut details = Map::new();
     details.insert("message".into(), Value::String(refusal.message().into()));
     for (key, value) in refusal.details() {
@@ -78,29 +84,22 @@ fn refusal_envelope(refusal: &Refusal) -> Value {
         Value::String(refusal.code().as_str().into()),
     );
     envelope.insert("details".into(), Value::Object(details));
-    if let Some(hint) = crate::hint::compose(refusal) {
+    if let Some(hint) = crate::hint::compose(refusal, dialect) {
         envelope.insert("_hint".into(), Value::String(hint));
     }
     Value::Object(envelope)
 }
 
-/// The envelope of one tool call as a value, its hint in the JSON dialect (field and tool
-/// names), for a front end that hands the envelope over instead of printing it (MCP).
-#[must_use]
-pub fn json_value(outcome: &Outcome<Output>) -> Value {
-    render(outcome).0
-}
-
 /// Writes the outcome of one tool call to stdout (and, in text style, refusals to
-/// stderr) and returns the exit status, which is the same in every style.
+/// stderr) and returns the exit status, which is the same in every style. The hint
+/// speaks `dialect`.
 #[must_use]
-pub fn emit(outcome: &Outcome<Output>, style: Style) -> ExitCode {
-    let (envelope, status) = render(outcome);
+pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> ExitCode {
+    let (envelope, status) = render(outcome, dialect);
     let pretty = match style {
         Style::Json { pretty } => pretty,
-        Style::Text { number } => {
-            text::emit(outcome.as_ref().ok(), &envelope, number);
-            return ExitCode::from(status);
+        Style::Text(layout) => {
+            return ExitCode::from(text::emit(outcome.as_ref().ok(), &envelope, status, layout));
         }
     };
     let text = if pretty {
@@ -129,6 +128,7 @@ pub fn on_panic() {
         let _ = emit(
             &Err(Failure::Internal(cause)),
             Style::Json { pretty: false },
+            Dialect::Json,
         );
         std::process::exit(i32::from(EXIT_INTERNAL));
     }));

@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 use super::revision::Era;
 use super::rpc::{self, Fault, INVALID_PARAMS};
 use super::{methods, Server};
+use crate::hint::Dialect;
 use crate::refusal::{Failure, Outcome};
 use crate::tool::registry::{ToolSpec, TOOLS};
 use crate::tool::{self, Output, Settings};
@@ -99,7 +100,7 @@ fn run(settings: &Settings, tool: &'static ToolSpec, arguments: Value) -> Outcom
 
 /// The `CallToolResult` of an outcome.
 fn result(outcome: &Outcome<Output>) -> Value {
-    let envelope = crate::envelope::json_value(outcome);
+    let envelope = crate::envelope::render(outcome, Dialect::Json).0;
     let text = envelope.to_string();
     let content = json!([{"type": "text", "text": text}]);
     if outcome.is_ok() {

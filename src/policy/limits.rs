@@ -16,14 +16,19 @@ pub struct Limits {
     pub search: u64,
 }
 
+impl Limits {
+    /// The contract's defaults, which the tools' schemas state.
+    pub const DEFAULT: Limits = Limits {
+        max_read_bytes: 262_144,
+        max_file_bytes: 268_435_456,
+        list: 500,
+        glob: 1000,
+        search: 100,
+    };
+}
+
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            max_read_bytes: 262_144,
-            max_file_bytes: 268_435_456,
-            list: 500,
-            glob: 1000,
-            search: 100,
-        }
+        Limits::DEFAULT
     }
 }

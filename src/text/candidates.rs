@@ -1,12 +1,14 @@
 //! The closest passages for a snippet that did not match: each candidate is an exact slice of the file, found within a time budget.
 
 mod score;
+mod select;
 mod votes;
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use self::score::{classify, narrow, normalise, select, similarity, MIN_SIMILARITY};
+use self::score::{classify, narrow, normalise, similarity, MIN_SIMILARITY};
+use self::select::{select, Scored};
 use super::lines::line_starts;
 
 /// How many of the best-voted window starts are scored with a real similarity.
@@ -133,19 +135,27 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
     let n = snippet_lines.len();
     let terminated = snippet.ends_with('\n');
     let normal_snippet = normalise(snippet);
+    let snippet_ends: Vec<&str> = normal_snippet.trim_end_matches('\n').split('\n').collect();
     let mut seen = HashSet::new();
     let mut scored = Vec::new();
     for (rank, &start) in starts.iter().enumerate() {
         if rank >= ALWAYS_SCORED && Instant::now() >= deadline {
             break;
         }
+        // The snippet's size, a line fewer or more (a near miss that adds or drops one),
+        // from the voted start or the lines beside it.
         for (first, count) in [
-            (start, n),
-            (start, n - 1),
-            (start, n + 1),
-            (start + 1, n - 1),
+            (Some(start), n),
+            (Some(start), n - 1),
+            (Some(start), n + 1),
+            (Some(start + 1), n - 1),
+            (start.checked_sub(1), n + 1),
+            (start.checked_sub(1), n),
         ] {
-            if count == 0 || first >= file.starts.len() {
+            let Some(first) = first.filter(|&f| f < file.starts.len()) else {
+                continue;
+            };
+            if count == 0 {
                 continue;
             }
             let last = (first + count).min(file.starts.len()) - 1;
@@ -154,19 +164,32 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
             }
             let mut passage = file.span(first, last, terminated);
             let mut similarity = similarity(passage, snippet, &normal_snippet, deadline);
+            let mut raw = None;
             if let Some(part) = narrow(passage, snippet, deadline) {
                 let closer = score::similarity(part, snippet, &normal_snippet, deadline);
-                if closer > similarity {
-                    (passage, similarity) = (part, closer);
+                // Equal once whitespace is set aside, the part is still the closer when
+                // it leaves out what the snippet left out (the line's indentation).
+                let (whole, exact) = (
+                    score::char_ratio(passage, snippet, deadline),
+                    score::char_ratio(part, snippet, deadline),
+                );
+                if closer > similarity || (closer >= similarity && exact > whole) {
+                    (passage, similarity, raw) = (part, closer, Some(exact));
+                } else {
+                    raw = Some(whole);
                 }
             }
             if similarity >= MIN_SIMILARITY {
-                scored.push(Candidate {
-                    start_line: first + 1,
-                    end_line: last + 1,
-                    text: passage.to_owned(),
-                    similarity,
-                    difference: classify(passage, snippet),
+                scored.push(Scored {
+                    ends: score::ends(passage, &snippet_ends, deadline),
+                    raw: raw.unwrap_or_else(|| score::char_ratio(passage, snippet, deadline)),
+                    candidate: Candidate {
+                        start_line: first + 1,
+                        end_line: last + 1,
+                        text: passage.to_owned(),
+                        similarity,
+                        difference: classify(passage, snippet),
+                    },
                 });
             }
         }
@@ -228,8 +251,10 @@ mod tests {
             numbered(40),
             numbered(40)
         );
+        // The snippet left the indentation out, so the candidate does too: a retry then
+        // replaces the same part of the line, and the indentation stays.
         let found = closest(&text, "let totl = compute_sum(values);", 3, BUDGET);
-        assert_eq!(found[0].text, "    let total = compute_sum(values);");
+        assert_eq!(found[0].text, "let total = compute_sum(values);");
         assert_eq!(found[0].start_line, 41);
         assert_eq!(found[0].difference, Difference::Content);
         assert!(found[0].similarity > 0.8, "{}", found[0].similarity);

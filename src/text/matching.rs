@@ -20,44 +20,58 @@ pub fn find_all(haystack: &[u8], needle: &[u8]) -> Vec<usize> {
 pub struct Located<'a> {
     /// The snippet as searched for: borrowed as given, or owned when CRLF-adapted.
     pub old: Cow<'a, str>,
-    /// The replacement, adapted in the same way as `old` so the file keeps its line endings.
+    /// The replacement as it will be written: borrowed as given, or owned when its newlines were made CRLF.
     pub new: Cow<'a, str>,
     /// The byte offsets of the non-overlapping occurrences of `old` in the text.
     pub offsets: Vec<usize>,
     /// Whether the occurrences were only found after turning the snippet's bare `\n` into `\r\n`.
     pub crlf_adapted: bool,
+    /// Whether the replacement's bare `\n` were turned into `\r\n` to follow the file's convention.
+    pub new_converted: bool,
 }
 
 /// Looks for `old` in `text`, exactly first, then with the one CRLF normalisation.
 ///
 /// When `old` has no exact match, the text's line endings are all CRLF, and `old` contains `\n` but no `\r\n`,
-/// every bare `\n` in both `old` and `new` becomes `\r\n` and the search is repeated. `crlf_adapted` is true only
-/// when that adapted search found occurrences; otherwise the original strings are returned with no offsets.
-/// Files with mixed line endings only match exactly, since no single adaptation would be right for them.
+/// every bare `\n` in `old` and `new` becomes `\r\n` and the search is repeated. `crlf_adapted` is true only when
+/// that adapted search found occurrences. When `old` matched as given in an all-CRLF text, a `new` that contains
+/// `\n` but no `\r` is written with `\r\n` all the same, so an edit never leaves a file with mixed
+/// line endings; `new_converted` says so. Files with mixed line endings only match exactly, and `new` is then
+/// written as given, since no single adaptation would be right for them.
 #[must_use]
 pub fn locate<'a>(text: &str, old: &'a str, new: &'a str) -> Located<'a> {
     let offsets = find_all(text.as_bytes(), old.as_bytes());
-    let adaptable = offsets.is_empty()
-        && old.contains('\n')
-        && !old.contains("\r\n")
-        && line_ending(text.as_bytes()) == LineEnding::Crlf;
+    let crlf_file = || line_ending(text.as_bytes()) == LineEnding::Crlf;
+    let convert_new =
+        |found: bool| found && new.contains('\n') && !new.contains('\r') && crlf_file();
+    let adaptable =
+        offsets.is_empty() && old.contains('\n') && !old.contains("\r\n") && crlf_file();
     if adaptable {
         let adapted_old = to_crlf(old);
         let adapted_offsets = find_all(text.as_bytes(), adapted_old.as_bytes());
         if !adapted_offsets.is_empty() {
+            let adapted_new = to_crlf(new);
+            let converted = adapted_new != new;
             return Located {
                 old: Cow::Owned(adapted_old),
-                new: Cow::Owned(to_crlf(new)),
+                new: Cow::Owned(adapted_new),
                 offsets: adapted_offsets,
                 crlf_adapted: true,
+                new_converted: converted,
             };
         }
     }
+    let converted = convert_new(!offsets.is_empty());
     Located {
         old: Cow::Borrowed(old),
-        new: Cow::Borrowed(new),
+        new: if converted {
+            Cow::Owned(to_crlf(new))
+        } else {
+            Cow::Borrowed(new)
+        },
         offsets,
         crlf_adapted: false,
+        new_converted: converted,
     }
 }
 
@@ -129,6 +143,31 @@ mod tests {
         assert_eq!(found.new, "uno\r\ndos\r\ntres");
         let out = replace_at(text, &found.offsets, found.old.len(), &found.new);
         assert_eq!(out, "uno\r\ndos\r\ntres\r\nthree\r\n");
+    }
+
+    #[test]
+    fn new_text_follows_an_all_crlf_file_however_old_text_was_spelled() {
+        let text = "one\r\ntwo\r\nthree\r\n";
+        let copied = locate(text, "one\r\ntwo", "uno\ndos");
+        assert!(!copied.crlf_adapted);
+        assert!(copied.new_converted);
+        assert_eq!(copied.new, "uno\r\ndos");
+        let one_line = locate(text, "two", "2\n2");
+        assert!(one_line.new_converted);
+        assert_eq!(one_line.new, "2\r\n2");
+        let typed = locate(text, "one\ntwo", "uno\ndos");
+        assert!(typed.crlf_adapted && typed.new_converted);
+        assert_eq!(typed.new, "uno\r\ndos");
+        let no_newline = locate(text, "two", "dos");
+        assert!(!no_newline.new_converted);
+        let has_cr = locate(text, "two", "a\rb\nc");
+        assert!(!has_cr.new_converted);
+        assert_eq!(has_cr.new, "a\rb\nc");
+        let mixed = locate("one\r\ntwo\nthree\r\n", "one", "uno\n");
+        assert!(!mixed.new_converted);
+        assert_eq!(mixed.new, "uno\n");
+        let lf = locate("one\ntwo\n", "one", "uno\ndos");
+        assert!(!lf.new_converted);
     }
 
     #[test]

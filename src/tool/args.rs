@@ -40,6 +40,22 @@ pub fn parse_object(bytes: &[u8]) -> Result<Value, Refusal> {
             ),
         )
         .with(key::FIELD, "stdin")),
+        Err(e) if raw_control(&e) => Err(Refusal::new(
+            Code::InvalidArgument,
+            format!(
+                "The JSON arguments on stdin do not parse: a string holds a raw newline, tab or other control character {}; JSON spells them \\n and \\t",
+                // serde_json puts a raw newline at column 0 of the next line.
+                if e.column() == 0 {
+                    format!("at the end of line {}", e.line().saturating_sub(1))
+                } else {
+                    format!("at line {} column {}", e.line(), e.column())
+                }
+            ),
+        )
+        .with(key::FIELD, "stdin")
+        .with(key::REASON, crate::hint::RAW_CONTROL)
+        .with("line", e.line())
+        .with("column", e.column())),
         Err(e) => Err(Refusal::new(
             Code::InvalidArgument,
             format!("The JSON arguments on stdin do not parse: {e}"),
@@ -48,6 +64,13 @@ pub fn parse_object(bytes: &[u8]) -> Result<Value, Refusal> {
         .with("line", e.line())
         .with("column", e.column())),
     }
+}
+
+/// Whether `error` is a string holding a raw control character: the mistake of a JSON
+/// written by hand in a heredoc, with real newlines inside `oldText`. serde_json does not
+/// expose the error's kind, only its message.
+fn raw_control(error: &serde_json::Error) -> bool {
+    error.is_syntax() && error.to_string().starts_with("control character")
 }
 
 fn kind_of(value: &Value) -> &'static str {
@@ -61,9 +84,24 @@ fn kind_of(value: &Value) -> &'static str {
     }
 }
 
+/// Drops every member whose value is `null`, at any depth: no field gives `null` a
+/// meaning of its own, and a host in strict mode (OpenAI's) sends `null` for each
+/// optional field it leaves out, so `null` is read as "absent" (and the default applies).
+fn nulls_as_absent(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(nulls_as_absent);
+        }
+        Value::Array(items) => items.iter_mut().for_each(nulls_as_absent),
+        _ => {}
+    }
+}
+
 /// Parses the arguments object into `R`, naming the field of any mistake and listing the
-/// allowed fields.
-pub fn parse<R: Request>(arguments: Value) -> Result<R, Refusal> {
+/// allowed fields. A field whose value is `null` counts as not given.
+pub fn parse<R: Request>(mut arguments: Value) -> Result<R, Refusal> {
+    nulls_as_absent(&mut arguments);
     serde_path_to_error::deserialize::<_, R>(arguments).map_err(|error| {
         let path = error.path().to_string();
         let inner = error.inner().to_string();
@@ -112,7 +150,7 @@ pub fn parse<R: Request>(arguments: Value) -> Result<R, Refusal> {
         };
         Refusal::new(Code::InvalidArgument, message)
             .with(key::FIELD, field)
-            .with("allowed", allowed.to_vec())
+            .with(key::ALLOWED, allowed.to_vec())
     })
 }
 

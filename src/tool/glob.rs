@@ -30,6 +30,7 @@ pub struct GlobRequest {
     #[serde(default, alias = "include_ignored")]
     pub include_ignored: bool,
     /// The most matches to return (default 1000, at most 10000).
+    #[schemars(extend("default" = crate::policy::Limits::DEFAULT.glob))]
     pub limit: Option<u64>,
 }
 
@@ -234,17 +235,18 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<GlobResult> {
         denied: omitted.denied,
         left: omitted.into(),
         hint: truncated.then(|| {
-            limits::cut_hint(
+            crate::hint::cut(
+                ctx.dialect,
                 &format!("the first {limit} matches in byte order"),
-                "narrow the pattern or path",
-                ctx.limits.glob,
+                crate::hint::Narrow::Glob,
+                ctx.limits.glob.saturating_mul(limits::RAISE),
             )
         }),
     })
 }
 
 /// What `glob` returns, in this order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GlobResult {
     /// File paths, sorted in byte order.

@@ -1,21 +1,11 @@
 //! Count limits as a call asks for them: the caller's `limit` checked against the
-//! policy's default, and the hint of a result that a limit cut.
+//! policy's default.
 
 use super::args::invalid;
 use crate::refusal::Refusal;
 
 /// How far a caller may raise a default count limit.
 pub const RAISE: u64 = 10;
-
-/// The `hint` of a result that `limit` cut: what was shown, how to narrow, how far the
-/// limit may be raised.
-#[must_use]
-pub fn cut_hint(shown: &str, narrow: &str, default: u64) -> String {
-    format!(
-        "Showing {shown}: {narrow}, or raise limit (up to {}).",
-        default.saturating_mul(RAISE)
-    )
-}
 
 /// The caller's `limit`, or the default; at least 1 and at most ten times the default.
 pub fn count(requested: Option<u64>, default: u64) -> Result<usize, Refusal> {

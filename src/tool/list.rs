@@ -18,11 +18,13 @@ pub struct ListRequest {
     #[serde(default = "dot", alias = "file_path")]
     pub path: String,
     /// How many levels to descend, 1 = the directory's own entries (default 1).
+    #[schemars(extend("default" = 1))]
     pub depth: Option<u64>,
     /// Include entries hidden by .gitignore/.ignore rules and hidden names (default false).
     #[serde(default, alias = "include_ignored")]
     pub include_ignored: bool,
     /// The most entries to return (default 500, at most 5000).
+    #[schemars(extend("default" = crate::policy::Limits::DEFAULT.list))]
     pub limit: Option<u64>,
 }
 
@@ -92,17 +94,18 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
         skipped,
         left: omitted.into(),
         hint: truncated.then(|| {
-            limits::cut_hint(
+            crate::hint::cut(
+                ctx.dialect,
                 &format!("the first {limit} entries"),
-                "list a subdirectory or lower depth",
-                ctx.limits.list,
+                crate::hint::Narrow::List,
+                ctx.limits.list.saturating_mul(limits::RAISE),
             )
         }),
     })
 }
 
 /// What `list_directory` returns, in this order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ListResult {
     pub path: String,
@@ -119,7 +122,7 @@ pub struct ListResult {
 }
 
 /// One listed entry.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 pub struct ListEntry {
     pub path: String,
     /// `file`, `directory`, `symlink` or `other`.

@@ -47,6 +47,8 @@ pub struct Context {
     pub session: Option<Session>,
     /// What `.stitch/config.json` enforces.
     pub policy: Policy,
+    /// How the caller spells arguments, for the hints a result carries.
+    pub dialect: crate::hint::Dialect,
 }
 
 /// What a front end hands the tool layer besides the arguments: plain settings, no
@@ -61,6 +63,8 @@ pub struct Settings {
     pub lock_timeout: f64,
     /// Called once a wait for a lock becomes noticeable, so it is never silent.
     pub notice: fn(),
+    /// How the caller spells arguments, for the hints a result carries.
+    pub dialect: crate::hint::Dialect,
     /// Withdraws the call while it waits for a lock, for a front end whose caller can
     /// cancel (MCP); `None` on the command line.
     pub cancel: Option<crate::lock::Cancel>,
@@ -183,5 +187,6 @@ pub fn open(settings: &Settings) -> Outcome<Context> {
         limits: policy.limits,
         session,
         policy,
+        dialect: settings.dialect,
     })
 }

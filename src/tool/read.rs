@@ -21,10 +21,13 @@ pub struct ReadRequest {
     #[serde(alias = "file_path")]
     pub path: String,
     /// First line to return, 1-based (default 1). Past the last line is INVALID_ARGUMENT with totalLines.
+    #[schemars(extend("default" = 1))]
     pub offset: Option<u64>,
     /// How many lines to return (default 2000).
+    #[schemars(extend("default" = DEFAULT_LIMIT))]
     pub limit: Option<u64>,
     /// Cap on the returned text in bytes (default and maximum 262144); a longer single line is cut and truncated is true.
+    #[schemars(extend("default" = crate::policy::Limits::DEFAULT.max_read_bytes))]
     pub max_bytes: Option<u64>,
 }
 
@@ -35,7 +38,7 @@ impl Request for ReadRequest {
 }
 
 /// What `read_file` returns, in this order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReadResult {
     pub path: String,

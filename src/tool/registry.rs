@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::args::Request;
 use super::output::Output;
 use super::{edit, glob, list, read, schema, search, write, Context};
-use crate::refusal::Outcome;
+use crate::refusal::{Code, Outcome};
 
 /// What a host may assume of a tool before calling it (MCP's tool annotations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,9 +43,92 @@ pub struct ToolSpec {
     pub description: &'static str,
     /// The JSON Schema of its arguments, generated from its request type.
     pub schema: fn() -> Value,
+    /// The JSON Schema of a success's `data`, generated from its result type.
+    pub output: fn() -> Value,
+    /// The refusal codes it can return, in the contract's order (for its man page).
+    pub refusals: &'static [Code],
     /// Runs it with one JSON object of arguments.
     pub run: fn(&Context, Value) -> Outcome<Output>,
 }
+
+// What each tool can refuse with. Every tool can be refused by a malformed config
+// (INVALID_CONFIG) and by JSON arguments that are wrong (INVALID_ARGUMENT) or too large
+// for the bound on stdin (TOO_LARGE), and can name a path that is malformed, leaves the
+// root, or is denied by the policy.
+
+const READ_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::OutsideRoot,
+    Code::NotFound,
+    Code::NotAFile,
+    Code::NotADirectory,
+    Code::NotText,
+    Code::TooLarge,
+    Code::Denied,
+    Code::InvalidConfig,
+    Code::Busy,
+];
+
+const WRITE_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::OutsideRoot,
+    Code::NotAFile,
+    Code::NotADirectory,
+    Code::AlreadyExists,
+    Code::TooLarge,
+    Code::StaleVersion,
+    Code::NotObserved,
+    Code::Denied,
+    Code::InvalidConfig,
+    Code::Busy,
+];
+
+const EDIT_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::OutsideRoot,
+    Code::NotFound,
+    Code::NotAFile,
+    Code::NotADirectory,
+    Code::NotText,
+    Code::TooLarge,
+    Code::NoMatch,
+    Code::AmbiguousMatch,
+    Code::MatchCountMismatch,
+    Code::StaleVersion,
+    Code::NotObserved,
+    Code::Denied,
+    Code::InvalidConfig,
+    Code::Busy,
+];
+
+const LIST_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::OutsideRoot,
+    Code::NotFound,
+    Code::NotADirectory,
+    Code::TooLarge,
+    Code::Denied,
+    Code::InvalidConfig,
+];
+
+const GLOB_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::InvalidPattern,
+    Code::OutsideRoot,
+    Code::NotFound,
+    Code::NotADirectory,
+    Code::TooLarge,
+    Code::Denied,
+    Code::InvalidConfig,
+];
+
+/// `search_files` refuses as `glob` does: both walk a directory and compile a pattern.
+const SEARCH_REFUSALS: &[Code] = GLOB_REFUSALS;
 
 /// Every tool, in the contract's order.
 pub const TOOLS: &[ToolSpec] = &[
@@ -57,6 +140,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         description: read::ReadRequest::DESCRIPTION,
         schema: schema::of::<read::ReadRequest>,
+        output: schema::of_output::<read::ReadResult>,
+        refusals: READ_REFUSALS,
         run: |ctx, arguments| read::run(ctx, arguments).map(Output::Read),
     },
     ToolSpec {
@@ -72,6 +157,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: true,
         description: write::WriteRequest::DESCRIPTION,
         schema: schema::of::<write::WriteRequest>,
+        output: schema::of_output::<write::WriteResult>,
+        refusals: WRITE_REFUSALS,
         run: |ctx, arguments| write::run(ctx, arguments).map(Output::Write),
     },
     ToolSpec {
@@ -87,6 +174,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: true,
         description: edit::EditRequest::DESCRIPTION,
         schema: schema::of::<edit::EditRequest>,
+        output: schema::of_output::<edit::EditResult>,
+        refusals: EDIT_REFUSALS,
         run: |ctx, arguments| edit::run(ctx, arguments).map(Output::Edit),
     },
     ToolSpec {
@@ -97,6 +186,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         description: list::ListRequest::DESCRIPTION,
         schema: schema::of::<list::ListRequest>,
+        output: schema::of_output::<list::ListResult>,
+        refusals: LIST_REFUSALS,
         run: |ctx, arguments| list::run(ctx, arguments).map(Output::List),
     },
     ToolSpec {
@@ -107,6 +198,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         description: glob::GlobRequest::DESCRIPTION,
         schema: schema::of::<glob::GlobRequest>,
+        output: schema::of_output::<glob::GlobResult>,
+        refusals: GLOB_REFUSALS,
         run: |ctx, arguments| glob::run(ctx, arguments).map(Output::Glob),
     },
     ToolSpec {
@@ -117,6 +210,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         description: search::SearchRequest::DESCRIPTION,
         schema: schema::of::<search::SearchRequest>,
+        output: schema::of_output::<search::SearchResult>,
+        refusals: SEARCH_REFUSALS,
         run: |ctx, arguments| search::run(ctx, arguments).map(Output::Search),
     },
 ];
@@ -139,6 +234,31 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 #[cfg(test)]
 mod tests {
     use super::{find, names, TOOLS};
+    use crate::refusal::Code;
+
+    /// Each tool's list of refusals is in the contract's order, once each, and holds
+    /// every code its description tells a model about.
+    #[test]
+    fn refusals_are_listed_once_in_order_and_cover_the_description() {
+        for tool in TOOLS {
+            let positions: Vec<usize> = tool
+                .refusals
+                .iter()
+                .map(|c| Code::ALL.iter().position(|a| a == c).unwrap())
+                .collect();
+            assert!(positions.windows(2).all(|w| w[0] < w[1]), "{}", tool.name);
+            for code in Code::ALL {
+                if tool.description.contains(code.as_str()) {
+                    assert!(
+                        tool.refusals.contains(&code),
+                        "{} describes {} but does not list it",
+                        tool.name,
+                        code.as_str()
+                    );
+                }
+            }
+        }
+    }
 
     /// Each entry is reachable by both its names, has a subcommand on the command line,
     /// and a schema whose properties are the fields its request parses.
@@ -155,6 +275,7 @@ mod tests {
             );
             let schema = (tool.schema)();
             assert!(schema["properties"].is_object(), "{}", tool.name);
+            assert_eq!((tool.output)()["type"], "object", "{}", tool.name);
             assert!(!tool.title.is_empty() && !tool.description.is_empty());
             assert!(
                 !(tool.annotations.read_only && tool.annotations.destructive),
@@ -163,6 +284,7 @@ mod tests {
             );
         }
         let all: Vec<&str> = names().collect();
+        assert!(all.contains(&"read") && all.contains(&"search_files"));
         let mut unique = all.clone();
         unique.sort_unstable();
         unique.dedup();

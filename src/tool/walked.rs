@@ -1,6 +1,7 @@
 //! What the discovery tools (list, glob, search) share: locating the directory they walk,
 //! with the refusals that go with it, and reporting walked paths and what a walk left out.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::refusal::{key, Code, Outcome, Refusal};
@@ -36,7 +37,7 @@ pub fn locate(ctx: &Context, raw: &str, allow_file: bool) -> Outcome<Location> {
 /// (they cannot be shown without being mistaken for other names), and
 /// `skippedIgnoreFiles`, directories not entered because an ignore file in them is a
 /// FIFO, a device, huge or a link out.
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Left {
     #[serde(skip_serializing_if = "is_zero")]

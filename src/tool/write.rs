@@ -35,7 +35,7 @@ pub struct WriteRequest {
 
 impl Request for WriteRequest {
     const TOOL: &'static str = "write_file";
-    const DESCRIPTION: &'static str = "Create a file with the given content, creating missing parent directories (named in createdDirectories), atomically. An existing file is replaced only with overwrite: true or a matching expectedSha256 (or, in a session, when this session read its current version). Returns path, sha256, bytes, created, createdDirectories, applied, previousSha256. Refusals: ALREADY_EXISTS (read the file, then pass overwrite: true or its sha256 as expectedSha256, or change it with edit_file); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, the file was never read: read the file, then retry); NOT_A_FILE (the path is a directory); NOT_A_DIRECTORY (a parent component is a file: pick another path); TOO_LARGE (split the content); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); DENIED (policy, .git/ or .stitch/: leave it alone, or satisfy details.reason); BUSY (retry).";
+    const DESCRIPTION: &'static str = "Create a file with the given content, creating missing parent directories (named in createdDirectories), atomically. An existing file is replaced only with overwrite: true or a matching expectedSha256 (or, in a session, when this session read its current version). Returns path, sha256, bytes, created, createdDirectories, applied, previousSha256; content equal to the file's leaves it untouched and says unchanged: true with applied: false. Refusals: ALREADY_EXISTS (read the file, then pass overwrite: true or its sha256 as expectedSha256, or change it with edit_file); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, the file was never read: read the file, then retry); NOT_A_FILE (the path is a directory); NOT_A_DIRECTORY (a parent component is a file: pick another path); TOO_LARGE (split the content); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); DENIED (policy, .git/ or .stitch/: leave it alone, or satisfy details.reason); BUSY (retry).";
     const FIELDS: &'static [&'static str] =
         &["path", "content", "overwrite", "expectedSha256", "dryRun"];
 }
@@ -104,7 +104,14 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
     let sha256 = sha256_hex(bytes);
     let payload = payload(ctx, &req, location, previous.as_deref(), &sha256);
     approve::authorize(ctx, &shown, &payload)?;
-    if !req.dry_run {
+    // Content equal to the file's (same digest, so same bytes) is not rewritten: the
+    // inode and mtime stay, and no build sees a change.
+    let unchanged = previous.as_deref() == Some(sha256.as_str());
+    if unchanged {
+        if !req.dry_run {
+            session_check::note_written(ctx, &location.real, &sha256);
+        }
+    } else if !req.dry_run {
         ctx.ws
             .create_dirs(&location.missing_dirs)
             .map_err(|e| refuse::path(ctx, &shown, e))?;
@@ -128,13 +135,14 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
         bytes: bytes.len(),
         created: previous.is_none(),
         created_directories: location.missing_dirs.clone(),
-        applied: !req.dry_run,
+        applied: !req.dry_run && !unchanged,
         previous_sha256: previous,
+        unchanged,
     })
 }
 
 /// What `write_file` returns, in this order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct WriteResult {
     pub path: String,
@@ -142,11 +150,16 @@ pub struct WriteResult {
     pub bytes: usize,
     pub created: bool,
     pub created_directories: Vec<String>,
-    /// False on a dry run.
+    /// Whether the file was written: false on a dry run, and when it already held the
+    /// content (`unchanged`).
     pub applied: bool,
     /// The digest of the file replaced, when one was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_sha256: Option<String>,
+    /// The file already held exactly this content, so it was left alone (same inode,
+    /// same modification time).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unchanged: bool,
 }
 
 /// What the authorize command is told about this write.

@@ -530,3 +530,8 @@ fn an_edit_whose_result_is_too_large_says_so() {
     );
     assert_eq!(ws.read_string("s.txt"), "abcdef");
 }
+
+// newText follows an all-CRLF file's line endings.
+mod line_endings;
+// okIfApplied: the same edit run twice succeeds the second time, changing nothing.
+mod ok_if_applied;

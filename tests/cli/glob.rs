@@ -205,7 +205,7 @@ fn limit_keeps_the_first_matches_in_byte_order_with_a_hint() {
         "ok": true,
         "data": {
             "denied": 0,
-            "hint": "Showing the first 2 matches in byte order: narrow the pattern or path, or raise limit (up to 10000).",
+            "hint": "Showing the first 2 matches in byte order: narrow the pattern or --path, or raise --limit (up to 10000).",
             "matches": ["docs/x.rs", "src/main.rs"],
             "scannedFiles": 5,
             "truncated": true
@@ -328,7 +328,7 @@ fn a_file_as_path_is_not_a_directory() {
         "ok": false,
         "error": "NOT_A_DIRECTORY",
         "details": {"message": "`top.rs` is not a directory", "path": "top.rs"},
-        "_hint": "`top.rs` is a file: read it with read_file, or list its parent directory."
+        "_hint": "`top.rs` is a file: read it with stitch read, or list its parent directory."
     }));
 }
 

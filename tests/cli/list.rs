@@ -255,7 +255,7 @@ fn limit_truncates_in_byte_order_with_a_hint() {
                 {"kind": "directory", "path": "a"},
                 {"bytes": 2, "kind": "file", "path": "a-b"}
             ],
-            "hint": "Showing the first 3 entries: list a subdirectory or lower depth, or raise limit (up to 5000).",
+            "hint": "Showing the first 3 entries: list a subdirectory or lower --depth, or raise --limit (up to 5000).",
             "path": ".",
             "skipped": 0,
             "truncated": true
@@ -304,7 +304,7 @@ fn depth_zero_is_an_invalid_argument() {
         "ok": false,
         "error": "INVALID_ARGUMENT",
         "details": {"message": "depth must be from 1 to 64", "field": "depth"},
-        "_hint": "Fix the `depth` argument and call again."
+        "_hint": "Fix the `--depth` argument and call again."
     }));
 }
 
@@ -351,7 +351,7 @@ fn a_file_is_not_a_directory() {
         "ok": false,
         "error": "NOT_A_DIRECTORY",
         "details": {"message": "`a.txt` is not a directory", "path": "a.txt"},
-        "_hint": "`a.txt` is a file: read it with read_file, or list its parent directory."
+        "_hint": "`a.txt` is a file: read it with stitch read, or list its parent directory."
     }));
 }
 

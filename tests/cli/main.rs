@@ -11,12 +11,17 @@ mod support;
 
 // One JSON line for every call, usage errors included.
 mod envelope;
+// How a command line is taken: stdin read for JSON only when no tool argument was given,
+// and never waited on in silence; global options; values that begin with `-`.
+mod invocation;
 // read_file: paging, digests, line endings, BOM, non-text, argument parsing.
 mod read;
 // write_file: create, replace only when asked, atomic and faithful replacement.
 mod write;
 // edit_file: exact snippets, counts, candidates, edits[] all or nothing, diffs.
 mod edit;
+// Realistic mistakes over real text: copying candidates[0] repairs at least 97% of them.
+mod candidates;
 // Bytes outside the replaced span never change: line endings, tabs, BOM, Unicode.
 mod faithful;
 // Nothing outside the root is read or written, lexically or through symlinks.
@@ -33,9 +38,13 @@ mod glob;
 mod search;
 // Every refusal code in the contract is produced by a real call.
 mod coverage;
-// Tool definitions: JSON Schema that validates requests, in every format.
+// Tool definitions: JSON Schema that validates requests, in every host's format, and the
+// output schema every success matches.
 mod schema;
-// --format text: plain content, short lines, refusals on stderr.
+// Hints name flags and commands to a call by flags, fields and tools to a call by JSON.
+mod dialect;
+// --format text: plain content, short lines, refusals with their facts on stderr, exit 1
+// when glob or search matched nothing, --null.
 mod text;
 // Completions and man pages equal what the CLI generates; every --help shows an example.
 mod generated;

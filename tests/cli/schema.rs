@@ -6,7 +6,12 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 use stitch::refusal::Code;
 
-use crate::support::TestWorkspace;
+use crate::support::{TestWorkspace, SHA256};
+
+// Each host format obeys its host's rules; strict requests with nulls work.
+mod hosts;
+// A real success's data validates against the tool's outputSchema.
+mod output;
 
 const TOOLS: [&str; 6] = [
     "read_file",
@@ -234,4 +239,46 @@ fn mcp_definitions_carry_titles_and_annotations() {
             "{name}"
         );
     }
+}
+
+/// A strict-mode host sends `null` for every optional field it leaves out, at every
+/// depth: the tools take it as absent, so the defaults apply.
+#[test]
+fn null_is_an_absent_field() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "alpha\n");
+    ws.stitch(
+        "edit",
+        &json!({
+            "path": "a.txt", "oldText": null, "newText": null, "replaceAll": null,
+            "expectedReplacements": null, "expectedSha256": null, "dryRun": null,
+            "edits": [{"oldText": "alpha", "newText": "gamma", "replaceAll": null,
+                       "expectedReplacements": null}],
+        }),
+    )
+    .assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "path": "a.txt",
+            "baseSha256": SHA256,
+            "sha256": SHA256,
+            "replacements": 1,
+            "bytes": 6,
+            "applied": true,
+            "diff": "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+gamma\n",
+        }
+    }));
+    assert_eq!(ws.read_string("a.txt"), "gamma\n");
+    // A required field sent as null is missing.
+    ws.stitch("read", &json!({"path": null, "offset": null}))
+        .assert_envelope(&json!({
+            "ok": false,
+            "error": "INVALID_ARGUMENT",
+            "details": {
+                "message": "read_file needs the field `path`",
+                "field": "path",
+                "allowed": ["path", "offset", "limit", "maxBytes"],
+            },
+            "_hint": "Fix the `path` argument and call again.",
+        }));
 }

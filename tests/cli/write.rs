@@ -357,3 +357,6 @@ fn a_malformed_expected_sha256_is_invalid() {
     assert_eq!(run.refused("INVALID_ARGUMENT")["field"], "expectedSha256");
     assert_eq!(ws.read_string("a.txt"), "v1\n");
 }
+
+// Content equal to the file's: the file is left alone.
+mod unchanged;

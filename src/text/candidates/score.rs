@@ -1,10 +1,13 @@
-//! Scoring passages against a snippet: a bounded similarity over normalised text, a classification of the difference, and the final non-overlapping choice.
+//! Scoring passages against a snippet: a bounded similarity over normalised text (by
+//! characters, and by tokens so that one changed token — a hash, a version, a name —
+//! still reads as a near miss), how well a passage's ends line up with the snippet's,
+//! the part of a line a snippet covers, and a classification of the difference.
 
 use std::time::{Duration, Instant};
 
-use similar::TextDiff;
+use similar::{capture_diff_slices_deadline, get_diff_ratio, Algorithm, TextDiff};
 
-use super::{Candidate, Difference};
+use super::Difference;
 
 /// The lowest similarity worth showing; below it a passage is noise rather than a near miss.
 pub(super) const MIN_SIMILARITY: f64 = 0.5;
@@ -43,27 +46,95 @@ pub(super) fn similarity(
     } else if bound < MIN_SIMILARITY {
         bound
     } else {
-        let mut config = TextDiff::configure();
-        config.deadline(deadline.max(Instant::now() + Duration::from_millis(5)));
-        let diff = if a.len().max(b.len()) <= CHAR_RATIO_LIMIT {
-            config.diff_chars(a, b)
-        } else {
-            config.diff_lines(a, b)
-        };
-        f64::from(diff.ratio())
+        let deadline = deadline.max(Instant::now() + Duration::from_millis(5));
+        char_ratio(a, b, deadline).max(token_ratio(a, b, deadline))
     };
     ((ratio * 1000.0).round() / 1000.0).min(0.999)
 }
 
+/// The share of characters two texts have in common, in order (by lines when long).
+pub(super) fn char_ratio(a: &str, b: &str, deadline: Instant) -> f64 {
+    let mut config = TextDiff::configure();
+    config.deadline(deadline);
+    let diff = if a.len().max(b.len()) <= CHAR_RATIO_LIMIT {
+        config.diff_chars(a, b)
+    } else {
+        config.diff_lines(a, b)
+    };
+    f64::from(diff.ratio())
+}
+
+/// The share of tokens two texts have in common, in order: a word (letters, digits,
+/// `_`), a line break, or any other single character; other whitespace is no token. A
+/// 40-digit hash or a renamed identifier is then one token of many, not most of the
+/// characters.
+fn token_ratio(a: &str, b: &str, deadline: Instant) -> f64 {
+    let (a, b) = (tokens(a), tokens(b));
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let ops = capture_diff_slices_deadline(Algorithm::Myers, &a, &b, Some(deadline));
+    f64::from(get_diff_ratio(&ops, a.len(), b.len()))
+}
+
+/// The tokens of `text`, as [`token_ratio`] counts them.
+pub(super) fn tokens(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut word = None;
+    for (i, c) in text.char_indices() {
+        let part = c.is_alphanumeric() || c == '_';
+        match (part, word) {
+            (true, None) => word = Some(i),
+            (true, Some(_)) => continue,
+            (false, Some(start)) => {
+                out.push(&text[start..i]);
+                word = None;
+            }
+            (false, None) => {}
+        }
+        if !part && (c == '\n' || !c.is_whitespace()) {
+            out.push(&text[i..i + c.len_utf8()]);
+        }
+    }
+    if let Some(start) = word {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// How well the first and last lines of `passage` match those of the snippet (given
+/// normalised, as lines), each by its character similarity, averaged: 1.0 when both
+/// ends line up.
+pub(super) fn ends(passage: &str, snippet_lines: &[&str], deadline: Instant) -> f64 {
+    let normal = normalise(passage);
+    let lines: Vec<&str> = normal.trim_end_matches('\n').split('\n').collect();
+    let (Some(first), Some(last)) = (snippet_lines.first(), snippet_lines.last()) else {
+        return 0.0;
+    };
+    let deadline = deadline.max(Instant::now() + Duration::from_millis(2));
+    let line = |a: &str, b: &str| {
+        if a == b {
+            1.0
+        } else if a.len().max(b.len()) > CHAR_RATIO_LIMIT {
+            0.0
+        } else {
+            char_ratio(a, b, deadline).max(token_ratio(a, b, deadline))
+        }
+    };
+    let head = line(lines[0], first);
+    let tail = line(lines[lines.len() - 1], last);
+    f64::midpoint(head, tail)
+}
+
 /// The part of a one-line `passage` that lines up with a shorter one-line `snippet`:
-/// as many characters as the snippet has, from where their first shared run of two or
-/// more characters places the snippet's start. Agents often send part of a line; the
+/// from where their first shared run of two or more characters places the snippet's
+/// start to where their last one places its end. Agents often send part of a line; the
 /// candidate must then be that part, exactly as the file has it, or a retry would
 /// replace the whole line.
 pub(super) fn narrow<'a>(passage: &'a str, snippet: &str, deadline: Instant) -> Option<&'a str> {
     if passage.contains('\n')
         || snippet.contains('\n')
-        || passage.len() * 4 < snippet.len() * 5
+        || passage.len() <= snippet.len()
         || passage.len() > CHAR_RATIO_LIMIT
     {
         return None;
@@ -71,15 +142,27 @@ pub(super) fn narrow<'a>(passage: &'a str, snippet: &str, deadline: Instant) -> 
     let mut config = TextDiff::configure();
     config.deadline(deadline.max(Instant::now() + Duration::from_millis(5)));
     let diff = config.diff_chars(passage, snippet);
-    let anchor = diff
-        .ops()
-        .iter()
-        .find(|op| op.tag() == similar::DiffTag::Equal && op.old_range().len() >= 2)?;
-    let start = anchor
-        .old_range()
-        .start
-        .saturating_sub(anchor.new_range().start);
-    let end = start + snippet.chars().count();
+    let shared =
+        |op: &&similar::DiffOp| op.tag() == similar::DiffTag::Equal && op.old_range().len() >= 2;
+    let first = diff.ops().iter().find(shared)?;
+    let last = diff.ops().iter().rev().find(shared)?;
+    // A snippet that starts with whitespace starts where the line does; one that does not
+    // never starts inside the line's indentation.
+    let indent = passage.chars().take_while(|c| c.is_whitespace()).count();
+    let start = if snippet.starts_with(char::is_whitespace) {
+        0
+    } else {
+        first
+            .old_range()
+            .start
+            .saturating_sub(first.new_range().start)
+            .max(indent)
+    };
+    let snippet_chars = snippet.chars().count();
+    let end = last.old_range().end + (snippet_chars - last.new_range().end);
+    if end <= start {
+        return None;
+    }
     let byte = |chars: usize| {
         passage
             .char_indices()
@@ -113,32 +196,6 @@ pub(super) fn classify(passage: &str, snippet: &str) -> Difference {
     }
 }
 
-/// The best `max` candidates, best first, skipping any that overlap a better one so each passage is reported once.
-///
-/// Ties prefer a line count closer to the snippet's `lines`, then the earlier passage, so the order is deterministic.
-pub(super) fn select(mut scored: Vec<Candidate>, lines: usize, max: usize) -> Vec<Candidate> {
-    scored.sort_by(|a, b| {
-        let off = |c: &Candidate| (c.end_line + 1 - c.start_line).abs_diff(lines);
-        b.similarity
-            .total_cmp(&a.similarity)
-            .then(off(a).cmp(&off(b)))
-            .then(a.start_line.cmp(&b.start_line))
-    });
-    let mut chosen: Vec<Candidate> = Vec::new();
-    for candidate in scored {
-        if chosen.len() == max {
-            break;
-        }
-        let overlaps = chosen
-            .iter()
-            .any(|c| c.start_line <= candidate.end_line && candidate.start_line <= c.end_line);
-        if !overlaps {
-            chosen.push(candidate);
-        }
-    }
-    chosen
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +222,37 @@ mod tests {
         assert!(((s * 1000.0).round() / 1000.0 - s).abs() < 1e-12);
         let short = similarity("x", snippet, &normalise(snippet), far());
         assert!(short < MIN_SIMILARITY);
+    }
+
+    #[test]
+    fn one_changed_token_is_still_similar() {
+        let file = "- uses: actions/checkout@8e5e7e5ab8b370d6c329ec480221332ada57f0ab # v3";
+        let typed = "- uses: actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11 # v3";
+        let s = similarity(file, typed, &normalise(typed), far());
+        assert!(s > 0.8, "{s}");
+        assert_eq!(
+            tokens("a_b(c, 12)\n"),
+            ["a_b", "(", "c", ",", "12", ")", "\n"]
+        );
+    }
+
+    #[test]
+    fn narrow_maps_both_ends_of_a_part() {
+        let line = "        let total = compute(alpha, beta); // sum";
+        assert_eq!(
+            narrow(line, "compute(alpah, beta)", far()),
+            Some("compute(alpha, beta)")
+        );
+        assert_eq!(
+            narrow(line, "total = compute(a, beta)", far()),
+            Some("total = compute(alpha, beta)")
+        );
+        assert_eq!(narrow("x = f(a, b);", "x = f(a,b);", far()), None);
+        assert_eq!(narrow("      x = f(a);", "\tx = f(b);", far()), None);
+        assert_eq!(
+            narrow("      x = f(a);", "  x = f(b)", far()),
+            Some("      x = f(a)")
+        );
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Cheap, deadline-bounded voting for where a near-miss snippet might start: exact votes from whitespace-free line hashes, fuzzy votes from bigram overlap.
+//! Cheap, deadline-bounded voting for where a near-miss snippet might start: exact votes from whitespace-free line
+//! hashes, fuzzy votes from bigram overlap, or from token overlap when one long token (a hash, a name) differs.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -35,11 +36,63 @@ fn bigrams(line: &[u8], out: &mut Vec<u16>) {
     }
 }
 
-/// One snippet line prepared for fuzzy comparison: its index and its bigram multiset as a dense count table.
+/// Whether a byte belongs to a word token: letters, digits, `_`, and any byte of a non-ASCII character.
+fn is_word(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_' || byte >= 0x80
+}
+
+/// Writes the sorted hashes of the line's tokens (words, and every other non-whitespace byte) into `out`.
+fn token_hashes(line: &[u8], out: &mut Vec<u64>) {
+    out.clear();
+    let mut i = 0;
+    while i < line.len() {
+        if line[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i += 1;
+        if is_word(line[start]) {
+            while i < line.len() && is_word(line[i]) {
+                i += 1;
+            }
+        }
+        out.push(fingerprint(&line[start..i]).0);
+    }
+    out.sort_unstable();
+}
+
+/// The Dice coefficient of two sorted token-hash multisets.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "token counts are far below 2^52"
+)]
+fn token_dice(a: &[u64], b: &[u64]) -> f64 {
+    let (mut i, mut j, mut shared) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    2.0 * shared as f64 / (a.len() + b.len()).max(1) as f64
+}
+
+/// The fewest tokens a snippet line needs before token overlap may vote: with fewer, one token is most of the line.
+const MIN_TOKENS: usize = 3;
+
+/// One snippet line prepared for fuzzy comparison: its index, its bigram multiset as a dense count table, and its
+/// sorted token hashes.
 struct FuzzyLine {
     index: usize,
     counts: Vec<u8>,
     total: usize,
+    tokens: Vec<u64>,
 }
 
 impl FuzzyLine {
@@ -51,10 +104,13 @@ impl FuzzyLine {
             let slot = &mut counts[usize::from(gram)];
             *slot = slot.saturating_add(1);
         }
+        let mut tokens = Vec::new();
+        token_hashes(line, &mut tokens);
         FuzzyLine {
             index,
             counts,
             total: scratch.len(),
+            tokens,
         }
     }
 
@@ -155,6 +211,7 @@ pub(super) fn vote(
         return votes;
     }
     let mut seen = vec![0u8; 1 << 16];
+    let mut file_tokens = Vec::new();
     for (line_no, &len) in lens.iter().enumerate() {
         if line_no % CHECK_EVERY == 0 && Instant::now() >= fuzzy_deadline {
             break;
@@ -164,8 +221,16 @@ pub(super) fn vote(
             continue;
         }
         bigrams(file[line_no], &mut grams);
+        let mut tokenised = false;
         for line in fuzzy.iter().filter(|f| f.could_match(total)) {
-            let dice = line.dice(&grams, &mut seen);
+            let mut dice = line.dice(&grams, &mut seen);
+            if dice < FUZZY_MIN_DICE && line.tokens.len() >= MIN_TOKENS {
+                if !tokenised {
+                    token_hashes(file[line_no], &mut file_tokens);
+                    tokenised = true;
+                }
+                dice = dice.max(token_dice(&line.tokens, &file_tokens));
+            }
             if dice >= FUZZY_MIN_DICE {
                 votes[line_no.saturating_sub(line.index)] += dice * dice;
             }
@@ -209,6 +274,18 @@ mod tests {
         let best = (0..votes.len()).max_by(|&a, &b| votes[a].total_cmp(&votes[b]));
         assert_eq!(best, Some(1));
         assert!((votes[1] - 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_line_with_one_other_token_gets_a_fuzzy_vote() {
+        let file = lines(
+            "jobs:\n  - uses: actions/checkout@8e5e7e5ab8b370d6c329ec480221332ada57f0ab # v3\n",
+        );
+        let snippet =
+            lines("  - uses: actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11 # v3");
+        let votes = vote(&file, &snippet, Instant::now(), Duration::from_secs(5));
+        assert!(votes[1] > 0.5, "{votes:?}");
+        assert!(votes[0] < f64::EPSILON);
     }
 
     #[test]

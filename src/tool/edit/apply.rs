@@ -21,6 +21,11 @@ pub struct Edited<'a> {
     pub tail: usize,
     /// Occurrences replaced, over all edits.
     pub replacements: usize,
+    /// Whether some `newText` was written with CRLF to follow the file's convention.
+    pub crlf_converted: bool,
+    /// The items skipped because their `oldText` is absent and their edit already applied
+    /// (only with `okIfApplied`).
+    pub already_applied: Vec<usize>,
 }
 
 impl Edited<'_> {
@@ -71,15 +76,20 @@ impl Edited<'_> {
     }
 }
 
-/// Applies the edits in order to the evolving text, all or nothing.
+/// Applies the edits in order to the evolving text, all or nothing. With `ok_if_applied`,
+/// an item whose `oldText` is absent and whose edit is already applied is skipped rather
+/// than refused.
 pub fn apply<'a>(
     shown: &str,
     original: &'a str,
     items: &[EditItem],
     multi: bool,
+    ok_if_applied: bool,
 ) -> Result<Edited<'a>, Refusal> {
     let mut text = Cow::Borrowed(original);
     let mut replacements = 0usize;
+    let mut crlf_converted = false;
+    let mut already_applied = Vec::new();
     let mut span = None;
     for (index, item) in items.iter().enumerate() {
         let edit_index = multi.then_some(index);
@@ -94,6 +104,10 @@ pub fn apply<'a>(
                 .collect::<Vec<_>>()
         };
         if count == 0 {
+            if ok_if_applied && snippet::already_applied(&text, item) {
+                already_applied.push(index);
+                continue;
+            }
             return Err(snippet::no_match(shown, &text, item, edit_index));
         }
         if let Some(expected) = item.expected_replacements {
@@ -110,6 +124,7 @@ pub fn apply<'a>(
             return Err(snippet::ambiguous(shown, count, starts(), edit_index));
         }
         replacements += count;
+        crlf_converted |= located.new_converted;
         if items.len() == 1 {
             // One edit: only the span from the first match to the end of the last is
             // rebuilt; the rest of the file stays where it is.
@@ -149,6 +164,8 @@ pub fn apply<'a>(
         middle,
         tail,
         replacements,
+        crlf_converted,
+        already_applied,
     })
 }
 
@@ -167,14 +184,14 @@ mod tests {
     }
 
     fn result(original: &str, items: &[EditItem]) -> String {
-        let edited = apply("f", original, items, items.len() > 1).unwrap();
+        let edited = apply("f", original, items, items.len() > 1, false).unwrap();
         let bytes: Vec<u8> = edited.parts().concat();
         String::from_utf8(bytes).unwrap()
     }
 
     #[test]
     fn one_edit_keeps_head_and_tail_in_place() {
-        let edited = apply("f", "aaa b ccc b ddd", &[item("b", "X")], false).unwrap();
+        let edited = apply("f", "aaa b ccc b ddd", &[item("b", "X")], false, false).unwrap();
         assert_eq!(
             (edited.head, edited.middle.as_str(), edited.tail),
             (4, "X ccc X", 4)
@@ -188,7 +205,27 @@ mod tests {
         let items = [item("\u{e9} one", "\u{e8} one"), item("two", "2")];
         assert_eq!(result(text, &items), "caf\u{e8} one\n2 caf\u{e9}\n");
         let items = [item("one", "x"), item("x", "one")];
-        let edited = apply("f", text, &items, true).unwrap();
+        let edited = apply("f", text, &items, true, false).unwrap();
         assert!(edited.is_unchanged());
+    }
+
+    #[test]
+    fn applied_items_are_skipped_only_when_asked() {
+        let text = "alpha\nbeta two\ngamma\n";
+        let items = [item("beta one", "beta two"), item("gamma", "delta")];
+        assert!(apply("f", text, &items, true, false).is_err());
+        let edited = apply("f", text, &items, true, true).unwrap();
+        assert_eq!(edited.already_applied, vec![0]);
+        assert_eq!(edited.replacements, 1);
+        assert_eq!(result_of(&edited), "alpha\nbeta two\ndelta\n");
+        let missing = [item("beta one", "beta three")];
+        assert!(apply("f", text, &missing, false, true).is_err());
+        let once = apply("f", text, &items[..1], false, true).unwrap();
+        assert!(once.is_unchanged());
+        assert_eq!(once.already_applied, vec![0]);
+    }
+
+    fn result_of(edited: &super::Edited<'_>) -> String {
+        String::from_utf8(edited.parts().concat()).unwrap()
     }
 }

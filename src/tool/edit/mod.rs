@@ -4,6 +4,7 @@ mod apply;
 mod request;
 mod snippet;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -48,7 +49,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
     }
     let loaded = textfile::load(ctx, location)?;
     let apply_and_hash = || {
-        apply(&shown, loaded.text(), &items, multi).map(|edited| {
+        apply(&shown, loaded.text(), &items, multi, req.ok_if_applied).map(|edited| {
             let sha256 = edited.sha256();
             (edited, sha256)
         })
@@ -112,20 +113,29 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
         replace(ctx, location, &loaded, &edited)?;
         session_check::note_written(ctx, &location.real, &sha256);
     }
+    // Every item already applied: nothing was (or would be) written.
+    let already_applied = edited.already_applied.len() == items.len();
     Ok(EditResult {
         path: shown,
         base_sha256,
         sha256,
         replacements: edited.replacements,
         bytes,
-        applied: !req.dry_run,
+        applied: !req.dry_run && !already_applied,
         diff: diff.text,
         diff_truncated: diff.truncated,
+        line_endings: edited.crlf_converted.then(|| "crlf".to_owned()),
+        already_applied,
+        skipped_edits: if multi && !already_applied {
+            edited.already_applied.clone()
+        } else {
+            Vec::new()
+        },
     })
 }
 
 /// What `edit_file` returns, in this order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EditResult {
     pub path: String,
@@ -140,6 +150,16 @@ pub struct EditResult {
     pub diff: String,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub diff_truncated: bool,
+    /// `crlf` when some newText was written with CRLF to follow the file's convention.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_endings: Option<String>,
+    /// With `okIfApplied`: every edit was already applied, so nothing changed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub already_applied: bool,
+    /// With `okIfApplied` and `edits`: the items skipped as already applied while the
+    /// others applied.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_edits: Vec<usize>,
 }
 
 /// Replaces the loaded file with the edited text, keeping its mode and owner. The

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::super::args::{invalid, Request};
-use crate::refusal::Refusal;
+use crate::refusal::{key, Refusal};
 
 /// The arguments of `edit_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -23,6 +23,7 @@ pub struct EditRequest {
     pub new_text: Option<String>,
     /// Replace every occurrence of oldText (default false).
     #[serde(alias = "replace_all")]
+    #[schemars(extend("default" = false))]
     pub replace_all: Option<bool>,
     /// Refuse with MATCH_COUNT_MISMATCH unless oldText occurs exactly this many times.
     pub expected_replacements: Option<u64>,
@@ -34,6 +35,9 @@ pub struct EditRequest {
     /// Compute the result and diff without writing (default false).
     #[serde(default, alias = "dry_run")]
     pub dry_run: bool,
+    /// Succeed without change when oldText is absent because the edit is already applied (newText is in the file), so the same edit can run twice (default false). With edits, every such item is skipped and the others apply as usual.
+    #[serde(default, alias = "ok_if_applied")]
+    pub ok_if_applied: bool,
 }
 
 /// One replacement of an `edits` list.
@@ -55,7 +59,7 @@ pub struct EditItem {
 
 impl Request for EditRequest {
     const TOOL: &'static str = "edit_file";
-    const DESCRIPTION: &'static str = "Replace exact text in one file, atomically: oldText must match byte for byte (indentation and line endings included) exactly once, unless replaceAll or expectedReplacements says how many. Several replacements go in edits, applied in order, all or nothing. Returns baseSha256, sha256 (pass it as expectedSha256 to chain edits), replacements, bytes, applied and a unified diff. Refusals: NO_MATCH (oldText is not in the file: copy details.candidates[0].text exactly as oldText and retry; alreadyApplied means newText is already there); AMBIGUOUS_MATCH (oldText occurs more than once, at details.lines: add surrounding lines until it is unique, or pass replaceAll: true); MATCH_COUNT_MISMATCH (expectedReplacements differs from the count: check it); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, read the file, then retry); NOT_FOUND (create it with write_file, or use details.nearNames); NOT_TEXT; TOO_LARGE; INVALID_ARGUMENT (empty oldText, oldText equal to newText, edits with oldText: fix the field named); INVALID_PATH; OUTSIDE_ROOT; DENIED; BUSY (retry). details.editIndex names the failing item of edits.";
+    const DESCRIPTION: &'static str = "Replace exact text in one file, atomically: oldText must match byte for byte (indentation and line endings included) exactly once, unless replaceAll or expectedReplacements says how many. Several replacements go in edits, applied in order, all or nothing. Returns baseSha256, sha256 (pass it as expectedSha256 to chain edits), replacements, bytes, applied and a unified diff; lineEndings: \"crlf\" when newText was written with CRLF to follow the file; with okIfApplied, alreadyApplied: true (and applied: false) when the edit was already there. Refusals: NO_MATCH (oldText is not in the file: copy details.candidates[0].text exactly as oldText and retry; alreadyApplied means newText is already there: pass okIfApplied: true to accept that); AMBIGUOUS_MATCH (oldText occurs more than once, at details.lines: add surrounding lines until it is unique, or pass replaceAll: true); MATCH_COUNT_MISMATCH (expectedReplacements differs from the count: check it); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, read the file, then retry); NOT_FOUND (create it with write_file, or use details.nearNames); NOT_TEXT; TOO_LARGE; INVALID_ARGUMENT (empty oldText, oldText equal to newText, edits with oldText: fix the field named); INVALID_PATH; OUTSIDE_ROOT; DENIED; BUSY (retry). details.editIndex names the failing item of edits.";
     const FIELDS: &'static [&'static str] = &[
         "path",
         "oldText",
@@ -65,6 +69,7 @@ impl Request for EditRequest {
         "edits",
         "expectedSha256",
         "dryRun",
+        "okIfApplied",
     ];
     const ITEM_FIELDS: &'static [&'static str] =
         &["oldText", "newText", "replaceAll", "expectedReplacements"];
@@ -106,7 +111,7 @@ impl EditRequest {
 /// Lets a refusal about one item of `edits` name it.
 pub(super) fn with_index(refusal: Refusal, edit_index: Option<usize>) -> Refusal {
     match edit_index {
-        Some(index) => refusal.with("editIndex", index),
+        Some(index) => refusal.with(key::EDIT_INDEX, index),
         None => refusal,
     }
 }

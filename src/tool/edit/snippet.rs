@@ -32,13 +32,7 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
                 })
             })
             .collect();
-    // A short newText turns up anywhere by chance; only a telling one suggests the edit
-    // was applied already.
-    let telling = item.new_text.trim().chars().count() >= 8 || item.new_text.trim().contains('\n');
-    let applied = telling
-        && !crate::text::matching::locate(text, &item.new_text, "")
-            .offsets
-            .is_empty();
+    let applied = already_applied(text, item);
     let message = match edit_index {
         Some(i) => format!("oldText of edits[{i}] is not in `{shown}`"),
         None => format!("oldText is not in `{shown}`"),
@@ -50,6 +44,16 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
         refusal = refusal.with(key::ALREADY_APPLIED, true);
     }
     with_index(refusal, edit_index)
+}
+
+/// Whether an item whose `oldText` is absent looks applied already: its `newText` is in
+/// the text. A short newText turns up anywhere by chance; only a telling one counts.
+pub fn already_applied(text: &str, item: &EditItem) -> bool {
+    let telling = item.new_text.trim().chars().count() >= 8 || item.new_text.trim().contains('\n');
+    telling
+        && !crate::text::matching::locate(text, &item.new_text, "")
+            .offsets
+            .is_empty()
 }
 
 /// `AMBIGUOUS_MATCH`: more than one occurrence and no instruction to replace them all.
@@ -66,7 +70,7 @@ pub fn ambiguous(
     )
     .with(key::PATH, shown)
     .with("occurrences", count)
-    .with("lines", lines);
+    .with(key::LINES, lines);
     with_index(refusal, edit_index)
 }
 
@@ -88,6 +92,6 @@ pub fn count_mismatch(
     .with(key::PATH, shown)
     .with("expectedReplacements", expected)
     .with("occurrences", count)
-    .with("lines", lines);
+    .with(key::LINES, lines);
     with_index(refusal, edit_index)
 }

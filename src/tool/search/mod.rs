@@ -43,10 +43,13 @@ pub struct SearchRequest {
     #[serde(default = "dot")]
     pub path: String,
     /// Lines of context before and after each match, 0-10 (default 0).
+    #[schemars(extend("default" = 0))]
     pub context: Option<u64>,
     /// What the query matches: `content` (default) or `path` (workspace-relative file paths).
+    #[schemars(extend("default" = "content"))]
     pub mode: Option<Mode>,
     /// The most matches to return (default 100, at most 1000).
+    #[schemars(extend("default" = crate::policy::Limits::DEFAULT.search))]
     pub limit: Option<u64>,
     /// Include files hidden by ignore rules and hidden names (default false).
     #[serde(default, alias = "include_ignored")]
@@ -214,17 +217,18 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
         denied: omitted.denied,
         left: omitted.into(),
         hint: truncated.then(|| {
-            limits::cut_hint(
+            crate::hint::cut(
+                ctx.dialect,
                 &format!("the first {limit} matches in path order"),
-                "narrow with path or include",
-                ctx.limits.search,
+                crate::hint::Narrow::Search,
+                ctx.limits.search.saturating_mul(limits::RAISE),
             )
         }),
     })
 }
 
 /// What `search_files` returns, in this order.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchResult {
     /// In (path, line) order.
@@ -245,7 +249,7 @@ pub struct SearchResult {
 }
 
 /// One match: a line of a file, or (in path mode) a file.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Match {
     pub path: String,

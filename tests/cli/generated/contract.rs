@@ -8,15 +8,15 @@ use stitch::refusal::Code;
 use super::roff::Roff;
 
 /// What a refusal code means and what to do about it.
-struct CodeDoc {
-    when: &'static str,
+pub(super) struct CodeDoc {
+    pub(super) when: &'static str,
     /// The remedy, in substance (`None` where no action of the caller helps).
     remedy: Option<String>,
 }
 
 /// The doc of every code. The match is exhaustive: a new code does not compile until it
 /// is documented here.
-fn code_doc(code: Code) -> CodeDoc {
+pub(super) fn code_doc(code: Code) -> CodeDoc {
     let (when, remedy): (&str, Option<&str>) = match code {
         Code::InvalidArgument => (
             "Malformed JSON; a missing, unknown or mistyped field (`details` list the allowed \
@@ -119,7 +119,7 @@ fn code_doc(code: Code) -> CodeDoc {
     CodeDoc { when, remedy }
 }
 
-fn exit_status(code: Code) -> u8 {
+pub(super) fn exit_status(code: Code) -> u8 {
     if code.is_invocation_error() {
         2
     } else {
@@ -167,8 +167,22 @@ fn tool_arguments(r: &mut Roff) {
              tool's JSON Schema.",
         )
         .para(
+            "Stdin is never waited on in silence. When it is read only because no tool \
+             argument was given (not for `--json`, not for `--from -`), and nothing arrives \
+             within 200 ms, stitch says on stderr that it is waiting for JSON arguments and \
+             how to avoid it; after 2 s of silence in all, stdin is taken as empty (no \
+             arguments). `--json` and `--from -` wait for their input as long as it takes. \
+             Global options (`--root`, `--session`, `--lock-timeout`, `--format`, \
+             `--pretty`) are not tool arguments.",
+        )
+        .para(
             "Inside a shell loop that reads its own stdin, pass flags or redirect \
              `</dev/null`: the zero-argument form reads stdin.",
+        )
+        .para(
+            "A value that begins with `-` is a value, for every option that takes text and \
+             for the query and the pattern: `--content '- ship it'`, `--old '-x'`, \
+             `stitch search '-> bool'`. A path that begins with `-` is written `./-name`.",
         );
 }
 
@@ -205,9 +219,15 @@ fn the_envelope(r: &mut Roff) {
         .para("The cause goes to stderr only with `STITCH_DEBUG=1`.")
         .para(
             "With `--format text` (or `STITCH_FORMAT=text`) results print as plain text for \
-             people and refusals as `error[CODE]: message` on stderr; the exit status is the \
-             same. `--help` and `--version` print text; `stitch schema` prints plain JSON, \
-             not an envelope.",
+             people and pipelines, and a refusal prints on stderr as `error[CODE]: message`, \
+             the facts its hint refers to (NO_MATCH's candidates with their lines and exact \
+             text, the lines an ambiguous snippet matched, the near names, the allowed \
+             fields) and `hint: ...`; the exit status is the same. In text mode `glob` and \
+             `search` exit 1 when nothing matched, as grep and rg do, and a result cut by \
+             `--limit` says so on stderr. `--null` (`-0`, on `list`, `glob` and `search`) \
+             ends each name with NUL instead of a newline (in `search`, NUL follows the path, \
+             as with `rg --null`) and implies `--format text`. `--help` and `--version` print \
+             text; `stitch schema` prints plain JSON, not an envelope.",
         );
 }
 
@@ -243,7 +263,8 @@ fn exit_statuses(r: &mut Roff) {
         .item(
             "1",
             &[&format!(
-                "A refusal: {}.",
+                "A refusal: {}. In text mode (`--format text` or `--null`), also a `glob` or \
+                 `search` that matched nothing, as with grep.",
                 code_list(Code::ALL.into_iter().filter(|c| exit_status(*c) == 1))
             )],
         )

@@ -19,6 +19,7 @@ use stitch::refusal::Code;
 
 mod contract;
 mod roff;
+mod tools;
 
 use contract::{contract_sections, see_also};
 use roff::{escape, inline, text_line};
@@ -34,7 +35,7 @@ const MAN: &str = "man";
 /// The date in the pages' `.TH` line: the last substantive change to their content. A
 /// constant, so that generating is reproducible; move it on when the contract sections
 /// change.
-const DATE: &str = "2026-11-30";
+const DATE: &str = "2026-12-01";
 
 /// The subcommands whose `--help` must show an example call: the six tools, `schema` and
 /// `config`.
@@ -97,6 +98,9 @@ fn collect_pages(command: &clap::Command, top: bool, pages: &mut Vec<(String, St
             None => page.push_str(&extra),
         }
     } else {
+        if let Some(tool) = stitch::registry::find(command.get_name()) {
+            page.push_str(&tools::tool_sections(tool, command));
+        }
         page.push_str(&see_also());
     }
     pages.push((format!("{MAN}/{}", man.get_filename()), page));
@@ -330,4 +334,56 @@ fn help_exits_0_and_shows_an_example_for_every_tool() {
             "stitch {name} --help shows no `{example} ...` line:\n{stdout}"
         );
     }
+}
+
+/// Each tool's page lists every JSON field of its schema with the flag that sets it, every
+/// refusal code the registry gives it, and the stdin rule.
+#[test]
+fn every_tool_page_lists_its_fields_refusals_and_stdin_rule() {
+    let pages = man_pages();
+    let mut seen = 0;
+    for tool in stitch::registry::TOOLS {
+        let (_, page) = pages
+            .iter()
+            .find(|(rel, _)| *rel == format!("man/stitch-{}.1", tool.command))
+            .unwrap_or_else(|| panic!("no page for {}", tool.command));
+        for section in ["JSON FIELDS", "REFUSALS", "STDIN"] {
+            assert!(
+                page.contains(&format!(".SH \"{section}\"\n")),
+                "stitch-{} has no {section} section",
+                tool.command
+            );
+        }
+        let schema = (tool.schema)();
+        for field in schema["properties"].as_object().unwrap().keys() {
+            assert!(
+                page.contains(&format!(".TP\n\\fB\\%{field}\\fR (")),
+                "stitch-{} does not list the field {field}",
+                tool.command
+            );
+        }
+        for code in tool.refusals {
+            assert!(
+                page.contains(&format!(".TP\n\\fB\\%{}\\fR (exit status", code.as_str())),
+                "stitch-{} does not list {}",
+                tool.command,
+                code.as_str()
+            );
+        }
+        assert!(page.contains("200 ms") && page.contains("2 s"));
+        seen += 1;
+    }
+    assert_eq!(seen, 6);
+    // The flag of a field is found from the real command line, switches that send
+    // something other than true included.
+    let (_, search) = pages
+        .iter()
+        .find(|(rel, _)| rel == "man/stitch-search.1")
+        .unwrap();
+    assert!(search.contains(r"Set by \fB\%\-i, \%\-\-ignore\-case\fR (which sends \fB\%false\fR)."));
+    let (_, edit) = pages
+        .iter()
+        .find(|(rel, _)| rel == "man/stitch-edit.1")
+        .unwrap();
+    assert!(edit.contains(r"Set by \fB\%\-\-old \%TEXT\fR, \fB\%\-\-old\-from \%FILE\fR."));
 }

@@ -307,7 +307,7 @@ fn old_from_over_max_file_bytes_is_too_large_with_a_hint_for_edits() {
                 "field": "oldText",
                 "limit": 100,
             },
-            "_hint": "Edit a smaller part of the file at a time: shorten oldText and newText.",
+            "_hint": "Edit a smaller part of the file at a time: shorten --old and --new.",
         }),
         "{}",
         run.stdout

@@ -58,7 +58,7 @@ fn a_limit_reached_at_a_file_boundary_is_still_truncated() {
         "ok": true,
         "data": {
             "denied": 0,
-            "hint": "Showing the first 2 matches in path order: narrow with path or include, or raise limit (up to 1000).",
+            "hint": "Showing the first 2 matches in path order: narrow with --path or --glob, or raise --limit (up to 1000).",
             "matches": [
                 {"line": 1, "path": "a.txt", "text": "n"},
                 {"line": 2, "path": "a.txt", "text": "n"}

@@ -125,7 +125,7 @@ fn an_empty_query_is_an_invalid_argument() {
         "ok": false,
         "error": "INVALID_ARGUMENT",
         "details": {"message": "query is empty", "field": "query"},
-        "_hint": "Fix the `query` argument and call again."
+        "_hint": "Fix the `QUERY` argument and call again."
     }));
 
     let missing = ws.stitch("search", &json!({"path": "."}));

@@ -134,7 +134,7 @@ fn a_read_refused_as_not_text_still_lets_the_session_replace_the_file() {
     let read = session(&ws, "s", &["read", "blob.bin"]);
     let details = read.refused("NOT_TEXT");
     assert_eq!(details["sha256"], sha256sum(b"a\x00b"));
-    assert!(read.hint().contains("expectedSha256"), "{}", read.stdout);
+    assert!(read.hint().contains("--expected-sha256"), "{}", read.stdout);
     session(&ws, "s", &["write", "blob.bin", "--content", "text\n"]).ok();
     assert_eq!(ws.read("blob.bin"), b"text\n");
 }

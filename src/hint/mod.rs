@@ -8,23 +8,35 @@ use serde_json::Value;
 
 use crate::refusal::{key, Code, Refusal};
 
+mod dialect;
+
+pub use dialect::{cut, flag, Dialect, Narrow};
+
 /// The remedy for `STALE_VERSION`, quoted verbatim by the docs.
 pub const REREAD: &str = "Re-read the file, then retry";
 /// The remedy for `NOT_OBSERVED`, quoted verbatim by the docs.
 pub const READ_FIRST: &str = "Read the file, then retry";
+/// `details.reason` of JSON arguments whose string holds a raw newline, tab or other
+/// control character.
+pub const RAW_CONTROL: &str = "rawControlCharacter";
 
 fn text<'a>(refusal: &'a Refusal, key: &str) -> Option<&'a str> {
     refusal.detail(key).and_then(Value::as_str)
 }
 
-/// The hint for a refusal, or `None` where no action of the caller can help.
+/// The hint for a refusal, in the caller's dialect, or `None` where no action of the
+/// caller can help.
 #[must_use]
-pub fn compose(refusal: &Refusal) -> Option<String> {
+pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
     let path = text(refusal, key::PATH).unwrap_or("the file");
+    let (d, tool) = (dialect, |name| dialect.tool(name));
     let hint = match refusal.code() {
         Code::InvalidArgument => match text(refusal, key::FIELD) {
             Some("root") => "Pass --root (or STITCH_ROOT) naming an existing directory.".into(),
-            Some(field) => format!("Fix the `{field}` argument and call again."),
+            Some("stdin") if text(refusal, key::REASON) == Some(RAW_CONTROL) => {
+                "Inside a JSON string write a newline as \\n and a tab as \\t; or pass the text by flags from files: --old-from FILE and --new-from FILE (edit), --from FILE (write).".into()
+            }
+            Some(field) => format!("Fix the `{}` argument and call again.", d.name(field)),
             None => "Fix the arguments and call again.".into(),
         },
         Code::InvalidPath => match text(refusal, key::SUGGESTION) {
@@ -54,17 +66,20 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
         {
             Some(near) => format!("Did you mean `{near}`? Otherwise list the parent directory."),
             None => match text(refusal, key::OPERATION) {
-                Some("edit") => "Create the file with write_file, or list the parent directory.".into(),
+                Some("edit") => format!("Create the file with {}, or list the parent directory.", tool("write_file")),
                 _ => "List the parent directory to see what exists.".into(),
             },
         },
         Code::NotAFile => format!("`{path}` is not a regular file: list it instead."),
         Code::NotADirectory => match text(refusal, key::NOT_A_DIRECTORY) {
             Some(file) => format!("`{file}` is a file: pick a path whose parent components are directories."),
-            None => format!("`{path}` is a file: read it with read_file, or list its parent directory."),
+            None => format!("`{path}` is a file: read it with {}, or list its parent directory.", tool("read_file")),
         },
         Code::AlreadyExists => format!(
-            "Read `{path}` and pass overwrite: true (or its sha256 as expectedSha256), or change it with edit_file."
+            "Read `{path}` and pass {} (or its sha256 as {}), or change it with {}.",
+            d.switch("overwrite"),
+            d.name("expectedSha256"),
+            tool("edit_file")
         ),
         Code::Denied => match (text(refusal, key::RULE), text(refusal, key::REASON)) {
             (Some("authorize"), Some(reason)) => format!(
@@ -73,10 +88,16 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
             _ => return None,
         },
         Code::NotText => format!(
-            "`{path}` cannot be read or edited as text; to replace it whole, use write_file with its sha256 as expectedSha256."
+            "`{path}` cannot be read or edited as text; to replace it whole, use {} with its sha256 as {}.",
+            tool("write_file"),
+            d.name("expectedSha256")
         ),
         Code::TooLarge => match text(refusal, key::FIELD) {
-            Some("oldText" | "newText") => "Edit a smaller part of the file at a time: shorten oldText and newText.".into(),
+            Some("oldText" | "newText") => format!(
+                "Edit a smaller part of the file at a time: shorten {} and {}.",
+                d.name("oldText"),
+                d.name("newText")
+            ),
             Some("stdin") => "Send one JSON object holding only the arguments; pass large text with --from FILE, or split the work.".into(),
             Some("content") => "Split the content into smaller files.".into(),
             Some("result") => "Make the edit smaller, or split the file first.".into(),
@@ -84,25 +105,16 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
                 "`{path}` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
             ),
         },
-        Code::NoMatch => {
-            if refusal.detail(key::ALREADY_APPLIED) == Some(&Value::Bool(true)) {
-                "newText is already in the file, so the edit may be applied already: re-read the file to confirm; otherwise copy a candidate's text exactly as oldText.".into()
-            } else if refusal
-                .detail(key::CANDIDATES)
-                .and_then(Value::as_array)
-                .is_some_and(|c| !c.is_empty())
-            {
-                "Copy the candidate's text exactly as oldText and retry.".into()
-            } else {
-                format!("Re-read `{path}` and copy oldText exactly from it.")
-            }
-        }
-        Code::AmbiguousMatch => {
-            "Add surrounding lines to oldText until it matches once, or pass replaceAll: true.".into()
-        }
-        Code::MatchCountMismatch => {
-            "Check the count: re-read the file, then set expectedReplacements to the number of matches you intend.".into()
-        }
+        Code::NoMatch => no_match(refusal, d, path),
+        Code::AmbiguousMatch => format!(
+            "Add surrounding lines to {} until it matches once, or pass {}.",
+            d.name("oldText"),
+            d.switch("replaceAll")
+        ),
+        Code::MatchCountMismatch => format!(
+            "Check the count: re-read the file, then set {} to the number of matches you intend.",
+            d.name("expectedReplacements")
+        ),
         Code::StaleVersion => format!("{REREAD}."),
         Code::NotObserved => format!("{READ_FIRST}."),
         Code::InvalidConfig => match text(refusal, key::FIELD) {
@@ -114,4 +126,24 @@ pub fn compose(refusal: &Refusal) -> Option<String> {
         Code::Busy => "Another call holds the lock: retry in a moment.".into(),
     };
     Some(hint)
+}
+
+/// The hint of an edit whose `oldText` is not in the file: accept an edit already
+/// applied, copy a candidate, or re-read.
+fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
+    let (old, new) = (d.name("oldText"), d.name("newText"));
+    if refusal.detail(key::ALREADY_APPLIED) == Some(&Value::Bool(true)) {
+        format!(
+            "{new} is already in the file, so the edit may be applied already: re-read the file to confirm (or pass {} to accept that); otherwise copy a candidate's text exactly as {old}.",
+            d.switch("okIfApplied")
+        )
+    } else if refusal
+        .detail(key::CANDIDATES)
+        .and_then(Value::as_array)
+        .is_some_and(|c| !c.is_empty())
+    {
+        format!("Copy the candidate's text exactly as {old} and retry.")
+    } else {
+        format!("Re-read `{path}` and copy {old} exactly from it.")
+    }
 }

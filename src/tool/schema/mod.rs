@@ -1,6 +1,9 @@
 //! Tool definitions for models: name, description and the JSON Schema of the arguments,
 //! generated from the same types that parse them, in the shape each function-calling
-//! ecosystem expects.
+//! ecosystem expects; and the JSON Schema of each tool's result, for MCP's
+//! `outputSchema`.
+
+mod hosts;
 
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
@@ -14,29 +17,41 @@ use super::registry::{self, ToolSpec, TOOLS};
 pub enum Format {
     /// `{name, description, schema}` with a full JSON Schema document.
     JsonSchema,
-    /// Anthropic's tool use: `{name, description, input_schema}`.
+    /// Anthropic's tool use: `{name, description, input_schema}`, with no `type` arrays,
+    /// so that the SDK's strict transform takes it.
     Anthropic,
-    /// OpenAI's function calling: `{type: "function", function: {name, description, parameters}}`.
+    /// OpenAI's Chat Completions: `{type: "function", function: {name, description,
+    /// parameters, strict: true}}`.
     Openai,
-    /// The Model Context Protocol's `tools/list`: `{name, description, inputSchema}`.
+    /// OpenAI's Responses API: `{type: "function", name, description, parameters,
+    /// strict: true}`.
+    OpenaiResponses,
+    /// The Model Context Protocol's `tools/list` result.
     Mcp,
 }
 
 impl Format {
+    /// Every format, by the name the command line spells it.
+    pub const NAMES: [(&'static str, Format); 5] = [
+        ("json-schema", Format::JsonSchema),
+        ("anthropic", Format::Anthropic),
+        ("openai", Format::Openai),
+        ("openai-responses", Format::OpenaiResponses),
+        ("mcp", Format::Mcp),
+    ];
+
     /// The format named `name` on the command line, if it is a schema format.
     #[must_use]
     pub fn parse(name: &str) -> Option<Format> {
-        match name {
-            "json-schema" => Some(Format::JsonSchema),
-            "anthropic" => Some(Format::Anthropic),
-            "openai" => Some(Format::Openai),
-            "mcp" => Some(Format::Mcp),
-            _ => None,
-        }
+        Format::NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, format)| *format)
     }
 }
 
-/// The JSON Schema (draft 2020-12, subschemas inlined) of a request type.
+/// The JSON Schema (draft 2020-12, subschemas inlined) of a request type: what it
+/// accepts.
 #[must_use]
 pub fn of<R: Request + JsonSchema>() -> Value {
     SchemaSettings::draft2020_12()
@@ -44,6 +59,19 @@ pub fn of<R: Request + JsonSchema>() -> Value {
         .into_generator()
         .into_root_schema_for::<R>()
         .to_value()
+}
+
+/// The JSON Schema of a result type as it serializes: what a success's `data` holds.
+#[must_use]
+pub fn of_output<T: JsonSchema>() -> Value {
+    parameters(
+        &SchemaSettings::draft2020_12()
+            .for_serialize()
+            .with(|s| s.inline_subschemas = true)
+            .into_generator()
+            .into_root_schema_for::<T>()
+            .to_value(),
+    )
 }
 
 /// The schema as a tool's parameters: no `$schema` or `title`, which function-calling
@@ -63,16 +91,30 @@ pub fn render(tool: &ToolSpec, format: Format) -> Value {
     let (name, description, schema) = (tool.name, tool.description, (tool.schema)());
     match format {
         Format::JsonSchema => json!({"name": name, "description": description, "schema": schema}),
-        Format::Anthropic => {
-            json!({"name": name, "description": description, "input_schema": parameters(&schema)})
-        }
+        Format::Anthropic => json!({
+            "name": name,
+            "description": description,
+            "input_schema": hosts::anthropic(parameters(&schema)),
+        }),
         Format::Openai => json!({"type": "function", "function": {
-            "name": name, "description": description, "parameters": parameters(&schema)}}),
+            "name": name,
+            "description": description,
+            "parameters": hosts::openai(parameters(&schema)),
+            "strict": true,
+        }}),
+        Format::OpenaiResponses => json!({
+            "type": "function",
+            "name": name,
+            "description": description,
+            "parameters": hosts::openai(parameters(&schema)),
+            "strict": true,
+        }),
         Format::Mcp => json!({
             "name": name,
             "title": tool.title,
             "description": description,
             "inputSchema": parameters(&schema),
+            "outputSchema": (tool.output)(),
             "annotations": {
                 "readOnlyHint": tool.annotations.read_only,
                 "destructiveHint": tool.annotations.destructive,

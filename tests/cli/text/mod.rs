@@ -3,6 +3,11 @@
 
 use crate::support::TestWorkspace;
 
+// Refusals: the facts the hint refers to, between the message and the hint.
+mod refusals;
+// For pipelines: exit 1 when glob or search matched nothing, cut results, --null.
+mod pipelines;
+
 fn text(ws: &TestWorkspace, args: &[&str]) -> std::process::Output {
     let mut cmd = ws.cmd();
     cmd.arg("--format").arg("text").args(args).write_stdin("");
@@ -31,6 +36,7 @@ fn a_refusal_goes_to_stderr_with_its_code_and_hint() {
     assert_eq!(
         stderr,
         "error[NOT_FOUND]: `scr/main.rs` does not exist\n\
+         near names: src/main.rs\n\
          hint: Did you mean `src/main.rs`? Otherwise list the parent directory.\n"
     );
     let out = text(&ws, &["read", "../x"]);
@@ -91,4 +97,37 @@ fn a_schema_format_is_refused_for_tools() {
     let ws = TestWorkspace::new();
     let run = ws.run(&["--format", "openai", "list"]);
     assert_eq!(run.refused("INVALID_ARGUMENT")["field"], "format");
+}
+
+/// A step a Makefile runs twice says so the second time, and exits 0.
+#[test]
+fn an_edit_already_applied_and_an_identical_write_say_unchanged() {
+    let ws = TestWorkspace::new();
+    ws.file("Cargo.toml", "version = \"1.1\"\n")
+        .file("VERSION", "1.1");
+    let edit = [
+        "edit",
+        "Cargo.toml",
+        "--old",
+        "version = \"1.0\"",
+        "--new",
+        "version = \"1.1\"",
+        "--ok-if-applied",
+    ];
+    let out = text(&ws, &edit);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "already applied Cargo.toml: unchanged\n"
+    );
+    let out = text(
+        &ws,
+        &["write", "VERSION", "--content", "1.1", "--overwrite"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "unchanged VERSION (3 bytes)\n"
+    );
+    assert_eq!(ws.read("Cargo.toml"), b"version = \"1.1\"\n");
 }

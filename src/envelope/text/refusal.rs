@@ -1,0 +1,95 @@
+//! A refusal as text, for stderr: `error[CODE]: message`, then the facts the hint refers
+//! to — NO_MATCH's candidates with their line ranges and exact text, the lines an
+//! ambiguous or miscounted snippet matched, NOT_FOUND's near names, the allowed fields of
+//! an unknown one — then `hint: ...`. Rendered from the envelope, so text and JSON
+//! callers are told the same facts.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::refusal::key;
+
+/// How far a candidate's text is indented under its heading.
+const INDENT: &str = "    ";
+
+/// The lines a refusal shows on stderr, each ending in a newline.
+pub fn render(envelope: &Value) -> String {
+    let code = envelope["error"]
+        .as_str()
+        .unwrap_or("INTERNAL_SERVER_ERROR");
+    let details = &envelope["details"];
+    let message = details["message"].as_str().unwrap_or("internal error");
+    let mut out = format!("error[{code}]: {message}\n");
+    facts(&mut out, details);
+    if let Some(hint) = envelope["_hint"].as_str() {
+        let _ = writeln!(out, "hint: {hint}");
+    }
+    out
+}
+
+/// The facts in `details` that a hint may point at, one heading a line.
+fn facts(out: &mut String, details: &Value) {
+    if let Some(index) = details[key::EDIT_INDEX].as_u64() {
+        let _ = writeln!(out, "in edits[{index}]");
+    }
+    for candidate in list(details, key::CANDIDATES) {
+        candidate_lines(out, candidate);
+    }
+    let lines = joined(list(details, key::LINES));
+    if !lines.is_empty() {
+        let _ = writeln!(out, "matched at lines: {lines}");
+    }
+    let near = joined(list(details, key::NEAR_NAMES));
+    if !near.is_empty() {
+        let _ = writeln!(out, "near names: {near}");
+    }
+    let allowed = joined(list(details, key::ALLOWED));
+    if !allowed.is_empty() {
+        let _ = writeln!(out, "allowed fields: {allowed}");
+    }
+}
+
+/// One NO_MATCH candidate: its line range and how it differs, then its exact text,
+/// indented line by line (a last line without a newline gets one here, so the hint
+/// stays on a line of its own).
+fn candidate_lines(out: &mut String, candidate: &Value) {
+    let start = candidate["startLine"].as_u64().unwrap_or_default();
+    let end = candidate["endLine"].as_u64().unwrap_or(start);
+    let range = if start == end {
+        format!("line {start}")
+    } else {
+        format!("lines {start}-{end}")
+    };
+    let difference = candidate["difference"].as_str().unwrap_or("content");
+    let _ = write!(out, "candidate, {range} (differs in {difference}");
+    if let Some(similarity) = candidate["similarity"].as_f64() {
+        let _ = write!(out, ", similarity {similarity}");
+    }
+    out.push_str("):\n");
+    let text = candidate["text"].as_str().unwrap_or_default();
+    for line in text.split_inclusive('\n') {
+        out.push_str(INDENT);
+        out.push_str(line);
+    }
+    if !text.ends_with('\n') {
+        out.push('\n');
+    }
+}
+
+/// The array at `details[key]`, or nothing.
+fn list<'a>(details: &'a Value, key: &str) -> &'a [Value] {
+    details[key].as_array().map_or(&[], Vec::as_slice)
+}
+
+/// Numbers and strings joined with `, `.
+fn joined(values: &[Value]) -> String {
+    values
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,120 @@
+//! The caller's dialect: how a hint names arguments and tools, and the hint of a result
+//! that a limit cut.
+
+/// How the call spelled its arguments, and so how a hint names them: a person or a
+/// script at a shell reads flags and commands; a model that sent JSON reads field and
+/// tool names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Dialect {
+    /// The arguments came as one JSON object (stdin, or an MCP call).
+    #[default]
+    Json,
+    /// The arguments came as flags on the command line.
+    Flags,
+}
+
+impl Dialect {
+    /// How a hint names the tool `tool` (its JSON name): `edit_file` or `stitch edit`.
+    #[must_use]
+    pub fn tool(self, tool: &'static str) -> &'static str {
+        match self {
+            Dialect::Json => tool,
+            Dialect::Flags => match tool {
+                "read_file" => "stitch read",
+                "write_file" => "stitch write",
+                "edit_file" => "stitch edit",
+                "list_directory" => "stitch list",
+                "glob" => "stitch glob",
+                "search_files" => "stitch search",
+                other => other,
+            },
+        }
+    }
+
+    /// How a hint names the argument `field` (its JSON name): the field itself, or the
+    /// flag (or positional) that sets it. The command line's unit tests hold every flag
+    /// spelling here to a real flag of each tool that has the field.
+    #[must_use]
+    pub fn name(self, field: &str) -> &str {
+        match self {
+            Dialect::Json => field,
+            Dialect::Flags => flag(field).unwrap_or(field),
+        }
+    }
+
+    /// How a hint says "set this boolean": `replaceAll: true` or `--replace-all`.
+    #[must_use]
+    pub fn switch(self, field: &str) -> String {
+        match self {
+            Dialect::Json => format!("{field}: true"),
+            Dialect::Flags => flag(field).unwrap_or(field).to_owned(),
+        }
+    }
+}
+
+/// The command-line spelling of a JSON field, where it has one: a long flag, or the
+/// value name of a positional. `path` is the positional of read, write, edit and list,
+/// and `--path` of glob and search; hints name it as the path argument.
+#[must_use]
+pub fn flag(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "path" => "PATH",
+        "pattern" => "PATTERN",
+        "query" => "QUERY",
+        "content" => "--content",
+        "overwrite" => "--overwrite",
+        "oldText" => "--old",
+        "newText" => "--new",
+        "replaceAll" => "--replace-all",
+        "expectedReplacements" => "--expected-replacements",
+        "expectedSha256" => "--expected-sha256",
+        "okIfApplied" => "--ok-if-applied",
+        "dryRun" => "--dry-run",
+        "offset" => "--offset",
+        "limit" => "--limit",
+        "maxBytes" => "--max-bytes",
+        "depth" => "--depth",
+        "includeIgnored" => "--all",
+        "include" => "--glob",
+        "regex" => "--regex",
+        "caseSensitive" => "--ignore-case",
+        "context" => "--context",
+        "mode" => "--mode",
+        "root" => "--root",
+        "lockTimeout" => "--lock-timeout",
+        "format" => "--format",
+        "json" => "--json",
+        "null" => "--null",
+        _ => return None,
+    })
+}
+
+/// What narrows a listing that a limit cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Narrow {
+    /// `list_directory`: a subdirectory, or less depth.
+    List,
+    /// `glob`: the pattern or the directory.
+    Glob,
+    /// `search_files`: the directory or a glob of file names.
+    Search,
+}
+
+/// The `hint` of a result that a limit cut: what was shown, how to narrow it, and how far
+/// the limit may be raised (`cap`).
+#[must_use]
+pub fn cut(dialect: Dialect, shown: &str, narrow: Narrow, cap: u64) -> String {
+    let narrow = match (narrow, dialect) {
+        (Narrow::List, Dialect::Json) => "list a subdirectory or lower depth",
+        (Narrow::List, Dialect::Flags) => "list a subdirectory or lower --depth",
+        (Narrow::Glob, Dialect::Json) => "narrow the pattern or path",
+        (Narrow::Glob, Dialect::Flags) => "narrow the pattern or --path",
+        (Narrow::Search, Dialect::Json) => "narrow with path or include",
+        (Narrow::Search, Dialect::Flags) => "narrow with --path or --glob",
+    };
+    let limit = match dialect {
+        Dialect::Json => "limit",
+        Dialect::Flags => "--limit",
+    };
+    format!("Showing {shown}: {narrow}, or raise {limit} (up to {cap}).")
+}

@@ -1,0 +1,205 @@
+//! The mistakes an agent makes when it retypes a passage, each a function of the agent's
+//! view of it (LF newlines) that gives the mistaken text, or `None` when the passage
+//! offers no room for that mistake.
+
+pub type Mistake = fn(&str) -> Option<String>;
+
+/// The mistakes, each a function of the agent's view of the passage.
+pub const MISTAKES: [(&str, Mistake); 12] = [
+    ("dedented", dedented),
+    ("second-line-indent", second_line_indent),
+    ("tabs-spaces", tabs_spaces),
+    ("trailing-space", trailing_space),
+    ("inner-space", inner_space),
+    ("typo", typo),
+    ("renamed", renamed),
+    ("number", number),
+    ("hash", hash),
+    ("dropped-line", dropped_line),
+    ("added-line", added_line),
+    ("extra-blank-line", extra_blank_line),
+];
+
+fn changed(view: &str, out: String) -> Option<String> {
+    (out != view).then_some(out)
+}
+
+fn map_lines(view: &str, f: impl Fn(usize, &str) -> String) -> String {
+    view.split('\n')
+        .enumerate()
+        .map(|(i, l)| f(i, l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every line's indentation dropped.
+fn dedented(view: &str) -> Option<String> {
+    changed(view, map_lines(view, |_, l| l.trim_start().to_owned()))
+}
+
+/// The second line indented two spaces off.
+fn second_line_indent(view: &str) -> Option<String> {
+    let second = view.split('\n').nth(1)?;
+    if second.trim().is_empty() {
+        return None;
+    }
+    changed(
+        view,
+        map_lines(view, |i, l| match (i, l.strip_prefix("  ")) {
+            (1, Some(rest)) => rest.to_owned(),
+            (1, None) => format!("  {l}"),
+            _ => l.to_owned(),
+        }),
+    )
+}
+
+/// Leading tabs as four spaces, or leading groups of four spaces as tabs.
+fn tabs_spaces(view: &str) -> Option<String> {
+    let out = if view.contains("\n\t") || view.starts_with('\t') {
+        map_lines(view, |_, l| {
+            let body = l.trim_start_matches('\t');
+            format!("{}{body}", "    ".repeat(l.len() - body.len()))
+        })
+    } else {
+        map_lines(view, |_, l| {
+            let body = l.trim_start_matches(' ');
+            let n = l.len() - body.len();
+            format!("{}{}{body}", "\t".repeat(n / 4), " ".repeat(n % 4))
+        })
+    };
+    changed(view, out)
+}
+
+/// A trailing space after the first line.
+fn trailing_space(view: &str) -> Option<String> {
+    changed(
+        view,
+        map_lines(view, |i, l| {
+            if i == 0 {
+                format!("{l} ")
+            } else {
+                l.to_owned()
+            }
+        }),
+    )
+}
+
+/// Spacing inside a line: `, ` as `,`, ` = ` as `=`, or `(` as `( `.
+fn inner_space(view: &str) -> Option<String> {
+    for (from, to) in [(", ", ","), (" = ", "="), (": ", ":"), ("(", "( ")] {
+        if view.contains(from) {
+            return changed(view, view.replacen(from, to, 1));
+        }
+    }
+    None
+}
+
+/// The longest word of four letters or more, with its own byte range.
+fn longest_word(view: &str) -> Option<(usize, &str)> {
+    let mut best: Option<(usize, &str)> = None;
+    let mut start = None;
+    for (i, c) in view.char_indices().chain([(view.len(), ' ')]) {
+        let part = c.is_ascii_alphanumeric() || c == '_';
+        match (part, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                let word = &view[s..i];
+                if word.len() >= 4 && best.is_none_or(|(_, b)| word.len() > b.len()) {
+                    best = Some((s, word));
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    best
+}
+
+/// Two letters of the longest word swapped.
+pub fn typo(view: &str) -> Option<String> {
+    let (at, word) = longest_word(view)?;
+    let bytes = word.as_bytes();
+    let i = (1..bytes.len() - 1).find(|&i| bytes[i] != bytes[i + 1])?;
+    let mut swapped = bytes.to_vec();
+    swapped.swap(i, i + 1);
+    let swapped = String::from_utf8(swapped).ok()?;
+    changed(
+        view,
+        format!("{}{swapped}{}", &view[..at], &view[at + word.len()..]),
+    )
+}
+
+/// The longest word replaced by another name, in a passage of four words or more (with
+/// fewer, the name is most of what there is to recognise).
+fn renamed(view: &str) -> Option<String> {
+    let words = view
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .count();
+    if words < 4 {
+        return None;
+    }
+    let (at, word) = longest_word(view)?;
+    let name = if word.starts_with(|c: char| c.is_ascii_uppercase()) {
+        "Renamed"
+    } else {
+        "renamed"
+    };
+    changed(
+        view,
+        format!("{}{name}{}", &view[..at], &view[at + word.len()..]),
+    )
+}
+
+/// A digit changed: a version, a count, a limit.
+fn number(view: &str) -> Option<String> {
+    let at = view.find(|c: char| c.is_ascii_digit())?;
+    let digit = view.as_bytes()[at] - b'0';
+    let other = char::from(b'0' + (digit + 1) % 10);
+    changed(view, format!("{}{other}{}", &view[..at], &view[at + 1..]))
+}
+
+/// A 40-hex commit hash replaced by another: a pinned action at an older commit.
+pub fn hash(view: &str) -> Option<String> {
+    let bytes = view.as_bytes();
+    let at = (0..bytes.len().saturating_sub(39)).find(|&i| {
+        bytes[i..i + 40].iter().all(u8::is_ascii_hexdigit)
+            && (i == 0 || !bytes[i - 1].is_ascii_hexdigit())
+    })?;
+    let other: String = view[at..at + 40]
+        .chars()
+        .map(|c| {
+            let v = c.to_digit(16).unwrap_or(0);
+            char::from_digit((v + 7) % 16, 16).unwrap_or('0')
+        })
+        .collect();
+    changed(view, format!("{}{other}{}", &view[..at], &view[at + 40..]))
+}
+
+/// A middle line left out.
+fn dropped_line(view: &str) -> Option<String> {
+    let lines: Vec<&str> = view.split('\n').collect();
+    let content = lines.len() - usize::from(view.ends_with('\n'));
+    if content < 3 {
+        return None;
+    }
+    let mut out = lines.clone();
+    out.remove(content / 2);
+    changed(view, out.join("\n"))
+}
+
+/// A line that is not there, remembered after the first.
+fn added_line(view: &str) -> Option<String> {
+    let (first, rest) = view.split_once('\n')?;
+    let indent = &first[..first.len() - first.trim_start().len()];
+    changed(view, format!("{first}\n{indent}note: remembered\n{rest}"))
+}
+
+/// A blank line inserted after the first.
+fn extra_blank_line(view: &str) -> Option<String> {
+    let (first, rest) = view.split_once('\n')?;
+    if rest.is_empty() {
+        return None;
+    }
+    changed(view, format!("{first}\n\n{rest}"))
+}

@@ -1,0 +1,124 @@
+//! Hints speak the caller's dialect: flags and commands to a call made by flags, field and
+//! tool names to a call made with JSON. The same refusal, both ways, whole envelopes.
+
+use serde_json::json;
+
+use crate::support::{TestWorkspace, SHA256};
+
+#[test]
+fn an_ambiguous_edit_names_replace_all_as_the_caller_spells_it() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "x\nx\n");
+    let details = json!({
+        "message": "oldText appears 2 times in `a.txt`, so the edit is ambiguous",
+        "path": "a.txt", "occurrences": 2, "lines": [1, 2]});
+    ws.run(&["edit", "a.txt", "--old", "x", "--new", "y"])
+        .assert_envelope(&json!({"ok": false, "error": "AMBIGUOUS_MATCH", "details": details,
+            "_hint": "Add surrounding lines to --old until it matches once, or pass --replace-all."}));
+    ws.stitch("edit", &json!({"path": "a.txt", "oldText": "x", "newText": "y"}))
+        .assert_envelope(&json!({"ok": false, "error": "AMBIGUOUS_MATCH", "details": details,
+            "_hint": "Add surrounding lines to oldText until it matches once, or pass replaceAll: true."}));
+    assert_eq!(ws.read("a.txt"), b"x\nx\n");
+}
+
+#[test]
+fn an_existing_file_names_overwrite_and_edit_as_the_caller_spells_them() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "old\n");
+    let details = json!({"message": "`a.txt` already exists and overwrite was not set",
+        "path": "a.txt", "sha256": SHA256});
+    ws.run(&["write", "a.txt", "--content", "new\n"])
+        .assert_envelope(&json!({"ok": false, "error": "ALREADY_EXISTS", "details": details,
+            "_hint": "Read `a.txt` and pass --overwrite (or its sha256 as --expected-sha256), or change it with stitch edit."}));
+    ws.stitch("write", &json!({"path": "a.txt", "content": "new\n"}))
+        .assert_envelope(&json!({"ok": false, "error": "ALREADY_EXISTS", "details": details,
+            "_hint": "Read `a.txt` and pass overwrite: true (or its sha256 as expectedSha256), or change it with edit_file."}));
+    assert_eq!(ws.read("a.txt"), b"old\n");
+}
+
+#[test]
+fn a_missing_file_to_edit_names_the_write_command_or_tool() {
+    let ws = TestWorkspace::new();
+    let details = json!({"message": "`new.txt` does not exist", "path": "new.txt", "nearNames": [],
+        "operation": "edit"});
+    let by_flags = ws.run(&["edit", "new.txt", "--old", "a", "--new", "b"]);
+    by_flags.refused("NOT_FOUND");
+    assert_eq!(
+        by_flags.hint(),
+        "Create the file with stitch write, or list the parent directory."
+    );
+    let by_json = ws.stitch(
+        "edit",
+        &json!({"path": "new.txt", "oldText": "a", "newText": "b"}),
+    );
+    by_json.assert_envelope(
+        &json!({"ok": false, "error": "NOT_FOUND", "details": details,
+        "_hint": "Create the file with write_file, or list the parent directory."}),
+    );
+}
+
+#[test]
+fn an_argument_out_of_range_is_named_as_a_flag_or_a_field() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "one\n");
+    let details = json!({"message": "offset 5 is past the last line of `a.txt`, which has 1 lines",
+        "field": "offset", "path": "a.txt", "totalLines": 1});
+    let by_flags = ws.run(&["read", "a.txt", "--offset", "5"]);
+    assert_eq!(
+        by_flags.hint(),
+        "Fix the `--offset` argument and call again."
+    );
+    let by_json = ws.stitch("read", &json!({"path": "a.txt", "offset": 5}));
+    assert_eq!(by_json.hint(), "Fix the `offset` argument and call again.");
+    assert_eq!(by_flags.envelope["details"], by_json.envelope["details"]);
+    assert_eq!(by_json.envelope["details"]["field"], details["field"]);
+}
+
+#[test]
+fn a_cut_search_says_how_to_narrow_in_the_callers_dialect() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "hit\nhit\nhit\n");
+    let by_flags = ws.run(&["search", "hit", "--limit", "1"]);
+    assert_eq!(
+        by_flags.ok()["hint"],
+        "Showing the first 1 matches in path order: narrow with --path or --glob, or raise --limit (up to 1000)."
+    );
+    let by_json = ws.stitch("search", &json!({"query": "hit", "limit": 1}));
+    assert_eq!(
+        by_json.ok()["hint"],
+        "Showing the first 1 matches in path order: narrow with path or include, or raise limit (up to 1000)."
+    );
+}
+
+/// A JSON written by hand in a heredoc, with a real newline inside a string, is told what
+/// is wrong and how to fix it, not serde's bare "control character" message.
+#[test]
+fn a_raw_newline_in_a_json_string_names_the_escape_and_the_flags() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "one\ntwo\n");
+    let run = ws.stitch_raw(
+        "edit",
+        "{\"path\": \"a.txt\",\n \"oldText\": \"one\ntwo\", \"newText\": \"x\"}",
+    );
+    run.assert_envelope(&json!({"ok": false, "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "The JSON arguments on stdin do not parse: a string holds a raw newline, tab or other control character at the end of line 2; JSON spells them \\n and \\t",
+            "field": "stdin", "reason": "rawControlCharacter", "line": 3, "column": 0},
+        "_hint": "Inside a JSON string write a newline as \\n and a tab as \\t; or pass the text by flags from files: --old-from FILE and --new-from FILE (edit), --from FILE (write)."}));
+    assert_eq!(run.status, 2);
+    let tab = ws.stitch_raw(
+        "edit",
+        "{\"path\": \"a.txt\", \"oldText\": \"a\tb\", \"newText\": \"x\"}",
+    );
+    let details = tab.refused("INVALID_ARGUMENT");
+    assert_eq!(details["reason"], "rawControlCharacter");
+    assert!(tab.message().contains("at line 1 column"), "{}", tab.stdout);
+    // Any other syntax error keeps serde's own words.
+    let other = ws.stitch_raw("edit", "{\"path\": \"a.txt\",}");
+    assert!(
+        other.refused("INVALID_ARGUMENT").get("reason").is_none(),
+        "{}",
+        other.stdout
+    );
+    assert_eq!(ws.read("a.txt"), b"one\ntwo\n");
+}

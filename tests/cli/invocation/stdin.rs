@@ -1,0 +1,243 @@
+//! Stdin is read for JSON arguments only when no tool argument came as a flag, and is
+//! never waited on in silence: after 200 ms of silence a notice on stderr says what stitch
+//! waits for, and after 2 s in all a silent stdin counts as empty. `--json` and
+//! `--from -` wait for their input as long as it takes. Global options are not tool
+//! arguments.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::Held;
+use crate::support::{Run, TestWorkspace};
+
+/// The one line stitch prints when stdin stays silent.
+const NOTICE: &str = "stitch: no arguments were given, so stitch is waiting for JSON \
+     arguments on stdin (taken as none after 2 s of silence); to avoid the wait, pass the \
+     arguments as flags, pass --json to wait for stdin on purpose, or redirect </dev/null";
+
+/// Past the 2 s a silent stdin is waited on without `--json`, with room to spare.
+const PAST_THE_SILENCE: Duration = Duration::from_millis(2500);
+
+fn workspace() -> TestWorkspace {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "x\n").file("src/b.rs", "fn b() {}\n");
+    ws
+}
+
+/// The envelope of `list` at the root of [`workspace`].
+fn root_listing() -> serde_json::Value {
+    json!({"ok": true, "data": {"path": ".", "entries": [
+        {"path": "a.txt", "kind": "file", "bytes": 2},
+        {"path": "src", "kind": "directory"}
+    ], "truncated": false, "skipped": 0}})
+}
+
+/// The envelope of `list` of `src` in [`workspace`].
+fn src_listing() -> serde_json::Value {
+    json!({"ok": true, "data": {"path": "src", "entries": [
+        {"path": "src/b.rs", "kind": "file", "bytes": 10}
+    ], "truncated": false, "skipped": 0}})
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+#[test]
+fn a_silent_stdin_held_open_is_noticed_then_taken_as_no_arguments() {
+    let ws = workspace();
+    let mut call = Held::spawn(&ws, &["list"]);
+    assert_eq!(call.stderr_line(), NOTICE);
+    // The pipe is still open (nothing written, no end of file): the call ends anyway.
+    let output = call.finish();
+    assert_eq!(stderr(&output), "", "one notice, nothing else");
+    Run::from_output(output).assert_envelope(&root_listing());
+}
+
+#[test]
+fn global_options_do_not_stop_the_wait_on_a_silent_stdin() {
+    let ws = workspace();
+    let mut call = Held::spawn(&ws, &["--pretty", "--format", "text", "list"]);
+    assert_eq!(call.stderr_line(), NOTICE);
+    let output = call.finish();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(String::from_utf8(output.stdout).unwrap(), "a.txt\nsrc/\n");
+}
+
+#[test]
+fn a_silent_stdin_leaves_a_required_field_missing() {
+    let ws = workspace();
+    let mut call = Held::spawn(&ws, &["read"]);
+    assert_eq!(call.stderr_line(), NOTICE);
+    Run::from_output(call.finish()).assert_envelope(&json!({
+        "ok": false, "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "read_file needs the field `path`",
+            "field": "path", "allowed": ["path", "offset", "limit", "maxBytes"]
+        },
+        "_hint": "Fix the `path` argument and call again."
+    }));
+}
+
+#[test]
+fn json_that_arrives_after_100_ms_is_read() {
+    let ws = workspace();
+    let mut call = Held::spawn(&ws, &["list"]);
+    std::thread::sleep(Duration::from_millis(100));
+    call.send_and_close(br#"{"path": "src"}"#);
+    let output = call.finish();
+    // 100 ms is inside the 200 ms before the notice, but a loaded machine may start
+    // stitch late or slowly: either way the arguments are read, with at most the notice.
+    let err = stderr(&output);
+    assert!(err.is_empty() || err == format!("{NOTICE}\n"), "{err}");
+    Run::from_output(output).assert_envelope(&src_listing());
+}
+
+#[test]
+fn json_that_arrives_after_the_notice_is_read() {
+    let ws = workspace();
+    let mut call = Held::spawn(&ws, &["list"]);
+    assert_eq!(call.stderr_line(), NOTICE);
+    call.send_and_close(br#"{"path": "src"}"#);
+    let output = call.finish();
+    assert_eq!(stderr(&output), "");
+    Run::from_output(output).assert_envelope(&src_listing());
+}
+
+#[test]
+fn json_flag_waits_for_its_json_past_two_seconds_without_a_notice() {
+    let ws = workspace();
+    let mut call = Held::spawn(&ws, &["list", "--json"]);
+    std::thread::sleep(PAST_THE_SILENCE);
+    call.send_and_close(br#"{"path": "src"}"#);
+    let output = call.finish();
+    assert_eq!(stderr(&output), "");
+    Run::from_output(output).assert_envelope(&src_listing());
+}
+
+#[test]
+fn from_stdin_waits_for_its_content_past_two_seconds_without_a_notice() {
+    let ws = workspace();
+    let mut call = Held::spawn(&ws, &["write", "late.md", "--from", "-"]);
+    std::thread::sleep(PAST_THE_SILENCE);
+    call.send_and_close(b"late\n");
+    let output = call.finish();
+    assert_eq!(stderr(&output), "");
+    Run::from_output(output).assert_envelope(&json!({"ok": true, "data": {
+        "path": "late.md", "sha256": "<sha256>", "bytes": 5, "created": true,
+        "createdDirectories": [], "applied": true
+    }}));
+    assert_eq!(ws.read_string("late.md"), "late\n");
+}
+
+#[test]
+fn an_empty_or_null_stdin_is_no_arguments_at_once_without_a_notice() {
+    let ws = workspace();
+    let run = ws.run(&["list"]);
+    assert_eq!(run.stderr, "");
+    run.assert_envelope(&root_listing());
+    let output = ws
+        .std_cmd()
+        .arg("list")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&output), "");
+    Run::from_output(output).assert_envelope(&root_listing());
+}
+
+/// `--root`, `--session`, `--lock-timeout`, `--pretty`, `--format` (and `-n`, `--null`)
+/// shape the call, not the tool's arguments: with only those, the arguments still come
+/// from stdin.
+#[test]
+fn global_and_display_options_are_not_tool_arguments() {
+    let ws = workspace();
+    let args = br#"{"path": "src"}"#;
+    let output = ws
+        .cmd()
+        .args([
+            "--session",
+            "s1",
+            "--lock-timeout",
+            "5",
+            "--format",
+            "json",
+            "--pretty",
+            "list",
+        ])
+        .write_stdin(args.to_vec())
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&output), "");
+    assert_eq!(output.status.code(), Some(0));
+    // Indented: one object over several lines.
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.starts_with("{\n  \"ok\": true,\n"), "{stdout}");
+    crate::support::assert_json(&src_listing(), &serde_json::from_str(&stdout).unwrap());
+
+    let text = |extra: &[&str], stdin: &[u8]| {
+        let output = ws
+            .cmd()
+            .env("STITCH_FORMAT", "text")
+            .args(extra)
+            .write_stdin(stdin.to_vec())
+            .output()
+            .unwrap();
+        assert_eq!(stderr(&output), "");
+        assert_eq!(output.status.code(), Some(0));
+        output.stdout
+    };
+    assert_eq!(text(&["list"], args), b"src/b.rs\n");
+    assert_eq!(text(&["list", "--null"], args), b"src/b.rs\0");
+    assert_eq!(
+        text(&["read", "-n"], br#"{"path": "src/b.rs"}"#),
+        b"     1\tfn b() {}\n"
+    );
+}
+
+/// `stitch --help`, every tool's `--help` and their man pages state the rule.
+#[test]
+fn every_tool_help_states_the_stdin_rule() {
+    let ws = TestWorkspace::new();
+    for tool in ["", "read", "write", "edit", "list", "glob", "search"] {
+        let args: &[&str] = if tool.is_empty() {
+            &["--help"]
+        } else {
+            &[tool, "--help"]
+        };
+        let output = ws.cmd().args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{tool}");
+        // clap wraps the text to the terminal: compare it with its lines joined.
+        let help = String::from_utf8(output.stdout)
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        for words in [
+            "With no tool arguments and stdin not a terminal, stdin is read for JSON: if \
+             nothing arrives within 200 ms stitch says so on stderr, and after 2 s of silence \
+             it takes stdin as empty (no arguments).",
+            "To avoid the wait, pass the arguments as flags, pass --json (which waits for its \
+             JSON), or redirect </dev/null.",
+            "A value that begins with '-' is a value",
+        ] {
+            assert!(
+                help.contains(words),
+                "{tool} --help lacks {words:?}:\n{help}"
+            );
+        }
+        let page = if tool.is_empty() {
+            "man/stitch.1".to_owned()
+        } else {
+            format!("man/stitch-{tool}.1")
+        };
+        let page =
+            std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&page))
+                .unwrap();
+        assert!(
+            page.contains("if nothing arrives within 200 ms stitch says so on stderr"),
+            "the man page of `{tool}` lacks the stdin rule"
+        );
+    }
+}
