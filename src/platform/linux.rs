@@ -77,6 +77,13 @@ pub fn copy_range(
     Ok(true)
 }
 
+/// Drops the clean cached pages of `file`, a file about to be replaced
+/// (posix_fadvise(2), `POSIX_FADV_DONTNEED`), so that the last close of the replaced
+/// file has little left to free. Advice only: an error changes nothing.
+pub fn forget_cache(file: impl AsFd) {
+    let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::DontNeed);
+}
+
 /// A descriptor that becomes readable when the process `pid` exits, where the kernel
 /// has pidfds.
 pub fn exit_fd(pid: Pid) -> Option<OwnedFd> {

@@ -22,13 +22,14 @@ pub struct Reuse<'a> {
 /// Shared parts smaller than this are written from memory: a kernel copy saves nothing.
 const REUSE_MIN: usize = 1 << 20;
 
-/// Writes the content, applies the kept mode and owner, and syncs.
+/// Writes the content and applies the kept mode and owner. True when the shared head
+/// and tail were copied from the source in the kernel.
 pub(super) fn fill(
     fd: &OwnedFd,
     parts: &[&[u8]],
     reuse: Option<Reuse<'_>>,
     mode: WriteMode,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     let mut file = std::fs::File::from(fd.try_clone().map_err(Error::Io)?);
     let spliced = reuse.is_some_and(|reuse| splice(&mut file, parts, reuse).unwrap_or(false));
     if !spliced {
@@ -45,7 +46,22 @@ pub(super) fn fill(
         file.set_permissions(std::fs::Permissions::from_mode(mode))
             .map_err(Error::Io)?;
     }
-    platform::sync(&file).map_err(|e| Error::Io(e.into()))
+    Ok(spliced)
+}
+
+/// Syncs the filled temp file to the disk. `replaced`: the file it will replace, when
+/// its head and tail were copied from it: while the sync waits on the disk, the other
+/// core drops that file's cached pages, which its last close after the rename would
+/// otherwise free one by one on the critical path.
+pub(super) fn sync(fd: &OwnedFd, replaced: Option<&OpenFile>) -> Result<(), Error> {
+    let sync = || platform::sync(fd).map_err(|e| Error::Io(e.into()));
+    match replaced {
+        Some(replaced) => std::thread::scope(|scope| {
+            scope.spawn(|| platform::forget_cache(replaced.fd()));
+            sync()
+        }),
+        None => sync(),
+    }
 }
 
 /// Writes the parts with their shared head and tail copied from the source in the

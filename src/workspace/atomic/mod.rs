@@ -126,6 +126,21 @@ impl Workspace {
         reuse: Option<Reuse<'_>>,
         mode: WriteMode,
     ) -> Result<(), Error> {
+        let staged = self.stage(location, parts, reuse, mode)?;
+        staged.sync()?;
+        staged.publish()
+    }
+
+    /// The first half of [`Workspace::write_atomic_parts`]: the new content in a temp
+    /// file no one can see under the target's name, not yet synced. Nothing is visible
+    /// until [`Staged::publish`]; a `Staged` dropped unpublished leaves nothing behind.
+    pub fn stage<'a>(
+        &'a self,
+        location: &Location,
+        parts: &[&[u8]],
+        reuse: Option<Reuse<'a>>,
+        mode: WriteMode,
+    ) -> Result<Staged<'a>, Error> {
         let (parent, name) = match location.real.rsplit_once('/') {
             Some((parent, name)) => (self.dir.open_dir(parent).map_err(Error::classify)?, name),
             None => (
@@ -137,27 +152,17 @@ impl Workspace {
             Some(fd) => Temp::Anonymous(fd),
             None => self.named_temp(&parent, name)?,
         };
-        let published = fill::fill(temp.fd(), parts, reuse, mode).and_then(|()| match &temp {
-            Temp::Anonymous(fd) => match mode {
-                WriteMode::CreateNew => platform::link_anonymous(fd, &parent, name).map_err(io),
-                WriteMode::Replace { .. } => self.replace_anonymous(fd, &parent, name),
-            },
-            Temp::Named {
-                dir, name: staged, ..
-            } => match mode {
-                WriteMode::CreateNew => {
-                    platform::rename_noreplace(dir, staged, &parent, name).map_err(io)
-                }
-                WriteMode::Replace { .. } => {
-                    rustix::fs::renameat(dir, staged.as_str(), &parent, name).map_err(io)
-                }
-            },
-        });
-        if let Err(e) = published {
-            temp.discard();
-            return Err(e);
-        }
-        sync_dir(&parent)
+        let mut staged = Staged {
+            ws: self,
+            parent,
+            name: name.to_owned(),
+            temp: Some(temp),
+            mode,
+            replaced: None,
+        };
+        let spliced = fill::fill(staged.fd(), parts, reuse, mode)?;
+        staged.replaced = reuse.filter(|_| spliced).map(|reuse| reuse.source);
+        Ok(staged)
     }
 
     /// Creates a named temp file for a write into `parent`: under `.stitch/tmp/` (swept
@@ -203,6 +208,77 @@ impl Workspace {
             let _ = rustix::fs::unlinkat(&staging, tmp.as_str(), AtFlags::empty());
             io(e)
         })
+    }
+}
+
+/// A temp file holding a write's new content, not yet visible under the target's name.
+pub struct Staged<'a> {
+    ws: &'a Workspace,
+    parent: Dir,
+    name: String,
+    /// `None` once published.
+    temp: Option<Temp>,
+    mode: WriteMode,
+    /// The file being replaced, when the content was copied from it in the kernel.
+    replaced: Option<&'a super::OpenFile>,
+}
+
+impl std::fmt::Debug for Staged<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Staged").field("name", &self.name).finish()
+    }
+}
+
+impl Staged<'_> {
+    fn fd(&self) -> &OwnedFd {
+        match &self.temp {
+            Some(temp) => temp.fd(),
+            None => unreachable!("a published temp file is not written again"),
+        }
+    }
+
+    /// Syncs the content to the disk; [`Staged::publish`] must come after.
+    pub fn sync(&self) -> Result<(), Error> {
+        fill::sync(self.fd(), self.replaced)
+    }
+
+    /// Gives the synced temp file the target's name — without ever clobbering a file
+    /// that appeared meanwhile when creating, by a rename over the target when
+    /// replacing — and syncs the directory.
+    pub fn publish(mut self) -> Result<(), Error> {
+        let Some(temp) = self.temp.take() else {
+            return Ok(());
+        };
+        let (ws, parent, name) = (self.ws, &self.parent, self.name.as_str());
+        let published = match &temp {
+            Temp::Anonymous(fd) => match self.mode {
+                WriteMode::CreateNew => platform::link_anonymous(fd, parent, name).map_err(io),
+                WriteMode::Replace { .. } => ws.replace_anonymous(fd, parent, name),
+            },
+            Temp::Named {
+                dir, name: staged, ..
+            } => match self.mode {
+                WriteMode::CreateNew => {
+                    platform::rename_noreplace(dir, staged, parent, name).map_err(io)
+                }
+                WriteMode::Replace { .. } => {
+                    rustix::fs::renameat(dir, staged.as_str(), parent, name).map_err(io)
+                }
+            },
+        };
+        if let Err(e) = published {
+            temp.discard();
+            return Err(e);
+        }
+        sync_dir(parent)
+    }
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        if let Some(temp) = &self.temp {
+            temp.discard();
+        }
     }
 }
 
