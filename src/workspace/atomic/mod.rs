@@ -15,7 +15,8 @@
 
 mod fill;
 
-use std::os::fd::OwnedFd;
+use std::fs::File;
+use std::os::fd::AsFd;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use cap_std::fs::{Dir, MetadataExt};
@@ -60,14 +61,14 @@ fn io(e: Errno) -> Error {
 /// A temporary file that is not yet visible under its final name.
 enum Temp {
     /// An anonymous file: no name at all until linked.
-    Anonymous(OwnedFd),
+    Anonymous(File),
     /// A file named `name` in `dir`: `.stitch/tmp/`, or the target's directory when
     /// `.stitch/` is on another filesystem.
-    Named { fd: OwnedFd, dir: Dir, name: String },
+    Named { fd: File, dir: Dir, name: String },
 }
 
 impl Temp {
-    fn fd(&self) -> &OwnedFd {
+    fn file(&self) -> &File {
         match self {
             Temp::Anonymous(fd) | Temp::Named { fd, .. } => fd,
         }
@@ -149,7 +150,7 @@ impl Workspace {
             ),
         };
         let temp = match platform::anonymous_temp(&parent).map_err(io)? {
-            Some(fd) => Temp::Anonymous(fd),
+            Some(fd) => Temp::Anonymous(File::from(fd)),
             None => self.named_temp(&parent, name)?,
         };
         let mut staged = Staged {
@@ -160,7 +161,7 @@ impl Workspace {
             mode,
             replaced: None,
         };
-        let spliced = fill::fill(staged.fd(), parts, reuse, mode)?;
+        let spliced = fill::fill(staged.file(), parts, reuse, mode)?;
         staged.replaced = reuse.filter(|_| spliced).map(|reuse| reuse.source);
         Ok(staged)
     }
@@ -187,19 +188,23 @@ impl Workspace {
             Mode::from_raw_mode(0o666),
         )
         .map_err(io)?;
-        Ok(Temp::Named { fd, dir, name: tmp })
+        Ok(Temp::Named {
+            fd: File::from(fd),
+            dir,
+            name: tmp,
+        })
     }
 
     /// Names an anonymous temp file under `.stitch/tmp/`, then renames it over the
     /// target, so that no temp name ever appears beside the target.
-    fn replace_anonymous(&self, fd: &OwnedFd, parent: &Dir, name: &str) -> Result<(), Error> {
+    fn replace_anonymous(&self, fd: &File, parent: &Dir, name: &str) -> Result<(), Error> {
         let staging = self.staging()?;
         let tmp = unique_name(name);
-        match platform::link_anonymous(fd, &staging, &tmp) {
+        match platform::link_anonymous(fd.as_fd(), &staging, &tmp) {
             Ok(()) => {}
             // The target is on another filesystem than `.stitch/`: stage beside it.
             Err(Errno::XDEV) => {
-                platform::link_anonymous(fd, parent, &tmp).map_err(io)?;
+                platform::link_anonymous(fd.as_fd(), parent, &tmp).map_err(io)?;
                 return rustix::fs::renameat(parent, tmp.as_str(), parent, name).map_err(io);
             }
             Err(e) => return Err(io(e)),
@@ -230,16 +235,16 @@ impl std::fmt::Debug for Staged<'_> {
 }
 
 impl Staged<'_> {
-    fn fd(&self) -> &OwnedFd {
+    fn file(&self) -> &File {
         match &self.temp {
-            Some(temp) => temp.fd(),
+            Some(temp) => temp.file(),
             None => unreachable!("a published temp file is not written again"),
         }
     }
 
     /// Syncs the content to the disk; [`Staged::publish`] must come after.
     pub fn sync(&self) -> Result<(), Error> {
-        fill::sync(self.fd(), self.replaced)
+        fill::sync(self.file(), self.replaced)
     }
 
     /// Gives the synced temp file the target's name — without ever clobbering a file
@@ -252,7 +257,9 @@ impl Staged<'_> {
         let (ws, parent, name) = (self.ws, &self.parent, self.name.as_str());
         let published = match &temp {
             Temp::Anonymous(fd) => match self.mode {
-                WriteMode::CreateNew => platform::link_anonymous(fd, parent, name).map_err(io),
+                WriteMode::CreateNew => {
+                    platform::link_anonymous(fd.as_fd(), parent, name).map_err(io)
+                }
                 WriteMode::Replace { .. } => ws.replace_anonymous(fd, parent, name),
             },
             Temp::Named {
