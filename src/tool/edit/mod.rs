@@ -49,10 +49,24 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
             .into());
     }
     let loaded = textfile::load(ctx, location)?;
-    let apply = || apply(&shown, loaded.text(), &items, multi, req.ok_if_applied);
+    let result = edit_loaded(ctx, &req, (&items, multi), location, &loaded);
+    loaded.release();
+    result
+}
+
+/// Applies the edits to the loaded file, checks, and writes: the rest of [`run`].
+fn edit_loaded(
+    ctx: &Context,
+    req: &EditRequest,
+    (items, multi): (&[EditItem], bool),
+    location: &Location,
+    loaded: &Loaded,
+) -> Outcome<EditResult> {
+    let shown = location.shown.clone();
+    let apply = || apply(&shown, loaded.text(), items, multi, req.ok_if_applied);
     // On a small file a thread costs more than it saves.
     let (base_sha256, applied, staged) = if loaded.bytes().len() >= PARALLEL_BYTES {
-        large::prepare(ctx, location, &loaded, apply, req.dry_run)
+        large::prepare(ctx, location, loaded, apply, req.dry_run)
     } else {
         let applied = apply().map(|edited| {
             let sha256 = edited.sha256();
@@ -109,13 +123,13 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
             Some(staged) => staged
                 .and_then(Staged::publish)
                 .map_err(|e| refuse::path(ctx, &location.shown, e))?,
-            None => replace(ctx, location, &loaded, &edited)?,
+            None => replace(ctx, location, loaded, &edited)?,
         }
         session_check::note_written(ctx, &location.real, &sha256);
     }
     // Every item already applied: nothing was (or would be) written.
     let already_applied = edited.already_applied.len() == items.len();
-    Ok(EditResult {
+    let result = EditResult {
         path: shown,
         base_sha256,
         sha256,
@@ -131,7 +145,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
         } else {
             Vec::new()
         },
-    })
+    };
+    Ok(result)
 }
 
 /// What `edit_file` returns, in this order.
