@@ -12,6 +12,10 @@
 //! `O_EXCL | O_NOFOLLOW` under `.stitch/tmp/`, published by `renameat` (replace) or a
 //! no-replace rename (create). Only when `.stitch/` lies on another filesystem than the
 //! target is the temp name staged beside the target instead.
+//!
+//! [`Workspace::stage`] and [`Staged`] split a write in three steps (fill, sync,
+//! publish), so that a caller can fill and sync the temp file while it still works out
+//! whether to publish it; dropped unpublished, a `Staged` leaves nothing behind.
 
 mod fill;
 
