@@ -186,10 +186,7 @@ fn replace(
     edited: &Edited<'_>,
 ) -> Outcome<()> {
     stage(ctx, location, loaded, edited)
-        .and_then(|staged| {
-            staged.sync()?;
-            staged.publish()
-        })
+        .and_then(Staged::publish)
         .map_err(|e| refuse::path(ctx, &location.shown, e))
 }
 

@@ -21,7 +21,7 @@ mod fill;
 
 use std::fs::File;
 use std::os::fd::AsFd;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use cap_std::fs::{Dir, MetadataExt};
 use rustix::fs::{AtFlags, Mode, OFlags};
@@ -131,9 +131,7 @@ impl Workspace {
         reuse: Option<Reuse<'_>>,
         mode: WriteMode,
     ) -> Result<(), Error> {
-        let staged = self.stage(location, parts, reuse, mode)?;
-        staged.sync()?;
-        staged.publish()
+        self.stage(location, parts, reuse, mode)?.publish()
     }
 
     /// The first half of [`Workspace::write_atomic_parts`]: the new content in a temp
@@ -164,6 +162,7 @@ impl Workspace {
             temp: Some(temp),
             mode,
             replaced: None,
+            synced: AtomicBool::new(false),
         };
         let spliced = fill::fill(staged.file(), parts, reuse, mode)?;
         staged.replaced = reuse.filter(|_| spliced).map(|reuse| reuse.source);
@@ -230,6 +229,8 @@ pub struct Staged<'a> {
     mode: WriteMode,
     /// The file being replaced, when the content was copied from it in the kernel.
     replaced: Option<&'a super::OpenFile>,
+    /// The content has reached the disk: publishing it may follow.
+    synced: AtomicBool,
 }
 
 impl std::fmt::Debug for Staged<'_> {
@@ -246,15 +247,21 @@ impl Staged<'_> {
         }
     }
 
-    /// Syncs the content to the disk; [`Staged::publish`] must come after.
+    /// Syncs the content to the disk (on another thread if the caller likes: the
+    /// handle is shared); [`Staged::publish`] syncs first if this has not succeeded.
     pub fn sync(&self) -> Result<(), Error> {
-        fill::sync(self.file(), self.replaced)
+        fill::sync(self.file(), self.replaced)?;
+        self.synced.store(true, Ordering::Release);
+        Ok(())
     }
 
     /// Gives the synced temp file the target's name — without ever clobbering a file
     /// that appeared meanwhile when creating, by a rename over the target when
     /// replacing — and syncs the directory.
     pub fn publish(mut self) -> Result<(), Error> {
+        if !self.synced.load(Ordering::Acquire) {
+            self.sync()?;
+        }
         let Some(temp) = self.temp.take() else {
             return Ok(());
         };
