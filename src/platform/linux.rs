@@ -3,7 +3,7 @@
 //! `renameat2(RENAME_NOREPLACE)`, and copies in the kernel with copy_file_range(2); and
 //! a pidfd (pidfd_open(2), Linux 5.3) to wait on a child's exit with poll(2).
 
-use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 
 use rustix::fs::{AtFlags, Mode, OFlags, RenameFlags, CWD};
 use rustix::io::Errno;
@@ -25,7 +25,7 @@ pub fn anonymous_temp(dir: impl AsFd) -> Result<Option<OwnedFd>, Errno> {
 }
 
 /// Gives an anonymous file the name `name` in `dir`; fails if the name exists.
-pub fn link_anonymous(fd: &OwnedFd, dir: impl AsFd, name: &str) -> Result<(), Errno> {
+pub fn link_anonymous(fd: BorrowedFd<'_>, dir: impl AsFd, name: &str) -> Result<(), Errno> {
     debug_assert!(!name.contains('/'));
     match rustix::fs::linkat(fd, "", &dir, name, AtFlags::EMPTY_PATH) {
         // Without CAP_DAC_READ_SEARCH, AT_EMPTY_PATH is refused; the /proc link works.
@@ -75,6 +75,13 @@ pub fn copy_range(
         }
     }
     Ok(true)
+}
+
+/// Drops the clean cached pages of `file`, a file about to be replaced
+/// (posix_fadvise(2), `POSIX_FADV_DONTNEED`), so that the last close of the replaced
+/// file has little left to free. Advice only: an error changes nothing.
+pub fn forget_cache(file: impl AsFd) {
+    let _ = rustix::fs::fadvise(file, 0, None, rustix::fs::Advice::DontNeed);
 }
 
 /// A descriptor that becomes readable when the process `pid` exits, where the kernel

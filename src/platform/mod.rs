@@ -18,9 +18,13 @@ mod portable;
 // With them, what a child's exit can be waited on with: a pidfd on Linux, a tick
 // elsewhere.
 #[cfg(all(target_os = "linux", not(stitch_portable)))]
-pub use linux::{anonymous_temp, copy_range, exit_fd, link_anonymous, rename_noreplace};
+pub use linux::{
+    anonymous_temp, copy_range, exit_fd, forget_cache, link_anonymous, rename_noreplace,
+};
 #[cfg(any(not(target_os = "linux"), stitch_portable))]
-pub use portable::{anonymous_temp, copy_range, exit_fd, link_anonymous, rename_noreplace};
+pub use portable::{
+    anonymous_temp, copy_range, exit_fd, forget_cache, link_anonymous, rename_noreplace,
+};
 
 // Durability: macOS's fsync does not reach the disk, F_FULLFSYNC does.
 #[cfg(target_os = "macos")]

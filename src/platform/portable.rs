@@ -3,7 +3,7 @@
 //! written from memory rather than copied in the kernel. Also built on Linux with
 //! `--cfg stitch_portable`, so the test suite runs it there too.
 
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
 use rustix::io::Errno;
 
@@ -14,7 +14,7 @@ pub fn anonymous_temp(_dir: impl AsFd) -> Result<Option<OwnedFd>, Errno> {
 }
 
 /// Never called: [`anonymous_temp`] makes no anonymous file to link.
-pub fn link_anonymous(_fd: &OwnedFd, _dir: impl AsFd, _name: &str) -> Result<(), Errno> {
+pub fn link_anonymous(_fd: BorrowedFd<'_>, _dir: impl AsFd, _name: &str) -> Result<(), Errno> {
     Err(Errno::NOSYS)
 }
 
@@ -44,3 +44,6 @@ pub fn copy_range(
 pub fn exit_fd(_pid: rustix::process::Pid) -> Option<OwnedFd> {
     None
 }
+
+/// Nothing to drop: the replaced file's cache is left to its last close.
+pub fn forget_cache(_file: impl AsFd) {}

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
-pub use atomic::{Reuse, WriteMode};
+pub use atomic::{Reuse, Staged, WriteMode};
 pub use error::{Error, StateProblem};
 pub use file::OpenFile;
 pub use resolve::Kind;

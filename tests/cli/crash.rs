@@ -1,6 +1,8 @@
 //! Crash safety: a `write` or an `edit` killed with SIGKILL at any moment leaves the
 //! file exactly as it was or exactly as written — never torn — and no temp file beside
-//! it, for files from 1 KiB to 64 MiB.
+//! it, for files from 1 KiB to 64 MiB. From 8 MiB on an edit takes the two-core path
+//! (the file read in two halves, the result staged and synced while the digests are
+//! computed, published after the checks): those sizes get rounds killed in that window.
 
 use std::fs;
 use std::path::Path;
@@ -161,15 +163,19 @@ fn a_killed_write_leaves_the_old_or_the_new_file() {
 }
 
 /// How many killed rounds each file size gets: small files are cheap and many; a few
-/// rounds at 64 MiB, whose debug-build call takes seconds.
-const SIZES: [(usize, usize); 6] = [
+/// rounds at 16 and 64 MiB, whose debug-build calls take seconds.
+const SIZES: [(usize, usize); 7] = [
     (1 << 10, 160),
     (16 << 10, 80),
     (256 << 10, 60),
     (1 << 20, 30),
     (4 << 20, 16),
+    (16 << 20, 12),
     (64 << 20, 4),
 ];
+
+/// From this size on an edit reads in two halves and stages its result early.
+const TWO_CORES: usize = 8 << 20;
 
 /// `size` bytes (give or take a line) of `fill` lines with a `version: A` line in the
 /// middle, which edits turn into `version: B` and back.
@@ -248,6 +254,32 @@ fn next_round(
     }
 }
 
+/// Waits for the moment round `i` kills its call: a random one in `span`, or late (the
+/// new content all written), or, from [`TWO_CORES`] on, a random one after the read.
+fn wait_to_kill(
+    child: &mut Child,
+    i: usize,
+    size: usize,
+    step: &Round,
+    span: Duration,
+    rng: &mut XorShift,
+) {
+    let begin = Instant::now();
+    if i % 3 == 2 {
+        // Late: the new content is all written; syncing and renaming remain.
+        let total = step.new.len() as u64;
+        wait_for_io(child, |_, written| written >= total);
+    } else if i % 3 == 1 && size >= TWO_CORES {
+        // Once the file is read: hashing, staging, syncing and publishing remain,
+        // partly at once.
+        let total = step.old.len() as u64;
+        wait_for_io(child, |read, _| read >= total);
+        std::thread::sleep(rng.upto(span.saturating_sub(begin.elapsed())));
+    } else {
+        std::thread::sleep(rng.upto(span));
+    }
+}
+
 #[test]
 fn killed_writes_and_edits_of_1k_to_64m_leave_the_old_or_the_new_file() {
     let ws = TestWorkspace::new();
@@ -296,13 +328,7 @@ fn killed_writes_and_edits_of_1k_to_64m_leave_the_old_or_the_new_file() {
             let current = ws.read("data/f.txt");
             let step = next_round(i, current, &sources);
             let mut child = ws.spawnable().args(&step.args).spawn().unwrap();
-            if i % 3 == 2 {
-                // Late: the new content is all written; syncing and renaming remain.
-                let total = step.new.len() as u64;
-                wait_for_io(&mut child, |_, written| written >= total);
-            } else {
-                std::thread::sleep(rng.upto(span));
-            }
+            wait_to_kill(&mut child, i, size, &step, span, &mut rng);
             if child.try_wait().unwrap().is_none() {
                 killed += 1;
             }

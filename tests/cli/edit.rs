@@ -535,3 +535,5 @@ fn an_edit_whose_result_is_too_large_says_so() {
 mod line_endings;
 // okIfApplied: the same edit run twice succeeds the second time, changing nothing.
 mod ok_if_applied;
+// Files over 8 MiB: the two-core path reports and writes what the one-core path does.
+mod large;

@@ -55,10 +55,21 @@ impl Edited<'_> {
     /// The lowercase hex SHA-256 of the result.
     #[must_use]
     pub fn sha256(&self) -> String {
-        let mut hasher = Sha256::new();
-        for part in self.parts() {
-            hasher.update(part);
+        self.sha256_from((0, Sha256::new()))
+    }
+
+    /// The lowercase hex SHA-256 of the result, resumed from the state of a digest of
+    /// the original's first `start` bytes (`start` at most `head`: the bytes both share).
+    #[must_use]
+    pub fn sha256_from(&self, (start, mut hasher): (usize, Sha256)) -> String {
+        let [head, middle, tail] = self.parts();
+        let start = start.min(head.len());
+        if start == 0 {
+            hasher = Sha256::new();
         }
+        hasher.update(&head[start..]);
+        hasher.update(middle);
+        hasher.update(tail);
         crate::digest::hex(&hasher.finalize())
     }
 

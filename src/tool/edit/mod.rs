@@ -1,6 +1,7 @@
 //! `edit_file`: replace exact snippets in one file, all or nothing, atomically.
 
 mod apply;
+mod large;
 mod request;
 mod snippet;
 
@@ -10,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::digest::{is_sha256_hex, sha256_hex};
 use crate::refusal::{key, Code, Outcome, Refusal};
-use crate::workspace::{Location, Reuse, WriteMode};
+use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
 use super::args::{self, invalid};
 use super::mutation::session_check::{self, Mutation};
@@ -22,7 +23,7 @@ use apply::{apply, Edited};
 use request::EditItem;
 pub use request::EditRequest;
 
-/// From this size on, the two digests of an edit are computed on two cores.
+/// From this size on, an edit is prepared on two cores (see `large`).
 const PARALLEL_BYTES: usize = 1 << 20;
 
 /// The most bytes of unified diff an edit returns.
@@ -48,22 +49,30 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
             .into());
     }
     let loaded = textfile::load(ctx, location)?;
-    let apply_and_hash = || {
-        apply(&shown, loaded.text(), &items, multi, req.ok_if_applied).map(|edited| {
+    let result = edit_loaded(ctx, &req, (&items, multi), location, &loaded);
+    loaded.release();
+    result
+}
+
+/// Applies the edits to the loaded file, checks, and writes: the rest of [`run`].
+fn edit_loaded(
+    ctx: &Context,
+    req: &EditRequest,
+    (items, multi): (&[EditItem], bool),
+    location: &Location,
+    loaded: &Loaded,
+) -> Outcome<EditResult> {
+    let shown = location.shown.clone();
+    let apply = || apply(&shown, loaded.text(), items, multi, req.ok_if_applied);
+    // On a small file a thread costs more than it saves.
+    let (base_sha256, applied, staged) = if loaded.bytes().len() >= PARALLEL_BYTES {
+        large::prepare(ctx, location, loaded, apply, req.dry_run)
+    } else {
+        let applied = apply().map(|edited| {
             let sha256 = edited.sha256();
             (edited, sha256)
-        })
-    };
-    // On a large file the base digest is computed on the other core while the edits are
-    // applied and the result is hashed; on a small one a thread costs more than it saves.
-    let (base_sha256, applied) = if loaded.bytes().len() >= PARALLEL_BYTES {
-        std::thread::scope(|scope| {
-            let base = scope.spawn(|| sha256_hex(loaded.bytes()));
-            let applied = apply_and_hash();
-            (base.join().unwrap_or_default(), applied)
-        })
-    } else {
-        (sha256_hex(loaded.bytes()), apply_and_hash())
+        });
+        (sha256_hex(loaded.bytes()), applied, None)
     };
     session_check::check(
         ctx,
@@ -110,12 +119,17 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
     }
     approve::authorize(ctx, &shown, &payload)?;
     if !req.dry_run && !edited.is_unchanged() {
-        replace(ctx, location, &loaded, &edited)?;
+        match staged {
+            Some(staged) => staged
+                .and_then(Staged::publish)
+                .map_err(|e| refuse::path(ctx, &location.shown, e))?,
+            None => replace(ctx, location, loaded, &edited)?,
+        }
         session_check::note_written(ctx, &location.real, &sha256);
     }
     // Every item already applied: nothing was (or would be) written.
     let already_applied = edited.already_applied.len() == items.len();
-    Ok(EditResult {
+    let result = EditResult {
         path: shown,
         base_sha256,
         sha256,
@@ -131,7 +145,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
         } else {
             Vec::new()
         },
-    })
+    };
+    Ok(result)
 }
 
 /// What `edit_file` returns, in this order.
@@ -170,6 +185,18 @@ fn replace(
     loaded: &Loaded,
     edited: &Edited<'_>,
 ) -> Outcome<()> {
+    stage(ctx, location, loaded, edited)
+        .and_then(Staged::publish)
+        .map_err(|e| refuse::path(ctx, &location.shown, e))
+}
+
+/// The edited text in a temp file, not yet synced nor visible: see [`replace`].
+fn stage<'a>(
+    ctx: &'a Context,
+    location: &Location,
+    loaded: &'a Loaded,
+    edited: &Edited<'_>,
+) -> Result<Staged<'a>, workspace::Error> {
     let file = &loaded.file;
     let mode = WriteMode::Replace {
         mode: file.mode,
@@ -181,9 +208,7 @@ fn replace(
         prefix: edited.head,
         suffix: edited.tail,
     };
-    ctx.ws
-        .write_atomic_parts(location, &edited.parts(), Some(reuse), mode)
-        .map_err(|e| refuse::path(ctx, &location.shown, e))
+    ctx.ws.stage(location, &edited.parts(), Some(reuse), mode)
 }
 
 /// Refuses empty snippets and edits that would change nothing, naming the item.

@@ -12,11 +12,16 @@
 //! `O_EXCL | O_NOFOLLOW` under `.stitch/tmp/`, published by `renameat` (replace) or a
 //! no-replace rename (create). Only when `.stitch/` lies on another filesystem than the
 //! target is the temp name staged beside the target instead.
+//!
+//! [`Workspace::stage`] and [`Staged`] split a write in three steps (fill, sync,
+//! publish), so that a caller can fill and sync the temp file while it still works out
+//! whether to publish it; dropped unpublished, a `Staged` leaves nothing behind.
 
 mod fill;
 
-use std::os::fd::OwnedFd;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::fs::File;
+use std::os::fd::AsFd;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use cap_std::fs::{Dir, MetadataExt};
 use rustix::fs::{AtFlags, Mode, OFlags};
@@ -60,14 +65,14 @@ fn io(e: Errno) -> Error {
 /// A temporary file that is not yet visible under its final name.
 enum Temp {
     /// An anonymous file: no name at all until linked.
-    Anonymous(OwnedFd),
+    Anonymous(File),
     /// A file named `name` in `dir`: `.stitch/tmp/`, or the target's directory when
     /// `.stitch/` is on another filesystem.
-    Named { fd: OwnedFd, dir: Dir, name: String },
+    Named { fd: File, dir: Dir, name: String },
 }
 
 impl Temp {
-    fn fd(&self) -> &OwnedFd {
+    fn file(&self) -> &File {
         match self {
             Temp::Anonymous(fd) | Temp::Named { fd, .. } => fd,
         }
@@ -126,6 +131,19 @@ impl Workspace {
         reuse: Option<Reuse<'_>>,
         mode: WriteMode,
     ) -> Result<(), Error> {
+        self.stage(location, parts, reuse, mode)?.publish()
+    }
+
+    /// The first half of [`Workspace::write_atomic_parts`]: the new content in a temp
+    /// file no one can see under the target's name, not yet synced. Nothing is visible
+    /// until [`Staged::publish`]; a `Staged` dropped unpublished leaves nothing behind.
+    pub fn stage<'a>(
+        &'a self,
+        location: &Location,
+        parts: &[&[u8]],
+        reuse: Option<Reuse<'a>>,
+        mode: WriteMode,
+    ) -> Result<Staged<'a>, Error> {
         let (parent, name) = match location.real.rsplit_once('/') {
             Some((parent, name)) => (self.dir.open_dir(parent).map_err(Error::classify)?, name),
             None => (
@@ -134,30 +152,21 @@ impl Workspace {
             ),
         };
         let temp = match platform::anonymous_temp(&parent).map_err(io)? {
-            Some(fd) => Temp::Anonymous(fd),
+            Some(fd) => Temp::Anonymous(File::from(fd)),
             None => self.named_temp(&parent, name)?,
         };
-        let published = fill::fill(temp.fd(), parts, reuse, mode).and_then(|()| match &temp {
-            Temp::Anonymous(fd) => match mode {
-                WriteMode::CreateNew => platform::link_anonymous(fd, &parent, name).map_err(io),
-                WriteMode::Replace { .. } => self.replace_anonymous(fd, &parent, name),
-            },
-            Temp::Named {
-                dir, name: staged, ..
-            } => match mode {
-                WriteMode::CreateNew => {
-                    platform::rename_noreplace(dir, staged, &parent, name).map_err(io)
-                }
-                WriteMode::Replace { .. } => {
-                    rustix::fs::renameat(dir, staged.as_str(), &parent, name).map_err(io)
-                }
-            },
-        });
-        if let Err(e) = published {
-            temp.discard();
-            return Err(e);
-        }
-        sync_dir(&parent)
+        let mut staged = Staged {
+            ws: self,
+            parent,
+            name: name.to_owned(),
+            temp: Some(temp),
+            mode,
+            replaced: None,
+            synced: AtomicBool::new(false),
+        };
+        let spliced = fill::fill(staged.file(), parts, reuse, mode)?;
+        staged.replaced = reuse.filter(|_| spliced).map(|reuse| reuse.source);
+        Ok(staged)
     }
 
     /// Creates a named temp file for a write into `parent`: under `.stitch/tmp/` (swept
@@ -182,19 +191,23 @@ impl Workspace {
             Mode::from_raw_mode(0o666),
         )
         .map_err(io)?;
-        Ok(Temp::Named { fd, dir, name: tmp })
+        Ok(Temp::Named {
+            fd: File::from(fd),
+            dir,
+            name: tmp,
+        })
     }
 
     /// Names an anonymous temp file under `.stitch/tmp/`, then renames it over the
     /// target, so that no temp name ever appears beside the target.
-    fn replace_anonymous(&self, fd: &OwnedFd, parent: &Dir, name: &str) -> Result<(), Error> {
+    fn replace_anonymous(&self, fd: &File, parent: &Dir, name: &str) -> Result<(), Error> {
         let staging = self.staging()?;
         let tmp = unique_name(name);
-        match platform::link_anonymous(fd, &staging, &tmp) {
+        match platform::link_anonymous(fd.as_fd(), &staging, &tmp) {
             Ok(()) => {}
             // The target is on another filesystem than `.stitch/`: stage beside it.
             Err(Errno::XDEV) => {
-                platform::link_anonymous(fd, parent, &tmp).map_err(io)?;
+                platform::link_anonymous(fd.as_fd(), parent, &tmp).map_err(io)?;
                 return rustix::fs::renameat(parent, tmp.as_str(), parent, name).map_err(io);
             }
             Err(e) => return Err(io(e)),
@@ -203,6 +216,87 @@ impl Workspace {
             let _ = rustix::fs::unlinkat(&staging, tmp.as_str(), AtFlags::empty());
             io(e)
         })
+    }
+}
+
+/// A temp file holding a write's new content, not yet visible under the target's name.
+pub struct Staged<'a> {
+    ws: &'a Workspace,
+    parent: Dir,
+    name: String,
+    /// `None` once published.
+    temp: Option<Temp>,
+    mode: WriteMode,
+    /// The file being replaced, when the content was copied from it in the kernel.
+    replaced: Option<&'a super::OpenFile>,
+    /// The content has reached the disk: publishing it may follow.
+    synced: AtomicBool,
+}
+
+impl std::fmt::Debug for Staged<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Staged").field("name", &self.name).finish()
+    }
+}
+
+impl Staged<'_> {
+    fn file(&self) -> &File {
+        match &self.temp {
+            Some(temp) => temp.file(),
+            None => unreachable!("a published temp file is not written again"),
+        }
+    }
+
+    /// Syncs the content to the disk (on another thread if the caller likes: the
+    /// handle is shared); [`Staged::publish`] syncs first if this has not succeeded.
+    pub fn sync(&self) -> Result<(), Error> {
+        fill::sync(self.file(), self.replaced)?;
+        self.synced.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// Gives the synced temp file the target's name — without ever clobbering a file
+    /// that appeared meanwhile when creating, by a rename over the target when
+    /// replacing — and syncs the directory.
+    pub fn publish(mut self) -> Result<(), Error> {
+        if !self.synced.load(Ordering::Acquire) {
+            self.sync()?;
+        }
+        let Some(temp) = self.temp.take() else {
+            return Ok(());
+        };
+        let (ws, parent, name) = (self.ws, &self.parent, self.name.as_str());
+        let published = match &temp {
+            Temp::Anonymous(fd) => match self.mode {
+                WriteMode::CreateNew => {
+                    platform::link_anonymous(fd.as_fd(), parent, name).map_err(io)
+                }
+                WriteMode::Replace { .. } => ws.replace_anonymous(fd, parent, name),
+            },
+            Temp::Named {
+                dir, name: staged, ..
+            } => match self.mode {
+                WriteMode::CreateNew => {
+                    platform::rename_noreplace(dir, staged, parent, name).map_err(io)
+                }
+                WriteMode::Replace { .. } => {
+                    rustix::fs::renameat(dir, staged.as_str(), parent, name).map_err(io)
+                }
+            },
+        };
+        if let Err(e) = published {
+            temp.discard();
+            return Err(e);
+        }
+        sync_dir(parent)
+    }
+}
+
+impl Drop for Staged<'_> {
+    fn drop(&mut self) {
+        if let Some(temp) = &self.temp {
+            temp.discard();
+        }
     }
 }
 
