@@ -286,13 +286,13 @@ def main():
         for key in SECTION_FACTS.get(name, []):
             if key in facts:
                 w(f"\n- {FACT_LABELS[key]}: {facts[key]}")
-        for suffix, who in [("stitch", "stitch"), ("before", "the earlier stitch build"),
-                            ("sed", "sed -i"), ("base", "the baseline")]:
+        for suffix, who in [("stitch", "stitch run"), ("before", "run of the earlier stitch build"),
+                            ("sed", "sed -i run"), ("base", "baseline run")]:
             st = parse_strace(os.path.join(args.results, f"{name}.{suffix}.strace"))
             if not st:
                 continue
             rows, total = st
-            w(f"\n<details><summary>strace -c -f of one {who} run (top syscalls by time"
+            w(f"\n<details><summary>strace -c -f of one {who} (top syscalls by time"
               f"{'; total ' + total[0] + ' s in ' + total[1] + ' calls' if total else ''})</summary>\n")
             w("| syscall | calls | seconds | % |\n|---|---:|---:|---:|")
             for secs, pct, calls, sc in rows:
