@@ -33,9 +33,13 @@ pub use lock::hold_every_lock;
 pub use mcp::{envelope_of, McpServer};
 pub use requests::{request, HEADER, TOOLS};
 pub use run::{exit_status, has_hint, Run};
+// Only the Linux-only suites (races, the run without openat2) refuse openat2.
+#[cfg_attr(not(target_os = "linux"), allow(unused_imports))]
 pub use seccomp::refuse_openat2;
 pub use tree::{names_in, tree};
-pub use workspace::{TestWorkspace, WITHOUT_OPENAT2_ENV};
+pub use workspace::TestWorkspace;
+#[cfg_attr(not(target_os = "linux"), allow(unused_imports))]
+pub use workspace::WITHOUT_OPENAT2_ENV;
 
 /// Writes a line of a suite's figures, or of a case it skips and why, straight to
 /// stderr: libtest captures `eprintln!` of passing tests, and these must show in every
