@@ -91,15 +91,24 @@ pub fn acquire(ws: &Workspace, real_path: &str, wait: &Wait) -> Result<Guard, Er
 
 /// Takes the exclusive lock of the lock file `name`, waiting up to `wait.timeout`.
 ///
-/// The uncontended case is one `try_lock`. Under contention a helper thread blocks in
+/// The uncontended case is one `try_lock`. Under contention a second thread blocks in
 /// `flock` (so the lock passes on the moment it is free, with no polling delay) while
-/// this thread waits for it up to the timeout, or until the call is cancelled. A helper
+/// this thread waits for it up to the timeout, or until the call is cancelled. A second thread
 /// left waiting after a timeout or a cancellation takes the lock once it is free and
 /// lets it go at once (its descriptor closes); in a one-call process, the exit ends it.
 pub fn acquire_named(ws: &Workspace, name: &str, wait: &Wait) -> Result<Guard, Error> {
     let timeout = wait.timeout;
+    // A call withdrawn before it reached its lock stops here too, whether or not the
+    // lock would be free.
+    if wait.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+        return Err(Error::Cancelled);
+    }
     let file = ws.lock_file(name).map_err(Error::Workspace)?;
     match FileExt::try_lock(&file) {
+        // Withdrawn on the way here: let the lock go rather than change anything.
+        Ok(()) if wait.cancel.as_ref().is_some_and(Cancel::is_cancelled) => {
+            return Err(Error::Cancelled)
+        }
         Ok(()) => return Ok(Guard { _file: file }),
         Err(TryLockError::WouldBlock) => {}
         Err(TryLockError::Error(e)) => return Err(Error::Io(e)),
@@ -131,6 +140,11 @@ pub fn acquire_named(ws: &Workspace, name: &str, wait: &Wait) -> Result<Guard, E
             slice = slice.min(CANCEL_POLL);
         }
         match rx.recv_timeout(slice) {
+            // The lock came, but the call may have been withdrawn meanwhile: it lets the
+            // lock go (the descriptor closes) rather than change anything.
+            Ok(Ok(())) if wait.cancel.as_ref().is_some_and(Cancel::is_cancelled) => {
+                return Err(Error::Cancelled)
+            }
             Ok(Ok(())) => return Ok(Guard { _file: file }),
             Ok(Err(e)) => return Err(Error::Io(e)),
             Err(mpsc::RecvTimeoutError::Timeout) => {}

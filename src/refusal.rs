@@ -174,6 +174,9 @@ pub mod key {
     pub const CANDIDATES: &str = "candidates";
     pub const EDIT_INDEX: &str = "editIndex";
     pub const FIELD: &str = "field";
+    /// The flag that carried a field's value, where it is not the field's own flag
+    /// (`--from` for `content`).
+    pub const FLAG: &str = "flag";
     pub const INSIDE_TARGET: &str = "insideTarget";
     pub const LINES: &str = "lines";
     pub const NEAR_NAMES: &str = "nearNames";

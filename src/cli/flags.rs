@@ -39,12 +39,14 @@ fn from_file(flag: &str, field: &str, path: &std::path::Path, limit: u64) -> Out
             ),
         )
         .with(key::FIELD, field)
+        .with(key::FLAG, format!("--{flag}"))
         .with("limit", limit),
         crate::input::Error::Io(_) => Refusal::new(
             Code::InvalidArgument,
             format!("--{flag} could not read `{}`", path.display()),
         )
-        .with(key::FIELD, field),
+        .with(key::FIELD, field)
+        .with(key::FLAG, format!("--{flag}")),
     })?;
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Value::String(text)),
@@ -53,6 +55,7 @@ fn from_file(flag: &str, field: &str, path: &std::path::Path, limit: u64) -> Out
             format!("--{flag} `{}` is not valid UTF-8 text", path.display()),
         )
         .with(key::FIELD, field)
+        .with(key::FLAG, format!("--{flag}"))
         .into()),
     }
 }

@@ -59,6 +59,15 @@ pub fn read(limit: u64) -> Outcome<Value> {
             .with("limit", limit)
             .into())
         }
+        // `stitch list < some/dir`: the caller's redirection, not a fault of the machine.
+        Err(crate::input::Error::Io(e)) if e.kind() == std::io::ErrorKind::IsADirectory => {
+            return Err(Refusal::new(
+                Code::InvalidArgument,
+                "stdin is a directory, not one JSON object of arguments",
+            )
+            .with(key::FIELD, "stdin")
+            .into())
+        }
         Err(crate::input::Error::Io(e)) => {
             return Err(anyhow::Error::new(e).context("reading stdin").into())
         }

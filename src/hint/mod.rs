@@ -31,14 +31,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
     let path = text(refusal, key::PATH).unwrap_or("the file");
     let (d, tool) = (dialect, |name| dialect.tool(name));
     let hint = match refusal.code() {
-        Code::InvalidArgument => match text(refusal, key::FIELD) {
-            Some("root") => "Pass --root (or STITCH_ROOT) naming an existing directory.".into(),
-            Some("stdin") if text(refusal, key::REASON) == Some(RAW_CONTROL) => {
-                "Inside a JSON string write a newline as \\n and a tab as \\t; or pass the text by flags from files: --old-from FILE and --new-from FILE (edit), --from FILE (write).".into()
-            }
-            Some(field) => format!("Fix the `{}` argument and call again.", d.name(field)),
-            None => "Fix the arguments and call again.".into(),
-        },
+        Code::InvalidArgument => invalid_argument(refusal, d),
         Code::InvalidPath => match text(refusal, key::SUGGESTION) {
             Some(s) => format!("Use the path `{s}` instead."),
             None if refusal.detail(key::SYMLINK).is_some() => format!(
@@ -123,6 +116,10 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             ),
             _ => "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem.".into(),
         },
+        // A server at its bound on concurrent calls says how many; a lock wait does not.
+        Code::Busy if refusal.detail("limit").is_some() => {
+            "The server is running as many calls as it takes at once: retry when one has answered.".into()
+        }
         Code::Busy => "Another call holds the lock: retry in a moment.".into(),
     };
     Some(hint)
@@ -145,5 +142,52 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
         format!("Copy the candidate's text exactly as {old} and retry.")
     } else {
         format!("Re-read `{path}` and copy {old} exactly from it.")
+    }
+}
+
+/// The allowed fields a refusal lists, if it lists them.
+fn allowed(refusal: &Refusal) -> Vec<&str> {
+    refusal
+        .detail(key::ALLOWED)
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// Whether the refusal is about `field` being no field of the tool at all.
+fn unknown(refusal: &Refusal, field: &str) -> bool {
+    let names = allowed(refusal);
+    !names.is_empty() && !names.contains(&field)
+}
+
+/// The hint of an `INVALID_ARGUMENT`: the named field, spelled as the caller spells it.
+fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
+    match text(refusal, key::FIELD) {
+        // The root is the command line's; a model that sends `root` among the
+        // arguments is told the allowed fields instead.
+        Some("root") if refusal.detail(key::ALLOWED).is_none() => {
+            "Pass --root (or STITCH_ROOT) naming an existing directory.".into()
+        }
+        Some(field) if unknown(refusal, field) => format!(
+            "Drop `{field}`: the allowed fields are {}.",
+            allowed(refusal).join(", ")
+        ),
+        Some("arguments") => {
+            "Send the arguments as one JSON object of fields, e.g. {\"path\": \"src/main.rs\"}.".into()
+        }
+        Some("stdin") if text(refusal, key::REASON) == Some(RAW_CONTROL) => {
+            "Inside a JSON string write a newline as \\n and a tab as \\t; or pass the text by flags from files: --old-from FILE and --new-from FILE (edit), --from FILE (write).".into()
+        }
+        Some("stdin") => {
+            "Send exactly one JSON object of arguments on stdin, or pass them as flags.".into()
+        }
+        Some(field) => format!(
+            "Fix the `{}` argument and call again.",
+            match (d, text(refusal, key::FLAG)) {
+                (Dialect::Flags, Some(flag)) => flag,
+                _ => d.name(field),
+            }
+        ),
+        None => "Fix the arguments and call again.".into(),
     }
 }

@@ -15,13 +15,15 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
+use super::inflight::{Unstarted, MAX_CALLS};
 use super::revision::Era;
 use super::rpc::{self, Fault, INVALID_PARAMS};
 use super::{methods, Server};
 use crate::hint::Dialect;
-use crate::refusal::{Failure, Outcome};
+use crate::refusal::{Code, Failure, Outcome, Refusal};
 use crate::tool::registry::{ToolSpec, TOOLS};
 use crate::tool::{self, Output, Settings};
+use crate::workspace::Workspace;
 
 /// The tool a `tools/call` names, by its wire name (the name `tools/list` gives).
 fn tool_named(name: &str) -> Option<&'static ToolSpec> {
@@ -47,11 +49,29 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &Value, era: Era) -> Resu
         None | Some(Value::Null) => Value::Object(serde_json::Map::new()),
         Some(value) => value.clone(),
     };
-    let Some(cancel) = server.in_flight.start(id) else {
-        return Err(Fault::new(
-            rpc::INVALID_REQUEST,
-            format!("Invalid request: a call with ID {id} is still running"),
-        ));
+    let cancel = match server.in_flight.start(id) {
+        Ok(cancel) => cancel,
+        Err(Unstarted::Duplicate) => {
+            return Err(Fault::new(
+                rpc::INVALID_REQUEST,
+                format!("Invalid request: a call with ID {id} is still running"),
+            ))
+        }
+        Err(Unstarted::Full) => {
+            let busy = Refusal::new(
+                Code::Busy,
+                format!(
+                    "The server is running {MAX_CALLS} calls already, the most it runs at once"
+                ),
+            )
+            .with("retryable", true)
+            .with("limit", MAX_CALLS);
+            let outcome = Err(Failure::Refused(busy));
+            server
+                .out
+                .send(&rpc::result(id, methods::decorate(result(&outcome), era)));
+            return Ok(());
+        }
     };
     let settings = Settings {
         cancel: Some(cancel.clone()),
@@ -63,7 +83,7 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &Value, era: Era) -> Resu
             let id = id.clone();
             let server = Arc::clone(server);
             move || {
-                let outcome = run(&settings, tool, arguments);
+                let outcome = run(&server.root, &settings, tool, arguments);
                 if !cancel.is_cancelled() {
                     server
                         .out
@@ -83,11 +103,19 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &Value, era: Era) -> Resu
 }
 
 /// Runs one call, a panic included: it is this call's internal failure, nothing more.
-fn run(settings: &Settings, tool: &'static ToolSpec, arguments: Value) -> Outcome<Output> {
+fn run(
+    root: &Workspace,
+    settings: &Settings,
+    tool: &'static ToolSpec,
+    arguments: Value,
+) -> Outcome<Output> {
     catch_unwind(AssertUnwindSafe(|| {
         #[cfg(debug_assertions)]
         test_hook::panic_if_armed(tool.name);
-        let ctx = tool::open(settings)?;
+        let root = root
+            .try_clone()
+            .map_err(|e| anyhow::Error::new(e).context("cloning the root's descriptor"))?;
+        let ctx = tool::open_in(root, settings)?;
         tool::run(&ctx, tool, arguments)
     }))
     .unwrap_or_else(|_| {

@@ -1,12 +1,12 @@
 //! The calls still running, by request ID: what `notifications/cancelled` reaches, and
-//! what the server waits for (briefly) once stdin closes.
+//! what the server waits for once stdin closes.
 //!
-//! At most [`MAX_CALLS`] run at once; the reader waits for a free slot before starting
-//! another, so a flood of requests costs threads and memory up to that bound only.
+//! At most [`MAX_CALLS`] run at once; a call past that is refused at once as `BUSY`, so a
+//! flood of requests costs threads and memory up to that bound only, and the reader never
+//! stops reading (a cancellation or a `ping` behind the flood is still heard).
 
 use std::collections::HashMap;
 use std::sync::{Condvar, Mutex, PoisonError};
-use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -22,29 +22,43 @@ pub struct InFlight {
     changed: Condvar,
 }
 
+/// Why a call did not start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unstarted {
+    /// A call with the same ID is still running (IDs are unique among the requests in
+    /// flight, so a cancellation names one call).
+    Duplicate,
+    /// [`MAX_CALLS`] calls are running.
+    Full,
+}
+
 /// A request ID as a key: `1` and `"1"` are different IDs.
 fn key(id: &Value) -> String {
     id.to_string()
 }
 
 impl InFlight {
-    /// Registers a call under `id` once a slot is free, and returns its cancel signal;
-    /// `None` when a call with that ID is still running (IDs are unique among the
-    /// requests in flight, so a cancellation names one call).
-    pub fn start(&self, id: &Value) -> Option<Cancel> {
+    /// Registers a call under `id` and returns its cancel signal, or why it cannot start.
+    pub fn start(&self, id: &Value) -> Result<Cancel, Unstarted> {
         let mut calls = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
         if calls.contains_key(&key(id)) {
-            return None;
+            return Err(Unstarted::Duplicate);
         }
-        while calls.len() >= MAX_CALLS {
-            calls = self
-                .changed
-                .wait(calls)
-                .unwrap_or_else(PoisonError::into_inner);
+        if calls.len() >= MAX_CALLS {
+            return Err(Unstarted::Full);
         }
         let cancel = Cancel::default();
         calls.insert(key(id), cancel.clone());
-        Some(cancel)
+        Ok(cancel)
+    }
+
+    /// Withdraws every running call: once stdin has closed nobody waits for an answer, so
+    /// a call still waiting for a lock stops at once.
+    pub fn cancel_all(&self) {
+        let calls = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
+        for cancel in calls.values() {
+            cancel.cancel();
+        }
     }
 
     /// Forgets a finished call.
@@ -62,21 +76,16 @@ impl InFlight {
         }
     }
 
-    /// Waits up to `limit` for every running call to finish; whether they did.
-    pub fn drain(&self, limit: Duration) -> bool {
-        let deadline = Instant::now() + limit;
+    /// Waits for every running call to finish. Each is bounded on its own: a lock wait is
+    /// cancelled, an authorize hook is killed at its timeout (and its process group with
+    /// it), so the server never exits leaving a hook behind.
+    pub fn drain(&self) {
         let mut calls = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
         while !calls.is_empty() {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return false;
-            }
             calls = self
                 .changed
-                .wait_timeout(calls, left)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
+                .wait(calls)
+                .unwrap_or_else(PoisonError::into_inner);
         }
-        true
     }
 }

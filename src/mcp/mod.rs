@@ -18,7 +18,6 @@ mod wire;
 
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::Value;
 
@@ -27,9 +26,6 @@ use crate::tool::{self, Settings};
 use inflight::InFlight;
 use rpc::{Fault, Incoming};
 
-/// How long the server lets running calls finish once stdin has closed.
-const DRAIN: Duration = Duration::from_secs(1);
-
 /// The bound on one incoming line, beyond the largest arguments a tool takes.
 const FRAMING: u64 = 64 << 10;
 
@@ -37,6 +33,9 @@ const FRAMING: u64 = 64 << 10;
 #[derive(Debug)]
 pub struct Server {
     settings: Settings,
+    /// The root, opened once at start: every call works in this directory, whatever a
+    /// client sends and whatever is renamed at its path meanwhile.
+    root: crate::workspace::Workspace,
     out: wire::Writer,
     in_flight: InFlight,
     instructions: String,
@@ -91,19 +90,33 @@ pub fn serve(mut settings: Settings, no_session: bool) -> ExitCode {
     } else if settings.session.is_none() {
         settings.session = Some(fresh_session());
     }
-    let limit = match tool::open(&settings) {
-        Ok(ctx) => max_line(&ctx.limits),
-        Err(Failure::Refused(refusal)) if refusal.code() == Code::InvalidArgument => {
+    let opened = tool::open_root(&settings).and_then(|root| {
+        let ctx = root
+            .try_clone()
+            .map_err(|e| anyhow::Error::new(e).context("the root"));
+        Ok((tool::open_in(ctx?, &settings), root))
+    });
+    let (limits, root) = match opened {
+        Ok((Ok(ctx), root)) => (ctx.limits, root),
+        Err(Failure::Refused(refusal)) | Ok((Err(Failure::Refused(refusal)), _))
+            if refusal.code() == Code::InvalidArgument =>
+        {
             crate::envelope::stderr_line(&format!("stitch mcp: {}", refusal.message()));
             return ExitCode::from(crate::envelope::EXIT_INVALID);
         }
         // A malformed config or stitch's state: every call refuses it with INVALID_CONFIG
         // until the workspace owner fixes it, as on the command line.
-        Err(_) => max_line(&crate::policy::Limits::default()),
+        Ok((Err(_), root)) => (crate::policy::Limits::default(), root),
+        Err(_) => {
+            crate::envelope::stderr_line("stitch mcp: the workspace root cannot be opened");
+            return ExitCode::from(crate::envelope::EXIT_INTERNAL);
+        }
     };
+    let limit = max_line(&limits);
     let server = Arc::new(Server {
         instructions: instructions(settings.session.is_some()),
         settings,
+        root,
         out: wire::Writer::default(),
         in_flight: InFlight::default(),
     });
@@ -131,7 +144,8 @@ pub fn serve(mut settings: Settings, no_session: bool) -> ExitCode {
             Ok(wire::Line::End) | Err(_) => break,
         }
     }
-    server.in_flight.drain(DRAIN);
+    server.in_flight.cancel_all();
+    server.in_flight.drain();
     ExitCode::SUCCESS
 }
 

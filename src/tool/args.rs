@@ -32,14 +32,7 @@ pub fn parse_object(bytes: &[u8]) -> Result<Value, Refusal> {
     }
     match serde_json::from_str::<Value>(text) {
         Ok(value @ Value::Object(_)) => Ok(value),
-        Ok(other) => Err(Refusal::new(
-            Code::InvalidArgument,
-            format!(
-                "The arguments must be one JSON object, not {}",
-                kind_of(&other)
-            ),
-        )
-        .with(key::FIELD, "stdin")),
+        Ok(other) => Err(not_an_object(&other).with(key::FIELD, "stdin")),
         Err(e) if raw_control(&e) => Err(Refusal::new(
             Code::InvalidArgument,
             format!(
@@ -71,6 +64,25 @@ pub fn parse_object(bytes: &[u8]) -> Result<Value, Refusal> {
 /// expose the error's kind, only its message.
 fn raw_control(error: &serde_json::Error) -> bool {
     error.is_syntax() && error.to_string().starts_with("control character")
+}
+
+/// The arguments as the object every tool takes, whatever front end brought them (an MCP
+/// client may send a string or an array as `arguments`).
+pub fn object(arguments: Value) -> Result<Value, Refusal> {
+    match arguments {
+        Value::Object(_) => Ok(arguments),
+        other => Err(not_an_object(&other).with(key::FIELD, "arguments")),
+    }
+}
+
+fn not_an_object(value: &Value) -> Refusal {
+    Refusal::new(
+        Code::InvalidArgument,
+        format!(
+            "The arguments must be one JSON object, not {}",
+            kind_of(value)
+        ),
+    )
 }
 
 fn kind_of(value: &Value) -> &'static str {

@@ -72,7 +72,7 @@ pub struct Settings {
 
 /// Runs `tool` with one JSON object of arguments.
 pub fn run(ctx: &Context, tool: &registry::ToolSpec, arguments: Value) -> Outcome<Output> {
-    (tool.run)(ctx, arguments)
+    (tool.run)(ctx, args::object(arguments)?)
 }
 
 /// The bound on the JSON arguments a front end reads for `tool`. A tool that carries no
@@ -115,6 +115,38 @@ pub fn config_check(ctx: &Context) -> Output {
 
 /// Opens the workspace and its policy under `settings`: the context every tool runs in.
 pub fn open(settings: &Settings) -> Outcome<Context> {
+    checked(settings)?;
+    open_in(open_root(settings)?, settings)
+}
+
+/// Opens the root `settings` name, once: a front end that serves many calls (MCP) keeps
+/// it and hands each call a clone to [`open_in`], so the root stays the directory opened
+/// at start.
+pub fn open_root(settings: &Settings) -> Outcome<Workspace> {
+    let root = settings
+        .root
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("."));
+    match Workspace::open(&root) {
+        Ok(ws) => Ok(ws),
+        Err(RootError::Missing) => Err(Refusal::new(
+            Code::InvalidArgument,
+            "The workspace root does not exist",
+        )
+        .with(key::FIELD, "root")
+        .into()),
+        Err(RootError::NotADirectory) => Err(Refusal::new(
+            Code::InvalidArgument,
+            "The workspace root is not a directory",
+        )
+        .with(key::FIELD, "root")
+        .into()),
+        Err(RootError::Io(e)) => Err(anyhow::Error::new(e).context("opening the root").into()),
+    }
+}
+
+/// The lock timeout and the session ID `settings` carry, checked.
+fn checked(settings: &Settings) -> Outcome<(Duration, Option<Session>)> {
     let lock_timeout = settings.lock_timeout;
     if !lock_timeout.is_finite() || !(0.0..=86_400.0).contains(&lock_timeout) {
         return Err(Refusal::new(
@@ -136,31 +168,12 @@ pub fn open(settings: &Settings) -> Outcome<Context> {
             .with(key::FIELD, "session")
         })?),
     };
-    let root = settings
-        .root
-        .clone()
-        .unwrap_or_else(|| std::path::PathBuf::from("."));
-    let ws = match Workspace::open(&root) {
-        Ok(ws) => ws,
-        Err(RootError::Missing) => {
-            return Err(
-                Refusal::new(Code::InvalidArgument, "The workspace root does not exist")
-                    .with(key::FIELD, "root")
-                    .into(),
-            )
-        }
-        Err(RootError::NotADirectory) => {
-            return Err(Refusal::new(
-                Code::InvalidArgument,
-                "The workspace root is not a directory",
-            )
-            .with(key::FIELD, "root")
-            .into())
-        }
-        Err(RootError::Io(e)) => {
-            return Err(anyhow::Error::new(e).context("opening the root").into())
-        }
-    };
+    Ok((Duration::from_secs_f64(lock_timeout), session))
+}
+
+/// The context of one call in the workspace `ws`, under `settings`: its policy read now.
+pub fn open_in(ws: Workspace, settings: &Settings) -> Outcome<Context> {
+    let (timeout, session) = checked(settings)?;
     let policy = match ws.read_config() {
         Ok(None) => Policy::default(),
         Ok(Some(bytes)) => crate::policy::parse(&bytes).map_err(|e| approve::invalid_config(&e))?,
@@ -180,7 +193,7 @@ pub fn open(settings: &Settings) -> Outcome<Context> {
     Ok(Context {
         ws,
         wait: crate::lock::Wait {
-            timeout: Duration::from_secs_f64(lock_timeout),
+            timeout,
             notice: settings.notice,
             cancel: settings.cancel.clone(),
         },

@@ -150,6 +150,18 @@ impl Workspace {
         })
     }
 
+    /// The same root, through a new descriptor of the directory opened at start: a
+    /// long-running front end keeps serving the directory it opened, whatever is renamed
+    /// or swapped at its path later.
+    pub fn try_clone(&self) -> std::io::Result<Workspace> {
+        Ok(Workspace {
+            dir: self.dir.try_clone()?,
+            given: self.given.clone(),
+            canonical: self.canonical.clone(),
+            state: std::sync::OnceLock::new(),
+        })
+    }
+
     fn roots(&self) -> [&Path; 2] {
         [self.given.as_path(), self.canonical.as_path()]
     }

@@ -91,7 +91,7 @@ fn expected(code: Code) -> Value {
                 "allowed": ["path", "offset", "limit", "maxBytes"],
                 "field": "bogus"
             },
-            "_hint": "Fix the `bogus` argument and call again."
+            "_hint": "Drop `bogus`: the allowed fields are path, offset, limit, maxBytes."
         }),
         Code::InvalidPath => json!({
             "ok": false,

@@ -122,3 +122,45 @@ fn a_raw_newline_in_a_json_string_names_the_escape_and_the_flags() {
     );
     assert_eq!(ws.read("a.txt"), b"one\ntwo\n");
 }
+
+/// A flag that carries a field's value from a file is named as the caller typed it.
+#[test]
+fn a_from_file_that_cannot_be_read_names_the_flag() {
+    let ws = TestWorkspace::new();
+    let missing = ws.outside().join("missing.txt");
+    let missing = missing.to_str().unwrap();
+    ws.run(&["write", "z.txt", "--from", missing])
+        .assert_envelope(&json!({"ok": false, "error": "INVALID_ARGUMENT",
+            "details": {"message": format!("--from could not read `{missing}`"),
+                        "field": "content", "flag": "--from"},
+            "_hint": "Fix the `--from` argument and call again."}));
+    assert!(!ws.exists("z.txt"));
+}
+
+/// A model that sends `root` (or any field a tool lacks) is told to drop it, never to
+/// pass a flag it cannot pass.
+#[test]
+fn an_unknown_field_is_dropped_not_spelled_as_a_flag() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "one\n");
+    ws.stitch("read", &json!({"path": "a.txt", "root": "/"}))
+        .assert_envelope(&json!({"ok": false, "error": "INVALID_ARGUMENT",
+            "details": {"message": "read_file has no field `root`; the allowed fields are path, offset, limit, maxBytes",
+                        "field": "root", "allowed": ["path", "offset", "limit", "maxBytes"]},
+            "_hint": "Drop `root`: the allowed fields are path, offset, limit, maxBytes."}));
+}
+
+/// `stitch list < some/dir` is the caller's redirection, refused as such, not an
+/// internal failure.
+#[test]
+fn a_directory_on_stdin_is_an_invalid_argument() {
+    let ws = TestWorkspace::new();
+    let mut cmd = ws.std_cmd();
+    cmd.arg("list")
+        .stdin(std::fs::File::open(ws.outside()).unwrap());
+    crate::support::Run::from_output(cmd.output().unwrap()).assert_envelope(&json!({"ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {"message": "stdin is a directory, not one JSON object of arguments",
+                    "field": "stdin"},
+        "_hint": "Send exactly one JSON object of arguments on stdin, or pass them as flags."}));
+}

@@ -53,7 +53,7 @@ fn malformed_json_is_an_invalid_argument_envelope() {
             "field": "stdin",
             "line": 1
         },
-        "_hint": "Fix the `stdin` argument and call again."
+        "_hint": "Send exactly one JSON object of arguments on stdin, or pass them as flags."
     }));
 }
 

@@ -398,7 +398,7 @@ fn an_unknown_field_is_named_with_the_allowed_ones() {
             "allowed": ["path", "offset", "limit", "maxBytes"],
             "field": "lines"
         },
-        "_hint": "Fix the `lines` argument and call again."
+        "_hint": "Drop `lines`: the allowed fields are path, offset, limit, maxBytes."
     }));
 }
 

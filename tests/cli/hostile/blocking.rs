@@ -105,6 +105,7 @@ fn from_a_source_over_max_file_bytes_is_too_large() {
             "details": {
                 "message": "--from `-` holds more than 1000 bytes, the workspace's maxFileBytes",
                 "field": "content",
+                "flag": "--from",
                 "limit": 1000,
             },
             "_hint": "Split the content into smaller files.",
@@ -305,6 +306,7 @@ fn old_from_over_max_file_bytes_is_too_large_with_a_hint_for_edits() {
             "details": {
                 "message": "--old-from `old.txt` holds more than 100 bytes, the workspace's maxFileBytes",
                 "field": "oldText",
+                "flag": "--old-from",
                 "limit": 100,
             },
             "_hint": "Edit a smaller part of the file at a time: shorten --old and --new.",

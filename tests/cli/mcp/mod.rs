@@ -8,6 +8,7 @@ use crate::support::{McpServer, TestWorkspace};
 
 mod calls;
 mod concurrency;
+mod hardening;
 mod protocol;
 mod sessions;
 

@@ -204,6 +204,6 @@ fn json_arguments_name_an_unknown_field_and_the_allowed_ones() {
             ],
             "field": "glob"
         },
-        "_hint": "Fix the `glob` argument and call again."
+        "_hint": "Drop `glob`: the allowed fields are query, regex, caseSensitive, include, path, context, mode, limit, includeIgnored."
     }));
 }
