@@ -69,6 +69,15 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
         return mcp::serve(cli::settings(&parsed, hint::Dialect::Json), args.no_session);
     }
+    if let cli::Command::Config(command @ (cli::ConfigCommand::Trust | cli::ConfigCommand::Untrust)) =
+        &parsed.command
+    {
+        let settings = cli::settings(&parsed, hint::Dialect::Flags);
+        return match command {
+            cli::ConfigCommand::Trust => cli::trust::trust(&settings),
+            _ => cli::trust::untrust(&settings),
+        };
+    }
     let flags_given = matches.subcommand().is_some_and(|(name, sub)| {
         command
             .find_subcommand(name)

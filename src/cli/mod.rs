@@ -8,6 +8,7 @@
 mod call;
 pub mod flags;
 mod stdin;
+pub mod trust;
 
 pub use call::{call, dialect, settings};
 
@@ -146,7 +147,7 @@ pub enum Command {
     ///
     /// Example: stitch schema --format anthropic > tools.json
     Schema(SchemaArgs),
-    /// Validate .stitch/config.json and print what it enforces.
+    /// Check the configs (the user's and the workspace's), or trust the workspace's.
     ///
     /// Example: stitch config check
     #[command(subcommand)]
@@ -181,8 +182,24 @@ pub struct SchemaArgs {
 /// `stitch config`.
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
-    /// Validate .stitch/config.json and print what it enforces.
+    /// Validate the configs and print, for each setting in force, the config it came
+    /// from, and whether the workspace's config is trusted.
     Check,
+    /// Trust this workspace's .stitch/config.json, at a terminal, after reviewing it.
+    ///
+    /// Shows the config and what trusting it enables (its authorize command, its raised
+    /// limits), and asks for a yes on the terminal. With no terminal on stdin it refuses
+    /// (exit 2): neither a model nor a script can trust on a person's behalf. The trust is
+    /// recorded under $XDG_DATA_HOME/stitch/trusted/ (default ~/.local/share/stitch/trusted/)
+    /// for these exact bytes in this place: any change of the file, or a move of the
+    /// workspace, ends it.
+    ///
+    /// Example: stitch config trust
+    Trust,
+    /// Stop trusting this workspace's .stitch/config.json.
+    ///
+    /// Example: stitch config untrust
+    Untrust,
 }
 
 /// Take the tool's arguments as one JSON object on stdin.

@@ -75,9 +75,15 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             tool("edit_file")
         ),
         Code::Denied => match (text(refusal, key::RULE), text(refusal, key::REASON)) {
-            (Some("authorize"), Some(reason)) => format!(
-                "The workspace's authorize command said: {reason}. Change the request to satisfy it."
-            ),
+            (Some("authorize"), Some(reason)) => match text(refusal, "config") {
+                Some(config) if config != ".stitch/config.json" => format!(
+                    "Your own authorize command ({config}) said: {reason}. Change the request to satisfy it."
+                ),
+                _ => format!(
+                    "The workspace's authorize command said: {reason}. Change the request to satisfy it."
+                ),
+            },
+            (Some("untrusted-config"), _) => "A person must review .stitch/config.json and, if they accept the command it runs, trust it with `stitch config trust` at a terminal (a model or a script cannot); then retry. Reads, lists and searches still work.".into(),
             _ => return None,
         },
         Code::NotText => format!(
@@ -114,7 +120,12 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             Some(state) if state.starts_with(".stitch") => format!(
                 "The workspace owner must remove or replace `{state}` (stitch keeps its own state there); `stitch config check` shows the problem."
             ),
-            _ => "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem.".into(),
+            _ => match text(refusal, key::PATH) {
+                Some(own) if !own.starts_with(".stitch") => format!(
+                    "Fix your own config {own}; `stitch config check` shows the problem."
+                ),
+                _ => "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem.".into(),
+            },
         },
         // A server at its bound on concurrent calls says how many; a lock wait does not.
         Code::Busy if refusal.detail("limit").is_some() => {

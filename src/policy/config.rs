@@ -1,14 +1,12 @@
-//! Parsing `.stitch/config.json` strictly: every field checked, every mistake named by
-//! its dotted path.
+//! Parsing one config file (the workspace's `.stitch/config.json` or the user's own)
+//! strictly: every field checked, every mistake named by its dotted path.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use globset::{GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::{Map, Value};
 
 use super::Limits;
-use super::Policy;
 use crate::pattern::{GlobError, MAX_GLOB_BYTES};
 
 /// Why the config is malformed: the field (a dotted path, absent when the file is not a
@@ -27,12 +25,13 @@ fn error(field: impl Into<String>, reason: impl Into<String>) -> ConfigError {
     }
 }
 
-const FIELDS: [&str; 5] = [
+const FIELDS: [&str; 6] = [
     "deny",
     "readOnly",
     "limits",
     "authorize",
     "authorizeTimeoutSecs",
+    "journal",
 ];
 const LIMIT_FIELDS: [&str; 5] = [
     "maxReadBytes",
@@ -45,8 +44,61 @@ const LIMIT_FIELDS: [&str; 5] = [
 /// The default time an authorize command may take.
 pub const DEFAULT_AUTHORIZE_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Parses the config file's bytes into the policy it enforces.
-pub fn parse(bytes: &[u8]) -> Result<Policy, ConfigError> {
+/// One config file as written: what it names, nothing merged or decided yet.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// `deny`'s patterns as written, and compiled.
+    pub deny: Vec<(String, Glob)>,
+    /// `readOnly`'s patterns as written, and compiled.
+    pub read_only: Vec<(String, Glob)>,
+    /// The limits it sets, each `None` where it sets none.
+    pub limits: LimitSet,
+    /// The command that approves mutations, if any.
+    pub authorize: Option<Vec<String>>,
+    pub authorize_timeout: Option<Duration>,
+    /// `journal: false` turns the journal off.
+    pub journal: Option<bool>,
+}
+
+/// The limits one config sets: a value per limit it names.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LimitSet {
+    pub max_read_bytes: Option<u64>,
+    pub max_file_bytes: Option<u64>,
+    pub list: Option<u64>,
+    pub glob: Option<u64>,
+    pub search: Option<u64>,
+}
+
+impl LimitSet {
+    /// Each limit with its config name: the set's value, and `base`'s.
+    #[must_use]
+    pub fn pairs(&self, base: &Limits) -> [(&'static str, Option<u64>, u64); 5] {
+        [
+            ("maxReadBytes", self.max_read_bytes, base.max_read_bytes),
+            ("maxFileBytes", self.max_file_bytes, base.max_file_bytes),
+            ("listLimit", self.list, base.list),
+            ("globLimit", self.glob, base.glob),
+            ("searchLimit", self.search, base.search),
+        ]
+    }
+
+    /// `base` with each limit this set names replaced by `pick(set's, base's)`.
+    #[must_use]
+    pub fn over(&self, base: Limits, pick: impl Fn(u64, u64) -> u64) -> Limits {
+        let one = |set: Option<u64>, base: u64| set.map_or(base, |v| pick(v, base));
+        Limits {
+            max_read_bytes: one(self.max_read_bytes, base.max_read_bytes),
+            max_file_bytes: one(self.max_file_bytes, base.max_file_bytes),
+            list: one(self.list, base.list),
+            glob: one(self.glob, base.glob),
+            search: one(self.search, base.search),
+        }
+    }
+}
+
+/// Parses one config file's bytes, checking every field.
+pub fn parse(bytes: &[u8]) -> Result<Config, ConfigError> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| ConfigError {
         field: None,
         reason: format!("not valid JSON: {e}"),
@@ -63,8 +115,8 @@ pub fn parse(bytes: &[u8]) -> Result<Policy, ConfigError> {
             format!("unknown field; allowed: {}", FIELDS.join(", ")),
         ));
     }
-    let (deny, deny_patterns) = globs(&map, "deny")?;
-    let (read_only, read_only_patterns) = globs(&map, "readOnly")?;
+    let deny = globs(&map, "deny")?;
+    let read_only = globs(&map, "readOnly")?;
     let limits = limits(map.get("limits"))?;
     let authorize = match map.get("authorize") {
         None | Some(Value::Null) => None,
@@ -91,9 +143,9 @@ pub fn parse(bytes: &[u8]) -> Result<Policy, ConfigError> {
         }
     };
     let authorize_timeout = match map.get("authorizeTimeoutSecs") {
-        None => DEFAULT_AUTHORIZE_TIMEOUT,
+        None => None,
         Some(v) => match v.as_f64() {
-            Some(secs) if secs > 0.0 && secs <= 3600.0 => Duration::from_secs_f64(secs),
+            Some(secs) if secs > 0.0 && secs <= 3600.0 => Some(Duration::from_secs_f64(secs)),
             _ => {
                 return Err(error(
                     "authorizeTimeoutSecs",
@@ -102,27 +154,27 @@ pub fn parse(bytes: &[u8]) -> Result<Policy, ConfigError> {
             }
         },
     };
-    Ok(Policy {
-        deny: deny.map(Arc::new),
+    let journal = match map.get("journal") {
+        None => None,
+        Some(Value::Bool(on)) => Some(*on),
+        Some(_) => return Err(error("journal", "must be true or false")),
+    };
+    Ok(Config {
+        deny,
         read_only,
-        deny_patterns,
-        read_only_patterns,
         limits,
         authorize,
         authorize_timeout,
+        journal,
     })
 }
 
-fn globs(
-    map: &Map<String, Value>,
-    field: &str,
-) -> Result<(Option<GlobSet>, Vec<String>), ConfigError> {
+fn globs(map: &Map<String, Value>, field: &str) -> Result<Vec<(String, Glob)>, ConfigError> {
     let items = match map.get(field) {
-        None | Some(Value::Null) => return Ok((None, Vec::new())),
+        None | Some(Value::Null) => return Ok(Vec::new()),
         Some(Value::Array(items)) => items,
         Some(_) => return Err(error(field, "must be an array of glob patterns")),
     };
-    let mut builder = GlobSetBuilder::new();
     let mut patterns = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let Some(pattern) = item.as_str().filter(|p| !p.is_empty()) else {
@@ -142,15 +194,27 @@ fn globs(
             };
             error(format!("{field}[{i}]"), reason)
         })?;
-        builder.add(glob);
-        patterns.push(pattern.to_owned());
+        patterns.push((pattern.to_owned(), glob));
     }
-    let set = builder.build().map_err(|e| error(field, e.to_string()))?;
-    Ok(((!patterns.is_empty()).then_some(set), patterns))
+    Ok(patterns)
 }
 
-fn limits(value: Option<&Value>) -> Result<Limits, ConfigError> {
-    let mut limits = Limits::default();
+/// A glob set of every pattern in `lists`; `None` when there are none.
+pub fn glob_set<'a>(
+    lists: impl IntoIterator<Item = &'a [(String, Glob)]>,
+) -> Option<GlobSet> {
+    let mut builder = GlobSetBuilder::new();
+    let mut any = false;
+    for (_, glob) in lists.into_iter().flatten() {
+        builder.add(glob.clone());
+        any = true;
+    }
+    // Each glob compiled on its own, so the set does too.
+    any.then(|| builder.build().ok()).flatten()
+}
+
+fn limits(value: Option<&Value>) -> Result<LimitSet, ConfigError> {
+    let mut limits = LimitSet::default();
     let map = match value {
         None | Some(Value::Null) => return Ok(limits),
         Some(Value::Object(map)) => map,
@@ -168,11 +232,11 @@ fn limits(value: Option<&Value>) -> Result<Limits, ConfigError> {
             ));
         };
         match key.as_str() {
-            "maxReadBytes" => limits.max_read_bytes = n,
-            "maxFileBytes" => limits.max_file_bytes = n,
-            "listLimit" => limits.list = n,
-            "globLimit" => limits.glob = n,
-            "searchLimit" => limits.search = n,
+            "maxReadBytes" => limits.max_read_bytes = Some(n),
+            "maxFileBytes" => limits.max_file_bytes = Some(n),
+            "listLimit" => limits.list = Some(n),
+            "globLimit" => limits.glob = Some(n),
+            "searchLimit" => limits.search = Some(n),
             _ => {
                 return Err(error(
                     field,

@@ -1,9 +1,15 @@
-//! Policy: what the workspace owner allows, from `.stitch/config.json`.
+//! Policy: what the workspace owner and the user allow, from two configs — the user's
+//! own (`$XDG_CONFIG_HOME/stitch/config.json`, trusted by where it lives) and the
+//! workspace's `.stitch/config.json` (untrusted until a person trusts it, since it comes
+//! with every clone).
 //!
-//! `deny` hides paths from every tool, `readOnly` refuses mutations, `limits` replaces
-//! the contract's defaults, and `authorize` names a command that approves each mutation.
-//! A config that exists but is malformed makes every tool refuse (fail closed). No tool
-//! can touch `.stitch/`, so a model cannot rewrite its own policy.
+//! `deny` hides paths from every tool, `readOnly` refuses mutations, `limits` replace the
+//! contract's defaults, and `authorize` names a command that approves each mutation. What
+//! only takes away (`deny`, `readOnly`, lower limits, `journal: false`) applies from both
+//! configs; what runs code or widens (`authorize`, `authorizeTimeoutSecs`, higher limits)
+//! applies from the workspace's only while it is trusted ([`combine`]). A config that
+//! exists but is malformed makes every tool refuse (fail closed). No tool can touch
+//! `.stitch/`, so a model cannot rewrite its own policy.
 
 mod authorize;
 mod bounded;
@@ -14,30 +20,176 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use globset::GlobSet;
+use sha2::{Digest, Sha256};
 
 use crate::workspace::walk::matches_or_ancestor as matches;
 
 pub use authorize::{authorize, Verdict};
-pub use config::{parse, ConfigError, DEFAULT_AUTHORIZE_TIMEOUT};
+pub use config::{parse, Config, ConfigError, DEFAULT_AUTHORIZE_TIMEOUT};
 pub use limits::Limits;
 
-/// The path of the config file, workspace-relative.
+/// The path of the workspace's config file, workspace-relative.
 pub const CONFIG_PATH: &str = ".stitch/config.json";
 
-/// What the config enforces.
-#[derive(Debug, Clone, Default)]
+/// Which config a setting came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The contract's default.
+    Default,
+    /// The user's own config.
+    User,
+    /// The workspace's `.stitch/config.json`.
+    Workspace,
+}
+
+impl Source {
+    /// The name `config check` reports.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Default => "default",
+            Source::User => "user",
+            Source::Workspace => "workspace",
+        }
+    }
+}
+
+/// A command that approves mutations, and whose config named it.
+#[derive(Debug, Clone)]
+pub struct Hook {
+    pub argv: Vec<String>,
+    pub timeout: Duration,
+    pub source: Source,
+}
+
+/// Whether the workspace's config is trusted, as far as it matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trust {
+    /// There is no workspace config, or it names nothing that needs trust, so no lookup
+    /// was made.
+    NotNeeded,
+    Trusted,
+    Untrusted,
+}
+
+/// What the two configs enforce together.
+#[derive(Debug, Clone)]
 pub struct Policy {
-    /// Patterns no tool reads, writes or lists.
+    /// Patterns no tool reads, writes or lists (both configs').
     pub deny: Option<Arc<GlobSet>>,
-    /// Patterns no mutation may change.
+    /// Patterns no mutation may change (both configs').
     pub read_only: Option<GlobSet>,
-    /// The patterns as written, for reports.
-    pub deny_patterns: Vec<String>,
-    pub read_only_patterns: Vec<String>,
     pub limits: Limits,
-    /// The command that approves mutations, if any.
-    pub authorize: Option<Vec<String>>,
-    pub authorize_timeout: Duration,
+    /// The commands that approve mutations, the user's first.
+    pub hooks: Vec<Hook>,
+    /// The workspace's config names an `authorize` nobody has trusted: every mutation is
+    /// refused before it starts.
+    pub untrusted_hook: bool,
+    /// Whether changes are journaled.
+    pub journal: bool,
+    pub trust: Trust,
+    /// The configs as written, for `config check`.
+    pub user: Option<Config>,
+    pub workspace: Option<Config>,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        combine(None, None, || false)
+    }
+}
+
+/// The digest a trust record is named by: `sha256(canonical root, NUL, config bytes)`, so
+/// that a change of either ends the trust.
+#[must_use]
+pub fn trust_digest(root: &std::path::Path, config: &[u8]) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(root.as_os_str().as_encoded_bytes());
+    hasher.update([0]);
+    hasher.update(config);
+    crate::digest::hex(&hasher.finalize())
+}
+
+/// What the workspace's config names that takes effect only while it is trusted, given
+/// the limits in force without it (`base`): its authorize command and timeout, and each
+/// limit it raises above `base`.
+#[must_use]
+pub fn needs_trust(workspace: &Config, base: &Limits) -> Vec<String> {
+    let mut wanted = Vec::new();
+    if let Some(argv) = &workspace.authorize {
+        wanted.push(format!("authorize: runs {argv:?} before every change"));
+    }
+    if let Some(timeout) = workspace.authorize_timeout {
+        wanted.push(format!("authorizeTimeoutSecs: {}", timeout.as_secs_f64()));
+    }
+    for (name, set, base) in workspace.limits.pairs(base) {
+        if let Some(v) = set.filter(|v| *v > base) {
+            wanted.push(format!("limits.{name}: {v} (in force now: {base})"));
+        }
+    }
+    wanted
+}
+
+/// The policy of `user`'s and `workspace`'s configs together. `trusted` is asked only
+/// when the workspace's config names something that needs trust.
+pub fn combine(
+    user: Option<Config>,
+    workspace: Option<Config>,
+    trusted: impl FnOnce() -> bool,
+) -> Policy {
+    let base = user
+        .as_ref()
+        .map_or(Limits::DEFAULT, |u| u.limits.over(Limits::DEFAULT, |v, _| v));
+    let trust = match &workspace {
+        Some(ws) if !needs_trust(ws, &base).is_empty() => {
+            if trusted() {
+                Trust::Trusted
+            } else {
+                Trust::Untrusted
+            }
+        }
+        _ => Trust::NotNeeded,
+    };
+    let limits = match &workspace {
+        Some(ws) if trust == Trust::Trusted => ws.limits.over(base, |v, _| v),
+        Some(ws) => ws.limits.over(base, u64::min),
+        None => base,
+    };
+    let mut hooks = Vec::new();
+    let mut push = |config: &Option<Config>, source| {
+        if let Some(argv) = config.as_ref().and_then(|c| c.authorize.clone()) {
+            let timeout = config
+                .as_ref()
+                .and_then(|c| c.authorize_timeout)
+                .unwrap_or(DEFAULT_AUTHORIZE_TIMEOUT);
+            hooks.push(Hook {
+                argv,
+                timeout,
+                source,
+            });
+        }
+    };
+    push(&user, Source::User);
+    if trust == Trust::Trusted {
+        push(&workspace, Source::Workspace);
+    }
+    let untrusted_hook =
+        trust == Trust::Untrusted && workspace.as_ref().is_some_and(|w| w.authorize.is_some());
+    let both = || user.iter().chain(workspace.iter());
+    let deny = config::glob_set(both().map(|c| c.deny.as_slice())).map(Arc::new);
+    let read_only = config::glob_set(both().map(|c| c.read_only.as_slice()));
+    let journal = !both().any(|c| c.journal == Some(false));
+    Policy {
+        deny,
+        read_only,
+        limits,
+        hooks,
+        untrusted_hook,
+        journal,
+        trust,
+        user,
+        workspace,
+    }
 }
 
 /// A rule that refuses a path.

@@ -31,6 +31,7 @@ use serde_json::Value;
 pub use output::Output;
 
 use crate::policy::{Limits, Policy};
+
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::session::Session;
 use crate::workspace::{RootError, Workspace};
@@ -70,8 +71,12 @@ pub struct Settings {
     pub cancel: Option<crate::lock::Cancel>,
 }
 
-/// Runs `tool` with one JSON object of arguments.
+/// Runs `tool` with one JSON object of arguments. A mutation under a workspace config
+/// that asks for an approval nobody has trusted is refused before anything else.
 pub fn run(ctx: &Context, tool: &registry::ToolSpec, arguments: Value) -> Outcome<Output> {
+    if ctx.policy.untrusted_hook && !tool.annotations.read_only {
+        return Err(approve::untrusted().into());
+    }
     (tool.run)(ctx, args::object(arguments)?)
 }
 
@@ -88,30 +93,7 @@ pub fn arguments_limit(tool: &registry::ToolSpec, limits: &Limits) -> u64 {
     }
 }
 
-/// `stitch config check`: the policy the workspace's config enforces.
-#[must_use]
-pub fn config_check(ctx: &Context) -> Output {
-    let exists = ctx.ws.read_config().ok().flatten().is_some();
-    let policy = &ctx.policy;
-    Output::Config(serde_json::json!({
-        "path": crate::policy::CONFIG_PATH,
-        "exists": exists,
-        "deny": policy.deny_patterns,
-        "readOnly": policy.read_only_patterns,
-        "limits": {
-            "maxReadBytes": policy.limits.max_read_bytes,
-            "maxFileBytes": policy.limits.max_file_bytes,
-            "listLimit": policy.limits.list,
-            "globLimit": policy.limits.glob,
-            "searchLimit": policy.limits.search,
-        },
-        "authorize": policy.authorize,
-        "authorizeTimeoutSecs": policy.authorize.as_ref().map_or(
-            crate::policy::DEFAULT_AUTHORIZE_TIMEOUT.as_secs_f64(),
-            |_| policy.authorize_timeout.as_secs_f64(),
-        ),
-    }))
-}
+pub use approve::{config_check, user_limits};
 
 /// Opens the workspace and its policy under `settings`: the context every tool runs in.
 pub fn open(settings: &Settings) -> Outcome<Context> {
@@ -171,25 +153,11 @@ fn checked(settings: &Settings) -> Outcome<(Duration, Option<Session>)> {
     Ok((Duration::from_secs_f64(lock_timeout), session))
 }
 
-/// The context of one call in the workspace `ws`, under `settings`: its policy read now.
+/// The context of one call in the workspace `ws`, under `settings`: its policy read now,
+/// from the user's config and the workspace's.
 pub fn open_in(ws: Workspace, settings: &Settings) -> Outcome<Context> {
     let (timeout, session) = checked(settings)?;
-    let policy = match ws.read_config() {
-        Ok(None) => Policy::default(),
-        Ok(Some(bytes)) => crate::policy::parse(&bytes).map_err(|e| approve::invalid_config(&e))?,
-        Err(crate::workspace::Error::State { path, problem }) => {
-            return Err(refuse::state(&path, problem).into())
-        }
-        // There is a config but it cannot be read as a file: fail closed, as for a
-        // malformed one.
-        Err(_) => {
-            return Err(approve::invalid_config(&crate::policy::ConfigError {
-                field: None,
-                reason: "it cannot be read as a regular file inside the workspace".into(),
-            })
-            .into())
-        }
-    };
+    let policy = approve::policy(&ws)?;
     Ok(Context {
         ws,
         wait: crate::lock::Wait {

@@ -13,6 +13,7 @@
 mod atomic;
 mod error;
 mod file;
+pub mod home;
 pub mod path;
 mod resolve;
 mod state;

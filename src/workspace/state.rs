@@ -42,7 +42,7 @@ const KNOWN: [(&str, Expect); 5] = [
 pub(super) const TEMP_SUFFIX: &str = ".stitch-tmp";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Expect {
+pub(super) enum Expect {
     Dir,
     File,
 }
@@ -74,7 +74,7 @@ fn opening(path: &str, e: std::io::Error) -> Error {
 }
 
 /// Looks at `name` in `dir` without following it: `Ok(None)` when it does not exist.
-fn look(dir: &Dir, name: &str, path: &str, expect: Expect) -> Result<Option<()>, Error> {
+pub(super) fn look(dir: &Dir, name: &str, path: &str, expect: Expect) -> Result<Option<()>, Error> {
     let meta = match dir.symlink_metadata(name) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -92,13 +92,13 @@ fn look(dir: &Dir, name: &str, path: &str, expect: Expect) -> Result<Option<()>,
 }
 
 /// Opens the directory `name` in `dir`, never through a link.
-fn open_dir(dir: &Dir, name: &str, path: &str) -> Result<Dir, Error> {
+pub(super) fn open_dir(dir: &Dir, name: &str, path: &str) -> Result<Dir, Error> {
     dir.open_dir_nofollow(name).map_err(|e| opening(path, e))
 }
 
 /// Opens the regular file `name` in `dir` with `options`, never through a link and
 /// never blocking, and checks on the descriptor that it is a regular file.
-fn open_file(dir: &Dir, name: &str, path: &str, options: &mut OpenOptions) -> Result<File, Error> {
+pub(super) fn open_file(dir: &Dir, name: &str, path: &str, options: &mut OpenOptions) -> Result<File, Error> {
     options.follow(FollowSymlinks::No).custom_flags(
         (OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC)
             .bits()
@@ -113,7 +113,7 @@ fn open_file(dir: &Dir, name: &str, path: &str, options: &mut OpenOptions) -> Re
 }
 
 /// Reads an open state file, refusing it past `limit` bytes without reading more.
-fn read_bounded(mut file: File, path: &str, limit: u64) -> Result<Vec<u8>, Error> {
+pub(super) fn read_bounded(mut file: File, path: &str, limit: u64) -> Result<Vec<u8>, Error> {
     let size = file.metadata().map_err(Error::Io)?.len();
     if size > limit {
         return Err(state(path, StateProblem::TooLarge { limit }));

@@ -38,7 +38,7 @@ pub fn prepare<'a>(
         let mut staged = None;
         let applied = apply().map(|edited| {
             let early = !dry_run
-                && ctx.policy.authorize.is_none()
+                && ctx.policy.hooks.is_empty()
                 && !edited.is_unchanged()
                 && edited.len() as u64 <= ctx.limits.max_file_bytes;
             if early {

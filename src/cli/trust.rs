@@ -1,0 +1,188 @@
+//! `stitch config trust` and `config untrust`: a person, at a terminal, trusts (or stops
+//! trusting) this workspace's `.stitch/config.json`.
+//!
+//! Trust is asked of a person, never of a program: with no terminal on stdin, `trust`
+//! refuses (exit 2), so neither a model nor a script can trust on a person's behalf. It
+//! talks in text on stderr (the config, what trusting it enables, the question) and reads
+//! one line of answer. The record names `sha256(canonical root, NUL, the config's bytes)`,
+//! so a change of the bytes (a `git pull`) or of the workspace's place ends it.
+
+use std::io::{BufRead, Read};
+use std::process::ExitCode;
+
+use crate::envelope::stderr_line;
+use crate::policy;
+use crate::tool::Settings;
+use crate::workspace::home::Home;
+use crate::workspace::Workspace;
+
+/// The bound on the answer read from the terminal.
+const MAX_ANSWER: u64 = 256;
+
+/// `stitch config trust`.
+pub fn trust(settings: &Settings) -> ExitCode {
+    if !crate::input::stdin_is_terminal() {
+        stderr_line(
+            "stitch config trust: stdin is not a terminal. Trusting a workspace's config lets it \
+             run commands, so a person must review it and answer at a terminal; a model or a \
+             script cannot trust it.",
+        );
+        return ExitCode::from(2);
+    }
+    let Some((ws, bytes)) = opened(settings) else {
+        return ExitCode::from(1);
+    };
+    let config = match policy::parse(&bytes) {
+        Ok(config) => config,
+        Err(e) => {
+            stderr_line(&format!(
+                "stitch config trust: {} is malformed ({e}); fix it first.",
+                policy::CONFIG_PATH
+            ));
+            return ExitCode::from(1);
+        }
+    };
+    let home = Home::from_env();
+    let base = match crate::tool::user_limits() {
+        Ok(base) => base,
+        Err(reason) => {
+            stderr_line(&format!("stitch config trust: {reason}"));
+            return ExitCode::from(1);
+        }
+    };
+    let root = ws.root_path();
+    stderr_line(&format!(
+        "{} of the workspace {}:\n",
+        policy::CONFIG_PATH,
+        quoted(&root.to_string_lossy())
+    ));
+    stderr_line(&quoted(&String::from_utf8_lossy(&bytes)));
+    let wanted = policy::needs_trust(&config, &base);
+    if wanted.is_empty() {
+        stderr_line(
+            "\nNothing in it needs trust: its deny, readOnly and lower limits apply already.",
+        );
+    } else {
+        stderr_line("\nTrusting it enables:");
+        for item in &wanted {
+            stderr_line(&format!("  - {}", quoted(item)));
+        }
+    }
+    stderr_line(
+        "\nThe trust ends when the file's bytes change or the workspace moves; \
+         `stitch config untrust` ends it at once.",
+    );
+    eprint_prompt("Trust this config? [y/N] ");
+    let mut answer = String::new();
+    let read = std::io::stdin()
+        .lock()
+        .take(MAX_ANSWER)
+        .read_line(&mut answer);
+    let yes = read.is_ok() && matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes");
+    if !yes {
+        stderr_line("Not trusted; nothing changed.");
+        return ExitCode::from(1);
+    }
+    match home.record_trust(&policy::trust_digest(root, &bytes), root) {
+        Ok(()) => {
+            stderr_line(&format!(
+                "Trusted {} (recorded under {}).",
+                policy::CONFIG_PATH,
+                home.trust_shown()
+            ));
+            ExitCode::SUCCESS
+        }
+        Err(crate::workspace::Error::NotFound) => {
+            stderr_line(
+                "stitch config trust: there is no place to record trust: set HOME (or \
+                 XDG_DATA_HOME) to a directory.",
+            );
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            stderr_line(&format!(
+                "stitch config trust: the trust could not be recorded under {}: {e}",
+                home.trust_shown()
+            ));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `stitch config untrust`: removes every record of trust in this workspace's config. It
+/// only takes away, so it needs no terminal.
+pub fn untrust(settings: &Settings) -> ExitCode {
+    let ws = match crate::tool::open_root(settings) {
+        Ok(ws) => ws,
+        Err(_) => {
+            stderr_line("stitch config untrust: the workspace root cannot be opened.");
+            return ExitCode::from(2);
+        }
+    };
+    let home = Home::from_env();
+    match home.remove_trust(ws.root_path()) {
+        Ok(0) => {
+            stderr_line(&format!(
+                "{} was not trusted; nothing changed.",
+                policy::CONFIG_PATH
+            ));
+            ExitCode::SUCCESS
+        }
+        Ok(_) => {
+            stderr_line(&format!("{} is no longer trusted.", policy::CONFIG_PATH));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            stderr_line(&format!(
+                "stitch config untrust: the trust records under {} could not be removed: {e}",
+                home.trust_shown()
+            ));
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// The workspace and its config's bytes, or `None` after saying why there is nothing to
+/// trust.
+fn opened(settings: &Settings) -> Option<(Workspace, Vec<u8>)> {
+    let Ok(ws) = crate::tool::open_root(settings) else {
+        stderr_line("stitch config trust: the workspace root cannot be opened.");
+        return None;
+    };
+    match ws.read_config() {
+        Ok(Some(bytes)) => Some((ws, bytes)),
+        Ok(None) => {
+            stderr_line(&format!(
+                "stitch config trust: there is no {} to trust.",
+                policy::CONFIG_PATH
+            ));
+            None
+        }
+        Err(e) => {
+            stderr_line(&format!("stitch config trust: {e}"));
+            None
+        }
+    }
+}
+
+/// `text` with every control character but newline and tab shown as an escape, so a
+/// planted config cannot drive the person's terminal.
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The question, on stderr without a newline.
+fn eprint_prompt(text: &str) {
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes());
+    let _ = err.flush();
+}
