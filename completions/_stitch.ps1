@@ -37,7 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern (* stays within a directory, ** crosses them)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search file contents (or paths) by literal text or regex')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
-            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Check the configs (the user''s and the workspace''s), or trust the workspace''s')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the six tools to an MCP host over stdio until stdin closes')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -168,7 +168,9 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate the configs and print, for each setting in force, the config it came from, and whether the workspace''s config is trusted')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust this workspace''s .stitch/config.json, at a terminal, after reviewing it')
+            [CompletionResult]::new('untrust', 'untrust', [CompletionResultType]::ParameterValue, 'Stop trusting this workspace''s .stitch/config.json')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -182,12 +184,40 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'stitch;config;trust' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;config;untrust' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'stitch;config;help' {
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate the configs and print, for each setting in force, the config it came from, and whether the workspace''s config is trusted')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust this workspace''s .stitch/config.json, at a terminal, after reviewing it')
+            [CompletionResult]::new('untrust', 'untrust', [CompletionResultType]::ParameterValue, 'Stop trusting this workspace''s .stitch/config.json')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'stitch;config;help;check' {
+            break
+        }
+        'stitch;config;help;trust' {
+            break
+        }
+        'stitch;config;help;untrust' {
             break
         }
         'stitch;config;help;help' {
@@ -212,7 +242,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern (* stays within a directory, ** crosses them)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search file contents (or paths) by literal text or regex')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
-            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Check the configs (the user''s and the workspace''s), or trust the workspace''s')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the six tools to an MCP host over stdio until stdin closes')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -239,10 +269,18 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             break
         }
         'stitch;help;config' {
-            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate .stitch/config.json and print what it enforces')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate the configs and print, for each setting in force, the config it came from, and whether the workspace''s config is trusted')
+            [CompletionResult]::new('trust', 'trust', [CompletionResultType]::ParameterValue, 'Trust this workspace''s .stitch/config.json, at a terminal, after reviewing it')
+            [CompletionResult]::new('untrust', 'untrust', [CompletionResultType]::ParameterValue, 'Stop trusting this workspace''s .stitch/config.json')
             break
         }
         'stitch;help;config;check' {
+            break
+        }
+        'stitch;help;config;trust' {
+            break
+        }
+        'stitch;help;config;untrust' {
             break
         }
         'stitch;help;mcp' {

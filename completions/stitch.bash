@@ -52,11 +52,23 @@ _stitch() {
             stitch__subcmd__config,help)
                 cmd="stitch__subcmd__config__subcmd__help"
                 ;;
+            stitch__subcmd__config,trust)
+                cmd="stitch__subcmd__config__subcmd__trust"
+                ;;
+            stitch__subcmd__config,untrust)
+                cmd="stitch__subcmd__config__subcmd__untrust"
+                ;;
             stitch__subcmd__config__subcmd__help,check)
                 cmd="stitch__subcmd__config__subcmd__help__subcmd__check"
                 ;;
             stitch__subcmd__config__subcmd__help,help)
                 cmd="stitch__subcmd__config__subcmd__help__subcmd__help"
+                ;;
+            stitch__subcmd__config__subcmd__help,trust)
+                cmd="stitch__subcmd__config__subcmd__help__subcmd__trust"
+                ;;
+            stitch__subcmd__config__subcmd__help,untrust)
+                cmd="stitch__subcmd__config__subcmd__help__subcmd__untrust"
                 ;;
             stitch__subcmd__help,config)
                 cmd="stitch__subcmd__help__subcmd__config"
@@ -90,6 +102,12 @@ _stitch() {
                 ;;
             stitch__subcmd__help__subcmd__config,check)
                 cmd="stitch__subcmd__help__subcmd__config__subcmd__check"
+                ;;
+            stitch__subcmd__help__subcmd__config,trust)
+                cmd="stitch__subcmd__help__subcmd__config__subcmd__trust"
+                ;;
+            stitch__subcmd__help__subcmd__config,untrust)
+                cmd="stitch__subcmd__help__subcmd__config__subcmd__untrust"
                 ;;
             *)
                 ;;
@@ -128,7 +146,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__config)
-            opts="-h --root --session --lock-timeout --pretty --format --help check help"
+            opts="-h --root --session --lock-timeout --pretty --format --help check trust untrust help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -188,7 +206,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__config__subcmd__help)
-            opts="check help"
+            opts="check trust untrust help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -222,6 +240,94 @@ _stitch() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__config__subcmd__help__subcmd__trust)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__config__subcmd__help__subcmd__untrust)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__config__subcmd__trust)
+            opts="-h --root --session --lock-timeout --pretty --format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__config__subcmd__untrust)
+            opts="-h --root --session --lock-timeout --pretty --format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -336,7 +442,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__help__subcmd__config)
-            opts="check"
+            opts="check trust untrust"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -350,6 +456,34 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__help__subcmd__config__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__help__subcmd__config__subcmd__trust)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__help__subcmd__config__subcmd__untrust)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

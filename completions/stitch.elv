@@ -34,7 +34,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand glob 'Find files by glob pattern (* stays within a directory, ** crosses them)'
             cand search 'Search file contents (or paths) by literal text or regex'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
-            cand config 'Validate .stitch/config.json and print what it enforces'
+            cand config 'Check the configs (the user''s and the workspace''s), or trust the workspace''s'
             cand mcp 'Serve the six tools to an MCP host over stdio until stdin closes'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -157,7 +157,9 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --pretty 'Indent the envelope'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
-            cand check 'Validate .stitch/config.json and print what it enforces'
+            cand check 'Validate the configs and print, for each setting in force, the config it came from, and whether the workspace''s config is trusted'
+            cand trust 'Trust this workspace''s .stitch/config.json, at a terminal, after reviewing it'
+            cand untrust 'Stop trusting this workspace''s .stitch/config.json'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'stitch;config;check'= {
@@ -169,11 +171,35 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'stitch;config;trust'= {
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;config;untrust'= {
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --format 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'stitch;config;help'= {
-            cand check 'Validate .stitch/config.json and print what it enforces'
+            cand check 'Validate the configs and print, for each setting in force, the config it came from, and whether the workspace''s config is trusted'
+            cand trust 'Trust this workspace''s .stitch/config.json, at a terminal, after reviewing it'
+            cand untrust 'Stop trusting this workspace''s .stitch/config.json'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'stitch;config;help;check'= {
+        }
+        &'stitch;config;help;trust'= {
+        }
+        &'stitch;config;help;untrust'= {
         }
         &'stitch;config;help;help'= {
         }
@@ -195,7 +221,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand glob 'Find files by glob pattern (* stays within a directory, ** crosses them)'
             cand search 'Search file contents (or paths) by literal text or regex'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
-            cand config 'Validate .stitch/config.json and print what it enforces'
+            cand config 'Check the configs (the user''s and the workspace''s), or trust the workspace''s'
             cand mcp 'Serve the six tools to an MCP host over stdio until stdin closes'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -214,9 +240,15 @@ set edit:completion:arg-completer[stitch] = {|@words|
         &'stitch;help;schema'= {
         }
         &'stitch;help;config'= {
-            cand check 'Validate .stitch/config.json and print what it enforces'
+            cand check 'Validate the configs and print, for each setting in force, the config it came from, and whether the workspace''s config is trusted'
+            cand trust 'Trust this workspace''s .stitch/config.json, at a terminal, after reviewing it'
+            cand untrust 'Stop trusting this workspace''s .stitch/config.json'
         }
         &'stitch;help;config;check'= {
+        }
+        &'stitch;help;config;trust'= {
+        }
+        &'stitch;help;config;untrust'= {
         }
         &'stitch;help;mcp'= {
         }

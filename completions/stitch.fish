@@ -44,7 +44,7 @@ complete -c stitch -n "__fish_stitch_needs_command" -f -a "list" -d 'List a dire
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "glob" -d 'Find files by glob pattern (* stays within a directory, ** crosses them)'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "search" -d 'Search file contents (or paths) by literal text or regex'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "schema" -d 'Print the tool definitions: name, description and JSON Schema of the arguments'
-complete -c stitch -n "__fish_stitch_needs_command" -f -a "config" -d 'Validate .stitch/config.json and print what it enforces'
+complete -c stitch -n "__fish_stitch_needs_command" -f -a "config" -d 'Check the configs (the user\'s and the workspace\'s), or trust the workspace\'s'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "mcp" -d 'Serve the six tools to an MCP host over stdio until stdin closes'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l offset -d 'First line to return, 1-based' -r
@@ -174,20 +174,22 @@ openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l session -d 'Turn on read-before-write guards for this session' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
 text\t''
 json-schema\t''
 anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -l pretty -d 'Indent the envelope'
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -f -a "check" -d 'Validate .stitch/config.json and print what it enforces'
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -f -a "check" -d 'Validate the configs and print, for each setting in force, the config it came from, and whether the workspace\'s config is trusted'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -f -a "trust" -d 'Trust this workspace\'s .stitch/config.json, at a terminal, after reviewing it'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -f -a "untrust" -d 'Stop trusting this workspace\'s .stitch/config.json'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -200,7 +202,33 @@ openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "check" -d 'Validate .stitch/config.json and print what it enforces'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+openai-responses\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l session -d 'Turn on read-before-write guards for this session' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+text\t''
+json-schema\t''
+anthropic\t''
+openai\t''
+openai-responses\t''
+mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "check" -d 'Validate the configs and print, for each setting in force, the config it came from, and whether the workspace\'s config is trusted'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "trust" -d 'Trust this workspace\'s .stitch/config.json, at a terminal, after reviewing it'
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "untrust" -d 'Stop trusting this workspace\'s .stitch/config.json'
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l session -d 'Turn on read-before-write guards for this session' -r
@@ -222,7 +250,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "glob" -d 'Find files by glob pattern (* stays within a directory, ** crosses them)'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "search" -d 'Search file contents (or paths) by literal text or regex'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "schema" -d 'Print the tool definitions: name, description and JSON Schema of the arguments'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "config" -d 'Validate .stitch/config.json and print what it enforces'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "config" -d 'Check the configs (the user\'s and the workspace\'s), or trust the workspace\'s'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "mcp" -d 'Serve the six tools to an MCP host over stdio until stdin closes'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search schema config mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c stitch -n "__fish_stitch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "check" -d 'Validate .stitch/config.json and print what it enforces'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "check" -d 'Validate the configs and print, for each setting in force, the config it came from, and whether the workspace\'s config is trusted'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "trust" -d 'Trust this workspace\'s .stitch/config.json, at a terminal, after reviewing it'
+complete -c stitch -n "__fish_stitch_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "untrust" -d 'Stop trusting this workspace\'s .stitch/config.json'

@@ -69,8 +69,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
         return mcp::serve(cli::settings(&parsed, hint::Dialect::Json), args.no_session);
     }
-    if let cli::Command::Config(command @ (cli::ConfigCommand::Trust | cli::ConfigCommand::Untrust)) =
-        &parsed.command
+    if let cli::Command::Config(
+        command @ (cli::ConfigCommand::Trust | cli::ConfigCommand::Untrust),
+    ) = &parsed.command
     {
         let settings = cli::settings(&parsed, hint::Dialect::Flags);
         return match command {

@@ -20,6 +20,7 @@ use crate::workspace::Workspace;
 const MAX_ANSWER: u64 = 256;
 
 /// `stitch config trust`.
+#[must_use]
 pub fn trust(settings: &Settings) -> ExitCode {
     if !crate::input::stdin_is_terminal() {
         stderr_line(
@@ -111,13 +112,11 @@ pub fn trust(settings: &Settings) -> ExitCode {
 
 /// `stitch config untrust`: removes every record of trust in this workspace's config. It
 /// only takes away, so it needs no terminal.
+#[must_use]
 pub fn untrust(settings: &Settings) -> ExitCode {
-    let ws = match crate::tool::open_root(settings) {
-        Ok(ws) => ws,
-        Err(_) => {
-            stderr_line("stitch config untrust: the workspace root cannot be opened.");
-            return ExitCode::from(2);
-        }
+    let Ok(ws) = crate::tool::open_root(settings) else {
+        stderr_line("stitch config untrust: the workspace root cannot be opened.");
+        return ExitCode::from(2);
     };
     let home = Home::from_env();
     match home.remove_trust(ws.root_path()) {

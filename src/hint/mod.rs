@@ -74,18 +74,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             d.name("expectedSha256"),
             tool("edit_file")
         ),
-        Code::Denied => match (text(refusal, key::RULE), text(refusal, key::REASON)) {
-            (Some("authorize"), Some(reason)) => match text(refusal, "config") {
-                Some(config) if config != ".stitch/config.json" => format!(
-                    "Your own authorize command ({config}) said: {reason}. Change the request to satisfy it."
-                ),
-                _ => format!(
-                    "The workspace's authorize command said: {reason}. Change the request to satisfy it."
-                ),
-            },
-            (Some("untrusted-config"), _) => "A person must review .stitch/config.json and, if they accept the command it runs, trust it with `stitch config trust` at a terminal (a model or a script cannot); then retry. Reads, lists and searches still work.".into(),
-            _ => return None,
-        },
+        Code::Denied => denied(refusal)?,
         Code::NotText => format!(
             "`{path}` cannot be read or edited as text; to replace it whole, use {} with its sha256 as {}.",
             tool("write_file"),
@@ -100,6 +89,9 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             Some("stdin") => "Send one JSON object holding only the arguments; pass large text with --from FILE, or split the work.".into(),
             Some("content") => "Split the content into smaller files.".into(),
             Some("result") => "Make the edit smaller, or split the file first.".into(),
+            _ if text(refusal, key::REASON) == Some("memory") => format!(
+                "`{path}` is within the limits but too large for the memory stitch has now: work on smaller files, or lower limits.maxFileBytes to what this machine can hold."
+            ),
             _ => format!(
                 "`{path}` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
             ),
@@ -116,17 +108,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
         ),
         Code::StaleVersion => format!("{REREAD}."),
         Code::NotObserved => format!("{READ_FIRST}."),
-        Code::InvalidConfig => match text(refusal, key::FIELD) {
-            Some(state) if state.starts_with(".stitch") => format!(
-                "The workspace owner must remove or replace `{state}` (stitch keeps its own state there); `stitch config check` shows the problem."
-            ),
-            _ => match text(refusal, key::PATH) {
-                Some(own) if !own.starts_with(".stitch") => format!(
-                    "Fix your own config {own}; `stitch config check` shows the problem."
-                ),
-                _ => "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem.".into(),
-            },
-        },
+        Code::InvalidConfig => invalid_config(refusal),
         // A server at its bound on concurrent calls says how many; a lock wait does not.
         Code::Busy if refusal.detail("limit").is_some() => {
             "The server is running as many calls as it takes at once: retry when one has answered.".into()
@@ -134,6 +116,38 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
         Code::Busy => "Another call holds the lock: retry in a moment.".into(),
     };
     Some(hint)
+}
+
+/// The hint of a policy's refusal: the authorize command's own words, or what a person
+/// must do about an untrusted config; none for a plain `deny` or `readOnly`.
+fn denied(refusal: &Refusal) -> Option<String> {
+    Some(match (text(refusal, key::RULE), text(refusal, key::REASON)) {
+        (Some("authorize"), Some(reason)) => match text(refusal, "config") {
+            Some(config) if config != ".stitch/config.json" => format!(
+                "Your own authorize command ({config}) said: {reason}. Change the request to satisfy it."
+            ),
+            _ => format!(
+                "The workspace's authorize command said: {reason}. Change the request to satisfy it."
+            ),
+        },
+        (Some("untrusted-config"), _) => "A person must review .stitch/config.json and, if they accept the command it runs, trust it with `stitch config trust` at a terminal (a model or a script cannot); then retry. Reads, lists and searches still work.".into(),
+        _ => return None,
+    })
+}
+
+/// The hint of an unusable config or state: who must fix what.
+fn invalid_config(refusal: &Refusal) -> String {
+    match text(refusal, key::FIELD) {
+        Some(state) if state.starts_with(".stitch") => format!(
+            "The workspace owner must remove or replace `{state}` (stitch keeps its own state there); `stitch config check` shows the problem."
+        ),
+        _ => match text(refusal, key::PATH) {
+            Some(own) if !own.starts_with(".stitch") => {
+                format!("Fix your own config {own}; `stitch config check` shows the problem.")
+            }
+            _ => "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem.".into(),
+        },
+    }
 }
 
 /// The hint of an edit whose `oldText` is not in the file: accept an edit already

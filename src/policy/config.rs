@@ -200,9 +200,7 @@ fn globs(map: &Map<String, Value>, field: &str) -> Result<Vec<(String, Glob)>, C
 }
 
 /// A glob set of every pattern in `lists`; `None` when there are none.
-pub fn glob_set<'a>(
-    lists: impl IntoIterator<Item = &'a [(String, Glob)]>,
-) -> Option<GlobSet> {
+pub fn glob_set<'a>(lists: impl IntoIterator<Item = &'a [(String, Glob)]>) -> Option<GlobSet> {
     let mut builder = GlobSetBuilder::new();
     let mut any = false;
     for (_, glob) in lists.into_iter().flatten() {
@@ -254,24 +252,21 @@ mod tests {
 
     #[test]
     fn reads_a_full_config() {
-        let policy = parse(br#"{"deny":["**/.env","secrets/**"],"readOnly":["vendor/**"],
-            "limits":{"maxReadBytes":100},"authorize":["./approve","-q"],"authorizeTimeoutSecs":2}"#)
+        let config = parse(
+            br#"{"deny":["**/.env","secrets/**"],"readOnly":["vendor/**"],
+            "limits":{"maxReadBytes":100},"authorize":["./approve","-q"],"authorizeTimeoutSecs":2,
+            "journal":false}"#,
+        )
         .unwrap();
-        assert!(super::super::matches(
-            policy.deny.as_ref().unwrap(),
-            "a/b/.env"
-        ));
-        assert!(super::super::matches(policy.deny.as_ref().unwrap(), ".env"));
-        assert!(super::super::matches(
-            policy.deny.as_ref().unwrap(),
-            "secrets/x/y"
-        ));
-        assert!(!super::super::matches(
-            policy.deny.as_ref().unwrap(),
-            "src/main.rs"
-        ));
-        assert_eq!(policy.limits.max_read_bytes, 100);
-        assert_eq!(policy.authorize.unwrap(), ["./approve", "-q"]);
+        let deny = super::glob_set([config.deny.as_slice()]).unwrap();
+        assert!(super::super::matches(&deny, "a/b/.env"));
+        assert!(super::super::matches(&deny, ".env"));
+        assert!(super::super::matches(&deny, "secrets/x/y"));
+        assert!(!super::super::matches(&deny, "src/main.rs"));
+        assert_eq!(config.limits.max_read_bytes, Some(100));
+        assert_eq!(config.limits.max_file_bytes, None);
+        assert_eq!(config.authorize.unwrap(), ["./approve", "-q"]);
+        assert_eq!(config.journal, Some(false));
     }
 
     #[test]
@@ -287,6 +282,9 @@ mod tests {
             Some("limits.bogus".into())
         );
         assert_eq!(field(r#"{"denny":[]}"#), Some("denny".into()));
+        assert_eq!(field(r#"{"journal":"no"}"#), Some("journal".into()));
+        // No key lets a config trust itself.
+        assert_eq!(field(r#"{"trusted":true}"#), Some("trusted".into()));
         assert_eq!(field("[1]"), None);
         assert_eq!(field("{"), None);
     }

@@ -137,9 +137,9 @@ pub fn combine(
     workspace: Option<Config>,
     trusted: impl FnOnce() -> bool,
 ) -> Policy {
-    let base = user
-        .as_ref()
-        .map_or(Limits::DEFAULT, |u| u.limits.over(Limits::DEFAULT, |v, _| v));
+    let base = user.as_ref().map_or(Limits::DEFAULT, |u| {
+        u.limits.over(Limits::DEFAULT, |v, _| v)
+    });
     let trust = match &workspace {
         Some(ws) if !needs_trust(ws, &base).is_empty() => {
             if trusted() {
@@ -228,5 +228,63 @@ impl Policy {
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{combine, parse, Limits, Source, Trust};
+
+    #[allow(clippy::unnecessary_wraps)] // Each call stands for one config that exists.
+    fn config(json: &str) -> Option<super::Config> {
+        Some(parse(json.as_bytes()).unwrap())
+    }
+
+    #[test]
+    fn an_untrusted_workspace_only_takes_away() {
+        let ws = config(
+            r#"{"deny":["b"],"limits":{"maxFileBytes":1099511627776,"listLimit":5},
+                "authorize":["./x"]}"#,
+        );
+        let user = config(r#"{"deny":["a"],"limits":{"listLimit":50},"authorize":["mine"]}"#);
+        let policy = combine(user, ws, || false);
+        assert_eq!(policy.trust, Trust::Untrusted);
+        assert!(policy.untrusted_hook);
+        assert_eq!(policy.limits.max_file_bytes, Limits::DEFAULT.max_file_bytes);
+        assert_eq!(policy.limits.list, 5);
+        assert_eq!(policy.hooks.len(), 1);
+        assert_eq!(policy.hooks[0].source, Source::User);
+        let deny = policy.deny.unwrap();
+        assert!(super::matches(&deny, "a") && super::matches(&deny, "b"));
+    }
+
+    #[test]
+    fn a_trusted_workspace_widens_and_runs_after_the_user() {
+        let ws = config(
+            r#"{"limits":{"maxFileBytes":1099511627776,"listLimit":5000},"authorize":["./x"]}"#,
+        );
+        let user = config(r#"{"limits":{"listLimit":50},"authorize":["mine"]}"#);
+        let policy = combine(user, ws, || true);
+        assert_eq!(policy.trust, Trust::Trusted);
+        assert!(!policy.untrusted_hook);
+        assert_eq!(policy.limits.max_file_bytes, 1_099_511_627_776);
+        assert_eq!(policy.limits.list, 5000);
+        let sources: Vec<_> = policy.hooks.iter().map(|h| h.source).collect();
+        assert_eq!(sources, [Source::User, Source::Workspace]);
+    }
+
+    #[test]
+    fn trust_is_looked_up_only_when_it_matters() {
+        let ws = config(r#"{"deny":["x"],"limits":{"listLimit":5},"journal":false}"#);
+        let policy = combine(None, ws, || {
+            panic!("no lookup for a config that only takes away")
+        });
+        assert_eq!(policy.trust, Trust::NotNeeded);
+        assert!(!policy.journal);
+        // The user's raised limit is the base, so a workspace at or below it needs nothing.
+        let user = config(r#"{"limits":{"listLimit":900}}"#);
+        let ws = config(r#"{"limits":{"listLimit":800}}"#);
+        let policy = combine(user, ws, || panic!("800 is below the user's 900"));
+        assert_eq!(policy.limits.list, 800);
     }
 }

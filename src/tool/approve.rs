@@ -21,14 +21,14 @@ pub fn policy(ws: &Workspace) -> Outcome<Policy> {
     };
     let workspace = match &workspace_bytes {
         None => None,
-        Some(bytes) => Some(
-            policy::parse(bytes).map_err(|e| invalid_config(policy::CONFIG_PATH, &e))?,
-        ),
+        Some(bytes) => {
+            Some(policy::parse(bytes).map_err(|e| invalid_config(policy::CONFIG_PATH, &e))?)
+        }
     };
     Ok(policy::combine(user, workspace, || {
-        workspace_bytes.as_deref().is_some_and(|bytes| {
-            home.is_trusted(&policy::trust_digest(ws.root_path(), bytes))
-        })
+        workspace_bytes
+            .as_deref()
+            .is_some_and(|bytes| home.is_trusted(&policy::trust_digest(ws.root_path(), bytes)))
     }))
 }
 
@@ -40,7 +40,9 @@ pub fn user_limits() -> Result<Limits, String> {
         crate::refusal::Failure::Refused(r) => r.message().to_owned(),
         crate::refusal::Failure::Internal(_) => "the user's config cannot be read".to_owned(),
     })?;
-    Ok(user.map_or(Limits::DEFAULT, |u| u.limits.over(Limits::DEFAULT, |v, _| v)))
+    Ok(user.map_or(Limits::DEFAULT, |u| {
+        u.limits.over(Limits::DEFAULT, |v, _| v)
+    }))
 }
 
 /// A config read (or not) and parsed, as a refusal when it cannot be used.
@@ -149,7 +151,9 @@ pub fn config_check(ctx: &Context) -> Output {
         }
         all
     };
-    let base = user.map_or(Limits::DEFAULT, |u| u.limits.over(Limits::DEFAULT, |v, _| v));
+    let base = user.map_or(Limits::DEFAULT, |u| {
+        u.limits.over(Limits::DEFAULT, |v, _| v)
+    });
     let mut limits = serde_json::Map::new();
     let in_force = policy.limits;
     let user_set = user.map(|u| u.limits).unwrap_or_default();

@@ -77,9 +77,10 @@ pub fn load_any(ctx: &Context, location: &Location) -> Outcome<Result<Loaded, No
     if file.size > limit {
         return Err(too_large(shown, file.size, limit).into());
     }
-    let bytes = file
-        .read_all()
-        .map_err(|e| anyhow::Error::new(e).context("reading a file"))?;
+    let bytes = file.read_all().map_err(|e| match e.kind() {
+        std::io::ErrorKind::OutOfMemory => out_of_memory(shown, file.size, limit).into(),
+        _ => crate::refusal::Failure::from(anyhow::Error::new(e).context("reading a file")),
+    })?;
     let size = bytes.len() as u64;
     if size > limit {
         return Err(too_large(shown, size, limit).into());
@@ -102,6 +103,19 @@ pub fn load_any(ctx: &Context, location: &Location) -> Outcome<Result<Loaded, No
 /// `NOT_TEXT`.
 pub fn load(ctx: &Context, location: &Location) -> Outcome<Loaded> {
     load_any(ctx, location)?.map_err(|not_text| not_text.refusal(&location.shown).into())
+}
+
+/// `TOO_LARGE` for a file within the limits that this process cannot hold in memory.
+#[cold]
+pub fn out_of_memory(shown: &str, bytes: u64, limit: u64) -> Refusal {
+    Refusal::new(
+        Code::TooLarge,
+        format!("`{shown}` is {bytes} bytes, more than stitch can hold in memory now"),
+    )
+    .with(key::PATH, shown)
+    .with("bytes", bytes)
+    .with("limit", limit)
+    .with(key::REASON, "memory")
 }
 
 /// The reason of `NOT_TEXT` for a file with NUL bytes.

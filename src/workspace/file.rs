@@ -50,11 +50,27 @@ impl OpenFile {
         }
         // Reading the `File` itself (not through `take`) lets std read straight into
         // the spare capacity, without first zeroing it.
-        let mut bytes =
-            Vec::with_capacity(usize::try_from(self.size).unwrap_or(0).saturating_add(1));
+        let mut bytes = Vec::new();
+        bytes
+            .try_reserve_exact(size.saturating_add(1))
+            .map_err(|_| out_of_memory())?;
         self.file.read_to_end(&mut bytes)?;
         Ok(bytes)
     }
+}
+
+/// The error of a buffer the size of a file that cannot be had: `OutOfMemory`, which the
+/// tool layer turns into `TOO_LARGE` rather than letting the allocator abort the process.
+fn out_of_memory() -> std::io::Error {
+    std::io::Error::from(std::io::ErrorKind::OutOfMemory)
+}
+
+/// Whether `size` bytes can be allocated now: a reservation made and given back at once,
+/// before a zeroed buffer of that size is made (which cannot fail softly).
+fn can_hold(size: usize) -> std::io::Result<()> {
+    Vec::<u8>::new()
+        .try_reserve_exact(size)
+        .map_err(|_| out_of_memory())
 }
 
 /// From this size on a whole file is read as two halves, on two threads.
@@ -68,6 +84,7 @@ impl OpenFile {
     fn read_split(&self, size: usize) -> std::io::Result<Option<Vec<u8>>> {
         use cap_std::fs::FileExt;
         // Zeroed memory from the allocator is fresh zero pages, untouched until read.
+        can_hold(size)?;
         let mut bytes = vec![0u8; size];
         let (head, tail) = bytes.split_at_mut(size / 2);
         let file = &self.file;
@@ -161,7 +178,10 @@ impl Workspace {
         if size > max {
             return Ok(None);
         }
-        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        let mut bytes = Vec::new();
+        bytes
+            .try_reserve_exact(usize::try_from(size).unwrap_or(usize::MAX))
+            .map_err(|_| Error::Io(out_of_memory()))?;
         (&mut file)
             .take(max.saturating_add(1))
             .read_to_end(&mut bytes)

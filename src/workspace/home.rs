@@ -48,7 +48,10 @@ impl Home {
             .or_else(|| home.as_ref().map(|h| (h.join(".config"), "~/.config")));
         let data = absolute("XDG_DATA_HOME")
             .map(|p| (p, "$XDG_DATA_HOME"))
-            .or_else(|| home.as_ref().map(|h| (h.join(".local/share"), "~/.local/share")));
+            .or_else(|| {
+                home.as_ref()
+                    .map(|h| (h.join(".local/share"), "~/.local/share"))
+            });
         Home { config, data }
     }
 
@@ -63,7 +66,10 @@ impl Home {
     /// How the trust records' directory is named to people.
     #[must_use]
     pub fn trust_shown(&self) -> String {
-        let base = self.data.as_ref().map_or("~/.local/share", |(_, shown)| shown);
+        let base = self
+            .data
+            .as_ref()
+            .map_or("~/.local/share", |(_, shown)| shown);
         format!("{base}/stitch/trusted")
     }
 

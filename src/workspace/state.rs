@@ -98,7 +98,12 @@ pub(super) fn open_dir(dir: &Dir, name: &str, path: &str) -> Result<Dir, Error> 
 
 /// Opens the regular file `name` in `dir` with `options`, never through a link and
 /// never blocking, and checks on the descriptor that it is a regular file.
-pub(super) fn open_file(dir: &Dir, name: &str, path: &str, options: &mut OpenOptions) -> Result<File, Error> {
+pub(super) fn open_file(
+    dir: &Dir,
+    name: &str,
+    path: &str,
+    options: &mut OpenOptions,
+) -> Result<File, Error> {
     options.follow(FollowSymlinks::No).custom_flags(
         (OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC)
             .bits()

@@ -97,6 +97,27 @@ pub fn apply<'a>(
     multi: bool,
     ok_if_applied: bool,
 ) -> Result<Edited<'a>, Refusal> {
+    // The result is built beside the original, and the offsets of every match are kept:
+    // make sure room for both can be had (at most one match per oldText's length), so
+    // that a file within the limits but beyond the memory at hand is refused, not an
+    // abort of the allocator.
+    let room = items.iter().fold(original.len(), |n, item| {
+        let matches = original.len() / item.old_text.len().max(1);
+        n.saturating_add(item.new_text.len())
+            .saturating_add(matches.saturating_mul(std::mem::size_of::<usize>()))
+    });
+    if Vec::<u8>::new().try_reserve_exact(room).is_err() {
+        return Err(Refusal::new(
+            crate::refusal::Code::TooLarge,
+            format!(
+                "`{shown}` is {} bytes, more than stitch can hold in memory now",
+                original.len()
+            ),
+        )
+        .with(crate::refusal::key::PATH, shown)
+        .with("bytes", original.len())
+        .with(crate::refusal::key::REASON, "memory"));
+    }
     let mut text = Cow::Borrowed(original);
     let mut replacements = 0usize;
     let mut crlf_converted = false;

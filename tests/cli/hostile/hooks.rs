@@ -27,6 +27,7 @@ fn plant(ws: &TestWorkspace, body: &str, timeout: Duration) {
         "authorizeTimeoutSecs": timeout.as_secs(),
     });
     ws.file(".stitch/config.json", config.to_string());
+    ws.trust();
 }
 
 /// Where a hook writes a PID: beside the root, out of the workspace.
@@ -62,6 +63,7 @@ fn assert_denied(run: &Run, path: &str, reason: &str) {
         "message": format!("The authorize command refused this change to `{path}`: {reason}"),
         "path": path,
         "reason": reason,
+        "config": ".stitch/config.json",
         "rule": "authorize",
     });
     assert_eq!(run.envelope["details"], expected, "{}", run.stdout);

@@ -109,6 +109,7 @@ fn closing_stdin_leaves_no_authorize_hook_running() {
         ".stitch/config.json",
         json!({"authorize": ["./hooks/approve"], "authorizeTimeoutSecs": 1}).to_string(),
     );
+    ws.trust();
     ws.file("a.txt", "before\n");
     let mut server = McpServer::start(&ws, &["--no-session"], &[]);
     server.initialize("2025-11-25");

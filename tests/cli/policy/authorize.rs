@@ -30,6 +30,7 @@ fn recording_hook(ws: &TestWorkspace, then: &str) {
         &format!("cat > '{}'\n{then}", out.display()),
     );
     config(ws, &json!({"authorize": ["./hooks/approve"]}));
+    ws.trust();
 }
 
 #[test]
@@ -59,6 +60,7 @@ fn a_refusing_hook_denies_with_its_first_stderr_line() {
         "echo 'stdout is not the reason'\necho '   ' >&2\necho '' >&2\necho '  only files under src/ may change  ' >&2\necho 'a second line' >&2\nexit 3\n",
     );
     config(&ws, &json!({"authorize": ["./hooks/refuse"]}));
+    ws.trust();
 
     let write = ws.run(&["write", "new/dir/b.txt", "--content", "x"]);
     write.assert_envelope(&json!({
@@ -68,6 +70,7 @@ fn a_refusing_hook_denies_with_its_first_stderr_line() {
             "message": "The authorize command refused this change to `new/dir/b.txt`: only files under src/ may change",
             "path": "new/dir/b.txt",
             "reason": "only files under src/ may change",
+            "config": ".stitch/config.json",
             "rule": "authorize"
         },
         "_hint": "The workspace's authorize command said: only files under src/ may change. Change the request to satisfy it."
@@ -85,6 +88,7 @@ fn a_refusing_hook_denies_with_its_first_stderr_line() {
             "message": "The authorize command refused this change to `a.txt`: only files under src/ may change",
             "path": "a.txt",
             "reason": "only files under src/ may change",
+            "config": ".stitch/config.json",
             "rule": "authorize"
         },
         "_hint": "The workspace's authorize command said: only files under src/ may change. Change the request to satisfy it."
@@ -105,6 +109,7 @@ fn a_hook_that_explains_only_on_stdout_is_quoted_from_stdout() {
         "echo\necho 'refused: ask the owner'\necho 'more detail'\nexit 1\n",
     );
     config(&ws, &json!({"authorize": ["./hooks/refuse"]}));
+    ws.trust();
     let run = ws.run(&["write", "b.txt", "--content", "x"]);
     run.assert_envelope(&json!({
         "ok": false,
@@ -113,6 +118,7 @@ fn a_hook_that_explains_only_on_stdout_is_quoted_from_stdout() {
             "message": "The authorize command refused this change to `b.txt`: refused: ask the owner",
             "path": "b.txt",
             "reason": "refused: ask the owner",
+            "config": ".stitch/config.json",
             "rule": "authorize"
         },
         "_hint": "The workspace's authorize command said: refused: ask the owner. Change the request to satisfy it."
@@ -125,6 +131,7 @@ fn a_silent_refusal_still_has_a_reason() {
     let ws = TestWorkspace::new();
     hook(&ws, "hooks/refuse", "exit 7\n");
     config(&ws, &json!({"authorize": ["./hooks/refuse"]}));
+    ws.trust();
     let run = ws.run(&["write", "b.txt", "--content", "x"]);
     run.assert_envelope(&json!({
         "ok": false,
@@ -133,6 +140,7 @@ fn a_silent_refusal_still_has_a_reason() {
             "message": "The authorize command refused this change to `b.txt`: the authorize command refused (exit status 7)",
             "path": "b.txt",
             "reason": "the authorize command refused (exit status 7)",
+            "config": ".stitch/config.json",
             "rule": "authorize"
         },
         "_hint": "The workspace's authorize command said: the authorize command refused (exit status 7). Change the request to satisfy it."
@@ -149,6 +157,7 @@ fn a_hook_that_cannot_start_denies() {
         json!(["./hooks/not-executable"]),
     ] {
         config(&ws, &json!({"authorize": argv}));
+        ws.trust();
         let run = ws.run(&["write", "b.txt", "--content", "x"]);
         assert_denied(&run, "authorize", "b.txt");
         assert!(!ws.exists("b.txt"), "{argv}");
@@ -170,6 +179,7 @@ fn a_hanging_hook_is_killed_and_the_change_denied() {
         &ws,
         &json!({"authorize": ["./hooks/hang"], "authorizeTimeoutSecs": 1}),
     );
+    ws.trust();
     for args in [
         &["write", "new/b.txt", "--content", "x"][..],
         &["edit", "a.txt", "--old", "one", "--new", "ONE"],
@@ -350,6 +360,7 @@ fn the_hook_runs_in_the_root_with_a_clean_environment() {
         ),
     );
     config(&ws, &json!({"authorize": ["./hooks/approve"]}));
+    ws.trust();
     let run = ws.run_with_env(
         &[
             ("SECRET_TOKEN", "x"),

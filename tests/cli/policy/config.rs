@@ -70,6 +70,15 @@ fn a_malformed_config_makes_every_tool_refuse() {
     }
 }
 
+/// `config check`'s `limits`, each `{value, from}`, from `(name, value, from)`.
+fn limits(items: &[(&str, u64, &str)]) -> Value {
+    let mut map = serde_json::Map::new();
+    for (name, value, from) in items {
+        map.insert((*name).to_owned(), json!({"value": value, "from": from}));
+    }
+    Value::Object(map)
+}
+
 #[test]
 fn config_check_reports_what_a_valid_config_enforces() {
     let ws = TestWorkspace::new();
@@ -83,25 +92,50 @@ fn config_check_reports_what_a_valid_config_enforces() {
             "authorizeTimeoutSecs": 2.5
         }),
     );
-    let run = ws.run(&["config", "check"]);
-    run.assert_envelope(&json!({
-        "ok": true,
-        "data": {
-            "authorize": ["./scripts/approve", "--quiet"],
-            "authorizeTimeoutSecs": 2.5,
-            "deny": ["**/.env", "secrets/**"],
-            "exists": true,
-            "limits": {
-                "globLimit": 1000,
-                "listLimit": 7,
-                "maxFileBytes": 5000,
-                "maxReadBytes": 1000,
-                "searchLimit": 100
-            },
-            "path": ".stitch/config.json",
-            "readOnly": ["vendor/**", "**/*.lock"]
-        }
-    }));
+    let untrusted = json!({
+        "path": ".stitch/config.json",
+        "exists": true,
+        "trust": "untrusted",
+        "userConfig": {"path": "$XDG_CONFIG_HOME/stitch/config.json", "exists": false},
+        "deny": [
+            {"pattern": "**/.env", "from": "workspace"},
+            {"pattern": "secrets/**", "from": "workspace"}
+        ],
+        "readOnly": [
+            {"pattern": "vendor/**", "from": "workspace"},
+            {"pattern": "**/*.lock", "from": "workspace"}
+        ],
+        "limits": limits(&[
+            ("maxReadBytes", 1000, "workspace"),
+            ("maxFileBytes", 5000, "workspace"),
+            ("listLimit", 7, "workspace"),
+            ("globLimit", 1000, "default"),
+            ("searchLimit", 100, "default"),
+        ]),
+        "authorize": [],
+        "journal": {"value": true, "from": "default"},
+        "trustWouldEnable": [
+            "authorize: runs [\"./scripts/approve\", \"--quiet\"] before every change",
+            "authorizeTimeoutSecs: 2.5"
+        ],
+        "untrustedEffect": "every change is refused (DENIED, rule untrusted-config) until a person runs `stitch config trust`"
+    });
+    ws.run(&["config", "check"])
+        .assert_envelope(&json!({"ok": true, "data": untrusted}));
+    // Trusted, the hook is in force and nothing is left to enable.
+    ws.trust();
+    let mut trusted = untrusted;
+    let data = trusted.as_object_mut().unwrap();
+    data.remove("trustWouldEnable");
+    data.remove("untrustedEffect");
+    data["trust"] = json!("trusted");
+    data["authorize"] = json!([{
+        "command": ["./scripts/approve", "--quiet"],
+        "timeoutSecs": 2.5,
+        "from": "workspace"
+    }]);
+    ws.run(&["config", "check"])
+        .assert_envelope(&json!({"ok": true, "data": trusted}));
 }
 
 #[test]
@@ -111,19 +145,59 @@ fn config_check_without_a_config_reports_the_defaults() {
     run.assert_envelope(&json!({
         "ok": true,
         "data": {
-            "authorize": null,
-            "authorizeTimeoutSecs": 30.0,
-            "deny": [],
-            "exists": false,
-            "limits": {
-                "globLimit": 1000,
-                "listLimit": 500,
-                "maxFileBytes": 268_435_456,
-                "maxReadBytes": 262_144,
-                "searchLimit": 100
-            },
             "path": ".stitch/config.json",
-            "readOnly": []
+            "exists": false,
+            "trust": "no-config",
+            "userConfig": {"path": "$XDG_CONFIG_HOME/stitch/config.json", "exists": false},
+            "deny": [],
+            "readOnly": [],
+            "limits": limits(&[
+                ("maxReadBytes", 262_144, "default"),
+                ("maxFileBytes", 268_435_456, "default"),
+                ("listLimit", 500, "default"),
+                ("globLimit", 1000, "default"),
+                ("searchLimit", 100, "default"),
+            ]),
+            "authorize": [],
+            "journal": {"value": true, "from": "default"}
+        }
+    }));
+}
+
+#[test]
+fn config_check_names_the_config_each_setting_came_from() {
+    let ws = TestWorkspace::new();
+    ws.user_config(&json!({
+        "deny": ["private/**"],
+        "limits": {"listLimit": 50, "globLimit": 20},
+        "authorize": ["/bin/true"],
+        "journal": false
+    }));
+    // Raising listLimit over the user's 50 needs trust; lowering globLimit does not.
+    config(
+        &ws,
+        &json!({"readOnly": ["vendor/**"], "limits": {"listLimit": 900, "globLimit": 10}}),
+    );
+    ws.run(&["config", "check"]).assert_envelope(&json!({
+        "ok": true,
+        "data": {
+            "path": ".stitch/config.json",
+            "exists": true,
+            "trust": "untrusted",
+            "userConfig": {"path": "$XDG_CONFIG_HOME/stitch/config.json", "exists": true},
+            "deny": [{"pattern": "private/**", "from": "user"}],
+            "readOnly": [{"pattern": "vendor/**", "from": "workspace"}],
+            "limits": limits(&[
+                ("maxReadBytes", 262_144, "default"),
+                ("maxFileBytes", 268_435_456, "default"),
+                ("listLimit", 50, "user"),
+                ("globLimit", 10, "workspace"),
+                ("searchLimit", 100, "default"),
+            ]),
+            "authorize": [{"command": ["/bin/true"], "timeoutSecs": 30.0, "from": "user"}],
+            "journal": {"value": false, "from": "user"},
+            "trustWouldEnable": ["limits.listLimit: 900 (in force now: 50)"],
+            "untrustedEffect": "the raised limits fall back to the ones in force without this config"
         }
     }));
 }

@@ -14,6 +14,7 @@ mod config;
 mod deny;
 mod limits;
 mod read_only;
+mod trust;
 
 const CONFIG: &str = ".stitch/config.json";
 

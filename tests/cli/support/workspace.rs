@@ -30,6 +30,7 @@ impl TestWorkspace {
         let dir = tempfile::tempdir().expect("tempdir");
         fs::create_dir(dir.path().join("ws")).unwrap();
         fs::create_dir(dir.path().join("outside")).unwrap();
+        fs::create_dir(dir.path().join("home")).unwrap();
         let no_openat2 = std::env::var_os(WITHOUT_OPENAT2_ENV).is_some_and(|v| v == "1");
         TestWorkspace { dir, no_openat2 }
     }
@@ -60,6 +61,39 @@ impl TestWorkspace {
     /// The absolute path of `rel` below the root.
     pub fn path(&self, rel: &str) -> PathBuf {
         self.root().join(rel)
+    }
+
+    /// The home directory every `stitch` of this workspace runs with (`HOME`, and the
+    /// XDG directories below it): a temporary folder, never the real home.
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// Where the user's own config lives for this workspace's `stitch`.
+    pub fn user_config_path(&self) -> PathBuf {
+        self.home().join("config/stitch/config.json")
+    }
+
+    /// Writes the user's own config (`$XDG_CONFIG_HOME/stitch/config.json`).
+    pub fn user_config(&self, value: &Value) -> &Self {
+        let path = self.user_config_path();
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, value.to_string()).unwrap();
+        self
+    }
+
+    /// Trusts the workspace's config as a person does: `stitch config trust` with a
+    /// terminal on stdin, answered `y`. Panics unless it says it trusted.
+    pub fn trust(&self) -> &Self {
+        let mut cmd = self.std_cmd();
+        cmd.args(["config", "trust"]);
+        let output = super::run_with_terminal(cmd, b"y\n");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            output.status.success() && stderr.contains("Trusted .stitch/config.json"),
+            "config trust failed: {stderr}"
+        );
+        self
     }
 
     /// A directory beside the root, outside it.
@@ -131,11 +165,23 @@ impl TestWorkspace {
     /// environment, run in and rooted at the workspace, with `openat2` refused when this
     /// workspace asks for it, and no stdio set up. The other builders start here.
     pub fn std_cmd(&self) -> std::process::Command {
+        self.std_cmd_at(&self.root())
+    }
+
+    /// [`TestWorkspace::std_cmd`] rooted (and run) at `root` instead, with this
+    /// workspace's home: for a workspace that was moved.
+    pub fn std_cmd_at(&self, root: &Path) -> std::process::Command {
         let mut cmd = std::process::Command::new(stitch_bin());
+        let home = self.home();
         cmd.env_clear()
-            .current_dir(self.root())
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_DATA_HOME", home.join("data"))
+            .env("XDG_STATE_HOME", home.join("state"))
+            .env("XDG_CACHE_HOME", home.join("cache"))
+            .current_dir(root)
             .arg("--root")
-            .arg(self.root());
+            .arg(root);
         if self.no_openat2 {
             seccomp::refuse_openat2(&mut cmd);
         }
