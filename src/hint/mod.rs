@@ -159,12 +159,29 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
             "{new} is already in the file, so the edit may be applied already: re-read the file to confirm (or pass {} to accept that); otherwise copy a candidate's text exactly as {old}.",
             d.switch("okIfApplied")
         )
-    } else if refusal
+    } else if let Some(first) = refusal
         .detail(key::CANDIDATES)
         .and_then(Value::as_array)
-        .is_some_and(|c| !c.is_empty())
+        .and_then(|c| c.first())
     {
-        format!("Copy the candidate's text exactly as {old} and retry.")
+        let several = match d {
+            Dialect::Flags => " (--old-from and --new-from FILE for several lines)",
+            Dialect::Json => "",
+        };
+        if first.get("newText").is_some() {
+            format!(
+                "Retry with {old} = candidates[0].text and {new} = candidates[0].newText{several}: that newText is your change carried onto the file's text."
+            )
+        } else {
+            let lines = match (first.get("startLine"), first.get("endLine")) {
+                (Some(a), Some(b)) if a == b => format!("line {a}"),
+                (Some(a), Some(b)) => format!("lines {a}-{b}"),
+                _ => "the passage".to_owned(),
+            };
+            format!(
+                "Your change could not be carried onto the file's text without doubt: re-read {lines} of `{path}` and write both {old} and {new} again from it."
+            )
+        }
     } else {
         format!("Re-read `{path}` and copy {old} exactly from it.")
     }

@@ -52,6 +52,34 @@ pub fn line_ending(text: &[u8]) -> LineEnding {
     }
 }
 
+/// `text` without the line-number prefix a numbered read puts on each line (`  12\t…`,
+/// `12: …`, `12→…`), when every line carries one and the numbers count up by one; `None`
+/// otherwise.
+#[must_use]
+pub fn strip_numbers(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut expected: Option<u64> = None;
+    for line in text.split_inclusive('\n') {
+        let rest = line.trim_start_matches(' ');
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 || digits > 9 {
+            return None;
+        }
+        let number: u64 = rest[..digits].parse().ok()?;
+        if expected.is_some_and(|e| e != number) {
+            return None;
+        }
+        expected = Some(number + 1);
+        let after = &rest[digits..];
+        let body = ["\t", ": ", ":\t", "→", " | "]
+            .iter()
+            .find_map(|sep| after.strip_prefix(sep))
+            .or_else(|| matches!(after, "" | "\n" | "\r\n" | ":\n").then_some(after.trim_start_matches(':')))?;
+        out.push_str(body);
+    }
+    expected.map(|_| out)
+}
+
 /// The byte offset where each line starts, so lines can be sliced and offsets mapped to line numbers.
 ///
 /// A line ends after its `\n` (inclusive): empty text has no lines, `"a\n"` has one and `"a\nb"` has two.

@@ -159,7 +159,19 @@ pub(super) fn narrow<'a>(passage: &'a str, snippet: &str, deadline: Instant) -> 
             .max(indent)
     };
     let snippet_chars = snippet.chars().count();
-    let end = last.old_range().end + (snippet_chars - last.new_range().end);
+    let mut end = last.old_range().end + (snippet_chars - last.new_range().end);
+    // Never inside a word: a part that ends in `gamm` of `gamma` would, copied as oldText,
+    // leave the rest of the word behind.
+    let chars: Vec<char> = passage.chars().collect();
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut start = start.min(chars.len());
+    end = end.min(chars.len());
+    while start > 0 && start < chars.len() && word(chars[start - 1]) && word(chars[start]) {
+        start -= 1;
+    }
+    while end > 0 && end < chars.len() && word(chars[end - 1]) && word(chars[end]) {
+        end += 1;
+    }
     if end <= start {
         return None;
     }

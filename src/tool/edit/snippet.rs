@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::refusal::{key, Code, Refusal};
-use crate::text::candidates;
+use crate::text::{candidates, carry, lines};
 
 use super::request::{with_index, EditItem};
 
@@ -15,23 +15,83 @@ const MAX_CANDIDATES: usize = 3;
 /// How long the candidate search may take on a large file.
 const CANDIDATE_BUDGET: Duration = Duration::from_millis(250);
 
-/// `NO_MATCH`: `oldText` is not in the file; the closest passages, and whether the edit
-/// looks applied already.
+/// The least similarity at which a candidate is taken clearly for the passage the caller
+/// meant, so that its repaired `newText` may be offered.
+const CLEARLY: f64 = 0.7;
+
+/// How far ahead of the next candidate the first must be to be clearly the passage.
+const MARGIN: f64 = 0.1;
+
+/// For a one-line `oldText` whose candidate differs from it in indentation: whether
+/// another line of the file is like it at the caller's own indentation — then the caller
+/// may have meant that line (misremembered otherwise), and the candidate is in doubt.
+fn another_line_like(text: &str, old: &str, candidate: &str) -> bool {
+    const MAX_SCANNED: usize = 1 << 20;
+    let old = old.trim_end_matches(['\n', '\r']);
+    if old.contains('\n') || text.len() > MAX_SCANNED {
+        return false;
+    }
+    let indent = &old[..old.len() - old.trim_start().len()];
+    let candidate = candidate.trim_end_matches(['\n', '\r']);
+    if candidate.trim() != old.trim() || candidate.starts_with(indent) && !indent.is_empty() {
+        return false;
+    }
+    text.lines().any(|line| {
+        line != candidate
+            && line.starts_with(indent)
+            && !line[indent.len()..].starts_with(char::is_whitespace)
+            && line.len().abs_diff(old.len()) * 5 <= old.len()
+            && carry::similarity(line.trim(), old.trim()) >= 0.8
+    })
+}
+
+/// `NO_MATCH`: `oldText` is not in the file; the closest passages, each with the call
+/// repaired onto it where that is beyond doubt, and whether the edit looks applied
+/// already.
 #[cold]
 pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usize>) -> Refusal {
-    let found: Vec<Value> =
-        candidates::closest(text, &item.old_text, MAX_CANDIDATES, CANDIDATE_BUDGET)
-            .into_iter()
-            .map(|c| {
-                json!({
-                    "startLine": c.start_line,
-                    "endLine": c.end_line,
-                    "text": c.text,
-                    "similarity": c.similarity,
-                    "difference": c.difference.as_str(),
-                })
-            })
-            .collect();
+    // An oldText pasted from a numbered read: look for it, and carry the change, without
+    // the numbers.
+    let numbered = lines::strip_numbers(&item.old_text)
+        .filter(|_| lines::strip_numbers(text).is_none());
+    let (old, new) = match &numbered {
+        Some(old) => (
+            old.as_str(),
+            lines::strip_numbers(&item.new_text).unwrap_or_else(|| item.new_text.clone()),
+        ),
+        None => (item.old_text.as_str(), item.new_text.clone()),
+    };
+    let found = candidates::closest(text, old, MAX_CANDIDATES, CANDIDATE_BUDGET);
+    // The first candidate is clearly the passage only when no other comes close.
+    let runner_up = found.get(1).map_or(0.0, |c| c.similarity);
+    let mut repaired = Vec::with_capacity(found.len());
+    for (rank, c) in found.into_iter().enumerate() {
+        let difference = if numbered.is_some() && c.text.replace("\r\n", "\n") == old.replace("\r\n", "\n") {
+            "line-numbers"
+        } else {
+            c.difference.as_str()
+        };
+        let mut candidate = json!({
+            "startLine": c.start_line,
+            "endLine": c.end_line,
+            "text": c.text,
+            "similarity": c.similarity,
+            "difference": difference,
+        });
+        // Only the first candidate, and only when it is clearly the passage, is offered
+        // a repaired newText: a doubtful offer followed to the letter writes a file the
+        // caller did not mean.
+        let clear = rank == 0
+            && (c.similarity >= CLEARLY || difference == "line-numbers")
+            && runner_up < c.similarity - MARGIN
+            && !another_line_like(text, old, &c.text);
+        if let Some(carried) = clear.then(|| carry::carry(old, &c.text, &new)).flatten() {
+            if carried != c.text {
+                candidate["newText"] = Value::String(carried);
+            }
+        }
+        repaired.push(candidate);
+    }
     let applied = already_applied(text, item);
     let message = match edit_index {
         Some(i) => format!("oldText of edits[{i}] is not in `{shown}`"),
@@ -39,21 +99,44 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
     };
     let mut refusal = Refusal::new(Code::NoMatch, message)
         .with(key::PATH, shown)
-        .with(key::CANDIDATES, found);
+        .with(key::CANDIDATES, repaired);
     if applied {
         refusal = refusal.with(key::ALREADY_APPLIED, true);
     }
     with_index(refusal, edit_index)
 }
 
-/// Whether an item whose `oldText` is absent looks applied already: its `newText` is in
-/// the text. A short newText turns up anywhere by chance; only a telling one counts.
+/// Whether an item whose `oldText` is absent is applied already, as far as the file alone
+/// can tell: its `newText` occurs exactly once, and that occurrence is distinctive — it
+/// holds at least one whole line of the file. A short `newText` that merely occurs
+/// somewhere (a version number in a dependency line) is no evidence.
 pub fn already_applied(text: &str, item: &EditItem) -> bool {
-    let telling = item.new_text.trim().chars().count() >= 8 || item.new_text.trim().contains('\n');
-    telling
-        && !crate::text::matching::locate(text, &item.new_text, "")
-            .offsets
-            .is_empty()
+    let located = crate::text::matching::locate(text, &item.new_text, "");
+    let [at] = located.offsets[..] else {
+        return false;
+    };
+    let end = at + located.old.len();
+    if located.old.trim().is_empty() {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
+    // The occurrence holds a whole line when a line that is not blank starts inside it
+    // (or it starts the line, after its indentation) and ends inside it (or only blanks
+    // follow it on the line).
+    let starts_line = bytes[..at].iter().rev().take_while(|&&b| b != b'\n').all(blank);
+    let ends_line = bytes[end..].iter().take_while(|&&b| b != b'\n').all(blank);
+    let mut starts: Vec<usize> = (at..end)
+        .filter(|&i| i > 0 && bytes[i - 1] == b'\n')
+        .collect();
+    if starts_line {
+        starts.insert(0, at);
+    }
+    starts.into_iter().any(|s| {
+        let line_end = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |n| s + n);
+        let within = line_end <= end || ends_line;
+        within && !bytes[s..line_end.min(end)].iter().all(blank)
+    })
 }
 
 /// `AMBIGUOUS_MATCH`: more than one occurrence and no instruction to replace them all.

@@ -16,8 +16,9 @@ pub struct Case {
     pub old: String,
     /// The `newText`, written against the agent's (mistaken) view of the passage.
     pub new: String,
-    /// The file the edit was meant to give: the true passage replaced by `new` (in CRLF
-    /// when the file is all CRLF), or the file itself for a retry after success.
+    /// The file the edit was meant to give: the agent's change (a marker at the end of
+    /// the line its `oldText` begins with) made to the true passage, or the file itself
+    /// for a retry after success.
     pub intended: String,
 }
 
@@ -177,7 +178,7 @@ fn push(
     let intended = format!(
         "{}{}{}",
         &file[..passage.start],
-        convert(&new, fx.crlf),
+        meant(exact, &old),
         &file[passage.end..]
     );
     cases.push(Case {
@@ -207,6 +208,49 @@ fn convert(new: &str, crlf: bool) -> String {
     } else {
         new.to_owned()
     }
+}
+
+/// The agent's change as it meant it, made to the true passage `exact`: the marker at the
+/// end of the line that `old`'s first line stands for — the line sharing most words with
+/// it (the first such line), as numbered-read prefixes and mistakes aside.
+fn meant(exact: &str, old: &str) -> String {
+    let first = old.split('\n').next().unwrap_or(old);
+    let first = first
+        .trim_start()
+        .split_once('\t')
+        .filter(|(n, _)| n.chars().all(|c| c.is_ascii_digit()))
+        .map_or(first, |(_, rest)| rest);
+    let words: Vec<&str> = first.split_whitespace().collect();
+    let lines: Vec<&str> = exact.split_inclusive('\n').collect();
+    let shared = |line: &str| {
+        line.split_whitespace()
+            .filter(|w| words.contains(w))
+            .count()
+    };
+    let best = (0..lines.len())
+        .max_by_key(|&i| (shared(lines[i]), std::cmp::Reverse(i)))
+        .unwrap_or(0);
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        if i == best {
+            let body = line.trim_end_matches(['\n', '\r']);
+            // Where the agent's first line is only the start of the true line (it
+            // remembered the line wrapped), the marker follows that start.
+            let head = first.trim();
+            let indent = body.len() - body.trim_start().len();
+            let at = if body.trim_start().starts_with(head) && body.trim().len() > head.len() + 1 {
+                indent + head.len()
+            } else {
+                body.len()
+            };
+            out.push_str(&body[..at]);
+            out.push_str(" EDITED-HERE");
+            out.push_str(&line[at..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
 }
 
 /// The agent's change: a marker at the end of the passage's first line.

@@ -5,7 +5,7 @@
 pub type Mistake = fn(&str) -> Option<String>;
 
 /// The mistakes, each a function of the agent's view of the passage.
-pub const MISTAKES: [(&str, Mistake); 12] = [
+pub const MISTAKES: [(&str, Mistake); 18] = [
     ("dedented", dedented),
     ("second-line-indent", second_line_indent),
     ("tabs-spaces", tabs_spaces),
@@ -18,6 +18,12 @@ pub const MISTAKES: [(&str, Mistake); 12] = [
     ("dropped-line", dropped_line),
     ("added-line", added_line),
     ("extra-blank-line", extra_blank_line),
+    ("reordered-lines", reordered_lines),
+    ("rewrapped-line", rewrapped_line),
+    ("truncated-first-line", truncated_first_line),
+    ("truncated-last-line", truncated_last_line),
+    ("elided-lines", elided_lines),
+    ("line-numbers", line_numbers),
 ];
 
 fn changed(view: &str, out: String) -> Option<String> {
@@ -202,4 +208,90 @@ fn extra_blank_line(view: &str) -> Option<String> {
         return None;
     }
     changed(view, format!("{first}\n\n{rest}"))
+}
+
+/// The last two lines of a passage of three or more remembered in the other order.
+fn reordered_lines(view: &str) -> Option<String> {
+    let mut lines: Vec<&str> = view.split('\n').collect();
+    let content = lines.len() - usize::from(view.ends_with('\n'));
+    if content < 3 || lines[content - 1].trim() == lines[content - 2].trim() {
+        return None;
+    }
+    lines.swap(content - 1, content - 2);
+    changed(view, lines.join("\n"))
+}
+
+/// A long first line remembered wrapped in two, the rest indented one step deeper (as a
+/// formatter wraps a call).
+fn rewrapped_line(view: &str) -> Option<String> {
+    let (first, rest) = view.split_once('\n').unwrap_or((view, ""));
+    let body = first.trim_start();
+    if body.len() < 40 {
+        return None;
+    }
+    let indent = &first[..first.len() - body.len()];
+    let half = body.len() / 2;
+    let at = half + body[half..].find(' ')?;
+    let (head, tail) = (&body[..at], body[at..].trim_start());
+    if tail.is_empty() {
+        return None;
+    }
+    let wrapped = format!("{indent}{head}\n{indent}    {tail}");
+    let out = if view.contains('\n') {
+        format!("{wrapped}\n{rest}")
+    } else {
+        wrapped
+    };
+    changed(view, out)
+}
+
+/// The first line of a passage of two or more copied from its second word on.
+fn truncated_first_line(view: &str) -> Option<String> {
+    let (first, rest) = view.split_once('\n')?;
+    let body = first.trim_start();
+    let cut = body.find(' ')?;
+    let kept = body[cut..].trim_start();
+    if kept.len() < 8 || rest.trim().is_empty() {
+        return None;
+    }
+    changed(view, format!("{kept}\n{rest}"))
+}
+
+/// The last line of a passage of two or more copied only to its middle.
+fn truncated_last_line(view: &str) -> Option<String> {
+    let body = view.strip_suffix('\n').unwrap_or(view);
+    let (head, last) = body.rsplit_once('\n')?;
+    let words: Vec<&str> = last.split(' ').collect();
+    if last.trim().len() < 16 || words.len() < 4 {
+        return None;
+    }
+    let kept = words[..words.len() / 2 + 1].join(" ");
+    changed(view, format!("{head}\n{kept}"))
+}
+
+/// The middle of a passage of four lines or more left out as `...`.
+fn elided_lines(view: &str) -> Option<String> {
+    let lines: Vec<&str> = view.split('\n').collect();
+    let content = lines.len() - usize::from(view.ends_with('\n'));
+    if content < 4 {
+        return None;
+    }
+    let first = lines[0];
+    let indent = &first[..first.len() - first.trim_start().len()];
+    let mut out = vec![first.to_owned(), format!("{indent}...")];
+    out.extend(lines[content - 1..].iter().map(|l| (*l).to_owned()));
+    changed(view, out.join("\n"))
+}
+
+/// Every line with the number and tab a numbered read shows (from line 12 on).
+fn line_numbers(view: &str) -> Option<String> {
+    let body = view.strip_suffix('\n');
+    let lines: Vec<&str> = body.unwrap_or(view).split('\n').collect();
+    let numbered: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| format!("{:>6}\t{l}", i + 12))
+        .collect();
+    let end = if body.is_some() { "\n" } else { "" };
+    changed(view, format!("{}{end}", numbered.join("\n")))
 }

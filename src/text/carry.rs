@@ -1,0 +1,554 @@
+//! Carrying a caller's intended change onto the passage that is really in the file: a
+//! three-way merge whose base is the caller's `oldText`, one side the candidate's text
+//! (what the file holds) and the other the caller's `newText` (what the caller meant to
+//! do to it).
+//!
+//! A model that misremembers a passage writes `newText` from the same wrong memory, so
+//! the repaired call is the candidate's text as `oldText` and this merge as `newText`.
+//! Lines are aligned first (whitespace set aside, near lines paired), then a line both
+//! sides changed is merged character by character; lines the caller added take the
+//! file's indentation, learned from the lines both hold. Where the two changes touch the
+//! same bytes, or the file's lines and the caller's new lines would fall in the same gap,
+//! the merge gives up: following a repair to the letter must never write what the caller
+//! did not mean, so a doubtful merge offers nothing.
+
+use std::collections::HashMap;
+
+use similar::{capture_diff_slices, Algorithm, DiffOp};
+
+/// The shortest similarity at which two lines that differ in content are taken for the
+/// same line, changed.
+const PAIRED: f64 = 0.6;
+/// Lines longer than this are not merged character by character (the diff is quadratic
+/// in the worst case): such a line changed on both sides is a conflict.
+const MAX_MERGED_LINE: usize = 2000;
+/// Passages with more lines than this are not merged.
+const MAX_LINES: usize = 400;
+
+/// `theirs` (the caller's `newText`) carried from `base` (the caller's `oldText`) onto
+/// `ours` (the file's passage), or `None` when it cannot be carried without doubt.
+#[must_use]
+pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
+    if base == ours {
+        return Some(theirs.to_owned());
+    }
+    let crlf = ours.contains("\r\n");
+    let (base, ours, theirs) = (lf(base), lf(ours), lf(theirs));
+    let (b, b_end) = split(&base);
+    let (o, o_end) = split(&ours);
+    let (t, t_end) = split(&theirs);
+    if b.len().max(o.len()).max(t.len()) > MAX_LINES {
+        return None;
+    }
+    let to_ours = align(&b, &o, false);
+    let to_theirs = align(&b, &t, true);
+    let indent = Indent::learn(&b, &o, &to_ours.paired);
+    let wrapped = wrapped(&b, &o, &to_ours.paired);
+    let mut out: Vec<String> = Vec::new();
+    let mut gap = 0;
+    while gap <= b.len() {
+        // What each side put between base lines gap-1 and gap.
+        let ours_in = &to_ours.inserted[gap];
+        let theirs_in = &to_theirs.inserted[gap];
+        if !ours_in.is_empty() && !theirs_in.is_empty() {
+            return None;
+        }
+        out.extend(ours_in.iter().map(|&j| o[j].to_owned()));
+        for &k in theirs_in {
+            out.push(indent.apply(t[k])?);
+        }
+        if gap == b.len() {
+            break;
+        }
+        // Lines the caller wrapped that the file holds as one: the change made to them,
+        // joined, merged into the file's line.
+        if let Some((last, j)) = wrapped[gap] {
+            let inside = gap + 1..=last;
+            if inside.clone().any(|g| !to_ours.inserted[g].is_empty() || !to_theirs.inserted[g].is_empty()) {
+                return None;
+            }
+            let mut theirs_lines = Vec::new();
+            for i in gap..=last {
+                theirs_lines.push(t[to_theirs.paired[i]?]);
+            }
+            let (base_joined, theirs_joined) = (join(&b[gap..=last]), join(&theirs_lines));
+            out.push(if theirs_joined == base_joined {
+                o[j].to_owned()
+            } else {
+                merge_line(&base_joined, o[j], &theirs_joined)?
+            });
+            gap = last + 1;
+            continue;
+        }
+        // A line the caller elided (`...`) must stand for lines of the file's own that sit
+        // in its place; without them, the passage is not the one the caller meant.
+        if elided(b[gap]) && to_ours.paired[gap].is_none() {
+            let filled = !to_ours.inserted[gap].is_empty() || !to_ours.inserted[gap + 1].is_empty();
+            if !filled {
+                return None;
+            }
+        }
+        let line = match (to_ours.paired[gap], to_theirs.paired[gap]) {
+            // The caller kept the line: the file's own.
+            (Some(j), Some(k)) if t[k] == b[gap] => Some(o[j].to_owned()),
+            (Some(j), Some(k)) if o[j] == b[gap] => Some(t[k].to_owned()),
+            (Some(j), Some(k)) => Some(merge_line(b[gap], o[j], t[k])?),
+            // The caller deleted the line: delete the file's, when it is the same line
+            // but for whitespace.
+            (Some(j), None) if normal(o[j]) == normal(b[gap]) => None,
+            (Some(_), None) => return None,
+            // The file does not hold the line (the caller added or misremembered it):
+            // a change the caller made to it cannot be carried.
+            (None, Some(k)) if t[k] == b[gap] => None,
+            (None, Some(_)) => return None,
+            (None, None) => None,
+        };
+        out.extend(line);
+        gap += 1;
+    }
+    let terminated = if b_end == t_end { o_end } else { t_end };
+    let mut joined = out.join("\n");
+    if terminated {
+        joined.push('\n');
+    }
+    if crlf {
+        joined = joined.replace('\n', "\r\n");
+    }
+    Some(joined)
+}
+
+/// Lines wrapped as one: the first line's text, then each next one's after a space.
+fn join(lines: &[&str]) -> String {
+    let mut joined = lines[0].trim_end().to_owned();
+    for line in &lines[1..] {
+        joined.push(' ');
+        joined.push_str(line.trim());
+    }
+    joined
+}
+
+/// For each base line that starts a run of lines the file holds as one line (the caller
+/// wrapped it), the run's last line and the file's line.
+fn wrapped(base: &[&str], ours: &[&str], paired: &[Option<usize>]) -> Vec<Option<(usize, usize)>> {
+    let mut runs = vec![None; base.len()];
+    for i in 0..base.len() {
+        let Some(j) = paired[i] else { continue };
+        let whole = normal(ours[j]);
+        let mut joined = normal(base[i]);
+        if joined == whole || !whole.starts_with(&joined) {
+            continue;
+        }
+        for (k, line) in base.iter().enumerate().skip(i + 1) {
+            if paired[k].is_some() {
+                break;
+            }
+            joined = format!("{joined} {}", normal(line));
+            if joined == whole {
+                runs[i] = Some((k, j));
+                break;
+            }
+            if !whole.starts_with(&joined) {
+                break;
+            }
+        }
+    }
+    runs
+}
+
+/// Whether a line is an elision: `...` or `…`, alone or after a comment marker.
+fn elided(line: &str) -> bool {
+    let body = line
+        .trim()
+        .trim_start_matches(['/', '#', '-', '*', ';', '<', '!'])
+        .trim();
+    matches!(body, "..." | "…" | "[...]" | "(...)")
+}
+
+fn lf(text: &str) -> String {
+    text.replace("\r\n", "\n")
+}
+
+/// The lines of `text`, and whether it ends with a newline.
+fn split(text: &str) -> (Vec<&str>, bool) {
+    match text.strip_suffix('\n') {
+        Some(body) => (body.split('\n').collect(), true),
+        None if text.is_empty() => (Vec::new(), false),
+        None => (text.split('\n').collect(), false),
+    }
+}
+
+/// A line with every run of whitespace made one space, and none at either end.
+fn normal(line: &str) -> String {
+    line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// How the lines of one text map onto another's.
+struct Alignment {
+    /// For each line of the first text, the line of the second it is (changed or not).
+    paired: Vec<Option<usize>>,
+    /// For each gap before line i of the first text (and one after the last), the lines
+    /// of the second text that sit there and pair with none.
+    inserted: Vec<Vec<usize>>,
+}
+
+/// Aligns `a`'s lines with `b`'s: equal once whitespace is set aside, or, within a stretch
+/// that differs, paired in order by similarity — or, with `positional`, line for line
+/// where the stretch has as many lines on both sides (the caller's change of a line is
+/// that line changed, however much).
+fn align(a: &[&str], b: &[&str], positional: bool) -> Alignment {
+    let na: Vec<String> = a.iter().map(|l| normal(l)).collect();
+    let nb: Vec<String> = b.iter().map(|l| normal(l)).collect();
+    let mut paired = vec![None; a.len()];
+    for op in capture_diff_slices(Algorithm::Myers, &na, &nb) {
+        match op {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
+                for i in 0..len {
+                    paired[old_index + i] = Some(new_index + i);
+                }
+            }
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                if positional && old_len == new_len {
+                    for i in 0..old_len {
+                        paired[old_index + i] = Some(new_index + i);
+                    }
+                    continue;
+                }
+                // In order: each line of `a` takes the next line of `b` like it enough.
+                let mut next = new_index;
+                for i in old_index..old_index + old_len {
+                    let found = (next..new_index + new_len)
+                        .find(|&j| similarity(&na[i], &nb[j]) >= PAIRED);
+                    if let Some(j) = found {
+                        paired[i] = Some(j);
+                        next = j + 1;
+                    }
+                }
+            }
+            DiffOp::Delete { .. } | DiffOp::Insert { .. } => {}
+        }
+    }
+    let mut inserted = vec![Vec::new(); a.len() + 1];
+    let mut taken = vec![false; b.len()];
+    for j in paired.iter().flatten() {
+        taken[*j] = true;
+    }
+    // An unpaired line of `b` sits before the first line of `a` paired after it.
+    let mut gap_of_next = vec![a.len(); b.len() + 1];
+    for (i, j) in paired.iter().enumerate().rev() {
+        if let Some(j) = j {
+            for g in gap_of_next.iter_mut().take(*j + 1) {
+                *g = (*g).min(i);
+            }
+        }
+    }
+    for j in 0..b.len() {
+        if !taken[j] {
+            inserted[gap_of_next[j]].push(j);
+        }
+    }
+    Alignment { paired, inserted }
+}
+
+/// How alike two lines are, 0..=1, by characters.
+#[must_use]
+pub fn similarity(a: &str, b: &str) -> f64 {
+    if a == b {
+        return 1.0;
+    }
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let same: usize = capture_diff_slices(Algorithm::Myers, &a, &b)
+        .iter()
+        .map(|op| match op {
+            DiffOp::Equal { len, .. } => *len,
+            _ => 0,
+        })
+        .sum();
+    2.0 * same as f64 / (a.len() + b.len()) as f64
+}
+
+/// One side's change to the base: the characters `start..end` replaced by `with`.
+#[derive(Debug, PartialEq)]
+struct Change {
+    start: usize,
+    end: usize,
+    with: Vec<char>,
+}
+
+fn changes(base: &[char], side: &[char]) -> Vec<Change> {
+    capture_diff_slices(Algorithm::Myers, base, side)
+        .into_iter()
+        .filter_map(|op| {
+            let (start, end, from, len) = match op {
+                DiffOp::Equal { .. } => return None,
+                DiffOp::Delete {
+                    old_index, old_len, ..
+                } => (old_index, old_index + old_len, 0, 0),
+                DiffOp::Insert {
+                    old_index,
+                    new_index,
+                    new_len,
+                } => (old_index, old_index, new_index, new_len),
+                DiffOp::Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                } => (old_index, old_index + old_len, new_index, new_len),
+            };
+            Some(Change {
+                start,
+                end,
+                with: side[from..from + len].to_vec(),
+            })
+        })
+        .collect()
+}
+
+fn word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The span of base characters a change is about: what it replaces, widened to whole
+/// words where it cuts into one or adds to one, so two changes of one word are seen to
+/// meet even where their characters do not.
+fn reach(base: &[char], change: &Change) -> (usize, usize) {
+    let is_word = |i: usize| base.get(i).copied().is_some_and(word);
+    let (mut start, mut end) = (change.start, change.end);
+    if change.start == change.end {
+        // An insertion that joins a word on either side (word characters meeting word
+        // characters) is about that word.
+        let joins_before = change.with.first().copied().is_some_and(word);
+        let joins_after = change.with.last().copied().is_some_and(word);
+        if joins_before && start > 0 && is_word(start - 1) {
+            while start > 0 && is_word(start - 1) {
+                start -= 1;
+            }
+        }
+        if joins_after && is_word(end) {
+            while is_word(end) {
+                end += 1;
+            }
+        }
+        return (start, end);
+    }
+    if start > 0 && is_word(start - 1) && is_word(start) {
+        while start > 0 && is_word(start - 1) {
+            start -= 1;
+        }
+    }
+    if end > 0 && is_word(end - 1) && is_word(end) {
+        while is_word(end) {
+            end += 1;
+        }
+    }
+    (start, end)
+}
+
+/// Whether two changes of the same base would touch the same characters or words: their
+/// reaches overlap, both insert at one point, or one inserts strictly inside the other.
+fn clash(base: &[char], a: &Change, b: &Change) -> bool {
+    if a == b {
+        return false;
+    }
+    let (a0, a1) = reach(base, a);
+    let (b0, b1) = reach(base, b);
+    match (a0 == a1, b0 == b1) {
+        (true, true) => a0 == b0,
+        (true, false) => b0 < a0 && a0 < b1,
+        (false, true) => a0 < b0 && b0 < a1,
+        (false, false) => a0 < b1 && b0 < a1,
+    }
+}
+
+/// A line both sides changed, merged character by character; `None` where the changes
+/// touch the same characters.
+fn merge_line(base: &str, ours: &str, theirs: &str) -> Option<String> {
+    if base.len().max(ours.len()).max(theirs.len()) > MAX_MERGED_LINE {
+        return None;
+    }
+    let b: Vec<char> = base.chars().collect();
+    let mine = changes(&b, &ours.chars().collect::<Vec<_>>());
+    let yours = changes(&b, &theirs.chars().collect::<Vec<_>>());
+    if mine.iter().any(|m| yours.iter().any(|y| clash(&b, m, y))) {
+        return None;
+    }
+    let mut all: Vec<&Change> = mine.iter().chain(yours.iter()).collect();
+    // By position; at one position an insertion goes before a replacement, and a change
+    // both sides made is made once.
+    all.sort_by_key(|c| (c.start, c.end));
+    all.dedup_by(|a, b| a == b);
+    let mut out = String::with_capacity(theirs.len() + ours.len());
+    let mut at = 0;
+    for change in all {
+        out.extend(&b[at..change.start]);
+        out.extend(&change.with);
+        at = change.end;
+    }
+    out.extend(&b[at..]);
+    Some(out)
+}
+
+/// The file's indentation for a line the caller indented the caller's way: learned from
+/// the lines both the caller's `oldText` and the file hold.
+struct Indent {
+    /// The caller's indentation → the file's, for each that the pairs show one way only.
+    map: HashMap<String, String>,
+    /// Indentations the pairs show two ways: a new line indented so is in doubt.
+    doubtful: Vec<String>,
+    /// Spaces the file writes as one tab, when the pairs show the caller's spaces as tabs.
+    tab_width: Option<usize>,
+}
+
+fn leading(line: &str) -> &str {
+    &line[..line.len() - line.trim_start().len()]
+}
+
+impl Indent {
+    fn learn(base: &[&str], ours: &[&str], paired: &[Option<usize>]) -> Indent {
+        let mut map: HashMap<String, String> = HashMap::new();
+        let mut doubtful = Vec::new();
+        let mut tab_width = None;
+        for (i, j) in paired.iter().enumerate() {
+            let Some(j) = j else { continue };
+            if base[i].trim().is_empty() || ours[*j].trim().is_empty() {
+                continue;
+            }
+            let (from, to) = (leading(base[i]), leading(ours[*j]));
+            if from.chars().all(|c| c == ' ') && !to.is_empty() && to.chars().all(|c| c == '\t')
+            {
+                if from.len() % to.len() == 0 && !from.is_empty() {
+                    tab_width = Some(from.len() / to.len());
+                }
+            }
+            match map.get(from) {
+                Some(known) if known != to => doubtful.push(from.to_owned()),
+                Some(_) => {}
+                None => {
+                    map.insert(from.to_owned(), to.to_owned());
+                }
+            }
+        }
+        Indent {
+            map,
+            doubtful,
+            tab_width,
+        }
+    }
+
+    /// A new line of the caller's, indented as the file indents.
+    fn apply(&self, line: &str) -> Option<String> {
+        if line.trim().is_empty() {
+            return Some(line.to_owned());
+        }
+        let indent = leading(line);
+        if self.doubtful.iter().any(|d| d == indent) {
+            return None;
+        }
+        if let Some(to) = self.map.get(indent) {
+            return Some(format!("{to}{}", &line[indent.len()..]));
+        }
+        if self.map.is_empty() || self.map.iter().all(|(from, to)| from == to) {
+            return Some(line.to_owned());
+        }
+        // The longest known indentation this one extends, and the rest as the file
+        // would write it.
+        let (from, to) = self
+            .map
+            .iter()
+            .filter(|(from, _)| indent.starts_with(from.as_str()))
+            .max_by_key(|(from, _)| from.len())?;
+        let rest = &indent[from.len()..];
+        let rest = match self.tab_width {
+            Some(w) if rest.chars().all(|c| c == ' ') && rest.len() % w == 0 => {
+                "\t".repeat(rest.len() / w)
+            }
+            _ => rest.to_owned(),
+        };
+        Some(format!("{to}{rest}{}", &line[indent.len()..]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::carry;
+
+    #[test]
+    fn a_dedented_change_is_carried_with_the_files_indentation() {
+        let ours = "    def f(x):\n        return x\n";
+        let base = "def f(x):\n    return x\n";
+        let theirs = "def f(x):\n    y = x + 1\n    return y\n";
+        assert_eq!(
+            carry(base, ours, theirs).unwrap(),
+            "    def f(x):\n        y = x + 1\n        return y\n"
+        );
+    }
+
+    #[test]
+    fn a_recipe_typed_with_spaces_keeps_its_tabs() {
+        let ours = "build:\n\tcargo build\n";
+        let base = "build:\n    cargo build\n";
+        let theirs = "build:\n    cargo build --release\n    strip target/release/x\n";
+        assert_eq!(
+            carry(base, ours, theirs).unwrap(),
+            "build:\n\tcargo build --release\n\tstrip target/release/x\n"
+        );
+    }
+
+    #[test]
+    fn a_skipped_line_is_kept() {
+        let ours = "a = 1\nb = 2\nc = 3";
+        let base = "a = 1\nc = 3";
+        let theirs = "a = 10\nc = 3";
+        assert_eq!(carry(base, ours, theirs).unwrap(), "a = 10\nb = 2\nc = 3");
+    }
+
+    #[test]
+    fn a_mistyped_token_and_the_change_merge_when_apart() {
+        let ours = "    alpha + gamma";
+        let base = "    alpha + beta";
+        let theirs = "    (alpha + beta)";
+        // The change is beside the mistyped token, not in it.
+        assert_eq!(carry(base, ours, theirs).unwrap(), "    (alpha + gamma)");
+        // Changes of one word meet, even where their characters do not.
+        assert_eq!(carry("getValue()", "getValues()", "getVal()"), None);
+        // A change of the mistyped token itself cannot be carried.
+        assert_eq!(carry(base, ours, "    alpha + delta"), None);
+    }
+
+    #[test]
+    fn trailing_whitespace_is_the_files() {
+        assert_eq!(
+            carry("let x = 1; \nlet y = 2;", "let x = 1;\nlet y = 2;", "let x = 1;  // one\nlet y = 2;").unwrap(),
+            "let x = 1; // one\nlet y = 2;"
+        );
+    }
+
+    #[test]
+    fn new_lines_where_the_file_has_its_own_are_in_doubt() {
+        let ours = "a\nfile-only\nb";
+        let base = "a\nb";
+        let theirs = "a\ncaller-new\nb";
+        assert_eq!(carry(base, ours, theirs), None);
+    }
+
+    #[test]
+    fn crlf_passages_stay_crlf() {
+        assert_eq!(
+            carry("x = 1\ny = 2\n", "  x = 1\r\n  y = 2\r\n", "x = 1\ny = 3\n").unwrap(),
+            "  x = 1\r\n  y = 3\r\n"
+        );
+    }
+}
