@@ -19,6 +19,8 @@ use similar::{capture_diff_slices, Algorithm, DiffOp};
 /// The shortest similarity at which two lines that differ in content are taken for the
 /// same line, changed.
 const PAIRED: f64 = 0.6;
+/// The shortest part of a line (its start or its end) taken for that line.
+const MIN_PART: usize = 8;
 /// Lines longer than this are not merged character by character (the diff is quadratic
 /// in the worst case): such a line changed on both sides is a conflict.
 const MAX_MERGED_LINE: usize = 2000;
@@ -117,6 +119,44 @@ pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
     Some(joined)
 }
 
+/// The passage an `oldText` with one elided stretch (a `...` line) stands for: the only
+/// place where its lines before the elision occur (whitespace aside), through the first
+/// place after it where its lines after the elision do, with at least one line between.
+/// The 0-based first and last line, and the passage's exact text.
+#[must_use]
+pub fn elided_passage(text: &str, old: &str) -> Option<(usize, usize, String)> {
+    const MAX_SPAN: usize = 400;
+    let view = lf(old);
+    let (lines, terminated) = split(&view);
+    let mut marks = lines.iter().enumerate().filter(|(_, l)| elided(l));
+    let (at, _) = marks.next()?;
+    if marks.next().is_some() || at == 0 || at + 1 == lines.len() {
+        return None;
+    }
+    let (head, tail): (Vec<String>, Vec<String>) = (
+        lines[..at].iter().map(|l| normal(l)).collect(),
+        lines[at + 1..].iter().map(|l| normal(l)).collect(),
+    );
+    let file: Vec<&str> = text.split_inclusive('\n').collect();
+    let plain: Vec<String> = file.iter().map(|l| normal(l)).collect();
+    let occurs = |from: usize, part: &[String]| {
+        plain.len() >= part.len() && (0..part.len()).all(|k| plain.get(from + k) == Some(&part[k]))
+    };
+    let mut heads = (0..plain.len()).filter(|&p| occurs(p, &head));
+    let first = heads.next()?;
+    if heads.next().is_some() {
+        return None;
+    }
+    let from = first + head.len() + 1;
+    let last = (from..plain.len().min(from + MAX_SPAN)).find(|&q| occurs(q, &tail))? + tail.len() - 1;
+    let mut passage: String = file[first..=last].concat();
+    if !terminated {
+        let body = passage.trim_end_matches(['\n', '\r']).len();
+        passage.truncate(body);
+    }
+    Some((first, last, passage))
+}
+
 /// Lines wrapped as one: the first line's text, then each next one's after a space.
 fn join(lines: &[&str]) -> String {
     let mut joined = lines[0].trim_end().to_owned();
@@ -156,7 +196,8 @@ fn wrapped(base: &[&str], ours: &[&str], paired: &[Option<usize>]) -> Vec<Option
 }
 
 /// Whether a line is an elision: `...` or `…`, alone or after a comment marker.
-fn elided(line: &str) -> bool {
+#[must_use]
+pub fn elided(line: &str) -> bool {
     let body = line
         .trim()
         .trim_start_matches(['/', '#', '-', '*', ';', '<', '!'])
@@ -178,8 +219,46 @@ fn split(text: &str) -> (Vec<&str>, bool) {
 }
 
 /// A line with every run of whitespace made one space, and none at either end.
-fn normal(line: &str) -> String {
+#[must_use]
+pub fn normal(line: &str) -> String {
     line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The runs two sequences share, in order on both sides: `(a_start, b_start, len)`. Runs
+/// that would not keep both sides in order are left out, so the stretches between runs
+/// are always well formed.
+fn shared_runs<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> Vec<(usize, usize, usize)> {
+    let mut runs = Vec::new();
+    let (mut a_end, mut b_end) = (0, 0);
+    for op in capture_diff_slices(Algorithm::Myers, a, b) {
+        if let DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            if old_index >= a_end && new_index >= b_end && len > 0 {
+                runs.push((old_index, new_index, len));
+                (a_end, b_end) = (old_index + len, new_index + len);
+            }
+        }
+    }
+    runs
+}
+
+/// The stretches between shared runs: `(a_start, a_len, b_start, b_len)`, each with
+/// something on one side at least.
+fn stretches<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> (Vec<(usize, usize, usize)>, Vec<(usize, usize, usize, usize)>) {
+    let runs = shared_runs(a, b);
+    let mut gaps = Vec::new();
+    let (mut a_at, mut b_at) = (0, 0);
+    for &(ai, bi, len) in runs.iter().chain([(a.len(), b.len(), 0)].iter()) {
+        if ai > a_at || bi > b_at {
+            gaps.push((a_at, ai - a_at, b_at, bi - b_at));
+        }
+        (a_at, b_at) = (ai + len, bi + len);
+    }
+    (runs, gaps)
 }
 
 /// How the lines of one text map onto another's.
@@ -199,41 +278,34 @@ fn align(a: &[&str], b: &[&str], positional: bool) -> Alignment {
     let na: Vec<String> = a.iter().map(|l| normal(l)).collect();
     let nb: Vec<String> = b.iter().map(|l| normal(l)).collect();
     let mut paired = vec![None; a.len()];
-    for op in capture_diff_slices(Algorithm::Myers, &na, &nb) {
-        match op {
-            DiffOp::Equal {
-                old_index,
-                new_index,
-                len,
-            } => {
-                for i in 0..len {
-                    paired[old_index + i] = Some(new_index + i);
-                }
+    let (runs, gaps) = stretches(&na, &nb);
+    for (old_index, new_index, len) in runs {
+        for i in 0..len {
+            paired[old_index + i] = Some(new_index + i);
+        }
+    }
+    for (old_index, old_len, new_index, new_len) in gaps {
+        if old_len == 0 || new_len == 0 {
+            continue;
+        }
+        if positional && old_len == new_len {
+            for i in 0..old_len {
+                paired[old_index + i] = Some(new_index + i);
             }
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => {
-                if positional && old_len == new_len {
-                    for i in 0..old_len {
-                        paired[old_index + i] = Some(new_index + i);
-                    }
-                    continue;
-                }
-                // In order: each line of `a` takes the next line of `b` like it enough.
-                let mut next = new_index;
-                for i in old_index..old_index + old_len {
-                    let found = (next..new_index + new_len)
-                        .find(|&j| similarity(&na[i], &nb[j]) >= PAIRED);
-                    if let Some(j) = found {
-                        paired[i] = Some(j);
-                        next = j + 1;
-                    }
-                }
+            continue;
+        }
+        // In order: each line of `a` takes the next line of `b` like it enough — or that
+        // it is the start or the end of (a line copied from its middle, or cut short).
+        let mut next = new_index;
+        let part = |x: &str, y: &str| x.len() >= MIN_PART && (y.starts_with(x) || y.ends_with(x));
+        for i in old_index..old_index + old_len {
+            let found = (next..new_index + new_len).find(|&j| {
+                similarity(&na[i], &nb[j]) >= PAIRED || part(&na[i], &nb[j])
+            });
+            if let Some(j) = found {
+                paired[i] = Some(j);
+                next = j + 1;
             }
-            DiffOp::Delete { .. } | DiffOp::Insert { .. } => {}
         }
     }
     let mut inserted = vec![Vec::new(); a.len() + 1];
@@ -258,6 +330,45 @@ fn align(a: &[&str], b: &[&str], positional: bool) -> Alignment {
     Alignment { paired, inserted }
 }
 
+/// How far apart two texts are in tokens (words, single other characters): how many
+/// tokens that are not whitespace differ, and how many runs of whitespace, with line
+/// endings set aside.
+#[must_use]
+pub fn token_distance(a: &str, b: &str) -> (usize, usize) {
+    let (a, b) = (tokens(&lf(a)), tokens(&lf(b)));
+    let mut distance = (0, 0);
+    for (ai, al, bi, bl) in stretches(&a, &b).1 {
+        let count = |side: &[String]| {
+            let space = side.iter().filter(|t| t.trim().is_empty()).count();
+            (side.len() - space, space)
+        };
+        let (x, y) = (count(&a[ai..ai + al]), count(&b[bi..bi + bl]));
+        distance.0 += x.0.max(y.0);
+        distance.1 += x.1.max(y.1);
+    }
+    distance
+}
+
+fn tokens(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut last: Option<u8> = None;
+    for c in text.chars() {
+        let class = if word(c) {
+            0
+        } else if c.is_whitespace() {
+            1
+        } else {
+            2
+        };
+        match out.last_mut() {
+            Some(token) if class != 2 && last == Some(class) => token.push(c),
+            _ => out.push(c.to_string()),
+        }
+        last = Some(class);
+    }
+    out
+}
+
 /// How alike two lines are, 0..=1, by characters.
 #[must_use]
 pub fn similarity(a: &str, b: &str) -> f64 {
@@ -269,13 +380,7 @@ pub fn similarity(a: &str, b: &str) -> f64 {
     }
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let same: usize = capture_diff_slices(Algorithm::Myers, &a, &b)
-        .iter()
-        .map(|op| match op {
-            DiffOp::Equal { len, .. } => *len,
-            _ => 0,
-        })
-        .sum();
+    let same: usize = shared_runs(&a, &b).iter().map(|r| r.2).sum();
     2.0 * same as f64 / (a.len() + b.len()) as f64
 }
 
@@ -288,31 +393,13 @@ struct Change {
 }
 
 fn changes(base: &[char], side: &[char]) -> Vec<Change> {
-    capture_diff_slices(Algorithm::Myers, base, side)
+    stretches(base, side)
+        .1
         .into_iter()
-        .filter_map(|op| {
-            let (start, end, from, len) = match op {
-                DiffOp::Equal { .. } => return None,
-                DiffOp::Delete {
-                    old_index, old_len, ..
-                } => (old_index, old_index + old_len, 0, 0),
-                DiffOp::Insert {
-                    old_index,
-                    new_index,
-                    new_len,
-                } => (old_index, old_index, new_index, new_len),
-                DiffOp::Replace {
-                    old_index,
-                    old_len,
-                    new_index,
-                    new_len,
-                } => (old_index, old_index + old_len, new_index, new_len),
-            };
-            Some(Change {
-                start,
-                end,
-                with: side[from..from + len].to_vec(),
-            })
+        .map(|(start, len, from, with)| Change {
+            start,
+            end: start + len,
+            with: side[from..from + with].to_vec(),
         })
         .collect()
 }
@@ -542,6 +629,17 @@ mod tests {
         let base = "a\nb";
         let theirs = "a\ncaller-new\nb";
         assert_eq!(carry(base, ours, theirs), None);
+    }
+
+    #[test]
+    fn tabs_for_many_spaces_merge() {
+        let b = "\t\t\t\t width=70,\n\t\t\t\t initial_indent=\"\",\n";
+        let o = "                 width=70,\n                 initial_indent=\"\",\n";
+        let t = "\t\t\t\t width=70, EDITED-HERE\n\t\t\t\t initial_indent=\"\",\n";
+        assert_eq!(
+            carry(b, o, t).unwrap(),
+            "                 width=70, EDITED-HERE\n                 initial_indent=\"\",\n"
+        );
     }
 
     #[test]

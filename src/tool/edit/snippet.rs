@@ -33,7 +33,8 @@ fn another_line_like(text: &str, old: &str, candidate: &str) -> bool {
     }
     let indent = &old[..old.len() - old.trim_start().len()];
     let candidate = candidate.trim_end_matches(['\n', '\r']);
-    if candidate.trim() != old.trim() || candidate.starts_with(indent) && !indent.is_empty() {
+    let candidate_indent = &candidate[..candidate.len() - candidate.trim_start().len()];
+    if candidate.trim() != old.trim() || candidate_indent == indent {
         return false;
     }
     text.lines().any(|line| {
@@ -61,9 +62,36 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
         ),
         None => (item.old_text.as_str(), item.new_text.clone()),
     };
-    let found = candidates::closest(text, old, MAX_CANDIDATES, CANDIDATE_BUDGET);
-    // The first candidate is clearly the passage only when no other comes close.
+    let mut found = candidates::closest(text, old, MAX_CANDIDATES, CANDIDATE_BUDGET);
+    // An oldText that elides lines (`...`) stands for the whole stretch from its first
+    // lines to its last: that passage comes first, and the others that overlap it go.
+    if let Some((first, last, passage)) = carry::elided_passage(text, old) {
+        found.retain(|c| c.end_line <= first || c.start_line > last + 1);
+        found.truncate(MAX_CANDIDATES - 1);
+        let similarity = (carry::similarity(&carry::normal(old), &carry::normal(&passage)) * 1000.0)
+            .round()
+            / 1000.0;
+        found.insert(
+            0,
+            candidates::Candidate {
+                start_line: first + 1,
+                end_line: last + 1,
+                text: passage,
+                similarity: similarity.max(CLEARLY),
+                difference: candidates::Difference::Content,
+            },
+        );
+    }
+    // The first candidate is clearly the passage only when no other comes close: by
+    // similarity, or by being within one token of oldText while the next is further.
     let runner_up = found.get(1).map_or(0.0, |c| c.similarity);
+    let ahead = match (found.first(), found.get(1)) {
+        (Some(first), Some(second)) => {
+            let best = carry::token_distance(old, &first.text);
+            best.0 <= 1 && best < carry::token_distance(old, &second.text)
+        }
+        _ => true,
+    };
     let mut repaired = Vec::with_capacity(found.len());
     for (rank, c) in found.into_iter().enumerate() {
         let difference = if numbered.is_some() && c.text.replace("\r\n", "\n") == old.replace("\r\n", "\n") {
@@ -83,7 +111,7 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
         // caller did not mean.
         let clear = rank == 0
             && (c.similarity >= CLEARLY || difference == "line-numbers")
-            && runner_up < c.similarity - MARGIN
+            && (runner_up < c.similarity - MARGIN || ahead)
             && !another_line_like(text, old, &c.text);
         if let Some(carried) = clear.then(|| carry::carry(old, &c.text, &new)).flatten() {
             if carried != c.text {

@@ -245,8 +245,15 @@ fn rewrapped_line(view: &str) -> Option<String> {
     changed(view, out)
 }
 
-/// The first line of a passage of two or more copied from its second word on.
+/// The first line of a passage of two or more copied from its second word on, and a word
+/// of the rest misremembered (copied alone, the passage would match as it is).
 fn truncated_first_line(view: &str) -> Option<String> {
+    let cut = truncate_first(view)?;
+    let (first, rest) = cut.split_once('\n')?;
+    changed(view, format!("{first}\n{}", typo(rest)?))
+}
+
+fn truncate_first(view: &str) -> Option<String> {
     let (first, rest) = view.split_once('\n')?;
     let body = first.trim_start();
     let cut = body.find(' ')?;
@@ -257,16 +264,25 @@ fn truncated_first_line(view: &str) -> Option<String> {
     changed(view, format!("{kept}\n{rest}"))
 }
 
-/// The last line of a passage of two or more copied only to its middle.
+/// The last line of a passage of two or more copied only to its middle, and a word of
+/// the rest misremembered.
 fn truncated_last_line(view: &str) -> Option<String> {
+    let cut = truncate_last(view)?;
+    let (head, last) = cut.rsplit_once('\n')?;
+    changed(view, format!("{}\n{last}", typo(head)?))
+}
+
+fn truncate_last(view: &str) -> Option<String> {
     let body = view.strip_suffix('\n').unwrap_or(view);
     let (head, last) = body.rsplit_once('\n')?;
-    let words: Vec<&str> = last.split(' ').collect();
-    if last.trim().len() < 16 || words.len() < 4 {
+    let text = last.trim_start();
+    let indent = &last[..last.len() - text.len()];
+    let words: Vec<&str> = text.split(' ').collect();
+    if text.len() < 16 || words.len() < 4 || words.iter().any(|w| w.is_empty()) {
         return None;
     }
     let kept = words[..words.len() / 2 + 1].join(" ");
-    changed(view, format!("{head}\n{kept}"))
+    changed(view, format!("{head}\n{indent}{kept}"))
 }
 
 /// The middle of a passage of four lines or more left out as `...`.
