@@ -29,6 +29,9 @@ const MAX_LINES: usize = 400;
 
 /// `theirs` (the caller's `newText`) carried from `base` (the caller's `oldText`) onto
 /// `ours` (the file's passage), or `None` when it cannot be carried without doubt.
+// `b`, `o` and `t` are the three sides' lines, `j` and `k` indices into `o` and `t`: the
+// names of a three-way merge.
+#[allow(clippy::many_single_char_names)]
 #[must_use]
 pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
     if base == ours {
@@ -66,7 +69,10 @@ pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
         // joined, merged into the file's line.
         if let Some((last, j)) = wrapped[gap] {
             let inside = gap + 1..=last;
-            if inside.clone().any(|g| !to_ours.inserted[g].is_empty() || !to_theirs.inserted[g].is_empty()) {
+            if inside
+                .clone()
+                .any(|g| !to_ours.inserted[g].is_empty() || !to_theirs.inserted[g].is_empty())
+            {
                 return None;
             }
             let mut theirs_lines = Vec::new();
@@ -98,12 +104,11 @@ pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
             // The caller deleted the line: delete the file's, when it is the same line
             // but for whitespace.
             (Some(j), None) if normal(o[j]) == normal(b[gap]) => None,
-            (Some(_), None) => return None,
             // The file does not hold the line (the caller added or misremembered it):
             // a change the caller made to it cannot be carried.
             (None, Some(k)) if t[k] == b[gap] => None,
-            (None, Some(_)) => return None,
             (None, None) => None,
+            (Some(_), None) | (None, Some(_)) => return None,
         };
         out.extend(line);
         gap += 1;
@@ -148,7 +153,8 @@ pub fn elided_passage(text: &str, old: &str) -> Option<(usize, usize, String)> {
         return None;
     }
     let from = first + head.len() + 1;
-    let last = (from..plain.len().min(from + MAX_SPAN)).find(|&q| occurs(q, &tail))? + tail.len() - 1;
+    let last =
+        (from..plain.len().min(from + MAX_SPAN)).find(|&q| occurs(q, &tail))? + tail.len() - 1;
     let mut passage: String = file[first..=last].concat();
     if !terminated {
         let body = passage.trim_end_matches(['\n', '\r']).len();
@@ -248,7 +254,12 @@ fn shared_runs<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> Vec<(usize, u
 
 /// The stretches between shared runs: `(a_start, a_len, b_start, b_len)`, each with
 /// something on one side at least.
-fn stretches<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> (Vec<(usize, usize, usize)>, Vec<(usize, usize, usize, usize)>) {
+/// A shared run `(a_start, b_start, len)`, and a stretch between runs `(a_start, a_len,
+/// b_start, b_len)`.
+type Runs = Vec<(usize, usize, usize)>;
+type Stretches = Vec<(usize, usize, usize, usize)>;
+
+fn stretches<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> (Runs, Stretches) {
     let runs = shared_runs(a, b);
     let mut gaps = Vec::new();
     let (mut a_at, mut b_at) = (0, 0);
@@ -299,9 +310,8 @@ fn align(a: &[&str], b: &[&str], positional: bool) -> Alignment {
         let mut next = new_index;
         let part = |x: &str, y: &str| x.len() >= MIN_PART && (y.starts_with(x) || y.ends_with(x));
         for i in old_index..old_index + old_len {
-            let found = (next..new_index + new_len).find(|&j| {
-                similarity(&na[i], &nb[j]) >= PAIRED || part(&na[i], &nb[j])
-            });
+            let found = (next..new_index + new_len)
+                .find(|&j| similarity(&na[i], &nb[j]) >= PAIRED || part(&na[i], &nb[j]));
             if let Some(j) = found {
                 paired[i] = Some(j);
                 next = j + 1;
@@ -381,7 +391,12 @@ pub fn similarity(a: &str, b: &str) -> f64 {
     let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
     let same: usize = shared_runs(&a, &b).iter().map(|r| r.2).sum();
-    2.0 * same as f64 / (a.len() + b.len()) as f64
+    #[allow(
+        clippy::cast_precision_loss,
+        reason = "lines, far below 2^52 characters"
+    )]
+    let ratio = 2.0 * same as f64 / (a.len() + b.len()) as f64;
+    ratio
 }
 
 /// One side's change to the base: the characters `start..end` replaced by `with`.
@@ -412,7 +427,8 @@ fn word(c: char) -> bool {
 /// words where it cuts into one or adds to one, so two changes of one word are seen to
 /// meet even where their characters do not.
 fn reach(base: &[char], change: &Change) -> (usize, usize) {
-    let is_word = |i: usize| base.get(i).copied().is_some_and(word);
+    // A dotted run (`1.2.3`, `a.b`) is one word here: a version is changed whole.
+    let is_word = |i: usize| base.get(i).copied().is_some_and(|c| word(c) || c == '.');
     let (mut start, mut end) = (change.start, change.end);
     if change.start == change.end {
         // An insertion that joins a word on either side (word characters meeting word
@@ -514,11 +530,10 @@ impl Indent {
                 continue;
             }
             let (from, to) = (leading(base[i]), leading(ours[*j]));
-            if from.chars().all(|c| c == ' ') && !to.is_empty() && to.chars().all(|c| c == '\t')
-            {
-                if from.len() % to.len() == 0 && !from.is_empty() {
-                    tab_width = Some(from.len() / to.len());
-                }
+            let tabs_for_spaces =
+                from.chars().all(|c| c == ' ') && !to.is_empty() && to.chars().all(|c| c == '\t');
+            if tabs_for_spaces && !from.is_empty() && from.len().is_multiple_of(to.len()) {
+                tab_width = Some(from.len() / to.len());
             }
             match map.get(from) {
                 Some(known) if known != to => doubtful.push(from.to_owned()),
@@ -559,7 +574,7 @@ impl Indent {
             .max_by_key(|(from, _)| from.len())?;
         let rest = &indent[from.len()..];
         let rest = match self.tab_width {
-            Some(w) if rest.chars().all(|c| c == ' ') && rest.len() % w == 0 => {
+            Some(w) if rest.chars().all(|c| c == ' ') && rest.len().is_multiple_of(w) => {
                 "\t".repeat(rest.len() / w)
             }
             _ => rest.to_owned(),
@@ -618,7 +633,12 @@ mod tests {
     #[test]
     fn trailing_whitespace_is_the_files() {
         assert_eq!(
-            carry("let x = 1; \nlet y = 2;", "let x = 1;\nlet y = 2;", "let x = 1;  // one\nlet y = 2;").unwrap(),
+            carry(
+                "let x = 1; \nlet y = 2;",
+                "let x = 1;\nlet y = 2;",
+                "let x = 1;  // one\nlet y = 2;"
+            )
+            .unwrap(),
             "let x = 1; // one\nlet y = 2;"
         );
     }

@@ -74,7 +74,9 @@ pub fn strip_numbers(text: &str) -> Option<String> {
         let body = ["\t", ": ", ":\t", "→", " | "]
             .iter()
             .find_map(|sep| after.strip_prefix(sep))
-            .or_else(|| matches!(after, "" | "\n" | "\r\n" | ":\n").then_some(after.trim_start_matches(':')))?;
+            .or_else(|| {
+                matches!(after, "" | "\n" | "\r\n" | ":\n").then_some(after.trim_start_matches(':'))
+            })?;
         out.push_str(body);
     }
     expected.map(|_| out)

@@ -13,6 +13,8 @@ mod cases;
 mod mistakes;
 // One whole envelope for each kind of near miss the benchmark counts.
 mod examples;
+// The repaired call, whole, for the cases new users met; okIfApplied as a claim.
+mod repairs;
 
 use std::collections::BTreeMap;
 
@@ -80,7 +82,10 @@ fn attempt(ws: &TestWorkspace, case: &Case) -> (Outcome, String) {
     let details = &miss.envelope["details"];
     if case.kind == "retry-after-success" {
         if details["alreadyApplied"] != true {
-            return (Outcome::Declined, format!("alreadyApplied not reported: {}", miss.stdout));
+            return (
+                Outcome::Declined,
+                format!("alreadyApplied not reported: {}", miss.stdout),
+            );
         }
         let again = ws.stitch(
             "edit",
@@ -88,20 +93,29 @@ fn attempt(ws: &TestWorkspace, case: &Case) -> (Outcome, String) {
                     "okIfApplied": true}),
         );
         if again.envelope["data"]["alreadyApplied"] != true {
-            return (Outcome::Declined, format!("okIfApplied did not succeed: {}", again.stdout));
+            return (
+                Outcome::Declined,
+                format!("okIfApplied did not succeed: {}", again.stdout),
+            );
         }
-        return check_file(ws, case, String::new());
+        return check_file(ws, case, "");
     }
     let first = &details["candidates"][0];
     let (Some(text), Some(new)) = (first["text"].as_str(), first["newText"].as_str()) else {
-        return (Outcome::Declined, format!("no repaired call offered: {}", miss.stdout));
+        return (
+            Outcome::Declined,
+            format!("no repaired call offered: {}", miss.stdout),
+        );
     };
     let retry = ws.stitch(
         "edit",
         &json!({"path": case.fixture, "oldText": text, "newText": new}),
     );
     if retry.envelope["ok"] != true {
-        return (Outcome::Declined, format!("the repair was refused: {}", retry.stdout));
+        return (
+            Outcome::Declined,
+            format!("the repair was refused: {}", retry.stdout),
+        );
     }
     let similarities: Vec<&Value> = details["candidates"]
         .as_array()
@@ -110,15 +124,18 @@ fn attempt(ws: &TestWorkspace, case: &Case) -> (Outcome, String) {
     check_file(
         ws,
         case,
-        format!("candidate {text:?}, newText {new:?}, similarities {similarities:?}"),
+        &format!("candidate {text:?}, newText {new:?}, similarities {similarities:?}"),
     )
 }
 
-fn check_file(ws: &TestWorkspace, case: &Case, offered: String) -> (Outcome, String) {
+fn check_file(ws: &TestWorkspace, case: &Case, offered: &str) -> (Outcome, String) {
     if ws.read_string(case.fixture) == case.intended {
         (Outcome::Repaired, String::new())
     } else {
-        (Outcome::Wrong, format!("the file is not the intended one; {offered}"))
+        (
+            Outcome::Wrong,
+            format!("the file is not the intended one; {offered}"),
+        )
     }
 }
 

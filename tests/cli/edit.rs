@@ -194,23 +194,24 @@ fn a_miss_offers_the_exact_text_and_retrying_with_it_succeeds() {
                     "endLine": 3,
                     "similarity": 0.999,
                     "startLine": 2,
-                    "text": "    name = 'world'\n    print('hello', name)"
+                    "text": "    name = 'world'\n    print('hello', name)",
+                    "newText": "    name = 'there'\n    print('hello', name)"
                 }
             ],
             "path": "greet.py"
         },
-        "_hint": "Copy the candidate's text exactly as oldText and retry."
+        "_hint": "Retry with oldText = candidates[0].text and newText = candidates[0].newText: that newText is your change carried onto the file's text."
     }));
-    // The candidate is the file's own text, so retrying with it must succeed.
-    let exact = run.envelope["details"]["candidates"][0]["text"]
-        .as_str()
-        .unwrap();
+    // The candidate is the file's own text, and its newText the change re-indented as
+    // the file is, so following the hint to the letter succeeds.
+    let candidate = &run.envelope["details"]["candidates"][0];
+    let exact = candidate["text"].as_str().unwrap();
     assert!(text.contains(exact));
     assert_eq!(ws.read_string("greet.py"), text);
 
     let retry = ws.stitch(
         "edit",
-        &json!({"path": "greet.py", "oldText": exact, "newText": exact.replace("world", "there")}),
+        &json!({"path": "greet.py", "oldText": exact, "newText": candidate["newText"]}),
     );
     retry.assert_envelope(&json!({
         "ok": true,

@@ -10,9 +10,6 @@ use serde_json::Value;
 
 use crate::refusal::key;
 
-/// How far a candidate's text is indented under its heading.
-const INDENT: &str = "    ";
-
 /// The lines a refusal shows on stderr, each ending in a newline.
 pub fn render(envelope: &Value) -> String {
     let code = envelope["error"]
@@ -50,9 +47,9 @@ fn facts(out: &mut String, details: &Value) {
     }
 }
 
-/// One NO_MATCH candidate: its line range and how it differs, then its exact text,
-/// indented line by line (a last line without a newline gets one here, so the hint
-/// stays on a line of its own).
+/// One NO_MATCH candidate: its line range and how it differs, then its exact text and
+/// the repaired newText where one is offered, each verbatim between fences of `~` (never
+/// re-indented), so a person can paste them back as they are.
 fn candidate_lines(out: &mut String, candidate: &Value) {
     let start = candidate["startLine"].as_u64().unwrap_or_default();
     let end = candidate["endLine"].as_u64().unwrap_or(start);
@@ -67,13 +64,30 @@ fn candidate_lines(out: &mut String, candidate: &Value) {
         let _ = write!(out, ", similarity {similarity}");
     }
     out.push_str("):\n");
-    let text = candidate["text"].as_str().unwrap_or_default();
-    for line in text.split_inclusive('\n') {
-        out.push_str(INDENT);
-        out.push_str(line);
+    fenced(out, candidate["text"].as_str().unwrap_or_default());
+    if let Some(new) = candidate["newText"].as_str() {
+        out.push_str("repaired newText:\n");
+        fenced(out, new);
     }
+}
+
+/// `text` verbatim between two fence lines of `~`, longer than any run of `~` that opens
+/// a line of it. A text that does not end in a newline says so after the fence.
+fn fenced(out: &mut String, text: &str) {
+    let longest = text
+        .lines()
+        .map(|l| l.len() - l.trim_start_matches('~').len())
+        .max()
+        .unwrap_or(0);
+    let fence = "~".repeat(longest.max(2) + 1);
+    let _ = writeln!(out, "{fence}");
+    out.push_str(text);
     if !text.ends_with('\n') {
         out.push('\n');
+    }
+    let _ = writeln!(out, "{fence}");
+    if !text.is_empty() && !text.ends_with('\n') {
+        out.push_str("(no newline at the end)\n");
     }
 }
 

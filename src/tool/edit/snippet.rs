@@ -53,8 +53,8 @@ fn another_line_like(text: &str, old: &str, candidate: &str) -> bool {
 pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usize>) -> Refusal {
     // An oldText pasted from a numbered read: look for it, and carry the change, without
     // the numbers.
-    let numbered = lines::strip_numbers(&item.old_text)
-        .filter(|_| lines::strip_numbers(text).is_none());
+    let numbered =
+        lines::strip_numbers(&item.old_text).filter(|_| lines::strip_numbers(text).is_none());
     let (old, new) = match &numbered {
         Some(old) => (
             old.as_str(),
@@ -68,9 +68,9 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
     if let Some((first, last, passage)) = carry::elided_passage(text, old) {
         found.retain(|c| c.end_line <= first || c.start_line > last + 1);
         found.truncate(MAX_CANDIDATES - 1);
-        let similarity = (carry::similarity(&carry::normal(old), &carry::normal(&passage)) * 1000.0)
-            .round()
-            / 1000.0;
+        let similarity =
+            (carry::similarity(&carry::normal(old), &carry::normal(&passage)) * 1000.0).round()
+                / 1000.0;
         found.insert(
             0,
             candidates::Candidate {
@@ -94,11 +94,12 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
     };
     let mut repaired = Vec::with_capacity(found.len());
     for (rank, c) in found.into_iter().enumerate() {
-        let difference = if numbered.is_some() && c.text.replace("\r\n", "\n") == old.replace("\r\n", "\n") {
-            "line-numbers"
-        } else {
-            c.difference.as_str()
-        };
+        let difference =
+            if numbered.is_some() && c.text.replace("\r\n", "\n") == old.replace("\r\n", "\n") {
+                "line-numbers"
+            } else {
+                c.difference.as_str()
+            };
         let mut candidate = json!({
             "startLine": c.start_line,
             "endLine": c.end_line,
@@ -152,7 +153,11 @@ pub fn already_applied(text: &str, item: &EditItem) -> bool {
     // The occurrence holds a whole line when a line that is not blank starts inside it
     // (or it starts the line, after its indentation) and ends inside it (or only blanks
     // follow it on the line).
-    let starts_line = bytes[..at].iter().rev().take_while(|&&b| b != b'\n').all(blank);
+    let starts_line = bytes[..at]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(blank);
     let ends_line = bytes[end..].iter().take_while(|&&b| b != b'\n').all(blank);
     let mut starts: Vec<usize> = (at..end)
         .filter(|&i| i > 0 && bytes[i - 1] == b'\n')

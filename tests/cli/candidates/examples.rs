@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use crate::support::TestWorkspace;
 
-const HINT: &str = "Copy the candidate's text exactly as oldText and retry.";
+const HINT: &str = "Retry with oldText = candidates[0].text and newText = candidates[0].newText: that newText is your change carried onto the file's text.";
 
 fn no_match(path: &str, candidates: &Value) -> Value {
     json!({
@@ -20,12 +20,12 @@ fn no_match(path: &str, candidates: &Value) -> Value {
     })
 }
 
-/// Retries with `candidates[0].text` and checks the file it gives.
-fn retry_gives(ws: &TestWorkspace, path: &str, candidate: &Value, new: &str, expected: &str) {
-    let text = candidate["text"].as_str().unwrap();
+/// Follows the hint to the letter — `oldText` = `candidates[0].text`, `newText` =
+/// `candidates[0].newText` — and checks the file it gives.
+fn retry_gives(ws: &TestWorkspace, path: &str, candidate: &Value, expected: &str) {
     let run = ws.stitch(
         "edit",
-        &json!({"path": path, "oldText": text, "newText": new}),
+        &json!({"path": path, "oldText": candidate["text"], "newText": candidate["newText"]}),
     );
     run.ok();
     assert_eq!(ws.read_string(path), expected);
@@ -50,7 +50,8 @@ fn a_mis_indented_second_line_gets_both_lines() {
             "endLine": 3,
             "similarity": 0.999,
             "startLine": 2,
-            "text": "    let config = load_config(&args)?;\n    let server = Server::bind(config.addr)?;"
+            "text": "    let config = load_config(&args)?;\n    let server = Server::bind(config.addr)?;",
+            "newText": "    let config = load_config(&args)?;\n    let server = Server::bind(config.listen)?;"
         }]),
     ));
     let candidate = &run.envelope["details"]["candidates"][0];
@@ -58,11 +59,13 @@ fn a_mis_indented_second_line_gets_both_lines() {
         &ws,
         "src/main.rs",
         candidate,
-        new,
         &text.replace("config.addr", "config.listen"),
     );
 }
 
+/// Both the file (another commit than the caller remembers) and the caller's change
+/// replace the same hash: a conflict, so the passage is offered without a repaired
+/// newText, and the hint says to re-read and write both again.
 #[test]
 fn a_pinned_action_at_another_commit_is_offered() {
     let ws = TestWorkspace::new();
@@ -74,7 +77,7 @@ fn a_pinned_action_at_another_commit_is_offered() {
         "edit",
         &json!({"path": "ci.yml", "oldText": old, "newText": new}),
     );
-    run.assert_envelope(&no_match(
+    let mut expected = no_match(
         "ci.yml",
         &json!([
             {
@@ -99,13 +102,23 @@ fn a_pinned_action_at_another_commit_is_offered() {
                 "text": "        uses: actions/checkout@692973e3d937129bcbf40652eb9f2f61becf3332 # v4.1.7"
             }
         ]),
-    ));
+    );
+    expected["_hint"] = json!(
+        "Your change could not be carried onto the file's text without doubt: re-read line 84 of `ci.yml` and write both oldText and newText again from it."
+    );
+    run.assert_envelope(&expected);
+    // Rewritten from the passage, the edit applies.
     let candidate = &run.envelope["details"]["candidates"][0];
+    let retry = ws.stitch(
+        "edit",
+        &json!({"path": "ci.yml", "oldText": candidate["text"], "newText": new}),
+    );
+    retry.ok();
     let expected = text.replace(
         "actions/checkout@8e5e7e5ab8b370d6c329ec480221332ada57f0ab # v3.5.2",
         "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2",
     );
-    retry_gives(&ws, "ci.yml", candidate, new, &expected);
+    assert_eq!(ws.read_string("ci.yml"), expected);
 }
 
 #[test]
@@ -126,16 +139,18 @@ fn a_line_left_out_of_the_middle_is_covered() {
             "endLine": 4,
             "similarity": 0.872,
             "startLine": 2,
-            "text": "    body = parse(event)\n    validate(body)\n    store(body, table=\"events\")"
+            "text": "    body = parse(event)\n    validate(body)\n    store(body, table=\"events\")",
+            "newText": "    body = parse(event)\n    validate(body)\n    store(body, table=\"audit\")"
         }]),
     ));
+    // The line the caller left out is kept: copying the candidate with the caller's own
+    // newText would have deleted it.
     let candidate = &run.envelope["details"]["candidates"][0];
     retry_gives(
         &ws,
         "h.py",
         candidate,
-        new,
-        "def handler(event):\n    body = parse(event)\n    store(body, table=\"audit\")\n    return ok()\n",
+        "def handler(event):\n    body = parse(event)\n    validate(body)\n    store(body, table=\"audit\")\n    return ok()\n",
     );
 }
 
@@ -156,17 +171,12 @@ fn spacing_inside_a_line_is_a_whitespace_difference() {
             "endLine": 2,
             "similarity": 0.999,
             "startLine": 2,
-            "text": "store(body, table=\"events\")"
+            "text": "store(body, table=\"events\")",
+            "newText": "store(body, table=\"audit\")"
         }]),
     ));
     let candidate = &run.envelope["details"]["candidates"][0];
-    retry_gives(
-        &ws,
-        "h.py",
-        candidate,
-        "store(body, table=\"audit\")",
-        &text.replace("events", "audit"),
-    );
+    retry_gives(&ws, "h.py", candidate, &text.replace("events", "audit"));
 }
 
 #[test]
@@ -185,16 +195,16 @@ fn lf_text_in_a_mixed_file_is_a_line_ending_difference() {
             "endLine": 4,
             "similarity": 0.999,
             "startLine": 3,
-            "text": "c = 3\r\nd = 4"
+            "text": "c = 3\r\nd = 4",
+            "newText": "c = 3\r\nd = 5"
         }]),
     ));
-    // A mixed file takes newText exactly as written.
+    // The passage's own line endings are carried into the repaired newText.
     let candidate = &run.envelope["details"]["candidates"][0];
     retry_gives(
         &ws,
         "m.txt",
         candidate,
-        "c = 3\nd = 5",
-        "a = 1\r\nb = 2\nc = 3\nd = 5\r\n",
+        "a = 1\r\nb = 2\nc = 3\r\nd = 5\r\n",
     );
 }

@@ -281,7 +281,7 @@ fn truncate_last(view: &str) -> Option<String> {
     if text.len() < 16 || words.len() < 4 || words.iter().any(|w| w.is_empty()) {
         return None;
     }
-    let kept = words[..words.len() / 2 + 1].join(" ");
+    let kept = words[..=words.len() / 2].join(" ");
     changed(view, format!("{head}\n{indent}{kept}"))
 }
 

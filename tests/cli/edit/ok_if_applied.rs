@@ -85,7 +85,9 @@ fn an_edit_neither_applicable_nor_applied_is_still_no_match() {
             ],
             "path": "Cargo.toml"
         },
-        "_hint": "Copy the candidate's text exactly as oldText and retry."
+        // The caller's change and the file both differ from oldText in the version: a
+        // conflict, so no repaired newText is offered.
+        "_hint": "Your change could not be carried onto the file's text without doubt: re-read line 3 of `Cargo.toml` and write both oldText and newText again from it."
     }));
     assert_eq!(ws.read_string("Cargo.toml"), TEXT);
 }

@@ -54,9 +54,12 @@ fn no_match_shows_each_candidate_with_its_lines_and_exact_text() {
         ],
         "",
         "error[NO_MATCH]: oldText is not in `greet.py`\n\
-         candidate, lines 2-3 (differs in content, similarity 0.886):\n        \
-         name = \"world\"\n        \
-         print(\"hello\", name)\n",
+         candidate, lines 2-3 (differs in content, similarity 0.886):\n\
+         ~~~\n    \
+         name = \"world\"\n    \
+         print(\"hello\", name)\n\
+         ~~~\n\
+         (no newline at the end)\n",
     );
     assert_eq!(run.status, 1);
 }
@@ -70,9 +73,41 @@ fn no_match_keeps_a_candidate_s_line_endings_and_indentation() {
         &["edit", "w.txt", "--old", "one\ntwo three", "--new", "2 3"],
         "",
         "error[NO_MATCH]: oldText is not in `w.txt`\n\
-         candidate, lines 1-2 (differs in whitespace, similarity 0.999):\n    \
-         one\r\n    \
-         \ttwo  three\n",
+         candidate, lines 1-2 (differs in whitespace, similarity 0.999):\n\
+         ~~~\n\
+         one\r\n\
+         \ttwo  three\n\
+         ~~~\n\
+         (no newline at the end)\n",
+    );
+}
+
+#[test]
+fn no_match_shows_the_repaired_new_text_verbatim() {
+    let ws = TestWorkspace::new();
+    ws.file("Makefile", "build:\n\tcargo build\n");
+    assert_text_refusal(
+        &ws,
+        &[
+            "edit",
+            "Makefile",
+            "--old",
+            "build:\n    cargo build\n",
+            "--new",
+            "build:\n    cargo build --release\n",
+        ],
+        "",
+        "error[NO_MATCH]: oldText is not in `Makefile`\n\
+         candidate, lines 1-2 (differs in indentation, similarity 0.999):\n\
+         ~~~\n\
+         build:\n\
+         \tcargo build\n\
+         ~~~\n\
+         repaired newText:\n\
+         ~~~\n\
+         build:\n\
+         \tcargo build --release\n\
+         ~~~\n",
     );
 }
 
