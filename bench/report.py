@@ -314,6 +314,12 @@ def main():
             w(line)
         w("")
 
+    # The candidates benchmark counts outcomes, not time: bench/candidates writes it.
+    candidates = os.path.join(bench_dir, "candidates.md")
+    if os.path.exists(candidates):
+        with open(candidates) as f:
+            w(f.read().rstrip() + "\n")
+
     # Hand-written analysis of a particular run; flagged when it belongs to another commit.
     notes = os.path.join(bench_dir, "notes.md")
     if os.path.exists(notes):

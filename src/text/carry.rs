@@ -483,8 +483,20 @@ fn merge_line(base: &str, ours: &str, theirs: &str) -> Option<String> {
         return None;
     }
     let b: Vec<char> = base.chars().collect();
-    let mine = changes(&b, &ours.chars().collect::<Vec<_>>());
     let yours = changes(&b, &theirs.chars().collect::<Vec<_>>());
+    // Where the file differs from oldText only in whitespace, inside a stretch the caller
+    // rewrote, the caller's text stands (whitespace set aside, nothing else differs).
+    let blank = |chars: &[char]| chars.iter().all(|c| c.is_whitespace());
+    let mine: Vec<Change> = changes(&b, &ours.chars().collect::<Vec<_>>())
+        .into_iter()
+        .filter(|m| {
+            let spacing = blank(&b[m.start..m.end]) && blank(&m.with);
+            let covered = yours
+                .iter()
+                .any(|y| y.start < y.end && y.start <= m.start && m.end <= y.end);
+            !(spacing && covered)
+        })
+        .collect();
     if mine.iter().any(|m| yours.iter().any(|y| clash(&b, m, y))) {
         return None;
     }
