@@ -33,6 +33,9 @@ COMPARISONS = [
     ("e1", "glob `**/*.rs`, 100k-file tree", "glob", 0, 1, "fd", ("le", 1.3)),
     ("e2", "literal search, 100k-file tree", "search_literal", 0, 1, "rg -F", ("le", 1.3)),
     ("e3", "regex search, 100k-file tree", "search_regex", 0, 1, "rg", ("le", 1.3)),
+    ("g1", "edit, 10 KiB file (installed build)", "build_edit", 0, 1, "the static build", ("le", 1.1)),
+    ("g2", "read, 10 KiB file (installed build)", "build_read", 0, 1, "the static build", ("le", 1.1)),
+    ("g3", "edit, 10 KiB file (installed build)", "floor_edit", 0, 1, "physical floor (bench/floor.c)", ("le", 1.25)),
 ]
 
 SECTIONS = [
@@ -62,6 +65,16 @@ SECTIONS = [
     ("glob", "e. Discovery: glob over a ~100,000-file tree", ""),
     ("search_literal", "e. Discovery: literal search over the tree", ""),
     ("search_regex", "e. Discovery: regex search over the tree", ""),
+    ("build_edit", "g. The build people install: edit a 10 KiB file",
+     "`stitch` is what `cargo install --path .` (`cargo build --release`) gives; on Linux with "
+     "glibc, build.rs links it position-dependent. The second command is the static, non-PIE "
+     "`cargo release-static` build."),
+    ("build_read", "g. The build people install: read a 10 KiB file", ""),
+    ("floor_edit", "g. The physical floor of a crash-safe edit",
+     "The second command is bench/floor.c, compiled static: open, read, find the snippet once "
+     "(memmem) and refuse a second, write the result to an O_TMPFILE, fsync it, link it in and "
+     "rename it over the file, fsync the directory. The rest of stitch's time is its own work: "
+     "the lock, the state checks, the journal, two digests, the envelope, the diff."),
 ]
 
 FACT_LABELS = {

@@ -1,0 +1,74 @@
+/* The physical floor of a crash-safe edit: the least work any tool that replaces one
+ * unique snippet of a file durably must do. Open and read the file, find the snippet
+ * once (memmem) and refuse a second occurrence, write the result to an O_TMPFILE in the
+ * same directory, fsync it, link it in under a temporary name and rename it over the
+ * file, fsync the directory. No lock, no digest, no envelope, no diff: those are
+ * stitch's own work, measured against this.
+ *
+ *   floor FILE OLD NEW      exit 0 edited, 1 not found or not unique, 2 error
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fail(const char *what) {
+    perror(what);
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: floor FILE OLD NEW\n");
+        return 2;
+    }
+    const char *path = argv[1], *old = argv[2], *new = argv[3];
+    size_t old_len = strlen(old), new_len = strlen(new);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail("open");
+    struct stat st;
+    if (fstat(fd, &st) != 0) return fail("fstat");
+    char *buf = malloc(st.st_size + 1);
+    if (!buf) return fail("malloc");
+    ssize_t got = 0;
+    while (got < st.st_size) {
+        ssize_t n = read(fd, buf + got, st.st_size - got);
+        if (n < 0) return fail("read");
+        if (n == 0) break;
+        got += n;
+    }
+    close(fd);
+    char *at = memmem(buf, got, old, old_len);
+    if (!at) return 1;
+    if (memmem(at + 1, got - (at - buf) - 1, old, old_len)) return 1;
+
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (slash) {
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    } else {
+        strcpy(dir, ".");
+    }
+    int tmp = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, st.st_mode & 07777);
+    if (tmp < 0) return fail("open O_TMPFILE");
+    size_t head = at - buf;
+    if (write(tmp, buf, head) != (ssize_t)head) return fail("write");
+    if (write(tmp, new, new_len) != (ssize_t)new_len) return fail("write");
+    size_t tail = got - head - old_len;
+    if (write(tmp, at + old_len, tail) != (ssize_t)tail) return fail("write");
+    if (fsync(tmp) != 0) return fail("fsync");
+    char proc[64], staged[4200];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", tmp);
+    snprintf(staged, sizeof staged, "%s.floor-%d", path, (int)getpid());
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, staged, AT_SYMLINK_FOLLOW) != 0) return fail("linkat");
+    if (rename(staged, path) != 0) return fail("rename");
+    close(tmp);
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) return fail("open dir");
+    if (fsync(dfd) != 0) return fail("fsync dir");
+    close(dfd);
+    return 0;
+}
