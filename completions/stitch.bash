@@ -135,7 +135,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -165,7 +165,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -195,7 +195,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -295,7 +295,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -325,7 +325,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -379,7 +379,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -417,7 +417,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -651,7 +651,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -681,7 +681,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -723,7 +723,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -753,7 +753,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -764,7 +764,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__search)
-            opts="-i -C -0 -h --path --regex --ignore-case --glob --context --mode --paths-only --all --limit --null --json --root --session --lock-timeout --pretty --format --help"
+            opts="-i -C -l -c -q -0 -h --path --regex --ignore-case --glob --context --mode --paths-only --files-with-matches --count --quiet --all --limit --null --json --root --session --lock-timeout --pretty --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -807,7 +807,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -849,7 +849,7 @@ _stitch() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -27,7 +27,8 @@ end
 complete -c stitch -n "__fish_stitch_needs_command" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_needs_command" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_needs_command" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_needs_command" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_needs_command" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -53,7 +54,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand read" -l max-bytes -d 'Cap
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand read" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -70,7 +72,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand write" -l expected-sha256 
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand write" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -91,7 +94,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-sha256 -
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -109,7 +113,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand list" -l limit -d 'The mos
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand list" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -126,7 +131,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand glob" -l limit -d 'The mos
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand glob" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -147,7 +153,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand search" -l limit -d 'The m
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand search" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -157,6 +164,9 @@ mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l regex -d 'Treat the query as a regular expression (linear time: no look-around or backreferences)'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s i -l ignore-case -d 'Match case-insensitively'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l paths-only -d 'Same as --mode path'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -s l -l files-with-matches -d 'Print only the paths of files with a match, each once (as rg -l); implies --format text'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -s c -l count -d 'Print each file with a match and its number of matching lines, path:count (as rg -c); implies --format text. Counts are of the matches within --limit'
+complete -c stitch -n "__fish_stitch_using_subcommand search" -s q -l quiet -d 'Print nothing: exit 0 when something matched, 1 when nothing did (as rg -q)'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s 0 -l null -d 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
@@ -165,7 +175,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand search" -s h -l help -d 'P
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand schema" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand schema" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -177,7 +188,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand schema" -s h -l help -d 'P
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -193,7 +205,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_see
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -205,7 +218,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_su
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -217,7 +231,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_su
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''
@@ -233,7 +248,8 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_su
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
-complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l format -d 'Output: json (the envelope, default) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "json\t''
+complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
+json\t''
 text\t''
 json-schema\t''
 anthropic\t''

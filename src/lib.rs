@@ -36,15 +36,22 @@ use refusal::{Code, Failure, Refusal};
 /// Runs one call of `stitch` and returns its exit status.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     envelope::on_panic();
+    let args: Vec<OsString> = args.into_iter().collect();
     let mut command = cli::command();
-    let matches = match command.try_get_matches_from_mut(args) {
+    let matches = match command.try_get_matches_from_mut(&args) {
         Ok(matches) => matches,
-        Err(error) => return usage_error(error),
+        Err(error) => return usage_error(error, text_asked(&args)),
     };
-    let parsed = match cli::Cli::from_arg_matches(&matches) {
+    let mut parsed = match cli::Cli::from_arg_matches(&matches) {
         Ok(parsed) => parsed,
-        Err(error) => return usage_error(error),
+        Err(error) => return usage_error(error, text_asked(&args)),
     };
+    // `auto` (the default): text for a person at a terminal, JSON for a program.
+    if matches!(parsed.format.as_deref(), None | Some("auto")) {
+        let text =
+            envelope::stdout_is_terminal() && !matches!(parsed.command, cli::Command::Schema(_));
+        parsed.format = text.then(|| "text".to_owned());
+    }
     let pretty = parsed.pretty;
     if let cli::Command::Schema(args) = &parsed.command {
         let format = parsed
@@ -62,10 +69,13 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         if args.no_session
             && matches.value_source("session") == Some(clap::parser::ValueSource::CommandLine)
         {
-            return usage_error(command.error(
-                ErrorKind::ArgumentConflict,
-                "the argument '--session <ID>' cannot be used with '--no-session'",
-            ));
+            return usage_error(
+                command.error(
+                    ErrorKind::ArgumentConflict,
+                    "the argument '--session <ID>' cannot be used with '--no-session'",
+                ),
+                false,
+            );
         }
         return mcp::serve(cli::settings(&parsed, hint::Dialect::Json), args.no_session);
     }
@@ -89,18 +99,20 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     // line contradicts it (STITCH_FORMAT=json is a default the flag overrides).
     let json_asked = parsed.format.as_deref() == Some("json")
         && matches.value_source("format") == Some(clap::parser::ValueSource::CommandLine);
+    // `--null`, `-l`, `-c` and `-q` shape text output, so they imply it.
+    let text_only = null || parsed.command.search_summary().is_some();
     let style = match parsed.format.as_deref() {
         Some("text") => text_style(&parsed),
-        _ if null && !json_asked => text_style(&parsed),
+        _ if text_only && !json_asked => text_style(&parsed),
         _ => envelope::Style::Json { pretty },
     };
     let outcome = match parsed.format.as_deref() {
-        _ if null && json_asked => Err(Failure::Refused(
+        _ if text_only && json_asked => Err(Failure::Refused(
             Refusal::new(
                 Code::InvalidArgument,
-                "--null is text output, so it cannot go with --format json",
+                "--null, -l, -c and -q shape text output, so they cannot go with --format json",
             )
-            .with(key::FIELD, "null"),
+            .with(key::FIELD, if null { "null" } else { "summary" }),
         )),
         Some(schema) if tool::schema::Format::parse(schema).is_some() => Err(Failure::Refused(
             Refusal::new(
@@ -121,16 +133,55 @@ fn text_style(parsed: &cli::Cli) -> envelope::Style {
     envelope::Style::Text(envelope::Layout {
         number: matches!(&parsed.command, cli::Command::Read(a) if a.number),
         null: parsed.command.null(),
+        summary: parsed.command.search_summary(),
     })
 }
 
-/// Help and version print text and exit 0; every other clap error is a tool call that
-/// failed as `INVALID_ARGUMENT`, with clap's human message also on stderr.
-fn usage_error(error: clap::Error) -> ExitCode {
+/// Whether a command line that did not parse asked for text: `--format text` (or
+/// `STITCH_FORMAT=text`), `--null`, or the default `auto` with stdout a terminal.
+fn text_asked(args: &[OsString]) -> bool {
+    let mut format = std::env::var("STITCH_FORMAT").ok();
+    let mut null = false;
+    let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
+    while let Some(word) = words.next() {
+        match word.as_ref() {
+            "--" => break,
+            "--format" => format = words.next().map(std::borrow::Cow::into_owned),
+            "--null" | "-0" => null = true,
+            w => {
+                if let Some(value) = w.strip_prefix("--format=") {
+                    format = Some(value.to_owned());
+                }
+            }
+        }
+    }
+    match format.as_deref() {
+        Some("text") => true,
+        Some("json") => false,
+        _ => null || envelope::stdout_is_terminal(),
+    }
+}
+
+/// Help and version print text and exit 0. Bare `stitch` prints the short help on stderr
+/// and exits 2. Every other clap error is a tool call that failed as `INVALID_ARGUMENT`:
+/// clap's human message (with its "did you mean", naming flags) on stderr, and, in JSON
+/// format, the envelope on stdout; in text format nothing on stdout.
+fn usage_error(error: clap::Error, text: bool) -> ExitCode {
     match error.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             envelope::emit_plain(error.render().to_string().trim_end());
             ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand
+            if text =>
+        {
+            envelope::stderr_line(cli::command().render_help().to_string().trim_end());
+            ExitCode::from(2)
+        }
+        _ if text => {
+            let error = without_trailing_tip(error);
+            envelope::stderr_line(error.render().to_string().trim_end());
+            ExitCode::from(2)
         }
         _ => {
             let error = without_trailing_tip(error);

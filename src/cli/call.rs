@@ -48,7 +48,11 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
 #[must_use]
 pub fn dialect(cli: &Cli, flags_given: bool) -> Dialect {
     match tool_of(&cli.command) {
-        Some((_, json_flag)) if reads_stdin(json_flag, flags_given) => Dialect::Json,
+        Some((tool, json_flag))
+            if reads_stdin(json_flag, flags_given) && (json_flag || !tool.optional_only) =>
+        {
+            Dialect::Json
+        }
         _ => Dialect::Flags,
     }
 }
@@ -85,10 +89,38 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         stdin::read(limit)?
     } else if flags_given {
         super::flags::to_json(&cli.command, ctx.limits.max_file_bytes)?
-    } else if crate::input::stdin_is_terminal() {
+    } else if crate::input::stdin_is_terminal() || tool.optional_only {
         Value::Object(serde_json::Map::new())
     } else {
         stdin::unasked(limit)?
     };
-    tool::run(&ctx, tool, arguments)
+    let outcome = tool::run(&ctx, tool, arguments);
+    // Flags were given, so stdin was not read: a missing argument says so, and how to
+    // send JSON instead.
+    match outcome {
+        Err(crate::refusal::Failure::Refused(refusal))
+            if flags_given
+                && !json_flag
+                && refusal.code() == Code::InvalidArgument
+                && refusal.message().contains(" needs the field ") =>
+        {
+            let field = refusal
+                .detail(key::FIELD)
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let flag = crate::hint::Dialect::Flags.name(field);
+            let mut missing = Refusal::new(
+                Code::InvalidArgument,
+                format!(
+                    "stitch {} needs {flag}; stdin was not read, because arguments were given as flags: pass {flag} too, or pass --json to send every argument as JSON on stdin",
+                    tool.command
+                ),
+            );
+            for (k, v) in refusal.details() {
+                missing = missing.with(k, v.clone());
+            }
+            Err(missing.into())
+        }
+        outcome => outcome,
+    }
 }

@@ -9,7 +9,7 @@ use super::Command;
 use crate::refusal::{key, Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.
-const NOT_TOOL_ARGS: [&str; 8] = [
+const NOT_TOOL_ARGS: [&str; 11] = [
     "root",
     "session",
     "lock_timeout",
@@ -18,6 +18,9 @@ const NOT_TOOL_ARGS: [&str; 8] = [
     "format",
     "number",
     "null",
+    "files_with_matches",
+    "count",
+    "quiet",
 ];
 
 /// Whether any tool argument was given on the command line.

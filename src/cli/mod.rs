@@ -36,8 +36,9 @@ macro_rules! tool_after_help {
 /// What `glob` and `search` add to their `--help`: their exit status in text mode.
 macro_rules! text_exit_help {
     () => {
-        "With --format text (or --null), nothing matched is exit status 1 with empty \
-         output, as grep and rg; a result cut by --limit says so on stderr."
+        "With --format text (or --null), a search that matched nothing exits 1, as grep and \
+         rg do; a glob or list that found nothing exits 0 with no output, as fd and find \
+         do; a result cut by --limit says so on stderr."
     };
 }
 
@@ -95,13 +96,13 @@ pub struct Cli {
     /// Indent the envelope.
     #[arg(long, global = true, help_heading = "Global options")]
     pub pretty: bool,
-    /// Output: json (the envelope, default) or text for people and pipelines (refusals as
-    /// error[CODE]: message on stderr, with their facts; glob and search exit 1 when nothing
-    /// matched); for schema: json-schema, anthropic, openai,
-    /// openai-responses or mcp.
+    /// Output: auto (the default: text when stdout is a terminal, json otherwise), json (the
+    /// envelope) or text for people and pipelines (refusals as error[CODE]: message on
+    /// stderr, with their facts; search exits 1 when nothing matched); for schema:
+    /// json-schema, anthropic, openai, openai-responses or mcp.
     #[arg(long, env = "STITCH_FORMAT",
         help_heading = "Global options", global = true, value_name = "FORMAT",
-          value_parser = ["json", "text", "json-schema", "anthropic", "openai",
+          value_parser = ["auto", "json", "text", "json-schema", "anthropic", "openai",
               "openai-responses", "mcp"])]
     // The doc comment is the option's --help text, where `[CODE]` is literal.
     #[allow(rustdoc::broken_intra_doc_links)]
@@ -399,12 +400,39 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with = "mode")]
     #[serde(skip)]
     pub paths_only: bool,
+    /// Print only the paths of files with a match, each once (as rg -l); implies --format
+    /// text.
+    #[arg(short = 'l', long, conflicts_with_all = ["count", "quiet"])]
+    #[serde(skip)]
+    pub files_with_matches: bool,
+    /// Print each file with a match and its number of matching lines, path:count (as rg
+    /// -c); implies --format text. Counts are of the matches within --limit.
+    #[arg(short = 'c', long, conflicts_with = "quiet")]
+    #[serde(skip)]
+    pub count: bool,
+    /// Print nothing: exit 0 when something matched, 1 when nothing did (as rg -q).
+    #[arg(short = 'q', long)]
+    #[serde(skip)]
+    pub quiet: bool,
     #[command(flatten)]
     #[serde(flatten)]
     pub walk: WalkFlags,
 }
 
 impl Command {
+    /// How `search` prints its matches in text: lines, paths (`-l`), counts (`-c`) or
+    /// nothing (`-q`); `None` for lines and for every other command.
+    #[must_use]
+    pub fn search_summary(&self) -> Option<crate::envelope::Summary> {
+        use crate::envelope::Summary;
+        match self {
+            Command::Search(a) if a.quiet => Some(Summary::Quiet),
+            Command::Search(a) if a.count => Some(Summary::Count),
+            Command::Search(a) if a.files_with_matches => Some(Summary::Files),
+            _ => None,
+        }
+    }
+
     /// Whether `--null` asks for NUL-terminated names (`list`, `glob`, `search`).
     #[must_use]
     pub fn null(&self) -> bool {

@@ -17,7 +17,7 @@ use crate::tool::Output;
 
 mod text;
 
-pub use text::Layout;
+pub use text::{Layout, Summary};
 
 /// How an outcome is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +132,14 @@ pub fn on_panic() {
         );
         std::process::exit(i32::from(EXIT_INTERNAL));
     }));
+}
+
+/// Whether stdout is a terminal (a person reads it), for `--format auto`.
+#[must_use]
+pub fn stdout_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    #[allow(clippy::disallowed_methods)] // Asking, not writing.
+    std::io::stdout().is_terminal()
 }
 
 /// Writes plain text that is not a tool call (schemas, config reports) to stdout.

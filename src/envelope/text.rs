@@ -1,8 +1,9 @@
 //! The text style, for people at a terminal and for pipelines: read content as it is
 //! (optionally numbered), results as short lines (or NUL-terminated names with `--null`),
 //! refusals on stderr as `error[CODE]: message`, the facts the hint refers to, and the
-//! hint. The exit status is the envelope's, except that a `glob` or `search` that matched
-//! nothing exits 1, as grep and ripgrep do. Results are rendered from their types: each
+//! hint. The exit status is the envelope's, except that a `search` that matched nothing
+//! exits 1, as grep and ripgrep do (a `glob` or `list` that found nothing exits 0, as fd
+//! and find do). Results are rendered from their types: each
 //! tool's result has its own shape.
 
 mod refusal;
@@ -21,27 +22,44 @@ pub struct Layout {
     pub number: bool,
     /// End each name with NUL instead of a newline (`list`, `glob`, `search`).
     pub null: bool,
+    /// A search's matches summed up instead of printed (`-l`, `-c`, `-q`).
+    pub summary: Option<Summary>,
+}
+
+/// How a search's matches are summed up, as ripgrep's `-l`, `-c` and `-q` do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Summary {
+    /// Each path with a match, once.
+    Files,
+    /// Each path with a match and its number of matching lines.
+    Count,
+    /// Nothing: the exit status says whether anything matched.
+    Quiet,
 }
 
 /// Shows one call as text: `output` when it succeeded, else the refusal in `envelope`.
-/// Returns the exit status: the envelope's `status`, or 1 when a glob or search matched
-/// nothing.
+/// Returns the exit status: the envelope's `status`, or 1 when a search matched nothing.
 pub fn emit(output: Option<&Output>, envelope: &Value, status: u8, layout: Layout) -> u8 {
     let Some(output) = output else {
         stderr_line(refusal::render(envelope).trim_end_matches('\n'));
         return status;
     };
-    write_raw(result(output, layout).as_bytes());
+    let (text, footer) = result(output, layout);
+    write_raw(text.as_bytes());
+    // What follows the result (more to read, a cut by the limit) comes after it.
+    for line in footer {
+        stderr_line(&line);
+    }
     match output {
-        Output::Glob(g) if g.matches.is_empty() => EXIT_REFUSED,
         Output::Search(s) if s.matches.is_empty() => EXIT_REFUSED,
         _ => status,
     }
 }
 
-/// The text of a successful result.
-fn result(output: &Output, layout: Layout) -> String {
+/// The text of a successful result, and the lines that follow it on stderr.
+fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
     let mut out = String::new();
+    let mut footer = Vec::new();
     // The name's end: NUL, or a newline.
     let end = if layout.null { '\0' } else { '\n' };
     let cut = match output {
@@ -54,7 +72,7 @@ fn result(output: &Output, layout: Layout) -> String {
                 out.push_str(&r.content);
             }
             if let Some(next) = r.next_offset {
-                stderr_line(&format!("(more: --offset {next})"));
+                footer.push(format!("(more: --offset {next})"));
             }
             None
         }
@@ -106,8 +124,14 @@ fn result(output: &Output, layout: Layout) -> String {
                 .then_some((g.matches.len(), ("match", "matches")))
         }
         Output::Search(s) => {
-            for m in &s.matches {
-                search_lines(&mut out, m, layout.null);
+            match layout.summary {
+                None => {
+                    for m in &s.matches {
+                        search_lines(&mut out, m, layout.null);
+                    }
+                }
+                Some(Summary::Quiet) => {}
+                Some(summary) => summed(&mut out, &s.matches, summary, layout.null),
             }
             s.truncated
                 .then_some((s.matches.len(), ("match", "matches")))
@@ -123,12 +147,40 @@ fn result(output: &Output, layout: Layout) -> String {
     };
     if let Some((shown, what)) = cut {
         let what = if shown == 1 { what.0 } else { what.1 };
-        stderr_line(&format!(
+        footer.push(format!(
             "stitch: the limit cut the result after {shown} {what}; raise --limit (or narrow \
              the call) to see the rest"
         ));
     }
-    out
+    (out, footer)
+}
+
+/// A search's matches summed up: each path with a match once (`-l`), with its count of
+/// matching lines (`-c`), in the order of their first match.
+fn summed(out: &mut String, matches: &[Match], summary: Summary, null: bool) {
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    for m in matches {
+        match seen.iter_mut().find(|(p, _)| *p == m.path) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((&m.path, 1)),
+        }
+    }
+    for (path, n) in seen {
+        match (summary, null) {
+            (Summary::Count, false) => {
+                let _ = writeln!(out, "{path}:{n}");
+            }
+            (Summary::Count, true) => {
+                let _ = writeln!(out, "{path}\0{n}");
+            }
+            (_, false) => {
+                let _ = writeln!(out, "{path}");
+            }
+            (_, true) => {
+                let _ = write!(out, "{path}\0");
+            }
+        }
+    }
 }
 
 /// `path:line:text`, with context lines as `path-line-text`, as grep prints them; a path

@@ -39,6 +39,10 @@ pub struct ToolSpec {
     /// Its arguments carry file contents (`content`, `oldText`, `newText`), so they may
     /// be as large as files are.
     pub carries_content: bool,
+    /// Every argument is optional, so with no flags the command line runs it with its
+    /// defaults and never reads stdin unless `--json` asks (a bare `stitch list` in a
+    /// `while read` loop leaves the loop's input alone).
+    pub optional_only: bool,
     /// What it does and how to recover from each refusal, for a model.
     pub description: &'static str,
     /// The JSON Schema of its arguments, generated from its request type.
@@ -138,6 +142,7 @@ pub const TOOLS: &[ToolSpec] = &[
         title: "Read a file",
         annotations: READS,
         carries_content: false,
+        optional_only: false,
         description: read::ReadRequest::DESCRIPTION,
         schema: schema::of::<read::ReadRequest>,
         output: schema::of_output::<read::ReadResult>,
@@ -155,6 +160,7 @@ pub const TOOLS: &[ToolSpec] = &[
             idempotent: true,
         },
         carries_content: true,
+        optional_only: false,
         description: write::WriteRequest::DESCRIPTION,
         schema: schema::of::<write::WriteRequest>,
         output: schema::of_output::<write::WriteResult>,
@@ -172,6 +178,7 @@ pub const TOOLS: &[ToolSpec] = &[
             idempotent: false,
         },
         carries_content: true,
+        optional_only: false,
         description: edit::EditRequest::DESCRIPTION,
         schema: schema::of::<edit::EditRequest>,
         output: schema::of_output::<edit::EditResult>,
@@ -184,6 +191,7 @@ pub const TOOLS: &[ToolSpec] = &[
         title: "List a directory",
         annotations: READS,
         carries_content: false,
+        optional_only: true,
         description: list::ListRequest::DESCRIPTION,
         schema: schema::of::<list::ListRequest>,
         output: schema::of_output::<list::ListResult>,
@@ -196,6 +204,7 @@ pub const TOOLS: &[ToolSpec] = &[
         title: "Find files by glob",
         annotations: READS,
         carries_content: false,
+        optional_only: false,
         description: glob::GlobRequest::DESCRIPTION,
         schema: schema::of::<glob::GlobRequest>,
         output: schema::of_output::<glob::GlobResult>,
@@ -208,6 +217,7 @@ pub const TOOLS: &[ToolSpec] = &[
         title: "Search files",
         annotations: READS,
         carries_content: false,
+        optional_only: false,
         description: search::SearchRequest::DESCRIPTION,
         schema: schema::of::<search::SearchRequest>,
         output: schema::of_output::<search::SearchResult>,

@@ -150,13 +150,13 @@ fn an_unknown_field_is_dropped_not_spelled_as_a_flag() {
             "_hint": "Drop `root`: the allowed fields are path, offset, limit, maxBytes."}));
 }
 
-/// `stitch list < some/dir` is the caller's redirection, refused as such, not an
+/// `stitch glob < some/dir` is the caller's redirection, refused as such, not an
 /// internal failure.
 #[test]
 fn a_directory_on_stdin_is_an_invalid_argument() {
     let ws = TestWorkspace::new();
     let mut cmd = ws.std_cmd();
-    cmd.arg("list")
+    cmd.arg("glob")
         .stdin(std::fs::File::open(ws.outside()).unwrap());
     crate::support::Run::from_output(cmd.output().unwrap()).assert_envelope(&json!({"ok": false,
         "error": "INVALID_ARGUMENT",

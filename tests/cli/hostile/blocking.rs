@@ -52,7 +52,7 @@ fn an_endless_stdin_is_refused_without_reading_it_all() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "alpha\n");
     for (args, limit) in [
-        (&["list"][..], 1u64 << 20),
+        (&["glob"][..], 1u64 << 20),
         (&["read", "--json"], 1 << 20),
         (&["search", "--json"], 1 << 20),
         (&["write", "--json"], 2 * 268_435_456 + (1 << 20)),

@@ -40,6 +40,26 @@ fn src_listing() -> serde_json::Value {
     ], "truncated": false, "skipped": 0}})
 }
 
+/// What `glob` finds in `src/` for the JSON `SRC_GLOB`.
+fn src_glob() -> serde_json::Value {
+    json!({"ok": true, "data": {"matches": ["src/b.rs"], "truncated": false, "scannedFiles": 1, "denied": 0}})
+}
+
+/// JSON arguments that `glob` reads from stdin.
+const SRC_GLOB: &[u8] = br#"{"pattern": "*.rs", "path": "src"}"#;
+
+/// `glob` with no arguments: the field it needs.
+fn glob_needs_a_pattern() -> serde_json::Value {
+    json!({
+        "ok": false, "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "glob needs the field `pattern`",
+            "field": "pattern", "allowed": ["pattern", "path", "includeIgnored", "limit"]
+        },
+        "_hint": "Fix the `pattern` argument and call again."
+    })
+}
+
 fn stderr(output: &std::process::Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()
 }
@@ -47,22 +67,50 @@ fn stderr(output: &std::process::Output) -> String {
 #[test]
 fn a_silent_stdin_held_open_is_noticed_then_taken_as_no_arguments() {
     let ws = workspace();
-    let mut call = Held::spawn(&ws, &["list"]);
+    let mut call = Held::spawn(&ws, &["glob"]);
     assert_eq!(call.stderr_line(), NOTICE);
     // The pipe is still open (nothing written, no end of file): the call ends anyway.
     let output = call.finish();
     assert_eq!(stderr(&output), "", "one notice, nothing else");
-    Run::from_output(output).assert_envelope(&root_listing());
+    Run::from_output(output).assert_envelope(&glob_needs_a_pattern());
 }
 
 #[test]
 fn global_options_do_not_stop_the_wait_on_a_silent_stdin() {
     let ws = workspace();
-    let mut call = Held::spawn(&ws, &["--pretty", "--format", "text", "list"]);
+    let mut call = Held::spawn(&ws, &["--pretty", "--format", "json", "glob"]);
     assert_eq!(call.stderr_line(), NOTICE);
     let output = call.finish();
-    assert_eq!(output.status.code(), Some(0));
-    assert_eq!(String::from_utf8(output.stdout).unwrap(), "a.txt\nsrc/\n");
+    assert_eq!(output.status.code(), Some(2));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.starts_with("{\n  \"ok\": false,\n"), "{stdout}");
+}
+
+/// A command whose arguments are all optional never reads stdin without `--json`: a bare
+/// `stitch list` inside a `while read` loop lists the root and leaves the loop's input
+/// where it was, without a notice and without a wait.
+#[test]
+fn a_bare_list_leaves_stdin_alone() {
+    use std::io::{Seek, SeekFrom, Write};
+    let ws = workspace();
+    let mut input = tempfile::tempfile().unwrap();
+    input.write_all(b"first line\nsecond line\n").unwrap();
+    input.seek(SeekFrom::Start(0)).unwrap();
+    let output = ws
+        .std_cmd()
+        .arg("list")
+        .stdin(input.try_clone().unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(stderr(&output), "");
+    Run::from_output(output).assert_envelope(&root_listing());
+    // The shared offset did not move: the loop reads its next line as if stitch had not run.
+    assert_eq!(input.stream_position().unwrap(), 0);
+    // A silent pipe held open is not waited on either.
+    let call = Held::spawn(&ws, &["list"]);
+    let output = call.finish();
+    assert_eq!(stderr(&output), "");
+    Run::from_output(output).assert_envelope(&root_listing());
 }
 
 #[test]
@@ -83,26 +131,26 @@ fn a_silent_stdin_leaves_a_required_field_missing() {
 #[test]
 fn json_that_arrives_after_100_ms_is_read() {
     let ws = workspace();
-    let mut call = Held::spawn(&ws, &["list"]);
+    let mut call = Held::spawn(&ws, &["glob"]);
     std::thread::sleep(Duration::from_millis(100));
-    call.send_and_close(br#"{"path": "src"}"#);
+    call.send_and_close(SRC_GLOB);
     let output = call.finish();
     // 100 ms is inside the 200 ms before the notice, but a loaded machine may start
     // stitch late or slowly: either way the arguments are read, with at most the notice.
     let err = stderr(&output);
     assert!(err.is_empty() || err == format!("{NOTICE}\n"), "{err}");
-    Run::from_output(output).assert_envelope(&src_listing());
+    Run::from_output(output).assert_envelope(&src_glob());
 }
 
 #[test]
 fn json_that_arrives_after_the_notice_is_read() {
     let ws = workspace();
-    let mut call = Held::spawn(&ws, &["list"]);
+    let mut call = Held::spawn(&ws, &["glob"]);
     assert_eq!(call.stderr_line(), NOTICE);
-    call.send_and_close(br#"{"path": "src"}"#);
+    call.send_and_close(SRC_GLOB);
     let output = call.finish();
     assert_eq!(stderr(&output), "");
-    Run::from_output(output).assert_envelope(&src_listing());
+    Run::from_output(output).assert_envelope(&src_glob());
 }
 
 #[test]
@@ -153,7 +201,7 @@ fn an_empty_or_null_stdin_is_no_arguments_at_once_without_a_notice() {
 #[test]
 fn global_and_display_options_are_not_tool_arguments() {
     let ws = workspace();
-    let args = br#"{"path": "src"}"#;
+    let args = SRC_GLOB;
     let output = ws
         .cmd()
         .args([
@@ -164,7 +212,7 @@ fn global_and_display_options_are_not_tool_arguments() {
             "--format",
             "json",
             "--pretty",
-            "list",
+            "glob",
         ])
         .write_stdin(args.to_vec())
         .output()
@@ -174,7 +222,7 @@ fn global_and_display_options_are_not_tool_arguments() {
     // Indented: one object over several lines.
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(stdout.starts_with("{\n  \"ok\": true,\n"), "{stdout}");
-    crate::support::assert_json(&src_listing(), &serde_json::from_str(&stdout).unwrap());
+    crate::support::assert_json(&src_glob(), &serde_json::from_str(&stdout).unwrap());
 
     let text = |extra: &[&str], stdin: &[u8]| {
         let output = ws
@@ -188,8 +236,8 @@ fn global_and_display_options_are_not_tool_arguments() {
         assert_eq!(output.status.code(), Some(0));
         output.stdout
     };
-    assert_eq!(text(&["list"], args), b"src/b.rs\n");
-    assert_eq!(text(&["list", "--null"], args), b"src/b.rs\0");
+    assert_eq!(text(&["glob"], args), b"src/b.rs\n");
+    assert_eq!(text(&["glob", "--null"], args), b"src/b.rs\0");
     assert_eq!(
         text(&["read", "-n"], br#"{"path": "src/b.rs"}"#),
         b"     1\tfn b() {}\n"

@@ -7,6 +7,8 @@ use crate::support::TestWorkspace;
 mod refusals;
 // For pipelines: exit 1 when glob or search matched nothing, cut results, --null.
 mod pipelines;
+// The default format follows stdout; usage errors in text; search -l, -c and -q.
+mod people;
 
 fn text(ws: &TestWorkspace, args: &[&str]) -> std::process::Output {
     let mut cmd = ws.cmd();

@@ -186,7 +186,7 @@ fn an_unknown_field_shows_the_allowed_fields() {
     let ws = TestWorkspace::new();
     let run = assert_text_refusal(
         &ws,
-        &["list"],
+        &["list", "--json"],
         r#"{"dpeth": 2}"#,
         "error[INVALID_ARGUMENT]: list_directory has no field `dpeth`; the allowed fields \
          are path, depth, includeIgnored, limit\n\

@@ -1,0 +1,146 @@
+//! For people and scripts: the default format follows stdout (text at a terminal, JSON
+//! in a pipe), usage errors in text are a human message on stderr only, and search takes
+//! ripgrep's -l, -c and -q.
+
+use serde_json::json;
+
+use crate::support::{run_on_terminal, TestWorkspace};
+
+fn workspace() -> TestWorkspace {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "alpha\nbeta\nalpha again\n")
+        .file("b.txt", "alpha\n")
+        .file("c.txt", "gamma\n");
+    ws
+}
+
+/// Runs with stdin empty and stdout a pipe: status, stdout, stderr.
+fn piped(ws: &TestWorkspace, args: &[&str]) -> (i32, String, String) {
+    let output = ws.cmd().args(args).write_stdin("").output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn at_a_terminal_the_default_is_text_and_in_a_pipe_json() {
+    let ws = workspace();
+    let mut cmd = ws.std_cmd();
+    cmd.args(["read", "b.txt"]);
+    let (status, shown, stderr) = run_on_terminal(cmd);
+    assert_eq!(
+        (status, shown.as_str(), stderr.as_str()),
+        (Some(0), "alpha\n", "")
+    );
+    // STITCH_FORMAT=json pins the envelope even at a terminal.
+    let mut cmd = ws.std_cmd();
+    cmd.env("STITCH_FORMAT", "json").args(["read", "b.txt"]);
+    let (_, shown, _) = run_on_terminal(cmd);
+    assert!(
+        shown.starts_with(r#"{"ok":true,"data":{"path":"b.txt","#),
+        "{shown}"
+    );
+    // In a pipe (an agent's bash tool), the envelope.
+    let (status, stdout, _) = piped(&ws, &["read", "b.txt"]);
+    assert_eq!(status, 0);
+    assert!(stdout.starts_with(r#"{"ok":true,"#), "{stdout}");
+}
+
+#[test]
+fn search_takes_files_with_matches_count_and_quiet() {
+    let ws = workspace();
+    let text = |args: &[&str]| piped(&ws, args);
+    assert_eq!(
+        text(&["search", "alpha", "-l"]),
+        (0, "a.txt\nb.txt\n".into(), String::new())
+    );
+    assert_eq!(
+        text(&["search", "alpha", "--files-with-matches", "--null"]),
+        (0, "a.txt\0b.txt\0".into(), String::new())
+    );
+    assert_eq!(
+        text(&["search", "alpha", "-c"]),
+        (0, "a.txt:2\nb.txt:1\n".into(), String::new())
+    );
+    assert_eq!(
+        text(&["search", "alpha", "-q"]),
+        (0, String::new(), String::new())
+    );
+    assert_eq!(
+        text(&["search", "zeta", "-q"]),
+        (1, String::new(), String::new())
+    );
+    assert_eq!(
+        text(&["search", "zeta", "-l"]),
+        (1, String::new(), String::new())
+    );
+    // They shape text, so --format json on the same command line contradicts them.
+    let (status, stdout, _) = text(&["--format", "json", "search", "alpha", "-c"]);
+    assert_eq!(status, 2);
+    let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(envelope["error"], "INVALID_ARGUMENT");
+    assert_eq!(envelope["details"]["field"], "summary");
+}
+
+#[test]
+fn a_usage_error_in_text_is_a_message_on_stderr_only() {
+    let ws = workspace();
+    let typo = ["edit", "a.txt", "--old", "x", "--new", "y", "--replace-al"];
+    let (status, stdout, stderr) = piped(&ws, &[&["--format", "text"][..], &typo].concat());
+    assert_eq!(status, 2);
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("unexpected argument '--replace-al' found"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("a similar argument exists: '--replace-all'"),
+        "clap's did-you-mean names the flag: {stderr}"
+    );
+    // In JSON, the envelope as before.
+    let (status, stdout, _) = piped(&ws, &[&["--format", "json"][..], &typo].concat());
+    assert_eq!(status, 2);
+    let envelope: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(envelope["error"], "INVALID_ARGUMENT");
+}
+
+#[test]
+fn bare_stitch_in_text_prints_the_short_help_on_stderr() {
+    let ws = workspace();
+    let (status, stdout, stderr) = piped(&ws, &["--format", "text"]);
+    assert_eq!(status, 2);
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.contains("Usage: stitch [OPTIONS] <COMMAND>"),
+        "{stderr}"
+    );
+    // At a terminal, the same.
+    let cmd = ws.std_cmd();
+    let (status, shown, stderr) = run_on_terminal(cmd);
+    assert_eq!((status, shown.as_str()), (Some(2), ""));
+    assert!(
+        stderr.contains("Usage: stitch [OPTIONS] <COMMAND>"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn flags_without_a_required_one_say_stdin_was_not_read() {
+    let ws = workspace();
+    let run = ws.run_with_stdin(
+        &["edit", "a.txt", "--old", "beta"],
+        r#"{"path": "a.txt", "oldText": "beta", "newText": "BETA"}"#,
+    );
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": "stitch edit needs --new; stdin was not read, because arguments were given as flags: pass --new too, or pass --json to send every argument as JSON on stdin",
+            "field": "newText"
+        },
+        "_hint": "Fix the `--new` argument and call again."
+    }));
+    assert_eq!(ws.read_string("a.txt"), "alpha\nbeta\nalpha again\n");
+}
