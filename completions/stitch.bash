@@ -116,7 +116,7 @@ _stitch() {
 
     case "${cmd}" in
         stitch)
-            opts="-h -V --root --session --lock-timeout --pretty --format --help --version read write edit list glob search schema config mcp help"
+            opts="-h -V --root --session --lock-timeout --pretty --color --format --help --version read write edit list glob search schema config mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -134,6 +134,10 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
@@ -146,7 +150,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__config)
-            opts="-h --root --session --lock-timeout --pretty --format --help check trust untrust help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --help check trust untrust help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -164,6 +168,10 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
@@ -176,7 +184,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__config__subcmd__check)
-            opts="-h --root --session --lock-timeout --pretty --format --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -192,6 +200,10 @@ _stitch() {
                     ;;
                 --lock-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -276,7 +288,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__config__subcmd__trust)
-            opts="-h --root --session --lock-timeout --pretty --format --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -292,6 +304,10 @@ _stitch() {
                     ;;
                 --lock-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -306,7 +322,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__config__subcmd__untrust)
-            opts="-h --root --session --lock-timeout --pretty --format --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -324,6 +340,10 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
@@ -336,7 +356,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__edit)
-            opts="-h --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --json --root --session --lock-timeout --pretty --format --help"
+            opts="-h --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --json --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -378,6 +398,10 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
@@ -390,7 +414,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__glob)
-            opts="-0 -h --path --all --limit --null --json --root --session --lock-timeout --pretty --format --help"
+            opts="-0 -h --path --all --limit --null --json --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -414,6 +438,10 @@ _stitch() {
                     ;;
                 --lock-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -624,7 +652,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__list)
-            opts="-0 -h --depth --all --limit --null --json --root --session --lock-timeout --pretty --format --help"
+            opts="-0 -h --depth --all --limit --null --json --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -650,6 +678,10 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
@@ -662,7 +694,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__mcp)
-            opts="-h --no-session --root --session --lock-timeout --pretty --format --help"
+            opts="-h --no-session --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -680,6 +712,10 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
@@ -692,7 +728,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__read)
-            opts="-n -h --offset --limit --max-bytes --number --json --root --session --lock-timeout --pretty --format --help"
+            opts="-n -h --offset --limit --max-bytes --number --json --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -722,6 +758,10 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
@@ -734,7 +774,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__schema)
-            opts="-h --root --session --lock-timeout --pretty --format --help read_file write_file edit_file list_directory glob search_files read write edit list search"
+            opts="-h --root --session --lock-timeout --pretty --color --format --help read_file write_file edit_file list_directory glob search_files read write edit list search"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -752,6 +792,10 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
@@ -764,7 +808,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__search)
-            opts="-i -C -l -c -q -0 -h --path --regex --ignore-case --glob --context --mode --paths-only --files-with-matches --count --quiet --all --limit --null --json --root --session --lock-timeout --pretty --format --help"
+            opts="-i -C -l -c -q -0 -h --path --regex --ignore-case --glob --context --mode --paths-only --files-with-matches --count --quiet --all --limit --null --json --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -806,6 +850,10 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
@@ -818,7 +866,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__write)
-            opts="-h --content --from --overwrite --expected-sha256 --dry-run --json --root --session --lock-timeout --pretty --format --help"
+            opts="-h --content --from --overwrite --expected-sha256 --dry-run --json --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -846,6 +894,10 @@ _stitch() {
                     ;;
                 --lock-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
                 --format)

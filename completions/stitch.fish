@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_stitch_global_optspecs
-    string join \n root= session= lock-timeout= pretty format= h/help V/version
+    string join \n root= session= lock-timeout= pretty color= format= h/help V/version
 end
 
 function __fish_stitch_needs_command
@@ -27,6 +27,9 @@ end
 complete -c stitch -n "__fish_stitch_needs_command" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_needs_command" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_needs_command" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_needs_command" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_needs_command" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -54,6 +57,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand read" -l max-bytes -d 'Cap
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -72,6 +78,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand write" -l expected-sha256 
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -94,6 +103,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-sha256 -
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -113,6 +125,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand list" -l limit -d 'The mos
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -131,6 +146,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand glob" -l limit -d 'The mos
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -153,6 +171,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand search" -l limit -d 'The m
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -175,6 +196,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand search" -s h -l help -d 'P
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand schema" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -188,6 +212,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand schema" -s h -l help -d 'P
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_seen_subcommand_from check trust untrust help" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -205,6 +232,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and not __fish_see
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from check" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -218,6 +248,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_su
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from trust" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -231,6 +264,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_su
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_subcommand_from untrust" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''
@@ -248,6 +284,9 @@ complete -c stitch -n "__fish_stitch_using_subcommand config; and __fish_seen_su
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
+complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l color -d 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l format -d 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp' -r -f -a "auto\t''
 json\t''
 text\t''

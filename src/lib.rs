@@ -134,6 +134,15 @@ fn text_style(parsed: &cli::Cli) -> envelope::Style {
         number: matches!(&parsed.command, cli::Command::Read(a) if a.number),
         null: parsed.command.null(),
         summary: parsed.command.search_summary(),
+        color: match parsed.color.as_deref() {
+            Some("always") => true,
+            Some("never") => false,
+            // As ripgrep: a terminal, and no NO_COLOR (any non-empty value turns it off).
+            _ => {
+                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                    && envelope::stdout_is_terminal()
+            }
+        },
     })
 }
 

@@ -9,8 +9,9 @@ use super::Command;
 use crate::refusal::{key, Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.
-const NOT_TOOL_ARGS: [&str; 11] = [
+const NOT_TOOL_ARGS: [&str; 12] = [
     "root",
+    "color",
     "session",
     "lock_timeout",
     "pretty",

@@ -96,6 +96,11 @@ pub struct Cli {
     /// Indent the envelope.
     #[arg(long, global = true, help_heading = "Global options")]
     pub pretty: bool,
+    /// Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set),
+    /// always or never. Never in JSON.
+    #[arg(long, global = true, help_heading = "Global options", value_name = "WHEN",
+          value_parser = ["auto", "always", "never"])]
+    pub color: Option<String>,
     /// Output: auto (the default: text when stdout is a terminal, json otherwise), json (the
     /// envelope) or text for people and pipelines (refusals as error[CODE]: message on
     /// stderr, with their facts; search exits 1 when nothing matched); for schema:

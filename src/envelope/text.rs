@@ -24,6 +24,39 @@ pub struct Layout {
     pub null: bool,
     /// A search's matches summed up instead of printed (`-l`, `-c`, `-q`).
     pub summary: Option<Summary>,
+    /// Colour diffs and search results (a terminal, or `--color always`).
+    pub color: bool,
+}
+
+/// ANSI colours, as git and ripgrep use them.
+const RED: &str = "\x1b[31m";
+const GREEN: &str = "\x1b[32m";
+const CYAN: &str = "\x1b[36m";
+const MAGENTA: &str = "\x1b[35m";
+const BOLD: &str = "\x1b[1m";
+const RESET: &str = "\x1b[0m";
+
+/// A unified diff with its lines coloured as git colours them.
+fn painted_diff(out: &mut String, diff: &str) {
+    for line in diff.split_inclusive('\n') {
+        let body = line.strip_suffix('\n').unwrap_or(line);
+        let colour = if body.starts_with("+++") || body.starts_with("---") {
+            BOLD
+        } else if body.starts_with('+') {
+            GREEN
+        } else if body.starts_with('-') {
+            RED
+        } else if body.starts_with("@@") {
+            CYAN
+        } else {
+            ""
+        };
+        if colour.is_empty() {
+            out.push_str(line);
+        } else {
+            let _ = write!(out, "{colour}{body}{RESET}{}", &line[body.len()..]);
+        }
+    }
 }
 
 /// How a search's matches are summed up, as ripgrep's `-l`, `-c` and `-q` do.
@@ -77,7 +110,11 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             None
         }
         Output::Edit(e) => {
-            out.push_str(&e.diff);
+            if layout.color {
+                painted_diff(&mut out, &e.diff);
+            } else {
+                out.push_str(&e.diff);
+            }
             if e.already_applied {
                 let _ = writeln!(out, "already applied {}: unchanged", e.path);
             } else {
@@ -127,7 +164,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             match layout.summary {
                 None => {
                     for m in &s.matches {
-                        search_lines(&mut out, m, layout.null);
+                        search_lines(&mut out, m, layout.null, layout.color);
                     }
                 }
                 Some(Summary::Quiet) => {}
@@ -186,21 +223,35 @@ fn summed(out: &mut String, matches: &[Match], summary: Summary, null: bool) {
 /// `path:line:text`, with context lines as `path-line-text`, as grep prints them; a path
 /// alone in path mode. With `null`, as `rg --null`: NUL takes the place of the separator
 /// after the path (`path\0line:text`), and ends a path printed alone.
-fn search_lines(out: &mut String, m: &Match, null: bool) {
+fn search_lines(out: &mut String, m: &Match, null: bool, color: bool) {
     let (Some(line), Some(text)) = (m.line, m.text.as_deref()) else {
         let end = if null { '\0' } else { '\n' };
         let _ = write!(out, "{}{end}", m.path);
         return;
     };
-    let path = &m.path;
+    // As ripgrep colours them: the path magenta, the line number green.
+    let painted;
+    let path = if color {
+        painted = format!("{MAGENTA}{}{RESET}", m.path);
+        &painted
+    } else {
+        &m.path
+    };
+    let number = |n: u64| {
+        if color {
+            format!("{GREEN}{n}{RESET}")
+        } else {
+            n.to_string()
+        }
+    };
     let (hit, near) = if null { ("\0", "\0") } else { (":", "-") };
     let before = m.before.as_deref().unwrap_or_default();
     for (i, text) in before.iter().enumerate() {
         let n = line - (before.len() - i) as u64;
-        let _ = writeln!(out, "{path}{near}{n}-{text}");
+        let _ = writeln!(out, "{path}{near}{}-{text}", number(n));
     }
-    let _ = writeln!(out, "{path}{hit}{line}:{text}");
+    let _ = writeln!(out, "{path}{hit}{}:{text}", number(line));
     for (i, text) in m.after.as_deref().unwrap_or_default().iter().enumerate() {
-        let _ = writeln!(out, "{path}{near}{}-{text}", line + 1 + i as u64);
+        let _ = writeln!(out, "{path}{near}{}-{text}", number(line + 1 + i as u64));
     }
 }

@@ -144,3 +144,40 @@ fn flags_without_a_required_one_say_stdin_was_not_read() {
     }));
     assert_eq!(ws.read_string("a.txt"), "alpha\nbeta\nalpha again\n");
 }
+
+#[test]
+fn colour_at_a_terminal_unless_no_color_or_never_and_never_in_json() {
+    let ws = workspace();
+    let edit = |extra: &[&str], env: &[(&str, &str)]| {
+        ws.file("c.txt", "gamma\n");
+        let mut cmd = ws.std_cmd();
+        cmd.envs(env.iter().copied())
+            .args(extra)
+            .args(["edit", "c.txt", "--old", "gamma", "--new", "delta"]);
+        run_on_terminal(cmd).1
+    };
+    let painted = "\x1b[1m--- a/c.txt\x1b[0m\n\x1b[1m+++ b/c.txt\x1b[0m\n\x1b[36m@@ -1 +1 @@\x1b[0m\n\x1b[31m-gamma\x1b[0m\n\x1b[32m+delta\x1b[0m\nedited c.txt: 1 replacement(s)\n";
+    let plain =
+        "--- a/c.txt\n+++ b/c.txt\n@@ -1 +1 @@\n-gamma\n+delta\nedited c.txt: 1 replacement(s)\n";
+    assert_eq!(edit(&[], &[]), painted);
+    assert_eq!(edit(&["--color", "never"], &[]), plain);
+    assert_eq!(edit(&[], &[("NO_COLOR", "1")]), plain);
+    // At a terminal with JSON asked for, no colour at all.
+    let json = edit(&["--format", "json", "--color", "always"], &[]);
+    assert!(
+        json.starts_with(r#"{"ok":true,"#) && !json.contains('\x1b'),
+        "{json}"
+    );
+    // In a pipe, --color always colours text, as rg does.
+    let (status, stdout, _) = piped(
+        &ws,
+        &["--format", "text", "--color", "always", "search", "gamma"],
+    );
+    assert_eq!(status, 1, "the edits above left no gamma");
+    assert_eq!(stdout, "");
+    let (_, stdout, _) = piped(
+        &ws,
+        &["--format", "text", "--color", "always", "search", "beta"],
+    );
+    assert_eq!(stdout, "\x1b[35ma.txt\x1b[0m:\x1b[32m2\x1b[0m:beta\n");
+}
