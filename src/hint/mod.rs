@@ -57,6 +57,10 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             .and_then(|names| names.first())
             .and_then(Value::as_str)
         {
+            Some(near) if text(refusal, key::OPERATION) == Some("edit") => format!(
+                "Did you mean `{near}`? If `{path}` is a new file, create it with {} instead.",
+                tool("write_file")
+            ),
             Some(near) => format!("Did you mean `{near}`? Otherwise list the parent directory."),
             None => match text(refusal, key::OPERATION) {
                 Some("edit") => format!("Create the file with {}, or list the parent directory.", tool("write_file")),

@@ -40,8 +40,22 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &Value, era: Era) -> Resu
         ));
     };
     let Some(tool) = tool_named(name) else {
-        return Err(Fault::new(INVALID_PARAMS, format!("Unknown tool: {name}"))
-            .with_data(json!({"tools": TOOLS.iter().map(|t| t.name).collect::<Vec<_>>()})));
+        // The closest tool name, as clap says "did you mean" for a misspelt subcommand.
+        let near = TOOLS
+            .iter()
+            .map(|t| (strsim::jaro_winkler(name, t.name), t.name))
+            .filter(|(score, _)| *score >= 0.8)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, near)| near);
+        let message = match near {
+            Some(near) => format!("Unknown tool: {name}; did you mean {near}?"),
+            None => format!("Unknown tool: {name}"),
+        };
+        let mut data = json!({"tools": TOOLS.iter().map(|t| t.name).collect::<Vec<_>>()});
+        if let Some(near) = near {
+            data["didYouMean"] = json!(near);
+        }
+        return Err(Fault::new(INVALID_PARAMS, message).with_data(data));
     };
     // No arguments is an empty object: the tool's own defaults and checks apply. Any
     // other value goes to the tool layer, which refuses what is not an object.

@@ -438,7 +438,7 @@ fn editing_a_missing_file_is_not_found() {
             "operation": "edit",
             "path": "src/mian.rs"
         },
-        "_hint": "Did you mean `src/main.rs`? Otherwise list the parent directory."
+        "_hint": "Did you mean `src/main.rs`? If `src/mian.rs` is a new file, create it with write_file instead."
     }));
     assert!(!ws.exists("src/mian.rs"));
 }

@@ -133,12 +133,19 @@ fn faults_in_a_request_are_json_rpc_errors() {
     );
     let error = server.error(
         "tools/call",
-        &json!({"name": "delete_file", "arguments": {}}),
+        &json!({"name": "frobnicate", "arguments": {}}),
     );
+    let tools: Vec<&str> = stitch::registry::TOOLS.iter().map(|t| t.name).collect();
     assert_json(
-        &json!({"code": -32602, "message": "Unknown tool: delete_file",
-                "data": {"tools": ["read_file", "write_file", "edit_file", "list_directory",
-                                   "glob", "search_files"]}}),
+        &json!({"code": -32602, "message": "Unknown tool: frobnicate",
+                "data": {"tools": tools}}),
+        &error,
+    );
+    // A misspelt name is told the one it resembles, as clap does for a subcommand.
+    let error = server.error("tools/call", &json!({"name": "edit_flie", "arguments": {}}));
+    assert_json(
+        &json!({"code": -32602, "message": "Unknown tool: edit_flie; did you mean edit_file?",
+                "data": {"tools": tools, "didYouMean": "edit_file"}}),
         &error,
     );
     // The subcommand is not a tool name.
