@@ -113,6 +113,9 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
         Code::Busy if refusal.detail("limit").is_some() => {
             "The server is running as many calls as it takes at once: retry when one has answered.".into()
         }
+        Code::Busy if text(refusal, key::REASON) == Some(key::CHANGED_WHILE_READ) => format!(
+            "Another program is rewriting `{path}`: retry once it has finished."
+        ),
         Code::Busy => "Another call holds the lock: retry in a moment.".into(),
     };
     Some(hint)

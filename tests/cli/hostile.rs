@@ -26,6 +26,8 @@ mod names;
 // Authorize hooks that leave children holding their pipes, or never read a large payload:
 // the call ends within authorizeTimeoutSecs + 1 s, the hook's group is killed.
 mod hooks;
+// Another program rewrites a file in place during an edit: nothing torn is published.
+mod rewrite;
 
 /// How long a call may take before it counts as hanging: generous on a loaded machine,
 /// far below what a blocked call would take.
