@@ -52,8 +52,8 @@ pub enum Error {
 pub enum NotWritable {
     /// Its permission bits (or owner, or an ACL) do not let this process write it.
     Mode,
-    /// It belongs to another user, whom a replacement made by this process could not
-    /// keep as its owner.
+    /// It belongs to another user (or a group this process is not in), which a
+    /// replacement made by this process could not keep as its owner.
     Owner,
 }
 
@@ -64,7 +64,7 @@ impl NotWritable {
         match self {
             NotWritable::Mode => "its permissions do not let this process write it",
             NotWritable::Owner => {
-                "it belongs to another user, and a replacement could not keep that owner"
+                "its owner is another user or group, which a replacement made by this process could not keep"
             }
         }
     }

@@ -28,6 +28,8 @@ mod names;
 mod hooks;
 // Another program rewrites a file in place during an edit: nothing torn is published.
 mod rewrite;
+// Files the caller may not write, or whose owner it could not keep: DENIED, untouched.
+mod permissions;
 
 /// How long a call may take before it counts as hanging: generous on a loaded machine,
 /// far below what a blocked call would take.
