@@ -209,6 +209,10 @@ fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
         Some("stdin") => {
             "Send exactly one JSON object of arguments on stdin, or pass them as flags.".into()
         }
+        Some(_) if text(refusal, key::REASON) == Some("no writer") => format!(
+            "Start the program that writes the FIFO before (or while) calling stitch, or pass {} a regular file.",
+            text(refusal, key::FLAG).unwrap_or("--from")
+        ),
         Some(field) => format!(
             "Fix the `{}` argument and call again.",
             match (d, text(refusal, key::FLAG)) {
