@@ -45,6 +45,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             _ if matches!(text(refusal, key::FIELD), Some("pattern" | "include")) => {
                 "Fix the glob (globset syntax: `*`, `**`, `?`, `[ab]`, `{a,b}`).".into()
             }
+            _ if refusal.detail("limit").is_some() => "The regex compiles larger than a search may hold: use fewer or shorter repetitions (a smaller `{n}`), or search literally.".into(),
             _ => "Fix the pattern, or search literally (without regex).".into(),
         },
         Code::OutsideRoot => match text(refusal, key::INSIDE_TARGET) {

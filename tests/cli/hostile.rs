@@ -30,6 +30,8 @@ mod hooks;
 mod rewrite;
 // Files the caller may not write, or whose owner it could not keep: DENIED, untouched.
 mod permissions;
+// Searches whose every line matches, and regexes built to grow: memory by the limit.
+mod memory;
 
 /// How long a call may take before it counts as hanging: generous on a loaded machine,
 /// far below what a blocked call would take.
