@@ -249,18 +249,22 @@ impl Workspace {
         written
     }
 
-    /// Keeps the `keep` most recently modified files of `.stitch/<sub>/` whose names
-    /// `ours` recognises, removing the rest, and sweeps temp names a killed process left
-    /// there. Only regular files are ever removed, by name in the directory.
+    /// Keeps `keep` files of `.stitch/<sub>/` whose names `ours` recognises, removing
+    /// the rest, and sweeps temp names a killed process left there. The files are ranked
+    /// by `rank` of their first [`RANK_BYTES`] bytes (what stitch wrote there, not a
+    /// timestamp anyone may set), highest kept; `written`, the file just written, is
+    /// never removed. Only regular files are ever removed, by name in the directory.
     pub fn prune_state(
         &self,
         sub: &str,
         ours: impl Fn(&str) -> bool,
         keep: usize,
+        written: &str,
+        rank: impl Fn(&[u8]) -> u64,
     ) -> Result<(), Error> {
         let dir = self.state_subdir_created(sub)?;
         sweep(&dir);
-        let mut files: Vec<(std::time::SystemTime, String)> = Vec::new();
+        let mut files: Vec<(u64, String)> = Vec::new();
         for entry in dir.entries().map_err(Error::Io)? {
             let Ok(entry) = entry else { continue };
             let Ok(name) = entry.file_name().into_string() else {
@@ -268,18 +272,22 @@ impl Workspace {
             };
             // `DirEntry::metadata` does not follow a link.
             let Ok(meta) = entry.metadata() else { continue };
-            if !ours(&name) || !meta.is_file() {
+            if !ours(&name) || !meta.is_file() || name == written {
                 continue;
             }
-            let modified = meta
-                .modified()
-                .map_or(std::time::UNIX_EPOCH, cap_std::time::SystemTime::into_std);
-            files.push((modified, name));
+            let path = format!("{STATE_DIR}/{sub}/{name}");
+            let mut head = Vec::with_capacity(RANK_BYTES);
+            // One that cannot be read ranks lowest: it goes first.
+            if let Ok(file) = open_file(&dir, &name, &path, OpenOptions::new().read(true)) {
+                let _ = file.take(RANK_BYTES as u64).read_to_end(&mut head);
+            }
+            files.push((rank(&head), name));
         }
+        let keep = keep.saturating_sub(1);
         if files.len() <= keep {
             return Ok(());
         }
-        files.sort_unstable_by_key(|f| std::cmp::Reverse(f.0));
+        files.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         for (_, name) in files.into_iter().skip(keep) {
             // Another process may have pruned it first.
             let _ = dir.remove_file(&name);
@@ -287,6 +295,9 @@ impl Workspace {
         Ok(())
     }
 }
+
+/// How much of each file [`Workspace::prune_state`] reads to rank it.
+pub const RANK_BYTES: usize = 64;
 
 impl Workspace {
     /// The bytes of `.stitch/config.json` (at most `MAX_CONFIG_BYTES`), `None` when
