@@ -81,6 +81,11 @@ pub enum StateProblem {
     },
     /// It was replaced between the look and the open.
     Changed,
+    /// This process may not write it (its mode, its owner): stitch could not keep its
+    /// locks, ledgers or staged files there.
+    Denied,
+    /// It is on a read-only filesystem.
+    ReadOnly,
 }
 
 impl StateProblem {
@@ -99,6 +104,8 @@ impl StateProblem {
                 format!("is larger than its bound of {limit} bytes")
             }
             StateProblem::Changed => "was replaced while stitch opened it".into(),
+            StateProblem::Denied => "cannot be written by this process (permission denied)".into(),
+            StateProblem::ReadOnly => "is on a read-only filesystem".into(),
         }
     }
 }

@@ -57,7 +57,7 @@ fn state(path: impl Into<String>, problem: StateProblem) -> Error {
 
 /// Sorts an error met opening a state path: a link met with `O_NOFOLLOW`, or a wrong
 /// kind, is the state's problem; anything else is a cause with no case.
-fn opening(path: &str, e: std::io::Error) -> Error {
+pub(super) fn opening(path: &str, e: std::io::Error) -> Error {
     use rustix::io::Errno;
     match e.raw_os_error().map(Errno::from_raw_os_error) {
         Some(Errno::LOOP) => state(path, StateProblem::Symlink),
@@ -66,6 +66,8 @@ fn opening(path: &str, e: std::io::Error) -> Error {
         // Escapes (cap-std's PermissionDenied without an errno, or EXDEV) can only come
         // from a link, which the checks above should have caught: a swap meanwhile.
         Some(Errno::XDEV) => state(path, StateProblem::Changed),
+        Some(Errno::ACCESS | Errno::PERM) => state(path, StateProblem::Denied),
+        Some(Errno::ROFS) => state(path, StateProblem::ReadOnly),
         None if e.kind() == std::io::ErrorKind::PermissionDenied => {
             state(path, StateProblem::Changed)
         }
@@ -291,6 +293,43 @@ impl Workspace {
         for (_, name) in files.into_iter().skip(keep) {
             // Another process may have pruned it first.
             let _ = dir.remove_file(&name);
+        }
+        Ok(())
+    }
+}
+
+impl Workspace {
+    /// Whether stitch can keep its state here, as a mutation will need to: `.stitch`
+    /// (or, before it exists, the root where it would be made), `tmp/`, `locks/`,
+    /// `sessions/` and every lock file writable by this process. [`Error::State`] names
+    /// the first that is not (permission denied, a read-only filesystem). Nothing is
+    /// created: `faccessat(2)` with `AT_EACCESS` answers for the effective user.
+    pub fn probe_state(&self) -> Result<(), Error> {
+        use rustix::fs::{Access, AtFlags};
+        let writable = |dir: &Dir, name: &str, path: &str| {
+            rustix::fs::accessat(dir, name, Access::WRITE_OK, AtFlags::EACCESS)
+                .map_err(|e| opening(path, e.into()))
+        };
+        let Some(state_dir) = self.state_dir(false)? else {
+            return writable(&self.dir, ".", STATE_DIR);
+        };
+        writable(state_dir, ".", STATE_DIR)?;
+        for sub in ["tmp", "locks", "sessions"] {
+            let path = format!("{STATE_DIR}/{sub}");
+            if look(state_dir, sub, &path, Expect::Dir)?.is_some() {
+                writable(state_dir, sub, &path)?;
+            }
+        }
+        let Some(locks) = self.state_subdir("locks", false)? else {
+            return Ok(());
+        };
+        for entry in locks.entries().map_err(Error::Io)?.flatten() {
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            if name.ends_with(".lock") && entry.file_type().is_ok_and(|t| t.is_file()) {
+                writable(&locks, &name, &format!("{STATE_DIR}/locks/{name}"))?;
+            }
         }
         Ok(())
     }

@@ -62,6 +62,12 @@ fn io(e: Errno) -> Error {
     Error::classify(e.into())
 }
 
+/// An error met creating a temp name under `.stitch/tmp/`: one that says the state is
+/// not writable there (EACCES, EROFS) is the state's problem, not the caller's.
+fn staging_error(e: Errno) -> Error {
+    super::state::opening(&format!("{}/tmp", super::state::STATE_DIR), e.into())
+}
+
 /// A temporary file that is not yet visible under its final name.
 enum Temp {
     /// An anonymous file: no name at all until linked.
@@ -199,7 +205,7 @@ impl Workspace {
             OFlags::WRONLY | OFlags::CLOEXEC | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW,
             Mode::from_raw_mode(0o666),
         )
-        .map_err(io)?;
+        .map_err(|e| if same_fs { staging_error(e) } else { io(e) })?;
         Ok(Temp::Named {
             fd: File::from(fd),
             dir,
@@ -219,7 +225,7 @@ impl Workspace {
                 platform::link_anonymous(fd.as_fd(), parent, &tmp).map_err(io)?;
                 return rustix::fs::renameat(parent, tmp.as_str(), parent, name).map_err(io);
             }
-            Err(e) => return Err(io(e)),
+            Err(e) => return Err(staging_error(e)),
         }
         rustix::fs::renameat(&staging, tmp.as_str(), parent, name).map_err(|e| {
             let _ = rustix::fs::unlinkat(&staging, tmp.as_str(), AtFlags::empty());

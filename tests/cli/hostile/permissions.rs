@@ -3,6 +3,10 @@
 //! another user's 0666 file (writable, but whose owner a replacement could not keep) are
 //! each `DENIED`, rule `permissions`, with their bytes, mode and owner as they were.
 //!
+//! stitch's own state planted so that it cannot be written (read-only lock files,
+//! another user's `.stitch/`) is `INVALID_CONFIG` naming the state path, never a
+//! hint-less internal error, and `config check` finds it.
+//!
 //! Root may write anything (`faccessat` grants it `W_OK`), so when the suite runs as
 //! root, stitch runs as `nobody` here, in a workspace that user owns: a test that could
 //! not fail would prove nothing.
@@ -136,4 +140,100 @@ fn another_users_file_is_not_replaced_nor_taken_over() {
     refused_unchanged(&u, "roots.txt", MODE);
     refused_unchanged(&u, "shared.txt", OWNER);
     assert_eq!(facts(&u.ws, "shared.txt").2, 0, "still root's");
+}
+
+/// The whole `INVALID_CONFIG` of stitch's state at `path` that this process may not write.
+fn state_denied(path: &str) -> Value {
+    let reason = "cannot be written by this process (permission denied)";
+    json!({
+        "ok": false,
+        "error": "INVALID_CONFIG",
+        "details": {
+            "message": format!("stitch's own state is unusable: `{path}` {reason}"),
+            "path": path,
+            "field": path,
+            "reason": reason,
+        },
+        "_hint": format!("The workspace owner must remove or replace `{path}` (stitch keeps its own state there); `stitch config check` shows the problem."),
+    })
+}
+
+#[test]
+fn read_only_planted_lock_files_are_invalid_config_and_config_check_says_so() {
+    let u = Unprivileged::new();
+    if !u.as_nobody {
+        report("permissions: skipped planted read-only lock files: root bypasses their mode, and the suite is not root to drop it");
+        return;
+    }
+    // The lock files a clone would carry, made as they would be, then read-only.
+    u.run(&["edit", "own.txt", "--old", "own", "--new", "OWN"])
+        .ok();
+    let locks = crate::support::names_in(&u.ws.path(".stitch/locks"));
+    assert!(!locks.is_empty());
+    for name in &locks {
+        std::fs::set_permissions(
+            u.ws.path(&format!(".stitch/locks/{name}")),
+            PermissionsExt::from_mode(0o444),
+        )
+        .expect("chmod");
+    }
+    let before = facts(&u.ws, "own.txt");
+    let run = u.run(&["edit", "own.txt", "--old", "OWN", "--new", "own"]);
+    let lock = run.envelope["details"]["path"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        locks
+            .iter()
+            .any(|name| lock == format!(".stitch/locks/{name}")),
+        "{}",
+        run.stdout
+    );
+    run.assert_envelope(&state_denied(&lock));
+    assert_eq!(facts(&u.ws, "own.txt"), before, "nothing changed");
+    // `config check` finds what every mutation would meet.
+    let check = u.run(&["config", "check"]);
+    check.assert_envelope(&state_denied(
+        check.envelope["details"]["path"]
+            .as_str()
+            .unwrap_or_default(),
+    ));
+    assert!(check.envelope["details"]["path"]
+        .as_str()
+        .unwrap_or_default()
+        .starts_with(".stitch/locks/"));
+}
+
+#[test]
+fn a_state_directory_the_caller_may_not_write_is_invalid_config() {
+    let u = Unprivileged::new();
+    if !u.as_nobody {
+        report("permissions: skipped a planted state directory: the suite is not root to drop it");
+        return;
+    }
+    // `.stitch/` planted as another user's directory, closed to this one.
+    for dir in [
+        ".stitch",
+        ".stitch/locks",
+        ".stitch/sessions",
+        ".stitch/tmp",
+    ] {
+        u.ws.dir(dir);
+        std::os::unix::fs::chown(u.ws.path(dir), Some(0), Some(0)).expect("chown");
+        std::fs::set_permissions(u.ws.path(dir), PermissionsExt::from_mode(0o755)).expect("chmod");
+    }
+    let before = facts(&u.ws, "own.txt");
+    let run = u.run(&["write", "own.txt", "--content", "x\n", "--overwrite"]);
+    let path = run.envelope["details"]["path"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(path.starts_with(".stitch/locks/"), "{}", run.stdout);
+    run.assert_envelope(&state_denied(&path));
+    assert_eq!(facts(&u.ws, "own.txt"), before, "nothing changed");
+    u.run(&["config", "check"])
+        .assert_envelope(&state_denied(".stitch"));
+    // Reads need no state, and still work.
+    assert_eq!(u.run(&["read", "own.txt"]).ok()["content"], "own\n");
 }
