@@ -5,6 +5,7 @@
 //! nothing exits 1, as grep and ripgrep do. Results are rendered from their types: each
 //! tool's result has its own shape.
 
+mod quote;
 mod refusal;
 
 use std::fmt::Write as _;
@@ -21,6 +22,11 @@ pub struct Layout {
     pub number: bool,
     /// End each name with NUL instead of a newline (`list`, `glob`, `search`).
     pub null: bool,
+    /// Stdout is a terminal: control characters in names and text are quoted (never
+    /// with `null`, which asks for the exact bytes).
+    pub stdout_terminal: bool,
+    /// Stderr is a terminal: a refusal's control characters are quoted.
+    pub stderr_terminal: bool,
 }
 
 /// Shows one call as text: `output` when it succeeded, else the refusal in `envelope`.
@@ -28,7 +34,14 @@ pub struct Layout {
 /// nothing.
 pub fn emit(output: Option<&Output>, envelope: &Value, status: u8, layout: Layout) -> u8 {
     let Some(output) = output else {
-        stderr_line(refusal::render(envelope).trim_end_matches('\n'));
+        let quote = quote::Quote {
+            terminal: layout.stderr_terminal,
+        };
+        stderr_line(
+            quote
+                .text(refusal::render(envelope).trim_end_matches('\n'))
+                .as_ref(),
+        );
         return status;
     };
     write_raw(result(output, layout).as_bytes());
@@ -44,14 +57,17 @@ fn result(output: &Output, layout: Layout) -> String {
     let mut out = String::new();
     // The name's end: NUL, or a newline.
     let end = if layout.null { '\0' } else { '\n' };
+    let q = quote::Quote {
+        terminal: layout.stdout_terminal && !layout.null,
+    };
     let cut = match output {
         Output::Read(r) => {
             if layout.number {
                 for (i, line) in r.content.split_inclusive('\n').enumerate() {
-                    let _ = write!(out, "{:>6}\t{line}", r.start_line + i as u64);
+                    let _ = write!(out, "{:>6}\t{}", r.start_line + i as u64, q.text(line));
                 }
             } else {
-                out.push_str(&r.content);
+                out.push_str(&q.text(&r.content));
             }
             if let Some(next) = r.next_offset {
                 stderr_line(&format!("(more: --offset {next})"));
@@ -59,12 +75,13 @@ fn result(output: &Output, layout: Layout) -> String {
             None
         }
         Output::Edit(e) => {
-            out.push_str(&e.diff);
+            out.push_str(&q.text(&e.diff));
+            let path = q.name(&e.path);
             if e.already_applied {
-                let _ = writeln!(out, "already applied {}: unchanged", e.path);
+                let _ = writeln!(out, "already applied {path}: unchanged");
             } else {
                 let verb = if e.applied { "edited" } else { "would edit" };
-                let _ = writeln!(out, "{verb} {}: {} replacement(s)", e.path, e.replacements);
+                let _ = writeln!(out, "{verb} {path}: {} replacement(s)", e.replacements);
             }
             if !e.skipped_edits.is_empty() {
                 let skipped: Vec<String> =
@@ -81,7 +98,7 @@ fn result(output: &Output, layout: Layout) -> String {
                 (false, true) => "would create",
                 (false, false) => "would replace",
             };
-            let _ = writeln!(out, "{verb} {} ({} bytes)", w.path, w.bytes);
+            let _ = writeln!(out, "{verb} {} ({} bytes)", q.name(&w.path), w.bytes);
             None
         }
         Output::List(l) => {
@@ -93,21 +110,21 @@ fn result(output: &Output, layout: Layout) -> String {
                     "symlink" => "@",
                     _ => "",
                 };
-                let _ = write!(out, "{}{mark}{end}", entry.path);
+                let _ = write!(out, "{}{mark}{end}", q.name(&entry.path));
             }
             l.truncated
                 .then_some((l.entries.len(), ("entry", "entries")))
         }
         Output::Glob(g) => {
             for path in &g.matches {
-                let _ = write!(out, "{path}{end}");
+                let _ = write!(out, "{}{end}", q.name(path));
             }
             g.truncated
                 .then_some((g.matches.len(), ("match", "matches")))
         }
         Output::Search(s) => {
             for m in &s.matches {
-                search_lines(&mut out, m, layout.null);
+                search_lines(&mut out, m, layout.null, q);
             }
             s.truncated
                 .then_some((s.matches.len(), ("match", "matches")))
@@ -134,21 +151,21 @@ fn result(output: &Output, layout: Layout) -> String {
 /// `path:line:text`, with context lines as `path-line-text`, as grep prints them; a path
 /// alone in path mode. With `null`, as `rg --null`: NUL takes the place of the separator
 /// after the path (`path\0line:text`), and ends a path printed alone.
-fn search_lines(out: &mut String, m: &Match, null: bool) {
+fn search_lines(out: &mut String, m: &Match, null: bool, q: quote::Quote) {
+    let path = q.name(&m.path);
     let (Some(line), Some(text)) = (m.line, m.text.as_deref()) else {
         let end = if null { '\0' } else { '\n' };
-        let _ = write!(out, "{}{end}", m.path);
+        let _ = write!(out, "{path}{end}");
         return;
     };
-    let path = &m.path;
     let (hit, near) = if null { ("\0", "\0") } else { (":", "-") };
     let before = m.before.as_deref().unwrap_or_default();
     for (i, text) in before.iter().enumerate() {
         let n = line - (before.len() - i) as u64;
-        let _ = writeln!(out, "{path}{near}{n}-{text}");
+        let _ = writeln!(out, "{path}{near}{n}-{}", q.text(text));
     }
-    let _ = writeln!(out, "{path}{hit}{line}:{text}");
+    let _ = writeln!(out, "{path}{hit}{line}:{}", q.text(text));
     for (i, text) in m.after.as_deref().unwrap_or_default().iter().enumerate() {
-        let _ = writeln!(out, "{path}{near}{}-{text}", line + 1 + i as u64);
+        let _ = writeln!(out, "{path}{near}{}-{}", line + 1 + i as u64, q.text(text));
     }
 }

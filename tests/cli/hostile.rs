@@ -32,6 +32,8 @@ mod rewrite;
 mod permissions;
 // Searches whose every line matches, and regexes built to grow: memory by the limit.
 mod memory;
+// Names and lines holding escape sequences reach a terminal quoted.
+mod terminal;
 
 /// How long a call may take before it counts as hanging: generous on a loaded machine,
 /// far below what a blocked call would take.

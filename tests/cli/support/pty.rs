@@ -28,3 +28,72 @@ pub fn run_with_terminal(mut cmd: Command, typed: &[u8]) -> Output {
     drop(master);
     output
 }
+
+/// What a child printed to its terminals, and how it ended.
+pub struct OnTerminal {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub status: std::process::ExitStatus,
+}
+
+/// A fresh pseudo-terminal: the controlling end, and the terminal end a child writes to.
+fn pty() -> (std::fs::File, std::fs::File) {
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).expect("openpt");
+    grantpt(&master).expect("grantpt");
+    unlockpt(&master).expect("unlockpt");
+    let name = ptsname(&master, Vec::new()).expect("ptsname");
+    let slave = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(name.to_str().expect("a UTF-8 pty name"))
+        .expect("open the pty's terminal end");
+    (std::fs::File::from(master), slave)
+}
+
+/// Everything written to a terminal until its last writer closes it (the kernel says
+/// EIO then), with the line discipline's `\r\n` turned back into `\n`.
+fn drain(mut master: std::fs::File) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        let mut buffer = [0u8; 4096];
+        while let Ok(n) = master.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            bytes.extend_from_slice(&buffer[..n]);
+        }
+        let mut out = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                i += 1;
+                continue;
+            }
+            out.push(bytes[i]);
+            i += 1;
+        }
+        out
+    })
+}
+
+/// Runs `cmd` with a terminal on stdout and another on stderr (stdin empty), as a person
+/// at a terminal runs it, and returns what each terminal showed.
+pub fn run_on_terminals(mut cmd: Command) -> OnTerminal {
+    let (out_master, out_slave) = pty();
+    let (err_master, err_slave) = pty();
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::from(out_slave))
+        .stderr(Stdio::from(err_slave));
+    let mut child = cmd.spawn().expect("run stitch on terminals");
+    // The child holds the terminal ends now: dropping the command closes ours, so the
+    // drains end when the child does.
+    drop(cmd);
+    let (stdout, stderr) = (drain(out_master), drain(err_master));
+    let status = child.wait().expect("wait for stitch");
+    OnTerminal {
+        stdout: stdout.join().expect("stdout drain"),
+        stderr: stderr.join().expect("stderr drain"),
+        status,
+    }
+}
