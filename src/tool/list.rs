@@ -63,7 +63,7 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
     // Everything the ignore rules, the policy or an unspellable name left out, each
     // entry once.
     let skipped = if req.include_ignored {
-        omitted.denied + omitted.non_utf8
+        omitted.denied + omitted.non_utf8 + omitted.unreadable
     } else {
         let mut all = 0usize;
         let everything = Walk {
@@ -72,8 +72,8 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
             exclude: None,
             ..walk
         };
-        let unspellable = ctx.ws.walk(&everything, |_| all += 1).non_utf8;
-        (all + unspellable).saturating_sub(entries.len())
+        let left = ctx.ws.walk(&everything, |_| all += 1);
+        (all + left.non_utf8 + left.unreadable).saturating_sub(entries.len())
     };
     entries.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let truncated = entries.len() > limit;

@@ -34,6 +34,8 @@ mod permissions;
 mod memory;
 // Names and lines holding escape sequences reach a terminal quoted.
 mod terminal;
+// Paths past 4096 absolute bytes, and directories the walk cannot read.
+mod deep;
 
 /// How long a call may take before it counts as hanging: generous on a loaded machine,
 /// far below what a blocked call would take.
