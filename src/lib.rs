@@ -121,8 +121,6 @@ fn text_style(parsed: &cli::Cli) -> envelope::Style {
     envelope::Style::Text(envelope::Layout {
         number: matches!(&parsed.command, cli::Command::Read(a) if a.number),
         null: parsed.command.null(),
-        stdout_terminal: std::io::IsTerminal::is_terminal(&std::io::stdout()),
-        stderr_terminal: std::io::IsTerminal::is_terminal(&std::io::stderr()),
     })
 }
 

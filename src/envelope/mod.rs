@@ -154,6 +154,16 @@ fn write_raw(bytes: &[u8]) {
     let _ = out.flush();
 }
 
+/// Whether stdout is a terminal: text for a person there is quoted (see `text`).
+#[allow(clippy::disallowed_methods)]
+fn stdout_is_terminal() -> bool {
+    is_terminal(&std::io::stdout())
+}
+
+fn is_terminal(stream: &impl std::io::IsTerminal) -> bool {
+    stream.is_terminal()
+}
+
 /// A line for a person watching stderr (a lock wait, a debug cause). Never part of
 /// the envelope.
 #[allow(clippy::print_stderr)]

@@ -22,11 +22,6 @@ pub struct Layout {
     pub number: bool,
     /// End each name with NUL instead of a newline (`list`, `glob`, `search`).
     pub null: bool,
-    /// Stdout is a terminal: control characters in names and text are quoted (never
-    /// with `null`, which asks for the exact bytes).
-    pub stdout_terminal: bool,
-    /// Stderr is a terminal: a refusal's control characters are quoted.
-    pub stderr_terminal: bool,
 }
 
 /// Shows one call as text: `output` when it succeeded, else the refusal in `envelope`.
@@ -34,8 +29,9 @@ pub struct Layout {
 /// nothing.
 pub fn emit(output: Option<&Output>, envelope: &Value, status: u8, layout: Layout) -> u8 {
     let Some(output) = output else {
+        // A refusal's control characters are quoted when stderr is a terminal.
         let quote = quote::Quote {
-            terminal: layout.stderr_terminal,
+            terminal: super::is_terminal(&std::io::stderr()),
         };
         stderr_line(
             quote
@@ -57,8 +53,10 @@ fn result(output: &Output, layout: Layout) -> String {
     let mut out = String::new();
     // The name's end: NUL, or a newline.
     let end = if layout.null { '\0' } else { '\n' };
+    // Names and text are quoted when stdout is a terminal, never with `--null`, which
+    // asks for the exact bytes.
     let q = quote::Quote {
-        terminal: layout.stdout_terminal && !layout.null,
+        terminal: !layout.null && super::stdout_is_terminal(),
     };
     let cut = match output {
         Output::Read(r) => {

@@ -88,7 +88,7 @@ pub fn load_any(
             }
             let quiet = file.quiet_for();
             if purpose == For::Edit && quiet < SETTLE {
-                std::thread::sleep(SETTLE - quiet);
+                std::thread::sleep(SETTLE.saturating_sub(quiet));
                 return file.unchanged();
             }
             Ok(true)

@@ -40,6 +40,8 @@ pub fn locate(ctx: &Context, raw: &str, allow_file: bool) -> Outcome<Location> {
 /// not read (a directory it may not open, one that vanished meanwhile).
 #[derive(Debug, Clone, Copy, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+// The fields are the wire's `skipped…` keys, which say what was left out and why.
+#[allow(clippy::struct_field_names)]
 pub struct Left {
     #[serde(skip_serializing_if = "is_zero")]
     pub skipped_non_utf8: usize,

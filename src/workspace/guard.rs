@@ -49,6 +49,8 @@ pub(super) fn still_as_read(parent: &Dir, name: &str, base: &OpenFile) -> Result
     if !base.unchanged().map_err(Error::Io)? {
         return Err(Error::Changed);
     }
+    // `st_dev` and `st_ino` are narrower than `u64` on some platforms.
+    #[allow(clippy::unnecessary_cast)]
     match rustix::fs::statat(parent, name, AtFlags::SYMLINK_NOFOLLOW) {
         Ok(stat)
             if base

@@ -327,7 +327,10 @@ impl Workspace {
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
-            if name.ends_with(".lock") && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let is_lock = std::path::Path::new(&name)
+                .extension()
+                .is_some_and(|ext| ext == "lock");
+            if is_lock && entry.file_type().is_ok_and(|t| t.is_file()) {
                 writable(&locks, &name, &format!("{STATE_DIR}/locks/{name}"))?;
             }
         }

@@ -18,7 +18,7 @@ pub struct Quote {
 impl Quote {
     /// `name` as a terminal may show it: as it is, or quoted.
     #[must_use]
-    pub fn name<'a>(self, name: &'a str) -> Cow<'a, str> {
+    pub fn name(self, name: &str) -> Cow<'_, str> {
         if !self.terminal || !name.chars().any(char::is_control) {
             return Cow::Borrowed(name);
         }
@@ -51,7 +51,7 @@ impl Quote {
     /// character but tab, newline and a carriage return ending a line as `\xNN` (`\u{NN}`
     /// past ASCII).
     #[must_use]
-    pub fn text<'a>(self, text: &'a str) -> Cow<'a, str> {
+    pub fn text(self, text: &str) -> Cow<'_, str> {
         let unsafe_at = |i: usize, c: char| {
             c.is_control()
                 && c != '\t'

@@ -195,7 +195,7 @@ impl Workspace {
         for entry in builder.build() {
             match entry {
                 Ok(entry) => {
-                    if let Some(e) = self.entry(&entry, &filter, walk.sizes) {
+                    if let Some(e) = entry_of(&entry, &filter, walk.sizes) {
                         visit(e);
                     }
                 }
@@ -234,7 +234,7 @@ impl Workspace {
                         };
                     }
                 };
-                let keep_going = self.entry(&entry, &filter, walk.sizes).is_none_or(visit);
+                let keep_going = entry_of(&entry, &filter, walk.sizes).is_none_or(visit);
                 if keep_going {
                     WalkState::Continue
                 } else {
@@ -317,34 +317,37 @@ impl Workspace {
             filter.non_utf8.fetch_add(1, Ordering::Relaxed);
         }
     }
+}
 
-    fn entry(&self, entry: &DirEntry, filter: &Filter, sizes: bool) -> Option<Entry> {
-        if entry.depth() <= filter.start.len() {
-            return None;
-        }
-        let path = relative(&filter.root, entry.path())?;
-        let target = match entry.file_type() {
-            Some(t) if t.is_file() => EntryKind::File,
-            Some(t) if t.is_dir() => EntryKind::Directory,
-            _ => EntryKind::Other,
-        };
-        let kind = if entry.path_is_symlink() {
-            EntryKind::Symlink
-        } else {
-            target
-        };
-        let bytes = (sizes && target == EntryKind::File)
-            .then(|| entry.metadata().ok().map(|m| m.len()))
-            .flatten();
-        Some(Entry {
-            path,
-            kind,
-            target: Some(target),
-            bytes,
-            ino: entry.ino(),
-        })
+/// The entry the walker met, as a walk shows it; `None` for the start and above.
+fn entry_of(entry: &DirEntry, filter: &Filter, sizes: bool) -> Option<Entry> {
+    if entry.depth() <= filter.start.len() {
+        return None;
     }
+    let path = relative(&filter.root, entry.path())?;
+    let target = match entry.file_type() {
+        Some(t) if t.is_file() => EntryKind::File,
+        Some(t) if t.is_dir() => EntryKind::Directory,
+        _ => EntryKind::Other,
+    };
+    let kind = if entry.path_is_symlink() {
+        EntryKind::Symlink
+    } else {
+        target
+    };
+    let bytes = (sizes && target == EntryKind::File)
+        .then(|| entry.metadata().ok().map(|m| m.len()))
+        .flatten();
+    Some(Entry {
+        path,
+        kind,
+        target: Some(target),
+        bytes,
+        ino: entry.ino(),
+    })
+}
 
+impl Workspace {
     /// Workspace-relative paths of up to `limit` files and directories, as git and
     /// ripgrep would show them, less `exclude`: the pool of near names for `NOT_FOUND`.
     #[must_use]

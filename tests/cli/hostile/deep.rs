@@ -6,7 +6,7 @@
 use std::os::fd::OwnedFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
 use rustix::fs::{Mode, OFlags};
@@ -61,7 +61,7 @@ fn deep_root(ws: &TestWorkspace) -> (PathBuf, String) {
     (root, rel.join("/"))
 }
 
-fn run_at(ws: &TestWorkspace, root: &PathBuf, args: &[&str]) -> Run {
+fn run_at(ws: &TestWorkspace, root: &Path, args: &[&str]) -> Run {
     let output = ws
         .std_cmd_at(root)
         .args(args)

@@ -352,7 +352,14 @@ fn ledgers_dated_2100_never_evict_the_sessions_at_work() {
         assert_eq!(ws.read_string("a.txt"), format!("{new}\n"));
     }
     let names = crate::support::names_in(&ws.path(".stitch/sessions"));
-    let ledgers: Vec<&String> = names.iter().filter(|n| n.ends_with(".json")).collect();
+    let ledgers: Vec<&String> = names
+        .iter()
+        .filter(|n| {
+            std::path::Path::new(n)
+                .extension()
+                .is_some_and(|e| e == "json")
+        })
+        .collect();
     assert_eq!(ledgers.len(), 128, "pruned to the bound: {ledgers:?}");
     assert!(ledgers.iter().any(|n| *n == "s1.json") && ledgers.iter().any(|n| *n == "s2.json"));
 }
