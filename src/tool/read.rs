@@ -91,7 +91,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
         session_check::note_read(ctx, &location.shown, &location.real, Seen::Absent)?;
         return Err(refuse::not_found(ctx, &location.shown).into());
     }
-    let loaded = match textfile::load_any(ctx, &location, textfile::For::Read)? {
+    let loaded = match textfile::load_any(ctx, &location)? {
         Ok(loaded) => loaded,
         // A file that is not text was still seen whole: a session may replace it.
         Err(not_text) => {

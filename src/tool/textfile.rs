@@ -69,31 +69,15 @@ impl NotText {
 /// text.
 /// A file that another program changes while it is read (truncated and written back in
 /// place, as editors, formatters and `>` do) is read once more; changed again, it is
-/// `BUSY` ([`refuse::changed`]): what was read is never taken for the file. Read
-/// [`For::Edit`], a file that changed moments before it was opened is also watched
-/// until it has been quiet for [`SETTLE`]: a writer between two of its pieces has left
-/// a file that is whole by every measure but its length.
-pub fn load_any(
-    ctx: &Context,
-    location: &Location,
-    purpose: For,
-) -> Outcome<Result<Loaded, NotText>> {
+/// `BUSY` ([`refuse::changed`]): what was read is never taken for the file.
+pub fn load_any(ctx: &Context, location: &Location) -> Outcome<Result<Loaded, NotText>> {
     let shown = location.shown.as_str();
     let mut attempt = 0;
     let (file, bytes) = loop {
         let (file, bytes) = read_once(ctx, location)?;
-        let check = || -> std::io::Result<bool> {
-            if !file.read_whole(bytes.len())? {
-                return Ok(false);
-            }
-            let quiet = file.quiet_for();
-            if purpose == For::Edit && quiet < SETTLE {
-                std::thread::sleep(SETTLE.saturating_sub(quiet));
-                return file.unchanged();
-            }
-            Ok(true)
-        };
-        let whole = check().map_err(|e| anyhow::Error::new(e).context("checking a file read"))?;
+        let whole = file
+            .read_whole(bytes.len())
+            .map_err(|e| anyhow::Error::new(e).context("checking a file read"))?;
         if whole {
             break (file, bytes);
         }
@@ -116,18 +100,6 @@ pub fn load_any(
         Err(e) => Err(not_text(INVALID_UTF8, e.as_bytes())),
     })
 }
-
-/// What a file is loaded for: an edit publishes what was read, so it asks more of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum For {
-    Read,
-    Edit,
-}
-
-/// How long a file must have gone unchanged before an edit takes what it read for the
-/// whole file. Programs that rewrite a file in place write its pieces microseconds
-/// apart; only a file changed this recently waits at all.
-pub const SETTLE: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// How many times a file is read before one that keeps changing is `BUSY`.
 const READ_ATTEMPTS: u32 = 2;
@@ -165,8 +137,8 @@ pub fn is_changed(failure: &crate::refusal::Failure) -> bool {
 
 /// Opens and reads a regular text file within the size limit; one that is not text is
 /// `NOT_TEXT`.
-pub fn load(ctx: &Context, location: &Location, purpose: For) -> Outcome<Loaded> {
-    load_any(ctx, location, purpose)?.map_err(|not_text| not_text.refusal(&location.shown).into())
+pub fn load(ctx: &Context, location: &Location) -> Outcome<Loaded> {
+    load_any(ctx, location)?.map_err(|not_text| not_text.refusal(&location.shown).into())
 }
 
 /// `TOO_LARGE` for a file within the limits that this process cannot hold in memory.

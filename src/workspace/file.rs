@@ -70,22 +70,6 @@ impl OpenFile {
         Ok(read as u64 == self.size && self.unchanged()?)
     }
 
-    /// How long ago the file last changed (its modification or change time, whichever
-    /// is later), when it was opened. A time in the future (a clock ahead, a planted
-    /// timestamp) counts as long ago: it tells nothing of a writer at work now.
-    #[must_use]
-    pub fn quiet_for(&self) -> std::time::Duration {
-        let (secs, nanos) = self.seen.mtime.max(self.seen.ctime);
-        let Ok(secs) = u64::try_from(secs) else {
-            return std::time::Duration::MAX;
-        };
-        let nanos = u32::try_from(nanos).unwrap_or(0).min(999_999_999);
-        let changed = std::time::UNIX_EPOCH + std::time::Duration::new(secs, nanos);
-        std::time::SystemTime::now()
-            .duration_since(changed)
-            .unwrap_or(std::time::Duration::MAX)
-    }
-
     pub(super) fn seen(&self) -> &Seen {
         &self.seen
     }

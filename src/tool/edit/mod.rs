@@ -15,8 +15,8 @@ use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
 use super::args::{self, invalid};
 use super::mutation::session_check::{self, Mutation};
-use super::mutation::stale;
 use super::mutation::target;
+use super::mutation::{stale, stale_while_changing};
 use super::textfile::Loaded;
 use super::{approve, refuse, textfile, Context};
 use apply::{apply, Edited};
@@ -62,11 +62,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
     edit().map_err(|failure| match &req.expected_sha256 {
         // The caller named the version it saw; the file is on its way to another.
         Some(expected) if textfile::is_changed(&failure) => {
-            let actual = ctx
-                .ws
-                .open_file(location)
-                .and_then(|mut f| f.sha256().map_err(workspace::Error::Io));
-            stale(&shown, expected, actual.ok().as_deref()).into()
+            stale_while_changing(ctx, location, expected).into()
         }
         _ => failure,
     })
@@ -82,7 +78,7 @@ fn edit_once(
     items: (&[EditItem], bool),
     location: &Location,
 ) -> Outcome<EditResult> {
-    let loaded = textfile::load(ctx, location, textfile::For::Edit)?;
+    let loaded = textfile::load(ctx, location)?;
     let result = ctx
         .ws
         .check_replaceable(location, &loaded.file)

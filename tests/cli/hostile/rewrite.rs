@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::support::{report, Run, TestWorkspace, SHA256, STRING};
+use crate::support::{report, sha256sum, Run, TestWorkspace, SHA256, STRING};
 
 /// The piece the writer writes at a time.
 const PIECE: usize = 64 * 1024;
@@ -68,19 +68,47 @@ fn changed_refusal() -> Value {
     })
 }
 
-/// Runs `rounds` rounds of an edit racing an in-place rewrite of a `size`-byte file and
-/// asserts every file left and every envelope; returns (published, refused busy, no match).
-fn race(size: usize, rounds: usize) -> (usize, usize, usize) {
+/// What the rounds of a race came to.
+#[derive(Debug, Default)]
+struct Tally {
+    published: usize,
+    busy: usize,
+    stale: usize,
+    no_match: usize,
+}
+
+/// Runs `rounds` rounds of an edit racing an in-place rewrite of a `size`-byte file (with
+/// `digest`, the edit names the version before the round as `--expected-sha256`, and
+/// the writer writes that version back) and asserts every file left and every envelope.
+fn race(size: usize, rounds: usize, digest: bool) -> Tally {
     let ws = TestWorkspace::new();
     ws.file("f.txt", version(0, size));
     let path = ws.path("f.txt");
-    let (mut published, mut busy, mut no_match) = (0, 0, 0);
+    let mut tally = Tally::default();
+    let Tally {
+        published,
+        busy,
+        stale,
+        no_match,
+    } = &mut tally;
     let mut before = version(0, size);
     for round in 1..=rounds {
-        let next = version(round, size);
+        // With a digest, the writer writes the same bytes back (a formatter that changed
+        // nothing): the version the caller names is the one on disk before and after, so
+        // only a read torn by the rewrite can refuse it.
+        let next = if digest {
+            before.clone()
+        } else {
+            version(round, size)
+        };
+        let expected = sha256sum(&before);
+        let mut args = vec!["edit", "f.txt", "--old", "NEEDLE", "--new", "EDITED"];
+        if digest {
+            args.extend(["--expected-sha256", expected.as_str()]);
+        }
         let child = ws
             .std_cmd()
-            .args(["edit", "f.txt", "--old", "NEEDLE", "--new", "EDITED"])
+            .args(&args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -102,7 +130,7 @@ fn race(size: usize, rounds: usize) -> (usize, usize, usize) {
         );
         match run.envelope["error"].as_str() {
             None => {
-                published += 1;
+                *published += 1;
                 let data = run.ok();
                 assert_eq!(data["bytes"], size, "{}", run.stdout);
                 run.assert_envelope(&json!({"ok": true, "data": {
@@ -111,37 +139,75 @@ fn race(size: usize, rounds: usize) -> (usize, usize, usize) {
                 }}));
             }
             Some("BUSY") => {
-                busy += 1;
+                *busy += 1;
                 run.assert_envelope(&changed_refusal());
             }
-            Some("NO_MATCH") => no_match += 1,
+            // The writer paused right after truncating: stitch read the empty file
+            // whole, and an edit of it finds nothing to replace.
+            Some("NO_MATCH") => {
+                *no_match += 1;
+                run.assert_envelope(&json!({
+                    "ok": false,
+                    "error": "NO_MATCH",
+                    "details": {"message": "oldText is not in `f.txt`", "path": "f.txt", "candidates": []},
+                    "_hint": "Re-read `f.txt` and copy --old exactly from it.",
+                }));
+            }
+            // Torn twice while read (or read mid-rewrite, so not the version named).
+            Some("STALE_VERSION") if digest => {
+                *stale += 1;
+                let details = if run.envelope["details"]["reason"].is_null() {
+                    json!({
+                        "message": "`f.txt` has changed: its sha256 is not the expectedSha256",
+                        "path": "f.txt", "expectedSha256": expected, "actualSha256": SHA256,
+                    })
+                } else {
+                    json!({
+                        "message": "`f.txt` was being changed by another program while stitch read it, so nothing was written",
+                        "path": "f.txt", "expectedSha256": expected, "actualSha256": SHA256,
+                        "reason": "changed while read",
+                    })
+                };
+                run.assert_envelope(&json!({
+                    "ok": false, "error": "STALE_VERSION", "details": details,
+                    "_hint": "Re-read the file, then retry.",
+                }));
+            }
             Some(other) => panic!("round {round}: unexpected {other}: {}", run.stdout),
         }
         // The next round starts from the writer's version, marker and all.
         fs::write(&path, &next).expect("reset");
         before = next;
     }
-    (published, busy, no_match)
+    tally
+}
+
+/// Runs a race and says what it came to.
+fn reported(what: &str, size: usize, rounds: usize, digest: bool) {
+    let start = Instant::now();
+    let t = race(size, rounds, digest);
+    report(&format!(
+        "in-place rewrite, {what}, {rounds} rounds: {} edits published, {} BUSY, {} STALE_VERSION, \
+         {} NO_MATCH (an empty file read), 0 torn or mixed, in {:?}",
+        t.published,
+        t.busy,
+        t.stale,
+        t.no_match,
+        start.elapsed()
+    ));
 }
 
 #[test]
 fn an_edit_never_publishes_a_file_rewritten_in_place_at_1_mib() {
-    let start = Instant::now();
-    let (published, busy, no_match) = race(1 << 20, 40);
-    report(&format!(
-        "in-place rewrite, 1 MiB, 40 rounds: {published} edits published, {busy} BUSY, \
-         {no_match} NO_MATCH, 0 torn, in {:?}",
-        start.elapsed()
-    ));
+    reported("1 MiB", 1 << 20, 40, false);
 }
 
 #[test]
 fn an_edit_never_publishes_a_file_rewritten_in_place_at_16_mib() {
-    let start = Instant::now();
-    let (published, busy, no_match) = race(16 << 20, 10);
-    report(&format!(
-        "in-place rewrite, 16 MiB (read in two halves), 10 rounds: {published} edits \
-         published, {busy} BUSY, {no_match} NO_MATCH, 0 torn, in {:?}",
-        start.elapsed()
-    ));
+    reported("16 MiB (read in two halves)", 16 << 20, 10, false);
+}
+
+#[test]
+fn an_edit_with_a_digest_is_stale_rather_than_torn() {
+    reported("1 MiB, --expected-sha256", 1 << 20, 20, true);
 }
