@@ -253,7 +253,7 @@ impl Workspace {
 
     /// Keeps `keep` files of `.stitch/<sub>/` whose names `ours` recognises, removing
     /// the rest, and sweeps temp names a killed process left there. The files are ranked
-    /// by `rank` of their first [`RANK_BYTES`] bytes (what stitch wrote there, not a
+    /// by `rank` of their first `RANK_BYTES` bytes (what stitch wrote there, not a
     /// timestamp anyone may set), highest kept; `written`, the file just written, is
     /// never removed. Only regular files are ever removed, by name in the directory.
     pub fn prune_state(
