@@ -4,33 +4,42 @@
 //! an address space of 256 MiB, in reasonable time. Before the bound, the first passed
 //! 6 GB and the second 1.5 GB.
 
-use std::process::Stdio;
 use std::time::Instant;
 
 use serde_json::{json, Value};
 
 use super::{timed, PROMPT};
-use crate::support::{limit_address_space, report, Run, TestWorkspace};
+use crate::support::{limit_address_space, report, run_measured, Run, TestWorkspace};
 
 /// The address space a search is given: far below what the unbounded search took.
 const BOUND: u64 = 256 << 20;
 
-/// Runs `stitch args` in at most [`BOUND`] of address space, asserting it was prompt.
+/// The peak resident set a bounded search may reach: the binary, its threads, a file
+/// read whole and what the limit keeps.
+const PEAK: u64 = 96 << 20;
+
+/// Runs `stitch args` in at most [`BOUND`] of address space, asserting it was prompt and
+/// that its peak resident set stayed under [`PEAK`].
 fn bounded(ws: &TestWorkspace, args: &[&str]) -> Run {
     let mut cmd = ws.std_cmd();
-    cmd.args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.args(args);
     limit_address_space(&mut cmd, BOUND);
     let start = Instant::now();
-    let run = Run::from_output(cmd.output().expect("run stitch"));
+    let (output, peak) = run_measured(&mut cmd);
+    let run = Run::from_output(output);
     let took = start.elapsed();
     assert!(took < PROMPT, "`stitch {}` took {took:?}", args.join(" "));
-    report(&format!(
-        "hostile::memory: `stitch {}` answered within {} MiB of address space in {took:?}",
+    assert!(
+        peak < PEAK,
+        "`stitch {}` peaked at {} MiB",
         args.join(" "),
-        BOUND >> 20
+        peak >> 20
+    );
+    report(&format!(
+        "hostile::memory: `stitch {}` answered within {} MiB of address space, peak RSS {} MiB, in {took:?}",
+        args.join(" "),
+        BOUND >> 20,
+        peak >> 20
     ));
     run
 }
