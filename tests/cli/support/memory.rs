@@ -24,8 +24,9 @@ pub fn limit_address_space(cmd: &mut Command, bytes: u64) {
 
 /// Runs `cmd` (stdout and stderr piped, stdin empty) and returns its output and its peak
 /// resident set size in bytes, as wait4(2) reports it for that one child.
-// wait4(2) fills the two structures it is handed; nothing else is unsafe here.
-#[allow(unsafe_code)]
+// wait4(2) fills the two structures it is handed; nothing else is unsafe here. It also
+// reaps the child, which std's `wait` would otherwise do.
+#[allow(unsafe_code, clippy::zombie_processes)]
 pub fn run_measured(cmd: &mut Command) -> (std::process::Output, u64) {
     use std::io::Read;
     use std::os::unix::process::ExitStatusExt;
