@@ -51,7 +51,7 @@ impl Seen {
 }
 
 impl OpenFile {
-    /// The descriptor, for kernel-side copies.
+    /// The descriptor, for kernel-side copies and the platform's questions.
     pub(super) fn fd(&self) -> std::os::fd::BorrowedFd<'_> {
         use std::os::fd::AsFd;
         self.file.as_fd()
@@ -62,6 +62,14 @@ impl OpenFile {
     /// at least one of them.
     pub fn unchanged(&self) -> std::io::Result<bool> {
         Ok(Seen::of(&self.file.metadata()?) == self.seen)
+    }
+
+    /// Whether another program holds the file open for writing now — one rewriting it
+    /// in place, between two of its pieces — where the platform can say (see
+    /// `platform::open_for_writing_elsewhere`); false where it cannot.
+    #[must_use]
+    pub fn written_elsewhere(&self) -> bool {
+        crate::platform::open_for_writing_elsewhere(self.fd()) == Some(true)
     }
 
     /// Whether `read` bytes are the whole file as it was opened: as many bytes as it had

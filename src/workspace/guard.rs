@@ -3,7 +3,9 @@
 //! caller), and that it is still, under its name, the file that was read whole.
 //!
 //! The write check is `faccessat(2)` with `AT_EACCESS` relative to the parent's handle:
-//! the kernel answers for the effective user, ACLs and read-only mounts included.
+//! the kernel answers for the effective user, ACLs and read-only mounts included. A file
+//! another program holds open for writing (where the platform can tell) counts as
+//! changed: it may be between two pieces of an in-place rewrite.
 
 use cap_std::fs::Dir;
 use rustix::fs::{Access, AtFlags};
@@ -27,6 +29,10 @@ impl Workspace {
         if !euid.is_root() && file.uid != euid.as_raw() {
             return Err(Error::NotWritable(NotWritable::Owner));
         }
+        // Another program writing it now: what was read may be the head of its rewrite.
+        if file.written_elsewhere() {
+            return Err(Error::Changed);
+        }
         Ok(())
     }
 
@@ -46,7 +52,7 @@ impl Workspace {
 /// [`Error::Changed`] when another program rewrote it in place or renamed another file
 /// over it since. Called under the lock, just before the rename that replaces it.
 pub(super) fn still_as_read(parent: &Dir, name: &str, base: &OpenFile) -> Result<(), Error> {
-    if !base.unchanged().map_err(Error::Io)? {
+    if !base.unchanged().map_err(Error::Io)? || base.written_elsewhere() {
         return Err(Error::Changed);
     }
     // `st_dev` and `st_ino` are narrower than `u64` on some platforms.

@@ -211,3 +211,41 @@ fn an_edit_never_publishes_a_file_rewritten_in_place_at_16_mib() {
 fn an_edit_with_a_digest_is_stale_rather_than_torn() {
     reported("1 MiB, --expected-sha256", 1 << 20, 20, true);
 }
+
+/// A writer that truncated the file, wrote its first piece and paused (descheduled,
+/// throttled by writeback) changes no time and no size while stitch works: only the
+/// file it still holds open for writing tells. Linux's leases say so; the edit is
+/// `BUSY` until the writer is done, and then edits the whole file.
+#[test]
+fn an_edit_waits_out_a_writer_paused_mid_rewrite() {
+    if cfg!(any(stitch_portable, not(target_os = "linux"))) {
+        report("hostile::rewrite: skipped the paused writer: only Linux's leases can tell one, and this build does not ask");
+        return;
+    }
+    let ws = TestWorkspace::new();
+    let size = 1 << 20;
+    ws.file("f.txt", version(0, size));
+    let next = version(1, size);
+    let mut writer = fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(ws.path("f.txt"))
+        .expect("open to rewrite");
+    writer.write_all(&next[..PIECE]).expect("the first piece");
+    // Paused, long after its last write: the times and the size hold still.
+    std::thread::sleep(Duration::from_millis(50));
+    for _ in 0..3 {
+        let run = ws.run(&["edit", "f.txt", "--old", "NEEDLE", "--new", "EDITED"]);
+        run.assert_envelope(&changed_refusal());
+        assert_eq!(
+            ws.read("f.txt"),
+            &next[..PIECE],
+            "the writer's piece, as it left it"
+        );
+    }
+    writer.write_all(&next[PIECE..]).expect("the rest");
+    drop(writer);
+    let run = ws.run(&["edit", "f.txt", "--old", "NEEDLE", "--new", "EDITED"]);
+    assert_eq!(run.ok()["bytes"], size, "{}", run.stdout);
+    assert_eq!(ws.read("f.txt"), edited(&next));
+}
