@@ -1,8 +1,9 @@
 //! A planted workspace cannot turn stitch against itself. Each module builds the hostile
 //! workspace an attacker who can only commit files would leave (a cloned repository, an
-//! unpacked archive) and asserts the serialized envelope, the exit status, the files on
-//! disk (nothing but stitch's own names deleted, nothing outside the root touched) and
-//! the wall time.
+//! unpacked archive) — or the situation one who writes the arguments, or runs another
+//! program beside stitch, makes — and asserts the serialized envelope, the exit status,
+//! the files on disk (nothing but stitch's own names deleted, nothing outside the root
+//! touched, nothing torn), the wall time and, where memory is the point, the peak.
 
 use std::path::Path;
 use std::process::Command;
