@@ -104,7 +104,9 @@ impl StateProblem {
                 format!("is larger than its bound of {limit} bytes")
             }
             StateProblem::Changed => "was replaced while stitch opened it".into(),
-            StateProblem::Denied => "cannot be written by this process (permission denied)".into(),
+            StateProblem::Denied => {
+                "cannot be opened or written by this process (permission denied)".into()
+            }
             StateProblem::ReadOnly => "is on a read-only filesystem".into(),
         }
     }

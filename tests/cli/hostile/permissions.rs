@@ -144,7 +144,7 @@ fn another_users_file_is_not_replaced_nor_taken_over() {
 
 /// The whole `INVALID_CONFIG` of stitch's state at `path` that this process may not write.
 fn state_denied(path: &str) -> Value {
-    let reason = "cannot be written by this process (permission denied)";
+    let reason = "cannot be opened or written by this process (permission denied)";
     json!({
         "ok": false,
         "error": "INVALID_CONFIG",
