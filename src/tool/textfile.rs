@@ -67,6 +67,7 @@ impl NotText {
 
 /// Opens and reads a regular file within the size limit: its text, or why it is not
 /// text.
+///
 /// A file that another program changes while it is read (truncated and written back in
 /// place, as editors, formatters and `>` do) is read once more; changed again, it is
 /// `BUSY` ([`refuse::changed`]): what was read is never taken for the file.
