@@ -189,4 +189,6 @@ pub mod key {
     pub const SUGGESTION: &str = "suggestion";
     pub const SYMLINK: &str = "symlink";
     pub const SHA256: &str = "sha256";
+    /// The `reason` of a `BUSY` for a file another program changed while it was read.
+    pub const CHANGED_WHILE_READ: &str = "changed while read";
 }

@@ -38,6 +38,11 @@ pub enum Seen {
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Ledger {
+    /// When stitch last wrote this ledger, in milliseconds since the epoch, never later
+    /// than the moment it was written: what ranks ledgers for pruning. First, so that
+    /// the prune reads only the head of each ledger.
+    #[serde(default)]
+    written: u64,
     /// A counter that orders entries by recency, for eviction.
     clock: u64,
     entries: BTreeMap<String, Entry>,
@@ -160,15 +165,38 @@ impl Session {
             let cutoff = ages[ledger.entries.len() - MAX_ENTRIES];
             ledger.entries.retain(|_, e| e.at >= cutoff);
         }
+        ledger.written = now_millis();
         let bytes = serde_json::to_vec(&ledger).unwrap_or_default();
         ws.write_state(DIR, &self.file(), &bytes)
             .map_err(Error::Workspace)?;
         if !exists {
-            ws.prune_state(DIR, is_ledger_name, MAX_SESSIONS)
+            ws.prune_state(DIR, is_ledger_name, MAX_SESSIONS, &self.file(), rank)
                 .map_err(Error::Workspace)?;
         }
         Ok(())
     }
+}
+
+/// Milliseconds since the epoch, now.
+fn now_millis() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// A ledger's rank for pruning, from its head: the `written` time stitch put first; 0
+/// (the first to go) for a head without one, or for one dated after now, which stitch
+/// did not date and which must not outrank the ledgers of the sessions at work.
+fn rank(head: &[u8]) -> u64 {
+    let Some(rest) = head.strip_prefix(br#"{"written":"#) else {
+        return 0;
+    };
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    std::str::from_utf8(&rest[..digits])
+        .ok()
+        .and_then(|d| d.parse::<u64>().ok())
+        .filter(|&written| written <= now_millis())
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

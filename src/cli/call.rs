@@ -66,11 +66,10 @@ fn reads_stdin(json_flag: bool, flags_given: bool) -> bool {
 /// call). `flags_given` says whether any tool argument came as a flag.
 pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
     let Some((tool, json_flag)) = tool_of(&cli.command) else {
-        // `stitch config check`.
-        return Ok(tool::config_check(&tool::open(&settings(
-            cli,
-            Dialect::Flags,
-        ))?));
+        // `stitch config check`: the configs, and whether the state can be written.
+        let ctx = tool::open(&settings(cli, Dialect::Flags))?;
+        tool::probe_state(&ctx)?;
+        return Ok(tool::config_check(&ctx));
     };
     if json_flag && flags_given {
         return Err(Refusal::new(

@@ -34,7 +34,19 @@ pub fn any_given(spec: &clap::Command, sub: &ArgMatches) -> bool {
 }
 
 fn from_file(flag: &str, field: &str, path: &std::path::Path, limit: u64) -> Outcome<Value> {
-    let bytes = crate::input::from_file(path, limit).map_err(|e| match e {
+    let wait = crate::input::WriterWait {
+        notice_after: super::stdin::NOTICE_AFTER,
+        give_up_after: super::stdin::SILENT_AFTER,
+    };
+    let notice = || {
+        crate::envelope::stderr_line(&format!(
+            "stitch: --{flag} `{}` is a FIFO no program has opened to write yet; waiting for one \
+             (refused after {} s without)",
+            path.display(),
+            super::stdin::SILENT_AFTER.as_secs()
+        ));
+    };
+    let bytes = crate::input::from_file(path, limit, wait, notice).map_err(|e| match e {
         crate::input::Error::TooLarge { limit } => Refusal::new(
             Code::TooLarge,
             format!(
@@ -45,6 +57,17 @@ fn from_file(flag: &str, field: &str, path: &std::path::Path, limit: u64) -> Out
         .with(key::FIELD, field)
         .with(key::FLAG, format!("--{flag}"))
         .with("limit", limit),
+        crate::input::Error::NoWriter { waited } => Refusal::new(
+            Code::InvalidArgument,
+            format!(
+                "--{flag} `{}` is a FIFO that no program opened to write within {} s, so nothing was read",
+                path.display(),
+                waited.as_secs()
+            ),
+        )
+        .with(key::FIELD, field)
+        .with(key::FLAG, format!("--{flag}"))
+        .with(key::REASON, "no writer"),
         crate::input::Error::Io(_) => Refusal::new(
             Code::InvalidArgument,
             format!("--{flag} could not read `{}`", path.display()),

@@ -68,7 +68,7 @@ pub fn read(limit: u64) -> Outcome<Value> {
             .with(key::FIELD, "stdin")
             .into())
         }
-        Err(crate::input::Error::Io(e)) => {
+        Err(e @ (crate::input::Error::Io(_) | crate::input::Error::NoWriter { .. })) => {
             return Err(anyhow::Error::new(e).context("reading stdin").into())
         }
     };

@@ -134,14 +134,6 @@ pub fn on_panic() {
     }));
 }
 
-/// Whether stdout is a terminal (a person reads it), for `--format auto`.
-#[must_use]
-pub fn stdout_is_terminal() -> bool {
-    use std::io::IsTerminal;
-    #[allow(clippy::disallowed_methods)] // Asking, not writing.
-    std::io::stdout().is_terminal()
-}
-
 /// Writes plain text that is not a tool call (schemas, config reports) to stdout.
 pub fn emit_plain(text: &str) {
     write_stdout(text.as_bytes());
@@ -160,6 +152,18 @@ fn write_raw(bytes: &[u8]) {
     // A closed pipe leaves nobody to tell; the exit status still says what happened.
     let _ = out.write_all(bytes);
     let _ = out.flush();
+}
+
+/// Whether stdout is a terminal (a person reads it): the default format is text there
+/// (`--format auto`), and text for a person there is quoted (see `text`).
+#[allow(clippy::disallowed_methods)]
+#[must_use]
+pub fn stdout_is_terminal() -> bool {
+    is_terminal(&std::io::stdout())
+}
+
+fn is_terminal(stream: &impl std::io::IsTerminal) -> bool {
+    stream.is_terminal()
 }
 
 /// A line for a person watching stderr (a lock wait, a debug cause). Never part of

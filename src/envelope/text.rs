@@ -6,6 +6,7 @@
 //! and find do). Results are rendered from their types: each
 //! tool's result has its own shape.
 
+mod quote;
 mod refusal;
 
 use std::fmt::Write as _;
@@ -74,7 +75,15 @@ pub enum Summary {
 /// Returns the exit status: the envelope's `status`, or 1 when a search matched nothing.
 pub fn emit(output: Option<&Output>, envelope: &Value, status: u8, layout: Layout) -> u8 {
     let Some(output) = output else {
-        stderr_line(refusal::render(envelope).trim_end_matches('\n'));
+        // A refusal's control characters are quoted when stderr is a terminal.
+        let quote = quote::Quote {
+            terminal: super::is_terminal(&std::io::stderr()),
+        };
+        stderr_line(
+            quote
+                .text(refusal::render(envelope).trim_end_matches('\n'))
+                .as_ref(),
+        );
         return status;
     };
     let (text, footer) = result(output, layout);
@@ -95,14 +104,19 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
     let mut footer = Vec::new();
     // The name's end: NUL, or a newline.
     let end = if layout.null { '\0' } else { '\n' };
+    // Names and text are quoted when stdout is a terminal, never with `--null`, which
+    // asks for the exact bytes.
+    let q = quote::Quote {
+        terminal: !layout.null && super::stdout_is_terminal(),
+    };
     let cut = match output {
         Output::Read(r) => {
             if layout.number {
                 for (i, line) in r.content.split_inclusive('\n').enumerate() {
-                    let _ = write!(out, "{:>6}\t{line}", r.start_line + i as u64);
+                    let _ = write!(out, "{:>6}\t{}", r.start_line + i as u64, q.text(line));
                 }
             } else {
-                out.push_str(&r.content);
+                out.push_str(&q.text(&r.content));
             }
             if let Some(next) = r.next_offset {
                 footer.push(format!("(more: --offset {next})"));
@@ -110,16 +124,18 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             None
         }
         Output::Edit(e) => {
+            let diff = q.text(&e.diff);
             if layout.color {
-                painted_diff(&mut out, &e.diff);
+                painted_diff(&mut out, &diff);
             } else {
-                out.push_str(&e.diff);
+                out.push_str(&diff);
             }
+            let path = q.name(&e.path);
             if e.already_applied {
-                let _ = writeln!(out, "already applied {}: unchanged", e.path);
+                let _ = writeln!(out, "already applied {path}: unchanged");
             } else {
                 let verb = if e.applied { "edited" } else { "would edit" };
-                let _ = writeln!(out, "{verb} {}: {} replacement(s)", e.path, e.replacements);
+                let _ = writeln!(out, "{verb} {path}: {} replacement(s)", e.replacements);
             }
             if !e.skipped_edits.is_empty() {
                 let skipped: Vec<String> =
@@ -136,7 +152,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
                 (false, true) => "would create",
                 (false, false) => "would replace",
             };
-            let _ = writeln!(out, "{verb} {} ({} bytes)", w.path, w.bytes);
+            let _ = writeln!(out, "{verb} {} ({} bytes)", q.name(&w.path), w.bytes);
             None
         }
         Output::List(l) => {
@@ -148,14 +164,14 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
                     "symlink" => "@",
                     _ => "",
                 };
-                let _ = write!(out, "{}{mark}{end}", entry.path);
+                let _ = write!(out, "{}{mark}{end}", q.name(&entry.path));
             }
             l.truncated
                 .then_some((l.entries.len(), ("entry", "entries")))
         }
         Output::Glob(g) => {
             for path in &g.matches {
-                let _ = write!(out, "{path}{end}");
+                let _ = write!(out, "{}{end}", q.name(path));
             }
             g.truncated
                 .then_some((g.matches.len(), ("match", "matches")))
@@ -164,11 +180,11 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             match layout.summary {
                 None => {
                     for m in &s.matches {
-                        search_lines(&mut out, m, layout.null, layout.color);
+                        search_lines(&mut out, m, layout.null, q, layout.color);
                     }
                 }
                 Some(Summary::Quiet) => {}
-                Some(summary) => summed(&mut out, &s.matches, summary, layout.null),
+                Some(summary) => summed(&mut out, &s.matches, summary, layout.null, q),
             }
             s.truncated
                 .then_some((s.matches.len(), ("match", "matches")))
@@ -194,7 +210,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
 
 /// A search's matches summed up: each path with a match once (`-l`), with its count of
 /// matching lines (`-c`), in the order of their first match.
-fn summed(out: &mut String, matches: &[Match], summary: Summary, null: bool) {
+fn summed(out: &mut String, matches: &[Match], summary: Summary, null: bool, q: quote::Quote) {
     let mut seen: Vec<(&str, usize)> = Vec::new();
     for m in matches {
         match seen.iter_mut().find(|(p, _)| *p == m.path) {
@@ -203,6 +219,7 @@ fn summed(out: &mut String, matches: &[Match], summary: Summary, null: bool) {
         }
     }
     for (path, n) in seen {
+        let path = q.name(path);
         match (summary, null) {
             (Summary::Count, false) => {
                 let _ = writeln!(out, "{path}:{n}");
@@ -223,19 +240,18 @@ fn summed(out: &mut String, matches: &[Match], summary: Summary, null: bool) {
 /// `path:line:text`, with context lines as `path-line-text`, as grep prints them; a path
 /// alone in path mode. With `null`, as `rg --null`: NUL takes the place of the separator
 /// after the path (`path\0line:text`), and ends a path printed alone.
-fn search_lines(out: &mut String, m: &Match, null: bool, color: bool) {
+fn search_lines(out: &mut String, m: &Match, null: bool, q: quote::Quote, color: bool) {
+    let name = q.name(&m.path);
     let (Some(line), Some(text)) = (m.line, m.text.as_deref()) else {
         let end = if null { '\0' } else { '\n' };
-        let _ = write!(out, "{}{end}", m.path);
+        let _ = write!(out, "{name}{end}");
         return;
     };
     // As ripgrep colours them: the path magenta, the line number green.
-    let painted;
     let path = if color {
-        painted = format!("{MAGENTA}{}{RESET}", m.path);
-        &painted
+        format!("{MAGENTA}{name}{RESET}")
     } else {
-        &m.path
+        name.into_owned()
     };
     let number = |n: u64| {
         if color {
@@ -248,10 +264,15 @@ fn search_lines(out: &mut String, m: &Match, null: bool, color: bool) {
     let before = m.before.as_deref().unwrap_or_default();
     for (i, text) in before.iter().enumerate() {
         let n = line - (before.len() - i) as u64;
-        let _ = writeln!(out, "{path}{near}{}-{text}", number(n));
+        let _ = writeln!(out, "{path}{near}{}-{}", number(n), q.text(text));
     }
-    let _ = writeln!(out, "{path}{hit}{}:{text}", number(line));
+    let _ = writeln!(out, "{path}{hit}{}:{}", number(line), q.text(text));
     for (i, text) in m.after.as_deref().unwrap_or_default().iter().enumerate() {
-        let _ = writeln!(out, "{path}{near}{}-{text}", number(line + 1 + i as u64));
+        let _ = writeln!(
+            out,
+            "{path}{near}{}-{}",
+            number(line + 1 + i as u64),
+            q.text(text)
+        );
     }
 }

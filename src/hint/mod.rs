@@ -45,6 +45,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             _ if matches!(text(refusal, key::FIELD), Some("pattern" | "include")) => {
                 "Fix the glob (globset syntax: `*`, `**`, `?`, `[ab]`, `{a,b}`).".into()
             }
+            _ if refusal.detail("limit").is_some() => "The regex compiles larger than a search may hold: use fewer or shorter repetitions (a smaller `{n}`), or search literally.".into(),
             _ => "Fix the pattern, or search literally (without regex).".into(),
         },
         Code::OutsideRoot => match text(refusal, key::INSIDE_TARGET) {
@@ -117,6 +118,9 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
         Code::Busy if refusal.detail("limit").is_some() => {
             "The server is running as many calls as it takes at once: retry when one has answered.".into()
         }
+        Code::Busy if text(refusal, key::REASON) == Some(key::CHANGED_WHILE_READ) => format!(
+            "Another program is rewriting `{path}`: retry once it has finished."
+        ),
         Code::Busy => "Another call holds the lock: retry in a moment.".into(),
     };
     Some(hint)
@@ -227,6 +231,10 @@ fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
         Some("stdin") => {
             "Send exactly one JSON object of arguments on stdin, or pass them as flags.".into()
         }
+        Some(_) if text(refusal, key::REASON) == Some("no writer") => format!(
+            "Start the program that writes the FIFO before (or while) calling stitch, or pass {} a regular file.",
+            text(refusal, key::FLAG).unwrap_or("--from")
+        ),
         Some(field) => format!(
             "Fix the `{}` argument and call again.",
             match (d, text(refusal, key::FLAG)) {

@@ -26,6 +26,15 @@ pub use portable::{
     anonymous_temp, copy_range, exit_fd, forget_cache, link_anonymous, rename_noreplace,
 };
 
+// Whether another program holds a file open for writing: Linux's leases say; elsewhere
+// nothing does, and the answer is "cannot say".
+#[cfg(all(target_os = "linux", not(stitch_portable)))]
+mod lease;
+#[cfg(all(target_os = "linux", not(stitch_portable)))]
+pub use lease::open_for_writing_elsewhere;
+#[cfg(any(not(target_os = "linux"), stitch_portable))]
+pub use portable::open_for_writing_elsewhere;
+
 // Durability: macOS's fsync does not reach the disk, F_FULLFSYNC does.
 #[cfg(target_os = "macos")]
 mod apple;

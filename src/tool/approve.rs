@@ -133,6 +133,19 @@ pub fn authorize(ctx: &Context, shown: &str, payload: &Value) -> Outcome<()> {
     Ok(())
 }
 
+/// The refusal `config check` gives when stitch's own state is not writable, which
+/// every mutation would meet: `INVALID_CONFIG` naming the state path.
+pub fn probe_state(ctx: &Context) -> Outcome<()> {
+    ctx.ws.probe_state().map_err(|e| match e {
+        crate::workspace::Error::State { path, problem } => {
+            super::refuse::state(&path, problem).into()
+        }
+        other => crate::refusal::Failure::Internal(
+            anyhow::Error::new(other).context("probing the state"),
+        ),
+    })
+}
+
 /// `stitch config check`: for each setting in force, its value and the config it came
 /// from; whether the workspace's config is trusted, and if not, what trusting it would
 /// enable.

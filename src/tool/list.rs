@@ -34,7 +34,7 @@ fn dot() -> String {
 
 impl Request for ListRequest {
     const TOOL: &'static str = "list_directory";
-    const DESCRIPTION: &'static str = "List a directory of the workspace: entries {path, kind (file, directory, symlink, other), bytes} sorted by path, skipping .gitignore/.ignore'd and hidden entries unless includeIgnored (skipped counts them, and skippedNonUtf8 the names that are not UTF-8, which are never shown). A directory reached through several symlinks is walked once, under its own path; the links are listed as symlinks. depth descends into subdirectories. truncated says the limit cut the list (hint says how to narrow). Refusals: NOT_FOUND (use details.nearNames); NOT_A_DIRECTORY (it is a file: use read_file); OUTSIDE_ROOT; INVALID_PATH; INVALID_ARGUMENT (depth or limit out of range); DENIED.";
+    const DESCRIPTION: &'static str = "List a directory of the workspace: entries {path, kind (file, directory, symlink, other), bytes} sorted by path, skipping .gitignore/.ignore'd and hidden entries unless includeIgnored (skipped counts them, and skippedNonUtf8 the names that are not UTF-8, which are never shown, and skippedUnreadable the entries the walk could not read). A directory reached through several symlinks is walked once, under its own path; the links are listed as symlinks. depth descends into subdirectories. truncated says the limit cut the list (hint says how to narrow). Refusals: NOT_FOUND (use details.nearNames); NOT_A_DIRECTORY (it is a file: use read_file); OUTSIDE_ROOT; INVALID_PATH; INVALID_ARGUMENT (depth or limit out of range); DENIED.";
     const FIELDS: &'static [&'static str] = &["path", "depth", "includeIgnored", "limit"];
 }
 
@@ -63,7 +63,7 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
     // Everything the ignore rules, the policy or an unspellable name left out, each
     // entry once.
     let skipped = if req.include_ignored {
-        omitted.denied + omitted.non_utf8
+        omitted.denied + omitted.non_utf8 + omitted.unreadable
     } else {
         let mut all = 0usize;
         let everything = Walk {
@@ -72,8 +72,8 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
             exclude: None,
             ..walk
         };
-        let unspellable = ctx.ws.walk(&everything, |_| all += 1).non_utf8;
-        (all + unspellable).saturating_sub(entries.len())
+        let left = ctx.ws.walk(&everything, |_| all += 1);
+        (all + left.non_utf8 + left.unreadable).saturating_sub(entries.len())
     };
     entries.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let truncated = entries.len() > limit;

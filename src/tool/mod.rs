@@ -93,7 +93,7 @@ pub fn arguments_limit(tool: &registry::ToolSpec, limits: &Limits) -> u64 {
     }
 }
 
-pub use approve::{config_check, user_limits};
+pub use approve::{config_check, probe_state, user_limits};
 
 /// Opens the workspace and its policy under `settings`: the context every tool runs in.
 pub fn open(settings: &Settings) -> Outcome<Context> {

@@ -64,6 +64,8 @@ pub fn path(ctx: &Context, shown: &str, error: Error) -> Failure {
                 .with(key::PATH, shown)
         }
         Error::State { path, problem } => state(&path, problem),
+        Error::Changed => changed(shown),
+        Error::NotWritable(why) => not_writable(shown, why),
         Error::Io(e) => return Failure::Internal(anyhow::Error::new(e).context("workspace I/O")),
     };
     refusal.into()
@@ -80,6 +82,30 @@ pub fn state(path: &str, problem: crate::workspace::StateProblem) -> Refusal {
     .with(key::PATH, path)
     .with(key::FIELD, path)
     .with(key::REASON, reason)
+}
+
+/// `BUSY` for a file another program changed while stitch read or replaced it: nothing
+/// was written, and a retry once that program is done will see the file whole.
+#[cold]
+pub fn changed(shown: &str) -> Refusal {
+    Refusal::new(
+        Code::Busy,
+        format!("`{shown}` was being changed by another program while stitch read it, so nothing was written"),
+    )
+    .with(key::PATH, shown)
+    .with(key::REASON, key::CHANGED_WHILE_READ)
+    .with("retryable", true)
+}
+
+/// `DENIED`, rule `permissions`: a file this process may not write, or whose owner a
+/// replacement could not keep.
+#[cold]
+pub fn not_writable(shown: &str, why: crate::workspace::NotWritable) -> Refusal {
+    let reason = why.reason();
+    Refusal::new(Code::Denied, format!("`{shown}` is not replaced: {reason}"))
+        .with(key::PATH, shown)
+        .with(key::RULE, "permissions")
+        .with(key::REASON, reason)
 }
 
 /// `NOT_FOUND`, with the nearest existing names.

@@ -67,7 +67,46 @@ impl NotText {
 
 /// Opens and reads a regular file within the size limit: its text, or why it is not
 /// text.
+///
+/// A file that another program changes while it is read (truncated and written back in
+/// place, as editors, formatters and `>` do) is read once more; changed again, it is
+/// `BUSY` ([`refuse::changed`]): what was read is never taken for the file.
 pub fn load_any(ctx: &Context, location: &Location) -> Outcome<Result<Loaded, NotText>> {
+    let shown = location.shown.as_str();
+    let mut attempt = 0;
+    let (file, bytes) = loop {
+        let (file, bytes) = read_once(ctx, location)?;
+        let whole = file
+            .read_whole(bytes.len())
+            .map_err(|e| anyhow::Error::new(e).context("checking a file read"))?;
+        if whole {
+            break (file, bytes);
+        }
+        attempt += 1;
+        if attempt == READ_ATTEMPTS {
+            return Err(refuse::changed(shown).into());
+        }
+    };
+    let size = bytes.len() as u64;
+    let not_text = |reason: &'static str, bytes: &[u8]| NotText {
+        sha256: crate::digest::sha256_hex(bytes),
+        bytes: size,
+        reason,
+    };
+    if memchr::memchr(0, &bytes).is_some() {
+        return Ok(Err(not_text(BINARY, &bytes)));
+    }
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => Ok(Loaded { text, file }),
+        Err(e) => Err(not_text(INVALID_UTF8, e.as_bytes())),
+    })
+}
+
+/// How many times a file is read before one that keeps changing is `BUSY`.
+const READ_ATTEMPTS: u32 = 2;
+
+/// Opens the file and reads it, within the size limit.
+fn read_once(ctx: &Context, location: &Location) -> Outcome<(OpenFile, Vec<u8>)> {
     let shown = location.shown.as_str();
     let mut file = ctx
         .ws
@@ -85,18 +124,16 @@ pub fn load_any(ctx: &Context, location: &Location) -> Outcome<Result<Loaded, No
     if size > limit {
         return Err(too_large(shown, size, limit).into());
     }
-    let not_text = |reason: &'static str, bytes: &[u8]| NotText {
-        sha256: crate::digest::sha256_hex(bytes),
-        bytes: size,
-        reason,
-    };
-    if memchr::memchr(0, &bytes).is_some() {
-        return Ok(Err(not_text(BINARY, &bytes)));
-    }
-    Ok(match String::from_utf8(bytes) {
-        Ok(text) => Ok(Loaded { text, file }),
-        Err(e) => Err(not_text(INVALID_UTF8, e.as_bytes())),
-    })
+    Ok((file, bytes))
+}
+
+/// Whether `failure` is the `BUSY` of a file changed while it was read or replaced.
+#[must_use]
+pub fn is_changed(failure: &crate::refusal::Failure) -> bool {
+    matches!(failure, crate::refusal::Failure::Refused(r)
+        if r.code() == Code::Busy
+            && r.detail(key::REASON).and_then(serde_json::Value::as_str)
+                == Some(key::CHANGED_WHILE_READ))
 }
 
 /// Opens and reads a regular text file within the size limit; one that is not text is

@@ -36,14 +36,19 @@ pub fn locate(ctx: &Context, raw: &str, allow_file: bool) -> Outcome<Location> {
 /// (each count only when above zero): `skippedNonUtf8`, names that are not valid UTF-8
 /// (they cannot be shown without being mistaken for other names), and
 /// `skippedIgnoreFiles`, directories not entered because an ignore file in them is a
-/// FIFO, a device, huge or a link out.
+/// FIFO, a device, huge or a link out, and `skippedUnreadable`, entries the walk could
+/// not read (a directory it may not open, one that vanished meanwhile).
 #[derive(Debug, Clone, Copy, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
+// The fields are the wire's `skipped…` keys, which say what was left out and why.
+#[allow(clippy::struct_field_names)]
 pub struct Left {
     #[serde(skip_serializing_if = "is_zero")]
     pub skipped_non_utf8: usize,
     #[serde(skip_serializing_if = "is_zero")]
     pub skipped_ignore_files: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub skipped_unreadable: usize,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference.
@@ -56,6 +61,7 @@ impl From<Omitted> for Left {
         Left {
             skipped_non_utf8: omitted.non_utf8,
             skipped_ignore_files: omitted.ignore_files,
+            skipped_unreadable: omitted.unreadable,
         }
     }
 }

@@ -59,6 +59,32 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
                 .into(),
         );
     }
+    // A file another program changed between the hash and the rename is looked at once
+    // more; changed again, the write is refused.
+    for _ in 1..PUBLISH_ATTEMPTS {
+        let result = write_once(ctx, &req, location);
+        if !result.as_ref().is_err_and(textfile::is_changed) {
+            return result;
+        }
+    }
+    write_once(ctx, &req, location).map_err(|failure| match &req.expected_sha256 {
+        Some(expected) if textfile::is_changed(&failure) => stale(&shown, expected, None).into(),
+        _ => failure,
+    })
+}
+
+/// How many times a write is tried before a file that keeps changing under it is `BUSY`.
+const PUBLISH_ATTEMPTS: u32 = 2;
+
+/// Checks the file at `location` (under the lock) and writes it: the rest of [`run`].
+fn write_once(
+    ctx: &Context,
+    req: &WriteRequest,
+    location: &crate::workspace::Location,
+) -> Outcome<WriteResult> {
+    let bytes = req.content.as_bytes();
+    let shown = location.shown.clone();
+    let mut base = None;
     let (mode, previous) = match location.kind {
         Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&shown).into()),
         Some(Kind::File) => {
@@ -69,6 +95,12 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
             let actual = file
                 .sha256()
                 .map_err(|e| anyhow::Error::new(e).context("hashing the file to replace"))?;
+            if !file
+                .unchanged()
+                .map_err(|e| anyhow::Error::new(e).context("checking the file hashed"))?
+            {
+                return Err(refuse::changed(&shown).into());
+            }
             session_check::check(ctx, &shown, &location.real, Some(&actual), Mutation::Write)?;
             match &req.expected_sha256 {
                 Some(expected) if !expected.eq_ignore_ascii_case(&actual) => {
@@ -86,11 +118,15 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
                     .into())
                 }
             }
+            ctx.ws
+                .check_replaceable(location, &file)
+                .map_err(|e| refuse::path(ctx, &shown, e))?;
             let mode = WriteMode::Replace {
                 mode: file.mode,
                 uid: file.uid,
                 gid: file.gid,
             };
+            base = Some(file);
             (mode, Some(actual))
         }
         None => {
@@ -102,7 +138,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
         }
     };
     let sha256 = sha256_hex(bytes);
-    let payload = payload(ctx, &req, location, previous.as_deref(), &sha256);
+    let payload = payload(ctx, req, location, previous.as_deref(), &sha256);
     approve::authorize(ctx, &shown, &payload)?;
     // Content equal to the file's (same digest, so same bytes) is not rewritten: the
     // inode and mtime stay, and no build sees a change.
@@ -115,18 +151,20 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
         ctx.ws
             .create_dirs(&location.missing_dirs)
             .map_err(|e| refuse::path(ctx, &shown, e))?;
-        ctx.ws
-            .write_atomic(location, bytes, mode)
-            .inspect_err(|_| ctx.ws.remove_empty_dirs(&location.missing_dirs))
-            .map_err(|e| match e {
-                Error::AlreadyExists => Refusal::new(
-                    Code::AlreadyExists,
-                    format!("`{shown}` appeared while it was being created, and was not replaced"),
-                )
-                .with(key::PATH, shown.as_str())
-                .into(),
-                other => refuse::path(ctx, &shown, other),
-            })?;
+        match &base {
+            Some(base) => ctx.ws.replace_atomic(location, bytes, base, mode),
+            None => ctx.ws.write_atomic(location, bytes, mode),
+        }
+        .inspect_err(|_| ctx.ws.remove_empty_dirs(&location.missing_dirs))
+        .map_err(|e| match e {
+            Error::AlreadyExists => Refusal::new(
+                Code::AlreadyExists,
+                format!("`{shown}` appeared while it was being created, and was not replaced"),
+            )
+            .with(key::PATH, shown.as_str())
+            .into(),
+            other => refuse::path(ctx, &shown, other),
+        })?;
         session_check::note_written(ctx, &location.real, &sha256);
     }
     Ok(WriteResult {

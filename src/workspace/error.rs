@@ -30,6 +30,14 @@ pub enum Error {
     NotAFile,
     #[error("already exists")]
     AlreadyExists,
+    /// Another program changed the file while it was read, or between the read and the
+    /// rename that would replace it: what was read is not the file whole.
+    #[error("changed by another program meanwhile")]
+    Changed,
+    /// The file may not be replaced by this process: its mode or owner forbids writing
+    /// it, or its owner could not be kept on the replacement.
+    #[error("not writable: {0:?}")]
+    NotWritable(NotWritable),
     /// stitch's own state under `.stitch/` is unusable: `path` (such as `.stitch/tmp`)
     /// is a symlink, a special file, the wrong kind or too large. Never the caller's
     /// path's fault.
@@ -37,6 +45,29 @@ pub enum Error {
     State { path: String, problem: StateProblem },
     #[error(transparent)]
     Io(io::Error),
+}
+
+/// Why a file may not be replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotWritable {
+    /// Its permission bits (or owner, or an ACL) do not let this process write it.
+    Mode,
+    /// It belongs to another user (or a group this process is not in), which a
+    /// replacement made by this process could not keep as its owner.
+    Owner,
+}
+
+impl NotWritable {
+    /// A phrase for the refusal's sentence and `details.reason`.
+    #[must_use]
+    pub fn reason(self) -> &'static str {
+        match self {
+            NotWritable::Mode => "its permissions do not let this process write it",
+            NotWritable::Owner => {
+                "its owner is another user or group, which a replacement made by this process could not keep"
+            }
+        }
+    }
 }
 
 /// What is wrong with a piece of stitch's own state.
@@ -50,6 +81,11 @@ pub enum StateProblem {
     },
     /// It was replaced between the look and the open.
     Changed,
+    /// This process may not write it (its mode, its owner): stitch could not keep its
+    /// locks, ledgers or staged files there.
+    Denied,
+    /// It is on a read-only filesystem.
+    ReadOnly,
 }
 
 impl StateProblem {
@@ -68,6 +104,10 @@ impl StateProblem {
                 format!("is larger than its bound of {limit} bytes")
             }
             StateProblem::Changed => "was replaced while stitch opened it".into(),
+            StateProblem::Denied => {
+                "cannot be opened or written by this process (permission denied)".into()
+            }
+            StateProblem::ReadOnly => "is on a read-only filesystem".into(),
         }
     }
 }

@@ -17,26 +17,69 @@ pub struct OpenFile {
     pub mode: u32,
     pub uid: u32,
     pub gid: u32,
-    /// The change time when opened, to tell whether the file changed since.
-    changed: (i64, i64, u64),
+    /// What the file was when opened, to tell whether it changed since.
+    seen: Seen,
 }
 
-/// A file's change time and size, which any write to the file moves. cap-std's
-/// `MetadataExt` gives them one width on every platform.
-fn change_time(meta: &cap_std::fs::Metadata) -> (i64, i64, u64) {
-    (meta.ctime(), meta.ctime_nsec(), meta.len())
+/// What `fstat` says of a file that any write to it, or a swap of it, moves: its
+/// identity, size and times. cap-std's `MetadataExt` gives them one width on every
+/// platform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Seen {
+    dev: u64,
+    ino: u64,
+    size: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+}
+
+impl Seen {
+    fn of(meta: &cap_std::fs::Metadata) -> Seen {
+        Seen {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            size: meta.len(),
+            mtime: (meta.mtime(), meta.mtime_nsec()),
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        }
+    }
+
+    /// The same file (device and inode), whatever its content.
+    pub(super) fn same_file(&self, dev: u64, ino: u64) -> bool {
+        self.dev == dev && self.ino == ino
+    }
 }
 
 impl OpenFile {
-    /// The descriptor, for kernel-side copies.
+    /// The descriptor, for kernel-side copies and the platform's questions.
     pub(super) fn fd(&self) -> std::os::fd::BorrowedFd<'_> {
         use std::os::fd::AsFd;
         self.file.as_fd()
     }
 
-    /// Whether the file is as it was when opened (same change time and size).
+    /// Whether the file is as it was when opened: the same inode, size, modification
+    /// and change times. Another program that truncates and rewrites it in place moves
+    /// at least one of them.
     pub fn unchanged(&self) -> std::io::Result<bool> {
-        Ok(change_time(&self.file.metadata()?) == self.changed)
+        Ok(Seen::of(&self.file.metadata()?) == self.seen)
+    }
+
+    /// Whether another program holds the file open for writing now — one rewriting it
+    /// in place, between two of its pieces — where the platform can say (see
+    /// `platform::open_for_writing_elsewhere`); false where it cannot.
+    #[must_use]
+    pub fn written_elsewhere(&self) -> bool {
+        crate::platform::open_for_writing_elsewhere(self.fd()) == Some(true)
+    }
+
+    /// Whether `read` bytes are the whole file as it was opened: as many bytes as it had
+    /// then, and the file unchanged since.
+    pub fn read_whole(&self, read: usize) -> std::io::Result<bool> {
+        Ok(read as u64 == self.size && self.unchanged()?)
+    }
+
+    pub(super) fn seen(&self) -> &Seen {
+        &self.seen
     }
 
     /// Reads the whole file. The caller has checked `size` against its limit; a file
@@ -153,7 +196,7 @@ impl Workspace {
             mode: meta.mode() & 0o7777,
             uid: meta.uid(),
             gid: meta.gid(),
-            changed: change_time(&meta),
+            seen: Seen::of(&meta),
         })
     }
 }

@@ -13,6 +13,7 @@
 mod atomic;
 mod error;
 mod file;
+mod guard;
 pub mod home;
 pub mod path;
 mod resolve;
@@ -25,7 +26,7 @@ use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
 pub use atomic::{Reuse, Staged, WriteMode};
-pub use error::{Error, StateProblem};
+pub use error::{Error, NotWritable, StateProblem};
 pub use file::OpenFile;
 pub use resolve::Kind;
 

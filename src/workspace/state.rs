@@ -57,7 +57,7 @@ fn state(path: impl Into<String>, problem: StateProblem) -> Error {
 
 /// Sorts an error met opening a state path: a link met with `O_NOFOLLOW`, or a wrong
 /// kind, is the state's problem; anything else is a cause with no case.
-fn opening(path: &str, e: std::io::Error) -> Error {
+pub(super) fn opening(path: &str, e: std::io::Error) -> Error {
     use rustix::io::Errno;
     match e.raw_os_error().map(Errno::from_raw_os_error) {
         Some(Errno::LOOP) => state(path, StateProblem::Symlink),
@@ -66,6 +66,8 @@ fn opening(path: &str, e: std::io::Error) -> Error {
         // Escapes (cap-std's PermissionDenied without an errno, or EXDEV) can only come
         // from a link, which the checks above should have caught: a swap meanwhile.
         Some(Errno::XDEV) => state(path, StateProblem::Changed),
+        Some(Errno::ACCESS | Errno::PERM) => state(path, StateProblem::Denied),
+        Some(Errno::ROFS) => state(path, StateProblem::ReadOnly),
         None if e.kind() == std::io::ErrorKind::PermissionDenied => {
             state(path, StateProblem::Changed)
         }
@@ -249,18 +251,22 @@ impl Workspace {
         written
     }
 
-    /// Keeps the `keep` most recently modified files of `.stitch/<sub>/` whose names
-    /// `ours` recognises, removing the rest, and sweeps temp names a killed process left
-    /// there. Only regular files are ever removed, by name in the directory.
+    /// Keeps `keep` files of `.stitch/<sub>/` whose names `ours` recognises, removing
+    /// the rest, and sweeps temp names a killed process left there. The files are ranked
+    /// by `rank` of their first `RANK_BYTES` bytes (what stitch wrote there, not a
+    /// timestamp anyone may set), highest kept; `written`, the file just written, is
+    /// never removed. Only regular files are ever removed, by name in the directory.
     pub fn prune_state(
         &self,
         sub: &str,
         ours: impl Fn(&str) -> bool,
         keep: usize,
+        written: &str,
+        rank: impl Fn(&[u8]) -> u64,
     ) -> Result<(), Error> {
         let dir = self.state_subdir_created(sub)?;
         sweep(&dir);
-        let mut files: Vec<(std::time::SystemTime, String)> = Vec::new();
+        let mut files: Vec<(u64, String)> = Vec::new();
         for entry in dir.entries().map_err(Error::Io)? {
             let Ok(entry) = entry else { continue };
             let Ok(name) = entry.file_name().into_string() else {
@@ -268,18 +274,22 @@ impl Workspace {
             };
             // `DirEntry::metadata` does not follow a link.
             let Ok(meta) = entry.metadata() else { continue };
-            if !ours(&name) || !meta.is_file() {
+            if !ours(&name) || !meta.is_file() || name == written {
                 continue;
             }
-            let modified = meta
-                .modified()
-                .map_or(std::time::UNIX_EPOCH, cap_std::time::SystemTime::into_std);
-            files.push((modified, name));
+            let path = format!("{STATE_DIR}/{sub}/{name}");
+            let mut head = Vec::with_capacity(RANK_BYTES);
+            // One that cannot be read ranks lowest: it goes first.
+            if let Ok(file) = open_file(&dir, &name, &path, OpenOptions::new().read(true)) {
+                let _ = file.take(RANK_BYTES as u64).read_to_end(&mut head);
+            }
+            files.push((rank(&head), name));
         }
+        let keep = keep.saturating_sub(1);
         if files.len() <= keep {
             return Ok(());
         }
-        files.sort_unstable_by_key(|f| std::cmp::Reverse(f.0));
+        files.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         for (_, name) in files.into_iter().skip(keep) {
             // Another process may have pruned it first.
             let _ = dir.remove_file(&name);
@@ -287,6 +297,49 @@ impl Workspace {
         Ok(())
     }
 }
+
+impl Workspace {
+    /// Whether stitch can keep its state here, as a mutation will need to: `.stitch`
+    /// (or, before it exists, the root where it would be made), `tmp/`, `locks/`,
+    /// `sessions/` and every lock file writable by this process. [`Error::State`] names
+    /// the first that is not (permission denied, a read-only filesystem). Nothing is
+    /// created: `faccessat(2)` with `AT_EACCESS` answers for the effective user.
+    pub fn probe_state(&self) -> Result<(), Error> {
+        use rustix::fs::{Access, AtFlags};
+        let writable = |dir: &Dir, name: &str, path: &str| {
+            rustix::fs::accessat(dir, name, Access::WRITE_OK, AtFlags::EACCESS)
+                .map_err(|e| opening(path, e.into()))
+        };
+        let Some(state_dir) = self.state_dir(false)? else {
+            return writable(&self.dir, ".", STATE_DIR);
+        };
+        writable(state_dir, ".", STATE_DIR)?;
+        for sub in ["tmp", "locks", "sessions"] {
+            let path = format!("{STATE_DIR}/{sub}");
+            if look(state_dir, sub, &path, Expect::Dir)?.is_some() {
+                writable(state_dir, sub, &path)?;
+            }
+        }
+        let Some(locks) = self.state_subdir("locks", false)? else {
+            return Ok(());
+        };
+        for entry in locks.entries().map_err(Error::Io)?.flatten() {
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            let is_lock = std::path::Path::new(&name)
+                .extension()
+                .is_some_and(|ext| ext == "lock");
+            if is_lock && entry.file_type().is_ok_and(|t| t.is_file()) {
+                writable(&locks, &name, &format!("{STATE_DIR}/locks/{name}"))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How much of each file [`Workspace::prune_state`] reads to rank it.
+pub const RANK_BYTES: usize = 64;
 
 impl Workspace {
     /// The bytes of `.stitch/config.json` (at most `MAX_CONFIG_BYTES`), `None` when

@@ -1,8 +1,10 @@
 //! Faults the workspace cannot argue with: a full disk, a read-only filesystem, an
-//! immutable file, a directory and a file the caller may not write or read. Each is an
-//! internal failure the caller cannot act on — `INTERNAL_SERVER_ERROR`, exit 3, no host
-//! path and no errno text — and changes nothing: the original file is byte-identical,
-//! no temp file is left, no space is lost.
+//! immutable file, a directory and a file the caller may not write or read. Each changes
+//! nothing — the original file is byte-identical, no temp file is left, no space is lost
+//! — and says what it can: a file the kernel says may not be written is `DENIED` (rule
+//! `permissions`), state that cannot be kept on a read-only filesystem is
+//! `INVALID_CONFIG` naming it, and the rest is an internal failure the caller cannot act
+//! on — `INTERNAL_SERVER_ERROR`, exit 3, no host path and no errno text.
 //!
 //! These need root (mount(8), chattr(1)) or a way to drop it (setpriv(1)). Where the
 //! machine allows neither, a case says on stderr that it skips and why, and the rest run.
@@ -242,8 +244,22 @@ fn a_read_only_filesystem_refuses_mutations_and_still_reads() {
             json!({"path": "a.txt", "oldText": "text", "newText": "TEXT"}),
         ),
     ] {
-        assert_internal(&ws.stitch(tool, &request), &ws);
+        // The lock is stitch's own state, and it cannot be kept on a read-only
+        // filesystem: INVALID_CONFIG naming the lock file, before anything else.
+        let run = ws.stitch(tool, &request);
+        let lock = run.refused("INVALID_CONFIG")["path"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(
+            lock.starts_with(".stitch/locks/") && lock.len() > ".stitch/locks/".len(),
+            "{}",
+            run.stdout
+        );
+        assert_read_only_state(&run, &lock);
     }
+    let check = ws.run(&["config", "check"]);
+    assert_read_only_state(&check, ".stitch");
     assert_eq!(
         differences(&before, &tree(&ws.root())),
         Vec::<String>::new(),
@@ -259,7 +275,39 @@ fn a_read_only_filesystem_refuses_mutations_and_still_reads() {
         ws.stitch("search", &json!({"query": "only"})).ok()["matches"][0]["path"],
         "a.txt"
     );
-    note("read-only filesystem: 4 mutations INTERNAL_SERVER_ERROR, 4 reads ok");
+    note("read-only filesystem: 4 mutations and config check INVALID_CONFIG, 4 reads ok");
+}
+
+/// Asserts the whole `INVALID_CONFIG` of stitch's state at `path` on a read-only
+/// filesystem.
+#[track_caller]
+fn assert_read_only_state(run: &Run, path: &str) {
+    let reason = "is on a read-only filesystem";
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_CONFIG",
+        "details": {
+            "message": format!("stitch's own state is unusable: `{path}` {reason}"),
+            "path": path,
+            "field": path,
+            "reason": reason,
+        },
+        "_hint": format!("The workspace owner must remove or replace `{path}` (stitch keeps its own state there); `stitch config check` shows the problem."),
+    }));
+}
+
+/// The whole `DENIED` of a file this process may not replace, for `reason`.
+fn denied(path: &str, reason: &str) -> serde_json::Value {
+    json!({
+        "ok": false,
+        "error": "DENIED",
+        "details": {
+            "message": format!("`{path}` is not replaced: {reason}"),
+            "path": path,
+            "rule": "permissions",
+            "reason": reason,
+        },
+    })
 }
 
 /// Clears the immutable flag however the test ends, so the temp dir can be removed.
@@ -308,7 +356,15 @@ fn an_immutable_file_and_directory_refuse_changes_and_leave_no_temp() {
         ),
     ] {
         let run = ws.stitch(tool, &request);
-        assert_internal(&run, &ws);
+        if request["path"] == "locked.txt" {
+            // The kernel says the file may not be written: that is the caller's to know.
+            run.assert_envelope(&denied(
+                "locked.txt",
+                "its permissions do not let this process write it",
+            ));
+        } else {
+            assert_internal(&run, &ws);
+        }
         assert_eq!(
             differences(&before, &visible(&ws.root())),
             Vec::<String>::new(),
@@ -320,7 +376,7 @@ fn an_immutable_file_and_directory_refuse_changes_and_leave_no_temp() {
             "{tool} {request}: a staged temp file is left under .stitch/tmp/"
         );
     }
-    note("immutable file and directory: 4 mutations INTERNAL_SERVER_ERROR, nothing changed");
+    note("immutable file and directory: 2 mutations DENIED, 2 INTERNAL_SERVER_ERROR, nothing changed");
 }
 
 /// `stitch` run as `nobody` (uid and gid 65534, no groups) through setpriv(1); `Err`
@@ -395,7 +451,15 @@ fn a_directory_and_a_file_the_caller_may_not_touch() {
     ];
     for args in calls {
         let run = as_nobody(&ws, args).unwrap();
-        assert_internal(&run, &ws);
+        if args[1] == "ro/f.txt" {
+            // Root's file, writable by all: a rename would hand it to nobody.
+            run.assert_envelope(&denied(
+                "ro/f.txt",
+                "its owner is another user or group, which a replacement made by this process could not keep",
+            ));
+        } else {
+            assert_internal(&run, &ws);
+        }
         assert!(!run.stdout.contains("UNREADABLE-5e3d"), "{}", run.stdout);
         assert!(!run.stderr.contains("UNREADABLE-5e3d"), "{}", run.stderr);
     }
@@ -421,8 +485,8 @@ fn a_directory_and_a_file_the_caller_may_not_touch() {
     );
     set_mode(&ws.path("ro"), 0o755);
     note(&format!(
-        "unprivileged caller (setpriv, uid 65534): {} calls INTERNAL_SERVER_ERROR, search {}",
-        calls.len(),
+        "unprivileged caller (setpriv, uid 65534): 2 calls DENIED, {} INTERNAL_SERVER_ERROR, search {}",
+        calls.len() - 2,
         if search.envelope["ok"] == true {
             "ok without the unreadable file"
         } else {

@@ -1,8 +1,9 @@
 //! A planted workspace cannot turn stitch against itself. Each module builds the hostile
 //! workspace an attacker who can only commit files would leave (a cloned repository, an
-//! unpacked archive) and asserts the serialized envelope, the exit status, the files on
-//! disk (nothing but stitch's own names deleted, nothing outside the root touched) and
-//! the wall time.
+//! unpacked archive) — or the situation one who writes the arguments, or runs another
+//! program beside stitch, makes — and asserts the serialized envelope, the exit status,
+//! the files on disk (nothing but stitch's own names deleted, nothing outside the root
+//! touched, nothing torn), the wall time and, where memory is the point, the peak.
 
 use std::path::Path;
 use std::process::Command;
@@ -26,6 +27,16 @@ mod names;
 // Authorize hooks that leave children holding their pipes, or never read a large payload:
 // the call ends within authorizeTimeoutSecs + 1 s, the hook's group is killed.
 mod hooks;
+// Another program rewrites a file in place during an edit: nothing torn is published.
+mod rewrite;
+// Files the caller may not write, or whose owner it could not keep: DENIED, untouched.
+mod permissions;
+// Searches whose every line matches, and regexes built to grow: memory by the limit.
+mod memory;
+// Names and lines holding escape sequences reach a terminal quoted.
+mod terminal;
+// Paths past 4096 absolute bytes, and directories the walk cannot read.
+mod deep;
 
 /// How long a call may take before it counts as hanging: generous on a loaded machine,
 /// far below what a blocked call would take.

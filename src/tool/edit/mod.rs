@@ -15,8 +15,8 @@ use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
 use super::args::{self, invalid};
 use super::mutation::session_check::{self, Mutation};
-use super::mutation::stale;
 use super::mutation::target;
+use super::mutation::{stale, stale_while_changing};
 use super::textfile::Loaded;
 use super::{approve, refuse, textfile, Context};
 use apply::{apply, Edited};
@@ -48,8 +48,42 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
             .with(key::OPERATION, "edit")
             .into());
     }
+    let edit = || {
+        // A file another program changed between the read and the rename is edited
+        // once more from a fresh read; changed again, the edit is refused.
+        for _ in 1..PUBLISH_ATTEMPTS {
+            let result = edit_once(ctx, &req, (&items, multi), location);
+            if !result.as_ref().is_err_and(textfile::is_changed) {
+                return result;
+            }
+        }
+        edit_once(ctx, &req, (&items, multi), location)
+    };
+    edit().map_err(|failure| match &req.expected_sha256 {
+        // The caller named the version it saw; the file is on its way to another.
+        Some(expected) if textfile::is_changed(&failure) => {
+            stale_while_changing(ctx, location, expected).into()
+        }
+        _ => failure,
+    })
+}
+
+/// How many times an edit is made before a file that keeps changing under it is `BUSY`.
+const PUBLISH_ATTEMPTS: u32 = 2;
+
+/// Loads the file, checks that it may be replaced, and edits it.
+fn edit_once(
+    ctx: &Context,
+    req: &EditRequest,
+    items: (&[EditItem], bool),
+    location: &Location,
+) -> Outcome<EditResult> {
     let loaded = textfile::load(ctx, location)?;
-    let result = edit_loaded(ctx, &req, (&items, multi), location, &loaded);
+    let result = ctx
+        .ws
+        .check_replaceable(location, &loaded.file)
+        .map_err(|e| refuse::path(ctx, &location.shown, e))
+        .and_then(|()| edit_loaded(ctx, req, items, location, &loaded));
     loaded.release();
     result
 }

@@ -10,6 +10,34 @@ pub mod target;
 
 use crate::refusal::{key, Code, Refusal};
 
+/// `STALE_VERSION` for a file another program kept changing while the call read or
+/// replaced it, when the caller named the version it saw: nothing was written, and the
+/// version on disk is not one the call could hold still. `actualSha256` is the digest of
+/// what is there now, when it can be had (it may even be the one expected, once the
+/// other program is done).
+#[cold]
+pub fn stale_while_changing(
+    ctx: &super::Context,
+    location: &crate::workspace::Location,
+    expected: &str,
+) -> Refusal {
+    let shown = location.shown.as_str();
+    let mut refusal = Refusal::new(
+        Code::StaleVersion,
+        format!("`{shown}` was being changed by another program while stitch read it, so nothing was written"),
+    )
+    .with(key::PATH, shown)
+    .with("expectedSha256", expected);
+    let actual = ctx
+        .ws
+        .open_file(location)
+        .and_then(|mut file| file.sha256().map_err(crate::workspace::Error::Io));
+    if let Ok(actual) = actual {
+        refusal = refusal.with("actualSha256", actual);
+    }
+    refusal.with(key::REASON, key::CHANGED_WHILE_READ)
+}
+
 /// `STALE_VERSION` for a file whose content is not the version the caller saw.
 #[cold]
 pub fn stale(shown: &str, expected: &str, actual: Option<&str>) -> Refusal {

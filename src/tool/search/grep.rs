@@ -20,11 +20,21 @@ pub struct Hit {
     pub after: Vec<String>,
 }
 
-/// Builds the matcher: literal unless `regex`, in linear time either way.
+/// The most memory a compiled regex may take: a larger one is `INVALID_PATTERN`.
+pub const REGEX_SIZE_LIMIT: usize = 8 << 20;
+/// The most memory each search thread's lazy DFA cache may take. Past it the regex
+/// engine clears the cache or falls back to a slower engine that needs none: a regex
+/// built to grow its DFA costs time, never memory (the regex crate allows 1000 MiB).
+pub const DFA_SIZE_LIMIT: usize = 4 << 20;
+
+/// Builds the matcher: literal unless `regex`, in linear time either way, its compiled
+/// size and cache bounded.
 pub fn matcher(query: &str, regex: bool, case_sensitive: bool) -> Result<RegexMatcher, Refusal> {
     RegexMatcherBuilder::new()
         .fixed_strings(!regex)
         .case_insensitive(!case_sensitive)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(DFA_SIZE_LIMIT)
         .build(query)
         .map_err(|e| {
             let reason = e.to_string();
@@ -41,6 +51,9 @@ pub fn matcher(query: &str, regex: bool, case_sensitive: bool) -> Result<RegexMa
             .with(key::REASON, reason.clone());
             if rewrite {
                 refusal = refusal.with(key::REWRITE, true);
+            }
+            if reason.contains("size limit") {
+                refusal = refusal.with("limit", REGEX_SIZE_LIMIT);
             }
             refusal
         })
@@ -60,19 +73,25 @@ pub fn searcher() -> Searcher {
     SearcherBuilder::new().line_number(true).build()
 }
 
-/// The matching lines of `bytes`, each with up to `context` lines either side.
+/// The first `limit` matching lines of `bytes`, each with up to `context` lines either
+/// side, and whether the file has more. The search of the file stops at the limit, and
+/// context is cut only for the lines kept: memory follows the limit, not the file.
 pub fn hits(
     matcher: &RegexMatcher,
     searcher: &mut Searcher,
     bytes: &[u8],
     context: usize,
-) -> Vec<Hit> {
+    limit: usize,
+) -> (Vec<Hit>, bool) {
     let mut sink = Collect {
         matcher,
         hits: Vec::new(),
+        limit,
+        more: false,
     };
     // Searching a slice in memory cannot fail with I/O; a matcher error ends the file.
     let _ = searcher.search_slice(matcher, bytes, &mut sink);
+    let more = sink.more;
     let mut hits = sink.hits;
     if context > 0 && !hits.is_empty() {
         let starts = crate::text::lines::line_starts(bytes);
@@ -87,7 +106,7 @@ pub fn hits(
             hit.after = (index + 1..=last).map(line).collect();
         }
     }
-    hits
+    (hits, more)
 }
 
 /// Line text without its terminator, lossily decoded and cut to [`MAX_LINE_BYTES`].
@@ -109,6 +128,10 @@ pub fn line_text(bytes: &[u8]) -> String {
 struct Collect<'m> {
     matcher: &'m RegexMatcher,
     hits: Vec<Hit>,
+    /// The most hits to keep.
+    limit: usize,
+    /// A match was found past `limit`.
+    more: bool,
 }
 
 /// The text of a matching line: whole when short, else a window of at most
@@ -143,6 +166,10 @@ impl Sink for Collect<'_> {
     type Error = std::io::Error;
 
     fn matched(&mut self, _: &Searcher, mat: &SinkMatch<'_>) -> Result<bool, Self::Error> {
+        if self.hits.len() >= self.limit {
+            self.more = true;
+            return Ok(false);
+        }
         let (text, cut) = match_text(self.matcher, mat.bytes());
         self.hits.push(Hit {
             line: mat.line_number().unwrap_or(0),

@@ -66,7 +66,7 @@ fn dot() -> String {
 
 impl Request for SearchRequest {
     const TOOL: &'static str = "search_files";
-    const DESCRIPTION: &'static str = "Search file contents for literal text (or a regex with regex: true), like ripgrep: returns matches {path, line, text, before, after} in (path, line) order (text is a window around the match, with textTruncated, for lines over 1000 bytes), truncated, scannedFiles, skippedBinary, skippedLarge and skippedNonUtf8 (names that are not UTF-8, never shown). mode: path matches workspace-relative paths instead. include narrows to a glob; context adds lines around each match. Refusals: INVALID_PATTERN (the regex does not compile; look-around and backreferences are not supported because regexes run in linear time: rewrite, or search literally); INVALID_ARGUMENT (empty query, context over 10, limit out of range); NOT_FOUND; OUTSIDE_ROOT; DENIED.";
+    const DESCRIPTION: &'static str = "Search file contents for literal text (or a regex with regex: true), like ripgrep: returns matches {path, line, text, before, after} in (path, line) order (text is a window around the match, with textTruncated, for lines over 1000 bytes), truncated, scannedFiles, skippedBinary, skippedLarge and skippedNonUtf8 (names that are not UTF-8, never shown) and skippedUnreadable (entries the walk could not read). mode: path matches workspace-relative paths instead. include narrows to a glob; context adds lines around each match. Refusals: INVALID_PATTERN (the regex does not compile; look-around and backreferences are not supported because regexes run in linear time: rewrite, or search literally); INVALID_ARGUMENT (empty query, context over 10, limit out of range); NOT_FOUND; OUTSIDE_ROOT; DENIED.";
     const FIELDS: &'static [&'static str] = &[
         "query",
         "regex",
@@ -102,7 +102,9 @@ struct Found {
 }
 
 impl Found {
-    fn add(&mut self, path: String, hits: Vec<Hit>, limit: usize) {
+    /// Adds a file's hits; `more`: the file had more than it gave.
+    fn add(&mut self, path: String, hits: Vec<Hit>, more: bool, limit: usize) {
+        self.cut |= more;
         self.total += hits.len();
         self.files.insert(path, hits);
         while let Some((_, last)) = self.files.last_key_value() {
@@ -165,20 +167,20 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
             }
         }
         scanned.fetch_add(1, Ordering::Relaxed);
-        let hits = if path_mode {
+        let (hits, more) = if path_mode {
             let shown = respell(&location.shown, &location.real, &entry.path);
             if !matcher.is_match(shown.as_bytes()).unwrap_or(false) || !confirmed(ctx, &entry) {
                 return true;
             }
-            vec![Hit::default()]
+            (vec![Hit::default()], false)
         } else {
-            match content_hits(ctx, &matcher, &entry.path, context, &skipped) {
+            match content_hits(ctx, &matcher, &entry.path, (context, limit), &skipped) {
                 Some(hits) => hits,
                 None => return true,
             }
         };
         let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
-        found.add(entry.path, hits, limit);
+        found.add(entry.path, hits, more, limit);
         if found.total >= limit {
             full.store(true, Ordering::Relaxed);
         }
@@ -282,15 +284,15 @@ fn confirmed(ctx: &Context, entry: &Entry) -> bool {
     !one.is_empty()
 }
 
-/// The matching lines of one walked file; `None` when it has none, is binary (counted)
-/// or could not be read.
+/// The first `limit` matching lines of one walked file, and whether it has more; `None`
+/// when it has none, is binary (counted) or could not be read.
 fn content_hits(
     ctx: &Context,
     matcher: &grep_regex::RegexMatcher,
     path: &str,
-    context: usize,
+    (context, limit): (usize, usize),
     skipped: &Skipped,
-) -> Option<Vec<Hit>> {
+) -> Option<(Vec<Hit>, bool)> {
     let Some(bytes) = ctx.ws.read_walked(path, ctx.limits.max_file_bytes).ok()? else {
         skipped.large.fetch_add(1, Ordering::Relaxed);
         return None;
@@ -300,8 +302,8 @@ fn content_hits(
         binary.fetch_add(1, Ordering::Relaxed);
         return None;
     }
-    let hits = grep::hits(matcher, &mut grep::searcher(), &bytes, context);
-    (!hits.is_empty()).then_some(hits)
+    let (hits, more) = grep::hits(matcher, &mut grep::searcher(), &bytes, context, limit);
+    (!hits.is_empty()).then_some((hits, more))
 }
 
 /// The first `limit` hits in (path, line) order, rendered with the caller's spelling.

@@ -43,6 +43,11 @@ pub(super) fn fill(
     if let WriteMode::Replace { mode, uid, gid } = mode {
         if rustix::process::geteuid().is_root() {
             std::os::unix::fs::fchown(file, Some(uid), Some(gid)).map_err(Error::Io)?;
+        } else if gid != rustix::process::getegid().as_raw() {
+            // An owner may give a file to any group it belongs to; a group it is not in
+            // cannot be kept, and the file is not taken over into the caller's.
+            std::os::unix::fs::fchown(file, None, Some(gid))
+                .map_err(|_| Error::NotWritable(crate::workspace::NotWritable::Owner))?;
         }
         file.set_permissions(std::fs::Permissions::from_mode(mode))
             .map_err(Error::Io)?;

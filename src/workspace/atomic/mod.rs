@@ -29,7 +29,7 @@ use rustix::io::Errno;
 
 pub use fill::Reuse;
 
-use super::{Error, Location, Workspace};
+use super::{Error, Location, OpenFile, Workspace};
 use crate::platform;
 
 /// Whether the write creates a file or replaces one, and what to keep when replacing.
@@ -60,6 +60,12 @@ pub(super) fn unique_name(name: &str) -> String {
 
 fn io(e: Errno) -> Error {
     Error::classify(e.into())
+}
+
+/// An error met creating a temp name under `.stitch/tmp/`: one that says the state is
+/// not writable there (EACCES, EROFS) is the state's problem, not the caller's.
+fn staging_error(e: Errno) -> Error {
+    super::state::opening(&format!("{}/tmp", super::state::STATE_DIR), e.into())
 }
 
 /// A temporary file that is not yet visible under its final name.
@@ -119,6 +125,20 @@ impl Workspace {
         self.write_atomic_parts(location, &[bytes], None, mode)
     }
 
+    /// Writes `bytes` over `base`, the file open at `location`, atomically — only if it
+    /// is still that file, unchanged since it was opened ([`Error::Changed`] otherwise).
+    pub fn replace_atomic(
+        &self,
+        location: &Location,
+        bytes: &[u8],
+        base: &OpenFile,
+        mode: WriteMode,
+    ) -> Result<(), Error> {
+        self.stage(location, &[bytes], None, mode)?
+            .over(base)
+            .publish()
+    }
+
     /// Writes the concatenation of `parts` as the file at `location.real`, atomically,
     /// copying what it shares with `reuse.source` in the kernel where the platform can
     /// (`copy_file_range`) instead of from memory. The result is the parts exactly: if
@@ -144,13 +164,7 @@ impl Workspace {
         reuse: Option<Reuse<'a>>,
         mode: WriteMode,
     ) -> Result<Staged<'a>, Error> {
-        let (parent, name) = match location.real.rsplit_once('/') {
-            Some((parent, name)) => (self.dir.open_dir(parent).map_err(Error::classify)?, name),
-            None => (
-                self.dir.try_clone().map_err(Error::classify)?,
-                location.real.as_str(),
-            ),
-        };
+        let (parent, name) = self.parent_of(location)?;
         let temp = match platform::anonymous_temp(&parent).map_err(io)? {
             Some(fd) => Temp::Anonymous(File::from(fd)),
             None => self.named_temp(&parent, name)?,
@@ -162,6 +176,7 @@ impl Workspace {
             temp: Some(temp),
             mode,
             replaced: None,
+            base: reuse.map(|reuse| reuse.source),
             synced: AtomicBool::new(false),
         };
         let spliced = fill::fill(staged.file(), parts, reuse, mode)?;
@@ -190,7 +205,7 @@ impl Workspace {
             OFlags::WRONLY | OFlags::CLOEXEC | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW,
             Mode::from_raw_mode(0o666),
         )
-        .map_err(io)?;
+        .map_err(|e| if same_fs { staging_error(e) } else { io(e) })?;
         Ok(Temp::Named {
             fd: File::from(fd),
             dir,
@@ -210,7 +225,7 @@ impl Workspace {
                 platform::link_anonymous(fd.as_fd(), parent, &tmp).map_err(io)?;
                 return rustix::fs::renameat(parent, tmp.as_str(), parent, name).map_err(io);
             }
-            Err(e) => return Err(io(e)),
+            Err(e) => return Err(staging_error(e)),
         }
         rustix::fs::renameat(&staging, tmp.as_str(), parent, name).map_err(|e| {
             let _ = rustix::fs::unlinkat(&staging, tmp.as_str(), AtFlags::empty());
@@ -229,6 +244,9 @@ pub struct Staged<'a> {
     mode: WriteMode,
     /// The file being replaced, when the content was copied from it in the kernel.
     replaced: Option<&'a super::OpenFile>,
+    /// The file being replaced, as it was read: it must still be that file, unchanged,
+    /// when the rename replaces it.
+    base: Option<&'a super::OpenFile>,
     /// The content has reached the disk: publishing it may follow.
     synced: AtomicBool,
 }
@@ -239,7 +257,15 @@ impl std::fmt::Debug for Staged<'_> {
     }
 }
 
-impl Staged<'_> {
+impl<'a> Staged<'a> {
+    /// Publishes only over `base`, the file the content was made from, as it was read:
+    /// [`Staged::publish`] is then [`Error::Changed`] if another program changed it.
+    #[must_use]
+    pub fn over(mut self, base: &'a super::OpenFile) -> Self {
+        self.base = Some(base);
+        self
+    }
+
     fn file(&self) -> &File {
         match &self.temp {
             Some(temp) => temp.file(),
@@ -266,6 +292,12 @@ impl Staged<'_> {
             return Ok(());
         };
         let (ws, parent, name) = (self.ws, &self.parent, self.name.as_str());
+        if let (Some(base), WriteMode::Replace { .. }) = (self.base, self.mode) {
+            if let Err(e) = super::guard::still_as_read(parent, name, base) {
+                temp.discard();
+                return Err(e);
+            }
+        }
         let published = match &temp {
             Temp::Anonymous(fd) => match self.mode {
                 WriteMode::CreateNew => {

@@ -18,7 +18,11 @@ use super::{components, relative, Entry, EntryKind};
 
 /// What a walk's filter shares across threads.
 pub(super) struct Filter {
+    /// Where the walker's paths start: `.` (the root as the working directory), or the
+    /// canonical root where the working directory could not be set.
     pub(super) root: std::path::PathBuf,
+    /// The canonical root, for what `canonicalize` says of links.
+    pub(super) canonical: std::path::PathBuf,
     pub(super) start: Vec<String>,
     pub(super) exclude: Option<Arc<GlobSet>>,
     pub(super) unfollowed: Mutex<Vec<Entry>>,
@@ -39,6 +43,8 @@ pub(super) struct Filter {
     /// Directories not entered because an ignore file in them could block or flood the
     /// walker (see [`super::ignore_files`]).
     pub(super) unsafe_ignore_files: AtomicUsize,
+    /// Entries the walker met an error on (not a link it could not follow).
+    pub(super) unreadable: AtomicUsize,
 }
 
 pub(super) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -81,7 +87,7 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
     let shown = below_start && parts.len() > start.len();
     let is_link = entry.path_is_symlink();
     let target = if is_link {
-        link_target(entry.path(), &filter.root)
+        link_target(entry.path(), &filter.canonical)
     } else {
         None
     };
@@ -157,7 +163,7 @@ fn enterable(entry: &DirEntry, filter: &Filter) -> bool {
     let entered = filter.max_depth.is_none_or(|max| entry.depth() < max);
     if !filter.reads_ignore_files
         || !entered
-        || super::ignore_files::safe(entry.path(), &filter.root)
+        || super::ignore_files::safe(entry.path(), &filter.canonical)
     {
         return true;
     }

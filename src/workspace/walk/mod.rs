@@ -105,6 +105,24 @@ pub struct Omitted {
     /// over 1 MiB (`ignore_files::MAX_IGNORE_FILE_BYTES`) or a link that leaves (the root
     /// itself included: then nothing is walked).
     pub ignore_files: usize,
+    /// Entries the walker could not read: a directory it may not open, one that
+    /// vanished meanwhile, a path the kernel refuses.
+    pub unreadable: usize,
+}
+
+impl Workspace {
+    /// Where a walk's paths start. The walker reads directories by path, and the root's
+    /// absolute path plus a legal relative one may pass the kernel's `PATH_MAX`: so the
+    /// working directory is set to the root handle (`fchdir(2)`, which follows the
+    /// directory opened, not a name) and the walk starts at `.`, its paths as long as
+    /// the workspace-relative ones. A process serves one root, so every walk sets the
+    /// same directory. Where it cannot be set, the canonical root is used.
+    fn walk_base(&self) -> std::path::PathBuf {
+        match rustix::process::fchdir(&self.dir) {
+            Ok(()) => std::path::PathBuf::from("."),
+            Err(_) => self.canonical.clone(),
+        }
+    }
 }
 
 fn components(rel: &str) -> Vec<&str> {
@@ -130,8 +148,10 @@ impl Workspace {
             .map(|m| (m.dev(), m.ino()))
             .into_iter()
             .collect::<HashSet<_>>();
+        let base = self.walk_base();
         let filter = Arc::new(Filter {
-            root: self.canonical.clone(),
+            root: base.clone(),
+            canonical: self.canonical.clone(),
             start,
             exclude: walk.exclude.clone(),
             unfollowed: Mutex::new(Vec::new()),
@@ -143,8 +163,9 @@ impl Workspace {
             non_utf8: AtomicUsize::new(0),
             reads_ignore_files: !walk.include_ignored,
             unsafe_ignore_files: AtomicUsize::new(0),
+            unreadable: AtomicUsize::new(0),
         });
-        let mut builder = WalkBuilder::new(&self.canonical);
+        let mut builder = WalkBuilder::new(&base);
         builder
             .standard_filters(!walk.include_ignored)
             .parents(false)
@@ -171,11 +192,10 @@ impl Workspace {
             return omitted;
         }
         let (builder, filter) = self.builder(walk, true);
-        let start_depth = filter.start.len();
         for entry in builder.build() {
             match entry {
                 Ok(entry) => {
-                    if let Some(e) = self.entry(&entry, start_depth, walk.sizes) {
+                    if let Some(e) = entry_of(&entry, &filter, walk.sizes) {
                         visit(e);
                     }
                 }
@@ -201,7 +221,6 @@ impl Workspace {
             return omitted;
         }
         let (builder, filter) = self.builder(walk, false);
-        let start_depth = filter.start.len();
         builder.build_parallel().run(|| {
             Box::new(|entry| {
                 let entry = match entry {
@@ -215,9 +234,7 @@ impl Workspace {
                         };
                     }
                 };
-                let keep_going = self
-                    .entry(&entry, start_depth, walk.sizes)
-                    .is_none_or(visit);
+                let keep_going = entry_of(&entry, &filter, walk.sizes).is_none_or(visit);
                 if keep_going {
                     WalkState::Continue
                 } else {
@@ -256,8 +273,11 @@ impl Workspace {
                 _ => break,
             }
         }
-        let at = at?;
-        let Some(path) = relative(&self.canonical, &at) else {
+        let Some(at) = at else {
+            filter.unreadable.fetch_add(1, Ordering::Relaxed);
+            return None;
+        };
+        let Some(path) = relative(&filter.root, &at) else {
             self.count_non_utf8_link(&at, filter);
             return None;
         };
@@ -270,7 +290,14 @@ impl Workspace {
             .dir
             .symlink_metadata(&path)
             .is_ok_and(|m| m.is_symlink());
-        (below && !excluded && is_link).then_some(Entry {
+        if !is_link {
+            // A directory that could not be read, an entry that vanished: counted.
+            if below && !excluded {
+                filter.unreadable.fetch_add(1, Ordering::Relaxed);
+            }
+            return None;
+        }
+        (below && !excluded).then_some(Entry {
             path,
             kind: EntryKind::Symlink,
             target: None,
@@ -282,7 +309,7 @@ impl Workspace {
     /// A link the walker could not follow whose name is not UTF-8 is counted, like any
     /// other such name below the start.
     fn count_non_utf8_link(&self, at: &Path, filter: &Filter) {
-        let Ok(rel) = at.strip_prefix(&self.canonical) else {
+        let Ok(rel) = at.strip_prefix(&filter.root) else {
             return;
         };
         let below = rel.components().count() > filter.start.len();
@@ -290,34 +317,37 @@ impl Workspace {
             filter.non_utf8.fetch_add(1, Ordering::Relaxed);
         }
     }
+}
 
-    fn entry(&self, entry: &DirEntry, start_depth: usize, sizes: bool) -> Option<Entry> {
-        if entry.depth() <= start_depth {
-            return None;
-        }
-        let path = relative(&self.canonical, entry.path())?;
-        let target = match entry.file_type() {
-            Some(t) if t.is_file() => EntryKind::File,
-            Some(t) if t.is_dir() => EntryKind::Directory,
-            _ => EntryKind::Other,
-        };
-        let kind = if entry.path_is_symlink() {
-            EntryKind::Symlink
-        } else {
-            target
-        };
-        let bytes = (sizes && target == EntryKind::File)
-            .then(|| entry.metadata().ok().map(|m| m.len()))
-            .flatten();
-        Some(Entry {
-            path,
-            kind,
-            target: Some(target),
-            bytes,
-            ino: entry.ino(),
-        })
+/// The entry the walker met, as a walk shows it; `None` for the start and above.
+fn entry_of(entry: &DirEntry, filter: &Filter, sizes: bool) -> Option<Entry> {
+    if entry.depth() <= filter.start.len() {
+        return None;
     }
+    let path = relative(&filter.root, entry.path())?;
+    let target = match entry.file_type() {
+        Some(t) if t.is_file() => EntryKind::File,
+        Some(t) if t.is_dir() => EntryKind::Directory,
+        _ => EntryKind::Other,
+    };
+    let kind = if entry.path_is_symlink() {
+        EntryKind::Symlink
+    } else {
+        target
+    };
+    let bytes = (sizes && target == EntryKind::File)
+        .then(|| entry.metadata().ok().map(|m| m.len()))
+        .flatten();
+    Some(Entry {
+        path,
+        kind,
+        target: Some(target),
+        bytes,
+        ino: entry.ino(),
+    })
+}
 
+impl Workspace {
     /// Workspace-relative paths of up to `limit` files and directories, as git and
     /// ripgrep would show them, less `exclude`: the pool of near names for `NOT_FOUND`.
     #[must_use]
@@ -356,6 +386,7 @@ fn shown_anyway(walk: &Walk) -> Walk {
 
 fn omitted(filter: &Filter) -> Omitted {
     Omitted {
+        unreadable: filter.unreadable.load(Ordering::Relaxed),
         denied: filter.excluded.load(Ordering::Relaxed),
         non_utf8: filter.non_utf8.load(Ordering::Relaxed),
         ignore_files: filter.unsafe_ignore_files.load(Ordering::Relaxed),
@@ -365,7 +396,7 @@ fn omitted(filter: &Filter) -> Omitted {
 /// The root's own ignore files are read before any entry reaches the filter: when one
 /// of them is not safe to read, nothing is walked.
 fn unsafe_root(ws: &Workspace, walk: &Walk) -> Option<Omitted> {
-    let safe = walk.include_ignored || ignore_files::safe(&ws.canonical, &ws.canonical);
+    let safe = walk.include_ignored || ignore_files::safe(&ws.walk_base(), &ws.canonical);
     (!safe).then_some(Omitted {
         ignore_files: 1,
         ..Omitted::default()

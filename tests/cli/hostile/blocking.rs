@@ -118,17 +118,74 @@ fn from_a_source_over_max_file_bytes_is_too_large() {
     assert!(!ws.exists("copy.txt"));
 }
 
+/// The refusal of a `--from`-style flag naming a FIFO no program opened to write.
+fn no_writer(flag: &str, field: &str, fifo: &str) -> serde_json::Value {
+    json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": format!("--{flag} `{fifo}` is a FIFO that no program opened to write within 2 s, so nothing was read"),
+            "field": field,
+            "flag": format!("--{flag}"),
+            "reason": "no writer",
+        },
+        "_hint": format!("Start the program that writes the FIFO before (or while) calling stitch, or pass --{flag} a regular file."),
+    })
+}
+
 #[test]
-fn a_planted_fifo_named_by_from_reads_as_empty_at_once() {
+fn a_planted_fifo_named_by_from_is_never_read_as_empty() {
     let ws = TestWorkspace::new();
+    ws.file("t.txt", "keep me\n");
     mkfifo(&ws.path("notes.md"));
-    let run = timed(&ws, &["write", "out.md", "--from", "notes.md"], "");
-    let data = run.ok();
-    assert_eq!(
-        (data["bytes"].clone(), data["created"].clone()),
-        (json!(0), json!(true))
+    for (args, flag, field) in [
+        (
+            &["write", "t.txt", "--from", "notes.md", "--overwrite"][..],
+            "from",
+            "content",
+        ),
+        (
+            &["edit", "t.txt", "--old-from", "notes.md", "--new", "x"],
+            "old-from",
+            "oldText",
+        ),
+        (
+            &["edit", "t.txt", "--old", "keep", "--new-from", "notes.md"],
+            "new-from",
+            "newText",
+        ),
+    ] {
+        let start = Instant::now();
+        let run = timed(&ws, args, "");
+        let took = start.elapsed();
+        run.assert_envelope(&no_writer(flag, field, "notes.md"));
+        assert!(
+            run.stderr.contains(&format!(
+                "--{flag} `notes.md` is a FIFO no program has opened to write yet"
+            )),
+            "a notice while it waits: {}",
+            run.stderr
+        );
+        assert!(took >= Duration::from_secs(2), "waited the bound: {took:?}");
+        assert_eq!(ws.read("t.txt"), b"keep me\n", "the file is intact");
+        report(&format!(
+            "hostile::blocking: --{flag} on a FIFO with no writer refused after {took:?}"
+        ));
+    }
+    // A writer that comes within the bound is read, as a pipe is.
+    let fifo = ws.path("notes.md");
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(500));
+        std::fs::write(fifo, "from a writer\n").expect("write the FIFO");
+    });
+    let run = timed(
+        &ws,
+        &["write", "t.txt", "--from", "notes.md", "--overwrite"],
+        "",
     );
-    assert_eq!(ws.read("out.md"), b"");
+    writer.join().unwrap();
+    assert_eq!(run.ok()["bytes"], 14, "{}", run.stdout);
+    assert_eq!(ws.read("t.txt"), b"from a writer\n");
 }
 
 #[test]

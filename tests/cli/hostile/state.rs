@@ -307,3 +307,59 @@ fn a_sweep_and_a_prune_delete_only_stitchs_own_names() {
     assert_eq!(ledgers, 128, "ledgers pruned to the bound");
     assert_eq!(tree(&ws.outside()), outside);
 }
+
+#[test]
+fn ledgers_dated_2100_never_evict_the_sessions_at_work() {
+    let ws = planted();
+    // 128 planted ledgers, the bound, each dated 2100 twice over: by its modification
+    // time and by the time written inside it.
+    for i in 0..128 {
+        let rel = format!(".stitch/sessions/planted{i}.json");
+        ws.file(&rel, r#"{"written":4102444800000,"clock":0,"entries":{}}"#);
+        let status = std::process::Command::new("touch")
+            .args(["-d", "2100-01-01"])
+            .arg(ws.path(&rel))
+            .status()
+            .expect("touch");
+        assert!(status.success());
+    }
+    for (session, old, new) in [("s1", "alpha", "beta"), ("s2", "beta", "gamma")] {
+        let run = timed(&ws, &["--session", session, "read", "a.txt"], "");
+        assert_eq!(run.ok()["content"], format!("{old}\n"), "{}", run.stdout);
+        assert!(
+            ws.exists(&format!(".stitch/sessions/{session}.json")),
+            "its ledger is kept"
+        );
+        let run = timed(
+            &ws,
+            &[
+                "--session",
+                session,
+                "edit",
+                "a.txt",
+                "--old",
+                old,
+                "--new",
+                new,
+            ],
+            "",
+        );
+        run.assert_envelope(&serde_json::json!({"ok": true, "data": {
+            "path": "a.txt", "baseSha256": crate::support::SHA256, "sha256": crate::support::SHA256,
+            "replacements": 1, "bytes": new.len() + 1, "applied": true,
+            "diff": format!("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-{old}\n+{new}\n"),
+        }}));
+        assert_eq!(ws.read_string("a.txt"), format!("{new}\n"));
+    }
+    let names = crate::support::names_in(&ws.path(".stitch/sessions"));
+    let ledgers: Vec<&String> = names
+        .iter()
+        .filter(|n| {
+            std::path::Path::new(n)
+                .extension()
+                .is_some_and(|e| e == "json")
+        })
+        .collect();
+    assert_eq!(ledgers.len(), 128, "pruned to the bound: {ledgers:?}");
+    assert!(ledgers.iter().any(|n| *n == "s1.json") && ledgers.iter().any(|n| *n == "s2.json"));
+}

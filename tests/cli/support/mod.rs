@@ -33,8 +33,8 @@ pub use envelope::{assert_json, ANY, NUMBER, SHA256, STRING};
 pub use host::{mount, sha256sum, Mount};
 pub use lock::hold_every_lock;
 pub use mcp::{envelope_of, McpServer};
-pub use memory::limit_address_space;
-pub use pty::{run_on_terminal, run_with_terminal};
+pub use memory::{limit_address_space, run_measured};
+pub use pty::{run_on_terminal, run_on_terminals, run_with_terminal, OnTerminal};
 pub use requests::{request, HEADER, TOOLS};
 pub use run::{exit_status, has_hint, Run};
 // Only the Linux-only suites (races, the run without openat2) refuse openat2.

@@ -1,0 +1,122 @@
+//! A search costs memory by its limit, never by the file: a 10 MB file in which every line
+//! matches, searched with the most context, and a regex built to grow each thread's DFA
+//! toward the regex crate's 1000 MB default, both answer with an ordinary envelope inside
+//! an address space of 256 MiB, in reasonable time. Before the bound, the first passed
+//! 6 GB and the second 1.5 GB.
+
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+use super::{timed, PROMPT};
+use crate::support::{
+    limit_address_space, refuse_openat2, report, run_measured, Run, TestWorkspace,
+};
+
+/// The address space a search is given: far below what the unbounded search took.
+const BOUND: u64 = 256 << 20;
+
+/// The peak resident set a bounded search may reach: the binary, its threads, a file
+/// read whole (10 MB here) and what the limit keeps.
+const PEAK: u64 = 64 << 20;
+
+/// Runs `stitch args` in at most [`BOUND`] of address space, asserting it was prompt and
+/// that its peak resident set stayed under [`PEAK`].
+fn bounded(ws: &TestWorkspace, args: &[&str]) -> Run {
+    let mut cmd = ws.std_cmd();
+    cmd.args(args);
+    let start = Instant::now();
+    let (output, peak) = run_measured(&cmd, |timed| {
+        limit_address_space(timed, BOUND);
+        if ws.is_without_openat2() {
+            refuse_openat2(timed);
+        }
+    });
+    let run = Run::from_output(output);
+    let took = start.elapsed();
+    assert!(took < PROMPT, "`stitch {}` took {took:?}", args.join(" "));
+    let peak = match peak {
+        Some(peak) => {
+            assert!(
+                peak < PEAK,
+                "`stitch {}` peaked at {} MiB",
+                args.join(" "),
+                peak >> 20
+            );
+            format!("peak RSS {} MiB", peak >> 20)
+        }
+        None => "peak RSS not measured (no /usr/bin/time)".to_owned(),
+    };
+    report(&format!(
+        "hostile::memory: `stitch {}` answered within {} MiB of address space, {peak}, in {took:?}",
+        args.join(" "),
+        BOUND >> 20,
+    ));
+    run
+}
+
+#[test]
+fn a_search_where_every_line_matches_holds_only_what_it_returns() {
+    let ws = TestWorkspace::new();
+    let line = "a".repeat(100);
+    ws.file("ten.txt", format!("{line}\n").repeat(100_000));
+    let run = bounded(&ws, &["search", "a", "--context", "10"]);
+    let matches: Vec<Value> = (1..=100usize)
+        .map(|n| {
+            json!({
+                "path": "ten.txt", "line": n, "text": line,
+                "before": vec![line.clone(); (n - 1).min(10)],
+                "after": vec![line.clone(); 10],
+            })
+        })
+        .collect();
+    run.assert_envelope(&json!({"ok": true, "data": {
+        "matches": matches,
+        "truncated": true,
+        "scannedFiles": 1,
+        "skippedBinary": 0,
+        "skippedLarge": 0,
+        "denied": 0,
+        "hint": "Showing the first 100 matches in path order: narrow with --path or --glob, or raise --limit (up to 1000).",
+    }}));
+}
+
+#[test]
+fn a_regex_built_to_grow_its_dfa_is_bounded() {
+    let ws = TestWorkspace::new();
+    // 3 MB of letters and spaces, no digit: the regex below never matches, and a lazy
+    // DFA left to itself grows a state for every position it tries.
+    let mut text = String::new();
+    let mut seed = 7u32;
+    while text.len() < 3_000_000 {
+        for _ in 0..12 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let len = 1 + (seed >> 16) as usize % 6;
+            text.extend((0..len).map(|i| char::from(b'a' + ((seed >> i) % 10) as u8)));
+            text.push(' ');
+        }
+        text.push('\n');
+    }
+    ws.file("words.txt", &text).file("more.txt", &text);
+    let run = bounded(&ws, &["search", "--regex", r"(?:\p{L}{1,3}\s?){40}\p{N}"]);
+    run.assert_envelope(&json!({"ok": true, "data": {
+        "matches": [], "truncated": false, "scannedFiles": 2,
+        "skippedBinary": 0, "skippedLarge": 0, "denied": 0,
+    }}));
+    // The issue's own regex compiles larger than a search may hold: refused, at once.
+    let query = r"(?:\p{L}{1,3}\s?){800}\p{N}";
+    let run = timed(&ws, &["search", "--regex", query], "");
+    let reason = "compiled regex exceeds size limit of 8388608";
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_PATTERN",
+        "details": {
+            "message": format!("The regex `{query}` does not compile: {reason}"),
+            "field": "query",
+            "pattern": query,
+            "reason": reason,
+            "limit": 8_388_608,
+        },
+        "_hint": "The regex compiles larger than a search may hold: use fewer or shorter repetitions (a smaller `{n}`), or search literally.",
+    }));
+}
