@@ -37,6 +37,27 @@ const MAGENTA: &str = "\x1b[35m";
 const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
+/// An edit: its diff (coloured at a terminal), then what happened.
+fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote, color: bool) {
+    let diff = q.text(&e.diff);
+    if color {
+        painted_diff(out, &diff);
+    } else {
+        out.push_str(&diff);
+    }
+    let path = q.name(&e.path);
+    if e.already_applied {
+        let _ = writeln!(out, "already applied {path}: unchanged");
+    } else {
+        let verb = if e.applied { "edited" } else { "would edit" };
+        let _ = writeln!(out, "{verb} {path}: {} replacement(s)", e.replacements);
+    }
+    if !e.skipped_edits.is_empty() {
+        let skipped: Vec<String> = e.skipped_edits.iter().map(ToString::to_string).collect();
+        let _ = writeln!(out, "already applied: edits[{}]", skipped.join(", "));
+    }
+}
+
 /// A unified diff with its lines coloured as git colours them.
 fn painted_diff(out: &mut String, diff: &str) {
     for line in diff.split_inclusive('\n') {
@@ -124,24 +145,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             None
         }
         Output::Edit(e) => {
-            let diff = q.text(&e.diff);
-            if layout.color {
-                painted_diff(&mut out, &diff);
-            } else {
-                out.push_str(&diff);
-            }
-            let path = q.name(&e.path);
-            if e.already_applied {
-                let _ = writeln!(out, "already applied {path}: unchanged");
-            } else {
-                let verb = if e.applied { "edited" } else { "would edit" };
-                let _ = writeln!(out, "{verb} {path}: {} replacement(s)", e.replacements);
-            }
-            if !e.skipped_edits.is_empty() {
-                let skipped: Vec<String> =
-                    e.skipped_edits.iter().map(ToString::to_string).collect();
-                let _ = writeln!(out, "already applied: edits[{}]", skipped.join(", "));
-            }
+            edited(&mut out, e, q, layout.color);
             None
         }
         Output::Write(w) => {
