@@ -62,7 +62,8 @@ fn names_and_lines_with_escapes_are_quoted_at_a_terminal() {
         String::from_utf8_lossy(&glob.stdout),
         "\"clear\\033[2J.txt\"\nplain.txt\n\"title\\033]0;pwned\\a.txt\"\n"
     );
-    let search = at_terminal(&ws, &["search", "needle"]);
+    // Colour is stitch's own escapes; the planted ones are what must not pass.
+    let search = at_terminal(&ws, &["--color", "never", "search", "needle"]);
     assert_eq!(
         String::from_utf8_lossy(&search.stdout),
         "\"clear\\033[2J.txt\":1:needle \\x1b[2J\\x1b[H here\n\
@@ -76,7 +77,16 @@ fn names_and_lines_with_escapes_are_quoted_at_a_terminal() {
     );
     let edit = at_terminal(
         &ws,
-        &["edit", TITLE, "--old", "needle", "--new", "pin\u{1b}[5m"],
+        &[
+            "--color",
+            "never",
+            "edit",
+            TITLE,
+            "--old",
+            "needle",
+            "--new",
+            "pin\u{1b}[5m",
+        ],
     );
     assert_eq!(
         String::from_utf8_lossy(&edit.stdout),
