@@ -1,0 +1,261 @@
+//! Codex's patch format: `*** Begin Patch`, then `*** Add File: P` (each line `+`),
+//! `*** Delete File: P` or `*** Update File: P` (optionally `*** Move to: Q`) with chunks
+//! opened by `@@` or `@@ ANCHOR` (lines ` context`, `-old`, `+new`, an optional `*** End
+//! of File`), then `*** End Patch`. The lenient forms Codex's own parser takes are taken
+//! too: padding around the markers, a heredoc wrapper (`<<'EOF'` … `EOF`), a first chunk
+//! without `@@`, and an empty line inside a chunk as an empty context line.
+
+use super::{error, Dialect, FileChange, Hunk, Patch, PatchError, Placement};
+
+const BEGIN: &str = "*** Begin Patch";
+const END: &str = "*** End Patch";
+const ADD: &str = "*** Add File: ";
+const DELETE: &str = "*** Delete File: ";
+const UPDATE: &str = "*** Update File: ";
+const MOVE: &str = "*** Move to: ";
+const END_OF_FILE: &str = "*** End of File";
+
+fn is_heredoc(line: &str) -> bool {
+    matches!(line.trim(), "<<EOF" | "<<'EOF'" | "<<\"EOF\"")
+        || line.trim().starts_with("cat <<") && line.trim().ends_with("EOF'")
+}
+
+/// Whether the text is a Codex patch: `*** Begin Patch` opens it (after any heredoc line).
+pub fn recognises(lines: &[&str]) -> bool {
+    lines
+        .iter()
+        .filter(|l| !l.trim().is_empty() && !is_heredoc(l))
+        .take(1)
+        .any(|l| l.trim() == BEGIN)
+}
+
+fn err(line: usize, found: &str, expected: impl Into<String>) -> PatchError {
+    error(Some(Dialect::Codex), line, found, expected)
+}
+
+/// Parses a Codex patch; `lines` are the text's lines, `\r` already dropped.
+pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
+    // The meaningful stretch: from `*** Begin Patch` to `*** End Patch`, past a heredoc.
+    let begin = lines
+        .iter()
+        .position(|l| l.trim() == BEGIN)
+        .unwrap_or_default();
+    let Some(end) = lines.iter().rposition(|l| l.trim() == END) else {
+        let last = lines
+            .iter()
+            .rposition(|l| !l.trim().is_empty())
+            .unwrap_or(0);
+        return Err(err(
+            last + 1,
+            lines[last],
+            format!("`{END}` to close the patch"),
+        ));
+    };
+    for (i, line) in lines.iter().enumerate().skip(end + 1) {
+        if !line.trim().is_empty() && line.trim() != "EOF" {
+            return Err(err(i + 1, line, format!("nothing after `{END}`")));
+        }
+    }
+    let mut changes = Vec::new();
+    let mut i = begin + 1;
+    while i < end {
+        let line = lines[i];
+        let marker = line.trim();
+        if marker.is_empty() {
+            i += 1;
+            continue;
+        }
+        if let Some(path) = marker.strip_prefix(ADD) {
+            let mut content = String::new();
+            i += 1;
+            while i < end && !lines[i].trim_start().starts_with("*** ") {
+                let Some(body) = lines[i].strip_prefix('+') else {
+                    return Err(err(
+                        i + 1,
+                        lines[i],
+                        "a line of the added file, starting with `+`",
+                    ));
+                };
+                content.push_str(body);
+                content.push('\n');
+                i += 1;
+            }
+            changes.push(FileChange::Add {
+                path: path.trim().to_owned(),
+                content,
+            });
+        } else if let Some(path) = marker.strip_prefix(DELETE) {
+            changes.push(FileChange::Delete {
+                path: path.trim().to_owned(),
+            });
+            i += 1;
+        } else if let Some(path) = marker.strip_prefix(UPDATE) {
+            i += 1;
+            let mut move_to = None;
+            if let Some(to) = lines.get(i).and_then(|l| l.trim().strip_prefix(MOVE)) {
+                move_to = Some(to.trim().to_owned());
+                i += 1;
+            }
+            let (hunks, next) = chunks(lines, i, end)?;
+            if hunks.is_empty() && move_to.is_none() {
+                return Err(err(
+                    i + 1,
+                    lines.get(i).copied().unwrap_or_default(),
+                    "a chunk (`@@`, then lines starting with ` `, `-` or `+`)",
+                ));
+            }
+            changes.push(FileChange::Update {
+                path: path.trim().to_owned(),
+                move_to,
+                hunks,
+            });
+            i = next;
+        } else {
+            return Err(err(
+                i + 1,
+                line,
+                format!("`{ADD}PATH`, `{DELETE}PATH`, `{UPDATE}PATH` or `{END}`"),
+            ));
+        }
+    }
+    if changes.is_empty() {
+        return Err(err(begin + 1, lines[begin], "at least one file change"));
+    }
+    Ok(Patch {
+        dialect: Dialect::Codex,
+        changes,
+    })
+}
+
+/// The chunks of an update, from line `i` to the next file marker; and where it stopped.
+fn chunks(lines: &[&str], mut i: usize, end: usize) -> Result<(Vec<Hunk>, usize), PatchError> {
+    let mut hunks: Vec<Hunk> = Vec::new();
+    let mut current: Option<Hunk> = None;
+    while i < end {
+        let line = lines[i];
+        let trimmed = line.trim();
+        if trimmed.starts_with("*** ") && trimmed != END_OF_FILE {
+            break;
+        }
+        if trimmed == END_OF_FILE {
+            let Some(hunk) = current.as_mut() else {
+                return Err(err(i + 1, line, "a chunk before `*** End of File`"));
+            };
+            hunk.at_end = true;
+            i += 1;
+            continue;
+        }
+        if trimmed == "@@" || trimmed.starts_with("@@ ") {
+            hunks.extend(
+                current
+                    .take()
+                    .filter(|h| !h.old.is_empty() || !h.new.is_empty()),
+            );
+            let anchor = trimmed
+                .strip_prefix("@@")
+                .map(str::trim)
+                .filter(|a| !a.is_empty());
+            current = Some(Hunk {
+                anchor: anchor.map(str::to_owned),
+                placement: Placement::After,
+                ..Hunk::default()
+            });
+            i += 1;
+            continue;
+        }
+        // A first chunk without `@@` is taken, as Codex's parser takes it.
+        let hunk = current.get_or_insert_with(|| Hunk {
+            placement: Placement::After,
+            ..Hunk::default()
+        });
+        match line.chars().next() {
+            Some(' ') => {
+                hunk.old.push(line[1..].to_owned());
+                hunk.new.push(line[1..].to_owned());
+            }
+            Some('-') => hunk.old.push(line[1..].to_owned()),
+            Some('+') => hunk.new.push(line[1..].to_owned()),
+            None => {
+                hunk.old.push(String::new());
+                hunk.new.push(String::new());
+            }
+            Some(_) => return Err(err(
+                i + 1,
+                line,
+                "a chunk line starting with ` ` (context), `-` (removed) or `+` (added), or `@@`",
+            )),
+        }
+        i += 1;
+    }
+    hunks.extend(current.filter(|h| !h.old.is_empty() || !h.new.is_empty()));
+    Ok((hunks, i))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse, Dialect, FileChange};
+
+    #[test]
+    fn parses_every_kind_of_change() {
+        let patch = parse(
+            "*** Begin Patch\n*** Add File: a.txt\n+one\n+two\n*** Delete File: b.txt\n\
+             *** Update File: c.rs\n*** Move to: d.rs\n@@ fn main() {\n-    old();\n+    new();\n \
+             }\n*** End of File\n*** End Patch\n",
+        )
+        .unwrap();
+        assert_eq!(patch.dialect, Dialect::Codex);
+        assert_eq!(
+            patch.changes[0],
+            FileChange::Add {
+                path: "a.txt".into(),
+                content: "one\ntwo\n".into()
+            }
+        );
+        assert_eq!(
+            patch.changes[1],
+            FileChange::Delete {
+                path: "b.txt".into()
+            }
+        );
+        let FileChange::Update {
+            path,
+            move_to,
+            hunks,
+        } = &patch.changes[2]
+        else {
+            panic!()
+        };
+        assert_eq!((path.as_str(), move_to.as_deref()), ("c.rs", Some("d.rs")));
+        assert_eq!(hunks[0].anchor.as_deref(), Some("fn main() {"));
+        assert_eq!(hunks[0].old, ["    old();", "}"]);
+        assert_eq!(hunks[0].new, ["    new();", "}"]);
+        assert!(hunks[0].at_end);
+    }
+
+    #[test]
+    fn takes_a_heredoc_padding_and_a_first_chunk_without_markers() {
+        let patch = parse(
+            "<<'EOF'\n  *** Begin Patch  \n*** Update File: a.txt\n-x\n+y\n*** End Patch\nEOF\n",
+        )
+        .unwrap();
+        let FileChange::Update { hunks, .. } = &patch.changes[0] else {
+            panic!()
+        };
+        assert_eq!(
+            (hunks[0].old.as_slice(), hunks[0].new.as_slice()),
+            (&["x".to_owned()][..], &["y".to_owned()][..])
+        );
+    }
+
+    #[test]
+    fn names_the_line_that_does_not_parse() {
+        let e =
+            parse("*** Begin Patch\n*** Update File: a.txt\n@@\n?x\n*** End Patch\n").unwrap_err();
+        assert_eq!((e.line, e.found.as_str()), (4, "?x"));
+        assert_eq!(e.dialect, Some(Dialect::Codex));
+        let e = parse("*** Begin Patch\n*** Add File: a.txt\n+x\n").unwrap_err();
+        assert!(e.expected.contains("*** End Patch"), "{e:?}");
+        let e = parse("*** Begin Patch\n*** Rename File: a\n*** End Patch\n").unwrap_err();
+        assert_eq!(e.line, 2);
+    }
+}

@@ -1,0 +1,349 @@
+//! Unified diffs as `git diff` and `diff -u` print them: `diff --git`, `---`/`+++`
+//! headers (with or without `a/` and `b/`), `@@ -a,b +c,d @@` hunks whose counts are
+//! checked against their bodies, new files (`--- /dev/null`, `new file mode`), deletions
+//! (`+++ /dev/null`, `deleted file mode`), renames (`rename from`/`rename to`, with or
+//! without hunks) and `\ No newline at end of file`. A binary patch does not parse.
+
+use super::{error, Dialect, FileChange, Hunk, Patch, PatchError, Placement};
+
+fn err(line: usize, found: &str, expected: impl Into<String>) -> PatchError {
+    error(Some(Dialect::Unified), line, found, expected)
+}
+
+/// A header path without its `a/` or `b/` prefix, a trailing tab and timestamp (as
+/// `diff -u` prints them), or quotes; `None` for `/dev/null`.
+fn header_path(raw: &str) -> Option<String> {
+    let raw = raw.split('\t').next().unwrap_or(raw).trim();
+    let raw = raw
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .unwrap_or(raw);
+    if raw == "/dev/null" {
+        return None;
+    }
+    let path = raw
+        .strip_prefix("a/")
+        .or_else(|| raw.strip_prefix("b/"))
+        .unwrap_or(raw);
+    Some(path.to_owned())
+}
+
+/// `-a,b +c,d` of a hunk header: the old start and count, the new count.
+fn counts(header: &str) -> Option<(usize, usize, usize)> {
+    let body = header.strip_prefix("@@ -")?;
+    let (ranges, _) = body.split_once(" @@")?;
+    let (old, new) = ranges.split_once(" +")?;
+    let range = |r: &str| -> Option<(usize, usize)> {
+        match r.split_once(',') {
+            Some((start, count)) => Some((start.parse().ok()?, count.parse().ok()?)),
+            None => Some((r.parse().ok()?, 1)),
+        }
+    };
+    let (old_start, old_count) = range(old)?;
+    let (_, new_count) = range(new)?;
+    Some((old_start, old_count, new_count))
+}
+
+/// One file's section being read.
+#[derive(Default)]
+struct Section {
+    /// `---`/`+++` headers were read; `old` and `new` are then their paths (`None` for
+    /// `/dev/null`).
+    headers: bool,
+    old: Option<String>,
+    new: Option<String>,
+    rename_from: Option<String>,
+    rename_to: Option<String>,
+    new_file: bool,
+    deleted: bool,
+    git_paths: Option<(String, String)>,
+    hunks: Vec<Hunk>,
+}
+
+impl Section {
+    fn finish(self, line: usize, found: &str) -> Result<Option<FileChange>, PatchError> {
+        let (git_old, git_new) = self
+            .git_paths
+            .map_or((None, None), |(a, b)| (Some(a), Some(b)));
+        let (old, new) = if self.headers {
+            (self.old, self.new)
+        } else {
+            (self.rename_from.or(git_old), self.rename_to.or(git_new))
+        };
+        let change = if self.new_file || (old.is_none() && new.is_some() && !self.deleted) {
+            let Some(path) = new else {
+                return Err(err(line, found, "the new file's path (`+++ b/PATH`)"));
+            };
+            let mut content = String::new();
+            let mut final_newline = true;
+            for hunk in &self.hunks {
+                for l in &hunk.new {
+                    content.push_str(l);
+                    content.push('\n');
+                }
+                final_newline = !hunk.new_no_newline;
+            }
+            if !final_newline {
+                content.pop();
+            }
+            FileChange::Add { path, content }
+        } else if self.deleted || new.is_none() {
+            let Some(path) = old else {
+                return Err(err(line, found, "the deleted file's path (`--- a/PATH`)"));
+            };
+            FileChange::Delete { path }
+        } else {
+            let (Some(path), Some(to)) = (old, new) else {
+                return Err(err(line, found, "`--- a/PATH` and `+++ b/PATH`"));
+            };
+            let move_to = (to != path).then_some(to);
+            if self.hunks.is_empty() && move_to.is_none() {
+                return Ok(None);
+            }
+            FileChange::Update {
+                path,
+                move_to,
+                hunks: self.hunks,
+            }
+        };
+        Ok(Some(change))
+    }
+}
+
+/// The hunk whose header is line `i`, its body read as far as its counts say; and the
+/// line after it.
+fn hunk(lines: &[&str], mut i: usize) -> Result<(Hunk, usize), PatchError> {
+    let line = lines[i];
+    let Some((old_start, old_count, new_count)) = counts(line) else {
+        return Err(err(
+            i + 1,
+            line,
+            "a hunk header `@@ -START,COUNT +START,COUNT @@`",
+        ));
+    };
+    let mut hunk = Hunk {
+        old_start: Some(old_start),
+        placement: Placement::Near,
+        ..Hunk::default()
+    };
+    let (mut old_seen, mut new_seen) = (0, 0);
+    let mut last = ' ';
+    i += 1;
+    while i < lines.len()
+        && (old_seen < old_count || new_seen < new_count || lines[i].starts_with('\\'))
+    {
+        let body = lines[i];
+        match body.chars().next() {
+            Some(' ') | None => {
+                let text = body.get(1..).unwrap_or_default().to_owned();
+                hunk.old.push(text.clone());
+                hunk.new.push(text);
+                old_seen += 1;
+                new_seen += 1;
+                last = ' ';
+            }
+            Some('-') => {
+                hunk.old.push(body[1..].to_owned());
+                old_seen += 1;
+                last = '-';
+            }
+            Some('+') => {
+                hunk.new.push(body[1..].to_owned());
+                new_seen += 1;
+                last = '+';
+            }
+            Some('\\') => {
+                // "\ No newline at end of file": of the side of the line before it.
+                match last {
+                    '-' => hunk.at_end = true,
+                    '+' => hunk.new_no_newline = true,
+                    _ => {
+                        hunk.at_end = true;
+                        hunk.new_no_newline = true;
+                    }
+                }
+            }
+            Some(_) => break,
+        }
+        i += 1;
+    }
+    if old_seen != old_count || new_seen != new_count {
+        let at = i.min(lines.len() - 1);
+        return Err(err(
+            at + 1,
+            lines[at],
+            format!(
+                "{old_count} old and {new_count} new lines, as the hunk header says (the body has {old_seen} and {new_seen})"
+            ),
+        ));
+    }
+    // A new file's body begins at line 0 of nothing.
+    if old_count == 0 {
+        hunk.old_start = Some(old_start + 1);
+    }
+    Ok((hunk, i))
+}
+
+/// Parses a unified diff; `lines` are the text's lines, `\r` already dropped.
+pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
+    let mut changes = Vec::new();
+    let mut section: Option<Section> = None;
+    let mut i = 0;
+    let close = |section: Option<Section>, i: usize, changes: &mut Vec<FileChange>| {
+        if let Some(s) = section {
+            let at = i.min(lines.len().saturating_sub(1));
+            if let Some(change) = s.finish(i + 1, lines.get(at).copied().unwrap_or_default())? {
+                changes.push(change);
+            }
+        }
+        Ok::<(), PatchError>(())
+    };
+    while i < lines.len() {
+        let line = lines[i];
+        if let Some(rest) = line.strip_prefix("diff --git ") {
+            close(section.take(), i, &mut changes)?;
+            let git_paths = rest
+                .split_once(" b/")
+                .map(|(a, b)| (a.trim_start_matches("a/").to_owned(), b.to_owned()));
+            section = Some(Section {
+                git_paths,
+                ..Section::default()
+            });
+        } else if line.starts_with("GIT binary patch") || line.starts_with("Binary files ") {
+            return Err(err(
+                i + 1,
+                line,
+                "a text patch (binary patches are not applied)",
+            ));
+        } else if let Some(rest) = line.strip_prefix("--- ") {
+            // A `---` header opens a new section unless `diff --git` just did.
+            let fresh = section
+                .as_ref()
+                .is_none_or(|s| s.old.is_some() || !s.hunks.is_empty());
+            if fresh {
+                close(section.take(), i, &mut changes)?;
+                section = Some(Section::default());
+            }
+            let Some(next) = lines.get(i + 1).filter(|l| l.starts_with("+++ ")) else {
+                return Err(err(
+                    i + 2,
+                    lines.get(i + 1).copied().unwrap_or_default(),
+                    "`+++ b/PATH` after `--- a/PATH`",
+                ));
+            };
+            let s = section.as_mut().expect("opened above");
+            s.headers = true;
+            s.old = header_path(rest);
+            s.new = header_path(&next[4..]);
+            i += 1;
+        } else if line.starts_with("@@ -") {
+            let Some(s) = section.as_mut() else {
+                return Err(err(
+                    i + 1,
+                    line,
+                    "`--- a/PATH` and `+++ b/PATH` before a hunk",
+                ));
+            };
+            let (hunk, next) = hunk(lines, i)?;
+            i = next;
+            s.hunks.push(hunk);
+            continue;
+        } else if let Some(s) = section.as_mut() {
+            if let Some(from) = line.strip_prefix("rename from ") {
+                s.rename_from = Some(from.to_owned());
+            } else if let Some(to) = line.strip_prefix("rename to ") {
+                s.rename_to = Some(to.to_owned());
+            } else if line.starts_with("new file mode") {
+                s.new_file = true;
+            } else if line.starts_with("deleted file mode") {
+                s.deleted = true;
+            }
+            // index, mode, similarity and other git lines carry nothing to apply.
+        }
+        i += 1;
+    }
+    close(section.take(), lines.len(), &mut changes)?;
+    if changes.is_empty() {
+        return Err(err(
+            1,
+            lines.first().copied().unwrap_or_default(),
+            "at least one file with a change",
+        ));
+    }
+    Ok(Patch {
+        dialect: Dialect::Unified,
+        changes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse, Dialect, FileChange};
+
+    #[test]
+    fn reads_git_diff_with_new_deleted_and_renamed_files() {
+        let text = "diff --git a/src/a.rs b/src/a.rs\nindex 1..2 100644\n--- a/src/a.rs\n+++ b/src/a.rs\n\
+@@ -1,3 +1,3 @@\n fn a() {\n-    old();\n+    new();\n }\n\
+diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n\\ No newline at end of file\n\
+diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n\
+diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to y.txt\n";
+        let patch = parse(text).unwrap();
+        assert_eq!(patch.dialect, Dialect::Unified);
+        let FileChange::Update {
+            path,
+            hunks,
+            move_to,
+        } = &patch.changes[0]
+        else {
+            panic!("{patch:?}")
+        };
+        assert_eq!((path.as_str(), move_to), ("src/a.rs", &None));
+        assert_eq!(hunks[0].old, ["fn a() {", "    old();", "}"]);
+        assert_eq!(hunks[0].old_start, Some(1));
+        assert_eq!(
+            patch.changes[1],
+            FileChange::Add {
+                path: "new.txt".into(),
+                content: "one\ntwo".into()
+            }
+        );
+        assert_eq!(
+            patch.changes[2],
+            FileChange::Delete {
+                path: "gone.txt".into()
+            }
+        );
+        let FileChange::Update {
+            path,
+            move_to,
+            hunks,
+        } = &patch.changes[3]
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (path.as_str(), move_to.as_deref(), hunks.len()),
+            ("x.txt", Some("y.txt"), 0)
+        );
+    }
+
+    #[test]
+    fn diff_u_without_prefixes_and_with_timestamps() {
+        let text =
+            "--- a.txt\t2026-01-01 00:00:00\n+++ a.txt\t2026-01-02 00:00:00\n@@ -2 +2 @@\n-b\n+B\n";
+        let patch = parse(text).unwrap();
+        let FileChange::Update { path, hunks, .. } = &patch.changes[0] else {
+            panic!()
+        };
+        assert_eq!(path, "a.txt");
+        assert_eq!(hunks[0].old_start, Some(2));
+    }
+
+    #[test]
+    fn counts_are_checked_and_binary_patches_refused() {
+        let e = parse("--- a/a\n+++ b/a\n@@ -1,2 +1,2 @@\n-x\n+y\n").unwrap_err();
+        assert!(e.expected.contains("2 old and 2 new lines"), "{e:?}");
+        let e = parse("diff --git a/p.png b/p.png\nGIT binary patch\nliteral 5\n").unwrap_err();
+        assert_eq!((e.line, e.dialect), (2, Some(Dialect::Unified)));
+    }
+}
