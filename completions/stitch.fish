@@ -68,7 +68,7 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
-complete -c stitch -n "__fish_stitch_using_subcommand read" -s n -l number -d 'With --format text: number the lines'
+complete -c stitch -n "__fish_stitch_using_subcommand read" -s n -l number -d 'Prefix each line with its number and a tab, as cat -n does (for reading only; the sha256 is still the raw file\'s)'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -s h -l help -d 'Print help (see more with \'--help\')'

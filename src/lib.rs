@@ -132,7 +132,6 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
 /// The text style the command asks for.
 fn text_style(parsed: &cli::Cli) -> envelope::Style {
     envelope::Style::Text(envelope::Layout {
-        number: matches!(&parsed.command, cli::Command::Read(a) if a.number),
         null: parsed.command.null(),
         summary: parsed.command.search_summary(),
         color: match parsed.color.as_deref() {

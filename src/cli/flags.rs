@@ -9,7 +9,7 @@ use super::Command;
 use crate::refusal::{key, Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.
-const NOT_TOOL_ARGS: [&str; 12] = [
+const NOT_TOOL_ARGS: [&str; 11] = [
     "root",
     "color",
     "session",
@@ -17,7 +17,6 @@ const NOT_TOOL_ARGS: [&str; 12] = [
     "pretty",
     "json",
     "format",
-    "number",
     "null",
     "files_with_matches",
     "count",

@@ -231,9 +231,10 @@ pub struct ReadArgs {
     /// Cap on the returned text, in bytes.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_bytes: Option<u64>,
-    /// With --format text: number the lines.
+    /// Prefix each line with its number and a tab, as cat -n does (for reading only; the
+    /// sha256 is still the raw file's).
     #[arg(short = 'n', long)]
-    #[serde(skip)]
+    #[serde(rename = "lineNumbers", skip_serializing_if = "std::ops::Not::not")]
     pub number: bool,
     #[command(flatten)]
     #[serde(skip)]

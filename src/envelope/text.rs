@@ -19,8 +19,6 @@ use crate::tool::output::{Match, Output};
 /// How results are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
-    /// Number read's lines.
-    pub number: bool,
     /// End each name with NUL instead of a newline (`list`, `glob`, `search`).
     pub null: bool,
     /// A search's matches summed up instead of printed (`-l`, `-c`, `-q`).
@@ -132,13 +130,8 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
     };
     let cut = match output {
         Output::Read(r) => {
-            if layout.number {
-                for (i, line) in r.content.split_inclusive('\n').enumerate() {
-                    let _ = write!(out, "{:>6}\t{}", r.start_line + i as u64, q.text(line));
-                }
-            } else {
-                out.push_str(&q.text(&r.content));
-            }
+            // Numbered already when the call asked (`-n`, `lineNumbers`).
+            out.push_str(&q.text(&r.content));
             if let Some(next) = r.next_offset {
                 footer.push(format!("(more: --offset {next})"));
             }

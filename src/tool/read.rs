@@ -29,12 +29,27 @@ pub struct ReadRequest {
     /// Cap on the returned text in bytes (default and maximum 262144); a longer single line is cut and truncated is true.
     #[schemars(extend("default" = crate::policy::Limits::DEFAULT.max_read_bytes))]
     pub max_bytes: Option<u64>,
+    /// Prefix each line of content with its number and a tab, as `cat -n` prints it
+    /// (default false): for reading only, never to copy into oldText; sha256 is still the
+    /// raw file's.
+    #[serde(default, alias = "line_numbers")]
+    pub line_numbers: bool,
 }
 
 impl Request for ReadRequest {
     const TOOL: &'static str = "read_file";
     const DESCRIPTION: &'static str = "Read a text file of the workspace, paged by lines. Returns content (exact bytes of the lines, line endings included, without a leading BOM), sha256 of the whole file (pass it as expectedSha256 to edit_file or write_file to guard against concurrent changes), totalLines, startLine, endLine, truncated and nextOffset (call again with offset: nextOffset to read on), lineEnding and bom. Refusals: NOT_FOUND (details.nearNames lists the closest existing paths: use one, or list_directory the parent); NOT_A_FILE (it is a directory or special file: use list_directory); NOT_TEXT (binary or invalid UTF-8: it cannot be read as text); TOO_LARGE (over the size limit); INVALID_ARGUMENT (fix the named field; offset past the end carries totalLines); INVALID_PATH (use details.suggestion); OUTSIDE_ROOT (use a path inside the workspace); NOT_A_DIRECTORY (a parent component is a file); DENIED (the workspace policy forbids it: leave it alone); INVALID_CONFIG (the workspace owner must fix .stitch/config.json); BUSY (retry).";
-    const FIELDS: &'static [&'static str] = &["path", "offset", "limit", "maxBytes"];
+    const FIELDS: &'static [&'static str] = &["path", "offset", "limit", "maxBytes", "lineNumbers"];
+}
+
+/// `content` with each line prefixed by its number (from `first`) and a tab, as `cat -n`.
+fn numbered(content: &str, first: u64) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(content.len() + content.len() / 8 + 8);
+    for (i, line) in content.split_inclusive('\n').enumerate() {
+        let _ = write!(out, "{:>6}\t{line}", first + i as u64);
+    }
+    out
 }
 
 /// What `read_file` returns, in this order.
@@ -131,7 +146,11 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
     Ok(ReadResult {
         path: location.shown,
         truncated: page.cut || page.next_offset.is_some(),
-        content: page.content.to_owned(),
+        content: if req.line_numbers {
+            numbered(page.content, offset)
+        } else {
+            page.content.to_owned()
+        },
         sha256,
         bytes: loaded.bytes().len(),
         total_lines: page.total_lines,

@@ -87,11 +87,11 @@ fn expected(code: Code) -> Value {
             "ok": false,
             "error": "INVALID_ARGUMENT",
             "details": {
-                "message": "read_file has no field `bogus`; the allowed fields are path, offset, limit, maxBytes",
-                "allowed": ["path", "offset", "limit", "maxBytes"],
+                "message": "read_file has no field `bogus`; the allowed fields are path, offset, limit, maxBytes, lineNumbers",
+                "allowed": ["path", "offset", "limit", "maxBytes", "lineNumbers"],
                 "field": "bogus"
             },
-            "_hint": "Drop `bogus`: the allowed fields are path, offset, limit, maxBytes."
+            "_hint": "Drop `bogus`: the allowed fields are path, offset, limit, maxBytes, lineNumbers."
         }),
         Code::InvalidPath => json!({
             "ok": false,

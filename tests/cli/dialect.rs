@@ -145,9 +145,9 @@ fn an_unknown_field_is_dropped_not_spelled_as_a_flag() {
     ws.file("a.txt", "one\n");
     ws.stitch("read", &json!({"path": "a.txt", "root": "/"}))
         .assert_envelope(&json!({"ok": false, "error": "INVALID_ARGUMENT",
-            "details": {"message": "read_file has no field `root`; the allowed fields are path, offset, limit, maxBytes",
-                        "field": "root", "allowed": ["path", "offset", "limit", "maxBytes"]},
-            "_hint": "Drop `root`: the allowed fields are path, offset, limit, maxBytes."}));
+            "details": {"message": "read_file has no field `root`; the allowed fields are path, offset, limit, maxBytes, lineNumbers",
+                        "field": "root", "allowed": ["path", "offset", "limit", "maxBytes", "lineNumbers"]},
+            "_hint": "Drop `root`: the allowed fields are path, offset, limit, maxBytes, lineNumbers."}));
 }
 
 /// `stitch glob < some/dir` is the caller's redirection, refused as such, not an

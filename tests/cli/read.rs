@@ -394,11 +394,11 @@ fn an_unknown_field_is_named_with_the_allowed_ones() {
         "ok": false,
         "error": "INVALID_ARGUMENT",
         "details": {
-            "message": "read_file has no field `lines`; the allowed fields are path, offset, limit, maxBytes",
-            "allowed": ["path", "offset", "limit", "maxBytes"],
+            "message": "read_file has no field `lines`; the allowed fields are path, offset, limit, maxBytes, lineNumbers",
+            "allowed": ["path", "offset", "limit", "maxBytes", "lineNumbers"],
             "field": "lines"
         },
-        "_hint": "Drop `lines`: the allowed fields are path, offset, limit, maxBytes."
+        "_hint": "Drop `lines`: the allowed fields are path, offset, limit, maxBytes, lineNumbers."
     }));
 }
 
@@ -419,7 +419,7 @@ fn a_missing_path_is_named() {
         "error": "INVALID_ARGUMENT",
         "details": {
             "message": "read_file needs the field `path`",
-            "allowed": ["path", "offset", "limit", "maxBytes"],
+            "allowed": ["path", "offset", "limit", "maxBytes", "lineNumbers"],
             "field": "path"
         },
         "_hint": "Fix the `path` argument and call again."
@@ -432,7 +432,7 @@ fn a_missing_path_is_named() {
         "error": "INVALID_ARGUMENT",
         "details": {
             "message": "read_file needs the field `path`",
-            "allowed": ["path", "offset", "limit", "maxBytes"],
+            "allowed": ["path", "offset", "limit", "maxBytes", "lineNumbers"],
             "field": "path"
         },
         "_hint": "Fix the `path` argument and call again."

@@ -277,7 +277,7 @@ fn null_is_an_absent_field() {
             "details": {
                 "message": "read_file needs the field `path`",
                 "field": "path",
-                "allowed": ["path", "offset", "limit", "maxBytes"],
+                "allowed": ["path", "offset", "limit", "maxBytes", "lineNumbers"],
             },
             "_hint": "Fix the `path` argument and call again.",
         }));

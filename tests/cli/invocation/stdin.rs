@@ -122,7 +122,7 @@ fn a_silent_stdin_leaves_a_required_field_missing() {
         "ok": false, "error": "INVALID_ARGUMENT",
         "details": {
             "message": "read_file needs the field `path`",
-            "field": "path", "allowed": ["path", "offset", "limit", "maxBytes"]
+            "field": "path", "allowed": ["path", "offset", "limit", "maxBytes", "lineNumbers"]
         },
         "_hint": "Fix the `path` argument and call again."
     }));
@@ -195,7 +195,7 @@ fn an_empty_or_null_stdin_is_no_arguments_at_once_without_a_notice() {
     Run::from_output(output).assert_envelope(&root_listing());
 }
 
-/// `--root`, `--session`, `--lock-timeout`, `--pretty`, `--format` (and `-n`, `--null`)
+/// `--root`, `--session`, `--lock-timeout`, `--pretty`, `--format` (and `--null`)
 /// shape the call, not the tool's arguments: with only those, the arguments still come
 /// from stdin.
 #[test]
@@ -239,7 +239,7 @@ fn global_and_display_options_are_not_tool_arguments() {
     assert_eq!(text(&["glob"], args), b"src/b.rs\n");
     assert_eq!(text(&["glob", "--null"], args), b"src/b.rs\0");
     assert_eq!(
-        text(&["read", "-n"], br#"{"path": "src/b.rs"}"#),
+        text(&["read"], br#"{"path": "src/b.rs", "lineNumbers": true}"#),
         b"     1\tfn b() {}\n"
     );
 }

@@ -181,3 +181,22 @@ fn colour_at_a_terminal_unless_no_color_or_never_and_never_in_json() {
     );
     assert_eq!(stdout, "\x1b[35ma.txt\x1b[0m:\x1b[32m2\x1b[0m:beta\n");
 }
+
+#[test]
+fn read_n_numbers_the_content_and_keeps_the_raw_digest() {
+    let ws = workspace();
+    let plain = ws.run(&["read", "a.txt", "--offset", "2"]);
+    let numbered = ws.run(&["read", "a.txt", "--offset", "2", "-n"]);
+    assert_eq!(
+        numbered.ok()["content"],
+        "     2\tbeta\n     3\talpha again\n"
+    );
+    assert_eq!(numbered.ok()["sha256"], plain.ok()["sha256"]);
+    let by_json = ws.stitch(
+        "read",
+        &json!({"path": "a.txt", "lineNumbers": true, "limit": 1}),
+    );
+    assert_eq!(by_json.ok()["content"], "     1\talpha\n");
+    let (status, stdout, _) = piped(&ws, &["--format", "text", "read", "b.txt", "-n"]);
+    assert_eq!((status, stdout.as_str()), (0, "     1\talpha\n"));
+}
