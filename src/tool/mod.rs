@@ -9,6 +9,7 @@
 mod approve;
 pub mod args;
 mod edit;
+pub mod journal;
 mod glob;
 mod limits;
 mod list;

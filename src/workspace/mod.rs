@@ -14,9 +14,12 @@ mod atomic;
 mod error;
 mod file;
 pub mod home;
+pub mod journal;
+mod key;
 pub mod path;
 mod resolve;
 mod state;
+mod tree;
 pub mod walk;
 
 use std::path::{Path, PathBuf};
@@ -25,8 +28,10 @@ use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
 pub use atomic::{Reuse, Staged, WriteMode};
+pub use tree::Replace;
 pub use error::{Error, StateProblem};
 pub use file::OpenFile;
+pub use key::KEY_BYTES;
 pub use resolve::Kind;
 
 use path::{join, Lexed};
