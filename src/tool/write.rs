@@ -11,6 +11,7 @@ use crate::workspace::{Error, Kind, WriteMode};
 use super::args::{self, invalid, Request};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::{stale, target};
+use super::journal::{self, About, FileRecord, Keep, Planned};
 use super::{approve, refuse, textfile, Context};
 
 /// The arguments of `write_file`.
@@ -59,6 +60,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
                 .into(),
         );
     }
+    let mut replaced = None;
     let (mode, previous) = match location.kind {
         Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&shown).into()),
         Some(Kind::File) => {
@@ -91,6 +93,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
                 uid: file.uid,
                 gid: file.gid,
             };
+            replaced = Some(file);
             (mode, Some(actual))
         }
         None => {
@@ -115,18 +118,23 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
         ctx.ws
             .create_dirs(&location.missing_dirs)
             .map_err(|e| refuse::path(ctx, &shown, e))?;
-        ctx.ws
-            .write_atomic(location, bytes, mode)
-            .inspect_err(|_| ctx.ws.remove_empty_dirs(&location.missing_dirs))
-            .map_err(|e| match e {
-                Error::AlreadyExists => Refusal::new(
-                    Code::AlreadyExists,
-                    format!("`{shown}` appeared while it was being created, and was not replaced"),
-                )
-                .with(key::PATH, shown.as_str())
-                .into(),
-                other => refuse::path(ctx, &shown, other),
-            })?;
+        let keep = match &replaced {
+            Some(file) => Keep::File {
+                location,
+                file,
+                bytes: None,
+            },
+            None => Keep::Nothing,
+        };
+        let record = FileRecord {
+            path: location.real.clone(),
+            from: None,
+            before: previous.clone(),
+            after: Some(sha256.clone()),
+            bytes: 0,
+        };
+        publish(ctx, location, bytes, mode, Planned { record, keep })
+            .inspect_err(|_| ctx.ws.remove_empty_dirs(&location.missing_dirs))?;
         session_check::note_written(ctx, &location.real, &sha256);
     }
     Ok(WriteResult {
@@ -162,6 +170,31 @@ pub struct WriteResult {
     pub unchanged: bool,
 }
 
+/// Stages the new content and syncs it, makes the journal entry, then publishes.
+fn publish(
+    ctx: &Context,
+    location: &crate::workspace::Location,
+    bytes: &[u8],
+    mode: WriteMode,
+    planned: Planned<'_>,
+) -> Outcome<()> {
+    let shown = location.shown.as_str();
+    let failed = |e: Error| match e {
+        Error::AlreadyExists => Refusal::new(
+            Code::AlreadyExists,
+            format!("`{shown}` appeared while it was being created, and was not replaced"),
+        )
+        .with(key::PATH, shown)
+        .into(),
+        other => refuse::path(ctx, shown, other),
+    };
+    let staged = ctx.ws.stage(location, &[bytes], None, mode).map_err(failed)?;
+    staged.sync().map_err(failed)?;
+    let pending = journal::begin(ctx, WriteRequest::TOOL, vec![planned], About::default())?;
+    journal::publish_under(ctx, pending, || staged.publish().map_err(failed))?;
+    Ok(())
+}
+
 /// What the authorize command is told about this write.
 fn payload(
     ctx: &Context,
@@ -171,7 +204,7 @@ fn payload(
     sha256: &str,
 ) -> Value {
     let mut payload = json!({
-        "tool": "write_file",
+        "tool": WriteRequest::TOOL,
         "path": location.shown,
         "operation": if previous.is_some() { "replace" } else { "create" },
         "bytes": req.content.len(),

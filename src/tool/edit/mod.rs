@@ -18,6 +18,8 @@ use super::mutation::session_check::{self, Mutation};
 use super::mutation::stale;
 use super::mutation::target;
 use super::textfile::Loaded;
+use super::journal::{self, About, FileRecord, Keep, Planned};
+use super::args::Request;
 use super::{approve, refuse, textfile, Context};
 use apply::{apply, Edited};
 use request::EditItem;
@@ -104,7 +106,7 @@ fn edit_loaded(
     }
     let diff = edited.diff(&shown, MAX_DIFF_BYTES);
     let mut payload = json!({
-        "tool": "edit_file",
+        "tool": EditRequest::TOOL,
         "path": shown,
         "operation": "edit",
         "bytes": bytes,
@@ -119,12 +121,46 @@ fn edit_loaded(
     }
     approve::authorize(ctx, &shown, &payload)?;
     if !req.dry_run && !edited.is_unchanged() {
-        match staged {
-            Some(staged) => staged
-                .and_then(Staged::publish)
-                .map_err(|e| refuse::path(ctx, &location.shown, e))?,
-            None => replace(ctx, location, loaded, &edited)?,
-        }
+        let failed = |e| refuse::path(ctx, &location.shown, e);
+        let staged = match staged {
+            Some(staged) => staged.map_err(failed)?,
+            None => {
+                let staged = stage(ctx, location, loaded, &edited).map_err(failed)?;
+                staged.sync().map_err(failed)?;
+                staged
+            }
+        };
+        let planned = Planned {
+            record: FileRecord {
+                path: location.real.clone(),
+                from: None,
+                before: Some(base_sha256.clone()),
+                after: Some(sha256.clone()),
+                bytes: 0,
+            },
+            keep: Keep::File {
+                location,
+                file: &loaded.file,
+                bytes: Some(loaded.bytes()),
+            },
+        };
+        let edits = items
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !edited.already_applied.contains(i))
+            .map(|(_, item)| {
+                [
+                    sha256_hex(item.old_text.as_bytes()),
+                    sha256_hex(item.new_text.as_bytes()),
+                ]
+            })
+            .collect();
+        let about = About {
+            undoes: None,
+            edits,
+        };
+        let pending = journal::begin(ctx, EditRequest::TOOL, vec![planned], about)?;
+        journal::publish_under(ctx, pending, || staged.publish().map_err(failed))?;
         session_check::note_written(ctx, &location.real, &sha256);
     }
     // Every item already applied: nothing was (or would be) written.
@@ -177,20 +213,8 @@ pub struct EditResult {
     pub skipped_edits: Vec<usize>,
 }
 
-/// Replaces the loaded file with the edited text, keeping its mode and owner. The
-/// unchanged head and tail are copied in the kernel rather than from memory.
-fn replace(
-    ctx: &Context,
-    location: &Location,
-    loaded: &Loaded,
-    edited: &Edited<'_>,
-) -> Outcome<()> {
-    stage(ctx, location, loaded, edited)
-        .and_then(Staged::publish)
-        .map_err(|e| refuse::path(ctx, &location.shown, e))
-}
-
-/// The edited text in a temp file, not yet synced nor visible: see [`replace`].
+/// The edited text in a temp file, not yet synced nor visible, keeping the file's mode
+/// and owner; the unchanged head and tail are copied in the kernel rather than from memory.
 fn stage<'a>(
     ctx: &'a Context,
     location: &Location,
