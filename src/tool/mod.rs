@@ -11,6 +11,7 @@ pub mod args;
 mod edit;
 pub mod journal;
 mod glob;
+mod history;
 mod limits;
 mod list;
 mod mutation;
@@ -22,6 +23,7 @@ pub mod registry;
 pub mod schema;
 mod search;
 mod textfile;
+mod undo;
 mod walked;
 mod write;
 

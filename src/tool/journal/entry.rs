@@ -49,17 +49,6 @@ pub struct FileRecord {
 }
 
 impl FileRecord {
-    /// The version each path this record touches had before it: `path` had `before`,
-    /// and for a move `from` held the content that moved.
-    #[must_use]
-    pub fn states_before(&self) -> Vec<(&str, Option<&str>)> {
-        let mut states = vec![(self.path.as_str(), self.before.as_deref())];
-        if let Some(from) = &self.from {
-            states.push((from.as_str(), self.after.as_deref()));
-        }
-        states
-    }
-
     /// The version each path this record touches had after it.
     #[must_use]
     pub fn states_after(&self) -> Vec<(&str, Option<&str>)> {
