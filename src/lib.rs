@@ -157,8 +157,8 @@ fn usage_error(error: clap::Error) -> ExitCode {
                 refusal = refusal.with(
                     "commands",
                     vec![
-                        "read", "write", "edit", "list", "glob", "search", "schema", "config",
-                        "mcp",
+                        "read", "write", "edit", "list", "glob", "search", "delete", "move",
+                        "history", "undo", "schema", "config", "mcp",
                     ],
                 );
             }

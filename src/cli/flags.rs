@@ -72,6 +72,10 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         Command::List(a) => serde_json::to_value(a),
         Command::Glob(a) => serde_json::to_value(a),
         Command::Search(a) => serde_json::to_value(a),
+        Command::Delete(a) => serde_json::to_value(a),
+        Command::Move(a) => serde_json::to_value(a),
+        Command::History(a) => serde_json::to_value(a),
+        Command::Undo(a) => serde_json::to_value(a),
         Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => Ok(Value::Object(Map::new())),
     }
     .map_err(|e| anyhow::Error::new(e).context("flags as JSON"))?;

@@ -5,6 +5,7 @@
 //! nothing exits 1, as grep and ripgrep do. Results are rendered from their types: each
 //! tool's result has its own shape.
 
+mod journal;
 mod refusal;
 
 use std::fmt::Write as _;
@@ -111,6 +112,10 @@ fn result(output: &Output, layout: Layout) -> String {
             }
             s.truncated
                 .then_some((s.matches.len(), ("match", "matches")))
+        }
+        Output::Delete(_) | Output::Move(_) | Output::History(_) | Output::Undo(_) => {
+            journal::result(&mut out, output);
+            None
         }
         Output::Config(report) => {
             let _ = writeln!(

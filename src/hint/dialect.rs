@@ -26,6 +26,10 @@ impl Dialect {
                 "list_directory" => "stitch list",
                 "glob" => "stitch glob",
                 "search_files" => "stitch search",
+                "delete_file" => "stitch delete",
+                "move_file" => "stitch move",
+                "list_changes" => "stitch history",
+                "undo_change" => "stitch undo",
                 other => other,
             },
         }

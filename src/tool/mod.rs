@@ -7,6 +7,7 @@
 //! state facts only.
 
 mod approve;
+mod delete;
 pub mod args;
 mod edit;
 pub mod journal;
@@ -14,6 +15,7 @@ mod glob;
 mod history;
 mod limits;
 mod list;
+mod move_file;
 mod mutation;
 mod near;
 pub mod output;

@@ -65,7 +65,11 @@ fn edit_loaded(
     loaded: &Loaded,
 ) -> Outcome<EditResult> {
     let shown = location.shown.clone();
-    let apply = || apply(&shown, loaded.text(), items, multi, req.ok_if_applied);
+    let journaled = |item: &EditItem, text: &str| {
+        journal::shows_applied(ctx, &location.real, &item.old_text, &item.new_text, text)
+    };
+    let evidence: Option<apply::Journaled<'_>> = req.ok_if_applied.then_some(&journaled);
+    let apply = || apply(&shown, loaded.text(), items, multi, evidence);
     // On a small file a thread costs more than it saves.
     let (base_sha256, applied, staged) = if loaded.bytes().len() >= PARALLEL_BYTES {
         large::prepare(ctx, location, loaded, apply, req.dry_run)
