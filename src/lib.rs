@@ -16,6 +16,7 @@ mod platform;
 mod policy;
 pub mod refusal;
 mod session;
+mod streams;
 pub mod text;
 mod tool;
 pub mod workspace;

@@ -93,7 +93,7 @@ pub fn note_read(ctx: &Context, shown: &str, real: &str, seen: Seen) -> Outcome<
 pub fn note_written(ctx: &Context, real: &str, sha256: &str) {
     let Some(session) = &ctx.session else { return };
     if let Err(e) = session.record(&ctx.ws, real, Seen::Present(sha256.to_owned()), &ctx.wait) {
-        crate::envelope::stderr_line(&format!(
+        crate::streams::stderr_line(&format!(
             "stitch: could not update the session ledger: {e:?}"
         ));
     }
@@ -104,7 +104,7 @@ pub fn note_written(ctx: &Context, real: &str, sha256: &str) {
 pub fn note_removed(ctx: &Context, real: &str) {
     let Some(session) = &ctx.session else { return };
     if let Err(e) = session.record(&ctx.ws, real, Seen::Absent, &ctx.wait) {
-        crate::envelope::stderr_line(&format!(
+        crate::streams::stderr_line(&format!(
             "stitch: could not update the session ledger: {e:?}"
         ));
     }
