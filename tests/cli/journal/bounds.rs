@@ -72,7 +72,7 @@ fn journal_false_turns_it_off_and_history_says_why() {
 fn no_key_can_be_made_so_the_journal_is_off() {
     let ws = TestWorkspace::new();
     // A file where the key's directory belongs.
-    fs::create_dir_all(ws.home().join("data")).unwrap();
+    fs::remove_dir_all(ws.home().join("data/stitch")).unwrap();
     fs::write(ws.home().join("data/stitch"), "not a directory").unwrap();
     ws.file("a.txt", "one\n");
     ws.run(&["edit", "a.txt", "--old", "one", "--new", "two"]).ok();

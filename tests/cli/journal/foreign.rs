@@ -17,9 +17,11 @@ fn entries_dir(ws: &TestWorkspace) -> std::path::PathBuf {
 #[test]
 fn a_journal_under_another_key_is_foreign_and_never_undone() {
     let ws = TestWorkspace::new();
+    fs::remove_dir_all(ws.home().join("data/stitch")).unwrap();
     ws.file("a.txt", "mine\n");
     ws.run(&["edit", "a.txt", "--old", "mine", "--new", "changed"])
         .ok();
+    // Made on first use, for this user only.
     let key = ws.home().join("data/stitch/key");
     assert_eq!(fs::read(&key).unwrap().len(), 32);
     assert_eq!(
