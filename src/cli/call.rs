@@ -59,8 +59,7 @@ pub fn dialect(cli: &Cli, flags_given: bool) -> Dialect {
 
 /// Whether the arguments come from stdin.
 fn reads_stdin(tool: &ToolSpec, json_flag: bool, flags_given: bool) -> bool {
-    json_flag
-        || (!flags_given && !tool.stdin_only_when_asked && !crate::input::stdin_is_terminal())
+    json_flag || (!flags_given && !tool.stdin_only_when_asked && !crate::input::stdin_is_terminal())
 }
 
 /// Runs the call the command line asks for (anything but `schema`, which is not a tool

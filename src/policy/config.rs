@@ -84,11 +84,7 @@ impl LimitSet {
             ("listLimit", self.list, base.list),
             ("globLimit", self.glob, base.glob),
             ("searchLimit", self.search, base.search),
-            (
-                "journalEntries",
-                self.journal_entries,
-                base.journal_entries,
-            ),
+            ("journalEntries", self.journal_entries, base.journal_entries),
             ("journalBytes", self.journal_bytes, base.journal_bytes),
         ]
     }

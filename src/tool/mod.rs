@@ -7,12 +7,12 @@
 //! state facts only.
 
 mod approve;
-mod delete;
 pub mod args;
+mod delete;
 mod edit;
-pub mod journal;
 mod glob;
 mod history;
+pub mod journal;
 mod limits;
 mod list;
 mod move_file;

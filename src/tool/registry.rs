@@ -6,7 +6,9 @@ use serde_json::Value;
 
 use super::args::Request;
 use super::output::Output;
-use super::{delete, edit, glob, history, list, move_file, read, schema, search, undo, write, Context};
+use super::{
+    delete, edit, glob, history, list, move_file, read, schema, search, undo, write, Context,
+};
 use crate::refusal::{Code, Outcome};
 
 /// What a host may assume of a tool before calling it (MCP's tool annotations).

@@ -9,9 +9,9 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{Error, Kind, WriteMode};
 
 use super::args::{self, invalid, Request};
+use super::journal::{self, About, FileRecord, Keep, Planned};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::{stale, target};
-use super::journal::{self, About, FileRecord, Keep, Planned};
 use super::{approve, refuse, textfile, Context};
 
 /// The arguments of `write_file`.
@@ -188,7 +188,10 @@ fn publish(
         .into(),
         other => refuse::path(ctx, shown, other),
     };
-    let staged = ctx.ws.stage(location, &[bytes], None, mode).map_err(failed)?;
+    let staged = ctx
+        .ws
+        .stage(location, &[bytes], None, mode)
+        .map_err(failed)?;
     staged.sync().map_err(failed)?;
     let pending = journal::begin(ctx, WriteRequest::TOOL, vec![planned], About::default())?;
     journal::publish_under(ctx, pending, || staged.publish().map_err(failed))?;

@@ -119,14 +119,17 @@ impl Workspace {
         if stat.st_nlink == 1 {
             let (parent, name) = match location.real.rsplit_once('/') {
                 Some((parent, name)) => (self.dir.open_dir(parent).map_err(Error::classify)?, name),
-                None => (self.dir.try_clone().map_err(Error::Io)?, location.real.as_str()),
+                None => (
+                    self.dir.try_clone().map_err(Error::Io)?,
+                    location.real.as_str(),
+                ),
             };
             match rustix::fs::linkat(&parent, name, &objects, sha, AtFlags::empty()) {
                 Ok(()) => {
                     // The name may have been swapped since the file was opened: only the
                     // inode that was read counts.
-                    let linked = rustix::fs::statat(&objects, sha, AtFlags::SYMLINK_NOFOLLOW)
-                        .map_err(io)?;
+                    let linked =
+                        rustix::fs::statat(&objects, sha, AtFlags::SYMLINK_NOFOLLOW).map_err(io)?;
                     if linked.st_ino == stat.st_ino && linked.st_dev == stat.st_dev {
                         return Ok(Kept::Linked);
                     }
@@ -138,7 +141,9 @@ impl Workspace {
                     }
                 }
                 // Another filesystem, no hard links there, or too many: copy.
-                Err(Errno::XDEV | Errno::PERM | Errno::MLINK | Errno::OPNOTSUPP | Errno::ACCESS) => {}
+                Err(
+                    Errno::XDEV | Errno::PERM | Errno::MLINK | Errno::OPNOTSUPP | Errno::ACCESS,
+                ) => {}
                 Err(e) => return Err(io(e)),
             }
         }
@@ -279,7 +284,8 @@ impl Workspace {
             if !crate::digest::is_sha256_hex(&name) {
                 continue;
             }
-            let Ok(stat) = rustix::fs::statat(&dir, name.as_str(), AtFlags::SYMLINK_NOFOLLOW) else {
+            let Ok(stat) = rustix::fs::statat(&dir, name.as_str(), AtFlags::SYMLINK_NOFOLLOW)
+            else {
                 continue;
             };
             let ctime = u64::try_from(stat.st_ctime).unwrap_or(0);

@@ -28,11 +28,11 @@ use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
 pub use atomic::{Reuse, Staged, WriteMode};
-pub use tree::Replace;
 pub use error::{Error, StateProblem};
 pub use file::OpenFile;
 pub use key::KEY_BYTES;
 pub use resolve::Kind;
+pub use tree::Replace;
 
 use path::{join, Lexed};
 

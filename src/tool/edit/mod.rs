@@ -13,13 +13,13 @@ use crate::digest::{is_sha256_hex, sha256_hex};
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
+use super::args::Request;
 use super::args::{self, invalid};
+use super::journal::{self, About, FileRecord, Keep, Planned};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::stale;
 use super::mutation::target;
 use super::textfile::Loaded;
-use super::journal::{self, About, FileRecord, Keep, Planned};
-use super::args::Request;
 use super::{approve, refuse, textfile, Context};
 use apply::{apply, Edited};
 use request::EditItem;

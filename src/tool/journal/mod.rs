@@ -98,7 +98,15 @@ pub fn begin(
     let mut records = Vec::with_capacity(files.len());
     let mut kept_bytes = 0u64;
     for Planned { mut record, keep } in files {
-        if let (Keep::File { location, file, bytes }, Some(before)) = (keep, &record.before) {
+        if let (
+            Keep::File {
+                location,
+                file,
+                bytes,
+            },
+            Some(before),
+        ) = (keep, &record.before)
+        {
             let kept = ctx
                 .ws
                 .keep_version(location, file, before, bytes)
@@ -173,7 +181,11 @@ fn state_failure(ctx: &Context, e: crate::workspace::Error) -> Failure {
 }
 
 /// Every entry on `shelf` that verifies, oldest first, and how many do not.
-pub fn entries(ctx: &Context, keyed: &Keyed, shelf: Shelf) -> Outcome<(Vec<(String, Entry)>, usize)> {
+pub fn entries(
+    ctx: &Context,
+    keyed: &Keyed,
+    shelf: Shelf,
+) -> Outcome<(Vec<(String, Entry)>, usize)> {
     let names = ctx
         .ws
         .journal_list(shelf)

@@ -33,7 +33,10 @@ pub fn bound(ctx: &Context, keyed: &Keyed) {
         return;
     };
     let slack = |max: u64| if max >= 20 { max / 10 } else { 0 };
-    let (target_entries, target_bytes) = (max_entries - slack(max_entries), max_bytes - slack(max_bytes));
+    let (target_entries, target_bytes) = (
+        max_entries - slack(max_entries),
+        max_bytes - slack(max_bytes),
+    );
     let kept_of = |name: &str| entry::parse_name(name).map_or(0, |(_, kept)| kept);
     let mut count = valid.len() as u64;
     let mut bytes: u64 = valid.iter().map(|(name, _)| kept_of(name)).sum();

@@ -70,7 +70,8 @@ pub struct UndoResult {
 /// Takes back the change `arguments` name.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<UndoResult> {
     let req: UndoRequest = args::parse(arguments)?;
-    let keyed = journal::keyed(ctx).map_err(|reason| nothing(ctx, req.id.as_deref(), Some(&reason)))?;
+    let keyed =
+        journal::keyed(ctx).map_err(|reason| nothing(ctx, req.id.as_deref(), Some(&reason)))?;
     journal::reconcile(ctx, &keyed);
     let (all, _) = journal::entries(ctx, &keyed, Shelf::Entries)?;
     let target = pick(ctx, &all, req.id.as_deref())
@@ -79,7 +80,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<UndoResult> {
     let after = plan::after(&target.files);
     let paths: Vec<&str> = after.keys().map(String::as_str).collect();
     for path in &paths {
-        let location = ctx.ws.locate(path).map_err(|e| refuse::path(ctx, path, e))?;
+        let location = ctx
+            .ws
+            .locate(path)
+            .map_err(|e| refuse::path(ctx, path, e))?;
         refuse::protected(&location, true)?;
         approve::rules(ctx, &location, true)?;
     }
@@ -104,16 +108,13 @@ fn pick<'a>(ctx: &Context, all: &'a [(String, Entry)], id: Option<&str>) -> Opti
 }
 
 /// `STALE_VERSION` unless every file is at its version after the change now.
-fn stale(
-    ctx: &Context,
-    target: &Entry,
-    after: &BTreeMap<String, Option<String>>,
-) -> Outcome<()> {
+fn stale(ctx: &Context, target: &Entry, after: &BTreeMap<String, Option<String>>) -> Outcome<()> {
     let moved: Vec<(String, Option<String>, Option<String>)> = after
         .iter()
         .filter_map(|(path, expected)| {
             let now = journal::current(ctx, path);
-            (now.as_ref() != Some(expected)).then(|| (path.clone(), expected.clone(), now.flatten()))
+            (now.as_ref() != Some(expected))
+                .then(|| (path.clone(), expected.clone(), now.flatten()))
         })
         .collect();
     if moved.is_empty() {

@@ -65,7 +65,12 @@ mod tests {
     use super::{after, steps, Step};
     use crate::tool::journal::FileRecord;
 
-    fn record(path: &str, from: Option<&str>, before: Option<&str>, after: Option<&str>) -> FileRecord {
+    fn record(
+        path: &str,
+        from: Option<&str>,
+        before: Option<&str>,
+        after: Option<&str>,
+    ) -> FileRecord {
         FileRecord {
             path: path.into(),
             from: from.map(Into::into),
@@ -81,8 +86,14 @@ mod tests {
         assert_eq!(
             steps(&files),
             [
-                Step::MoveBack { from: "to".into(), to: "from".into() },
-                Step::Put { path: "to".into(), sha: "old".into() },
+                Step::MoveBack {
+                    from: "to".into(),
+                    to: "from".into()
+                },
+                Step::Put {
+                    path: "to".into(),
+                    sha: "old".into()
+                },
             ]
         );
         let after = after(&files);
@@ -98,7 +109,10 @@ mod tests {
         );
         assert_eq!(
             steps(&[record("a", None, Some("x"), None)]),
-            [Step::Put { path: "a".into(), sha: "x".into() }]
+            [Step::Put {
+                path: "a".into(),
+                sha: "x".into()
+            }]
         );
     }
 }

@@ -35,8 +35,14 @@ pub fn run(
     let mut originals: BTreeMap<String, Original> = BTreeMap::new();
     for (path, sha) in after {
         if sha.is_some() {
-            let location = ctx.ws.locate(path).map_err(|e| refuse::path(ctx, path, e))?;
-            let file = ctx.ws.open_file(&location).map_err(|e| refuse::path(ctx, path, e))?;
+            let location = ctx
+                .ws
+                .locate(path)
+                .map_err(|e| refuse::path(ctx, path, e))?;
+            let file = ctx
+                .ws
+                .open_file(&location)
+                .map_err(|e| refuse::path(ctx, path, e))?;
             originals.insert(path.clone(), Original { location, file });
         }
     }
@@ -71,7 +77,8 @@ pub fn run(
             Step::Put { path, .. } | Step::Remove { path } => {
                 let new = sha_of(step);
                 let before = state.get(path).cloned().flatten();
-                let original = (!touched.contains(path) && before.is_some()).then_some(path.as_str());
+                let original =
+                    (!touched.contains(path) && before.is_some()).then_some(path.as_str());
                 let record = FileRecord {
                     path: path.clone(),
                     from: None,
@@ -232,7 +239,9 @@ fn kept_version(ctx: &Context, sha: &str) -> Outcome<(Vec<u8>, u32)> {
         Ok((bytes, mode)) if sha256_hex(&bytes) == sha => Ok((bytes, mode)),
         Ok(_) => Err(damaged("does not match its sha256")),
         Err(crate::workspace::Error::NotFound) => Err(damaged("is missing")),
-        Err(crate::workspace::Error::State { path, problem }) => Err(refuse::state(&path, problem).into()),
+        Err(crate::workspace::Error::State { path, problem }) => {
+            Err(refuse::state(&path, problem).into())
+        }
         Err(e) => Err(refuse::path(ctx, &shown, e)),
     }
 }
@@ -258,13 +267,15 @@ fn restored(
                 .and_then(|(bytes, _)| std::str::from_utf8(bytes).ok().map(str::to_owned));
             let diff = match (&record.from, old, new) {
                 (Some(_), _, _) => String::new(),
-                (None, old, new) => crate::text::diff::unified(
-                    &record.path,
-                    old.as_deref().unwrap_or(""),
-                    new.as_deref().unwrap_or(""),
-                    MAX_DIFF_BYTES,
-                )
-                .text,
+                (None, old, new) => {
+                    crate::text::diff::unified(
+                        &record.path,
+                        old.as_deref().unwrap_or(""),
+                        new.as_deref().unwrap_or(""),
+                        MAX_DIFF_BYTES,
+                    )
+                    .text
+                }
             };
             RestoredFile {
                 path: record.path.clone(),
@@ -286,7 +297,12 @@ fn text_of(ctx: &Context, location: &Location) -> Option<String> {
 }
 
 /// What the authorize command is told about this undo: the whole change.
-fn payload(ctx: &Context, target: &Entry, records: &[(FileRecord, Option<&str>)], dry_run: bool) -> Value {
+fn payload(
+    ctx: &Context,
+    target: &Entry,
+    records: &[(FileRecord, Option<&str>)],
+    dry_run: bool,
+) -> Value {
     let changes: Vec<Value> = records
         .iter()
         .map(|(r, _)| {

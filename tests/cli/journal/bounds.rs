@@ -11,8 +11,16 @@ use serde_json::json;
 use crate::support::{sha256sum, TestWorkspace};
 
 fn count(ws: &TestWorkspace, sub: &str) -> usize {
-    fs::read_dir(ws.path(&format!(".stitch/journal/{sub}")))
-        .map_or(0, |d| d.filter(|e| !e.as_ref().unwrap().file_name().to_string_lossy().starts_with('.')).count())
+    fs::read_dir(ws.path(&format!(".stitch/journal/{sub}"))).map_or(0, |d| {
+        d.filter(|e| {
+            !e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with('.')
+        })
+        .count()
+    })
 }
 
 #[test]
@@ -22,7 +30,8 @@ fn past_journal_entries_the_oldest_go_first() {
     ws.file("a.txt", "v0\n");
     for i in 1..=5 {
         let (old, new) = (format!("v{}", i - 1), format!("v{i}"));
-        ws.run(&["edit", "a.txt", "--old", &old, "--new", &new]).ok();
+        ws.run(&["edit", "a.txt", "--old", &old, "--new", &new])
+            .ok();
     }
     let history = ws.run(&["history"]);
     let changes = history.ok()["changes"].as_array().unwrap().clone();
@@ -31,8 +40,13 @@ fn past_journal_entries_the_oldest_go_first() {
     assert_eq!(count(&ws, "entries"), 3);
     // Versions no kept entry names go once they are no longer fresh.
     std::thread::sleep(std::time::Duration::from_millis(2100));
-    ws.run(&["edit", "a.txt", "--old", "v5", "--new", "v6"]).ok();
-    assert_eq!(count(&ws, "objects"), 3, "v3, v4 and v5 are kept; older ones removed");
+    ws.run(&["edit", "a.txt", "--old", "v5", "--new", "v6"])
+        .ok();
+    assert_eq!(
+        count(&ws, "objects"),
+        3,
+        "v3, v4 and v5 are kept; older ones removed"
+    );
 }
 
 #[test]
@@ -41,8 +55,10 @@ fn past_journal_bytes_the_oldest_go_first() {
     ws.user_config(&json!({"limits": {"journalBytes": 100}}));
     let line = "x".repeat(59);
     ws.file("a.txt", format!("{line}0"));
-    ws.run(&["edit", "a.txt", "--old", "x0", "--new", "x1"]).ok();
-    ws.run(&["edit", "a.txt", "--old", "x1", "--new", "x2"]).ok();
+    ws.run(&["edit", "a.txt", "--old", "x0", "--new", "x1"])
+        .ok();
+    ws.run(&["edit", "a.txt", "--old", "x1", "--new", "x2"])
+        .ok();
     let history = ws.run(&["history"]);
     assert_eq!(history.ok()["changes"].as_array().unwrap().len(), 1);
 }
@@ -52,7 +68,8 @@ fn journal_false_turns_it_off_and_history_says_why() {
     let ws = TestWorkspace::new();
     ws.file(".stitch/config.json", r#"{"journal": false}"#);
     ws.file("a.txt", "one\n");
-    ws.run(&["edit", "a.txt", "--old", "one", "--new", "two"]).ok();
+    ws.run(&["edit", "a.txt", "--old", "one", "--new", "two"])
+        .ok();
     ws.run(&["history"]).assert_envelope(&json!({
         "ok": true,
         "data": {
@@ -75,7 +92,8 @@ fn no_key_can_be_made_so_the_journal_is_off() {
     fs::remove_dir_all(ws.home().join("data/stitch")).unwrap();
     fs::write(ws.home().join("data/stitch"), "not a directory").unwrap();
     ws.file("a.txt", "one\n");
-    ws.run(&["edit", "a.txt", "--old", "one", "--new", "two"]).ok();
+    ws.run(&["edit", "a.txt", "--old", "one", "--new", "two"])
+        .ok();
     let history = ws.run(&["history"]);
     let off = history.ok()["journalOff"].as_str().unwrap().to_owned();
     assert!(off.contains("$XDG_DATA_HOME/stitch/key"), "{off}");
@@ -89,16 +107,31 @@ fn the_replaced_inode_is_kept_by_a_link() {
     text.push_str("version = 1\n");
     ws.file("big.txt", &text);
     let inode = fs::metadata(ws.path("big.txt")).unwrap().ino();
-    ws.run(&["edit", "big.txt", "--old", "version = 1", "--new", "version = 2"]).ok();
-    let object = ws.path(&format!(".stitch/journal/objects/{}", sha256sum(text.as_bytes())));
+    ws.run(&[
+        "edit",
+        "big.txt",
+        "--old",
+        "version = 1",
+        "--new",
+        "version = 2",
+    ])
+    .ok();
+    let object = ws.path(&format!(
+        ".stitch/journal/objects/{}",
+        sha256sum(text.as_bytes())
+    ));
     assert_eq!(fs::metadata(&object).unwrap().ino(), inode);
     ws.run(&["write", "small.txt", "--content", "a"]).ok();
     let small = fs::metadata(ws.path("small.txt")).unwrap().ino();
-    ws.run(&["write", "small.txt", "--content", "b", "--overwrite"]).ok();
+    ws.run(&["write", "small.txt", "--content", "b", "--overwrite"])
+        .ok();
     let object = ws.path(&format!(".stitch/journal/objects/{}", sha256sum(b"a")));
     assert_eq!(fs::metadata(&object).unwrap().ino(), small);
     for _ in 0..3 {
         ws.run(&["undo"]).ok();
     }
-    assert!(ws.read_string("big.txt") == text, "the edit of big.txt is undone");
+    assert!(
+        ws.read_string("big.txt") == text,
+        "the edit of big.txt is undone"
+    );
 }

@@ -15,17 +15,35 @@ fn a_killed_journaled_edit_leaves_old_or_new_and_a_consistent_journal() {
     ws.file("data.txt", version("A"));
     // How long one uninterrupted edit takes here bounds the kill delays.
     let start = Instant::now();
-    ws.run(&["edit", "data.txt", "--old", "version: A", "--new", "version: B"])
-        .ok();
+    ws.run(&[
+        "edit",
+        "data.txt",
+        "--old",
+        "version: A",
+        "--new",
+        "version: B",
+    ])
+    .ok();
     let whole = start.elapsed().min(Duration::from_millis(500));
     let mut seed = u64::from(std::process::id()) | 1;
     let mut killed = 0;
     for round in 0..24 {
         let current = ws.read_string("data.txt");
-        let (old, new) = if current.ends_with("version: A\n") { ("A", "B") } else { ("B", "A") };
+        let (old, new) = if current.ends_with("version: A\n") {
+            ("A", "B")
+        } else {
+            ("B", "A")
+        };
         let mut child = ws
             .spawnable()
-            .args(["edit", "data.txt", "--old", &format!("version: {old}"), "--new", &format!("version: {new}")])
+            .args([
+                "edit",
+                "data.txt",
+                "--old",
+                &format!("version: {old}"),
+                "--new",
+                &format!("version: {new}"),
+            ])
             .spawn()
             .unwrap();
         seed ^= seed << 13;
@@ -50,10 +68,14 @@ fn a_killed_journaled_edit_leaves_old_or_new_and_a_consistent_journal() {
             sha256sum(after.as_bytes()),
             "round {round}: the journal's newest change is what the file holds"
         );
-        let pending = fs::read_dir(ws.path(".stitch/journal/pending")).unwrap().count();
+        let pending = fs::read_dir(ws.path(".stitch/journal/pending"))
+            .unwrap()
+            .count();
         assert_eq!(pending, 0, "round {round}: nothing stays pending");
     }
-    crate::support::report(&format!("journal crash: 24 rounds, {killed} killed mid-call"));
+    crate::support::report(&format!(
+        "journal crash: 24 rounds, {killed} killed mid-call"
+    ));
     // Every change listed can be walked back to the first version.
     let run: Run = ws.run(&["history", "--limit", "100"]);
     assert_eq!(run.ok()["foreign"], 0);

@@ -82,7 +82,11 @@ fn planted_entries_are_skipped_never_followed_never_waited_on() {
         0,
     )
     .unwrap();
-    fs::write(dir.join("09999999999999999992-0.entry"), vec![b'x'; 2 << 20]).unwrap();
+    fs::write(
+        dir.join("09999999999999999992-0.entry"),
+        vec![b'x'; 2 << 20],
+    )
+    .unwrap();
     fs::write(dir.join("09999999999999999993-0.entry"), "0000\n{}").unwrap();
     let mut cmd = ws.cmd();
     cmd.arg("history").timeout(Duration::from_secs(20));
@@ -94,7 +98,10 @@ fn planted_entries_are_skipped_never_followed_never_waited_on() {
     ws.run(&["undo"]).ok();
     assert_eq!(ws.read_string("a.txt"), "one\n");
     assert_eq!(fs::read_to_string(secret).unwrap(), "not for stitch");
-    assert!(dir.join("09999999999999999992-0.entry").exists(), "foreign entries are not removed");
+    assert!(
+        dir.join("09999999999999999992-0.entry").exists(),
+        "foreign entries are not removed"
+    );
 }
 
 #[test]

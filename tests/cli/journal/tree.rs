@@ -61,7 +61,12 @@ fn a_delete_refuses_what_it_must_not_remove() {
     assert_eq!(read_only.envelope["details"]["rule"], "readOnly");
     let reserved = ws.run(&["delete", ".stitch/config.json"]);
     assert_eq!(reserved.envelope["details"]["rule"], "reserved");
-    let stale = ws.run(&["delete", "src/main.rs", "--expected-sha256", &"0".repeat(64)]);
+    let stale = ws.run(&[
+        "delete",
+        "src/main.rs",
+        "--expected-sha256",
+        &"0".repeat(64),
+    ]);
     assert_eq!(stale.envelope["error"], "STALE_VERSION");
     let unseen = ws.run(&["--session", "s", "delete", "src/main.rs"]);
     assert_eq!(unseen.envelope["error"], "NOT_OBSERVED");
@@ -97,9 +102,13 @@ fn a_move_keeps_content_and_mode_and_creates_parents() {
             "id": STRING
         }
     }));
-    assert_eq!(ws.read_string("scripts/dev/tool.sh"), "#!/bin/sh\necho hi\n");
+    assert_eq!(
+        ws.read_string("scripts/dev/tool.sh"),
+        "#!/bin/sh\necho hi\n"
+    );
     assert_eq!(ws.mode("scripts/dev/tool.sh"), 0o755);
-    let moved = std::os::unix::fs::MetadataExt::ino(&fs::metadata(ws.path("scripts/dev/tool.sh")).unwrap());
+    let moved =
+        std::os::unix::fs::MetadataExt::ino(&fs::metadata(ws.path("scripts/dev/tool.sh")).unwrap());
     assert_eq!(moved, inode, "a move renames, it does not copy");
     assert!(!ws.exists("bin"));
 }
@@ -146,5 +155,8 @@ fn a_move_guards_both_ends() {
     ws.run(&["move", "a.txt", "b.txt", "--overwrite"]).ok();
     assert_eq!(ws.read_string("b.txt"), "a\n");
     ws.run(&["undo"]).ok();
-    assert_eq!((ws.read_string("a.txt"), ws.read_string("b.txt")), ("a\n".into(), "b\n".into()));
+    assert_eq!(
+        (ws.read_string("a.txt"), ws.read_string("b.txt")),
+        ("a\n".into(), "b\n".into())
+    );
 }

@@ -187,7 +187,10 @@ fn a_created_a_deleted_and_a_moved_file_are_undone() {
     ws.run(&["undo"]).ok();
     assert_eq!(ws.read_string("keep/x.txt"), "x\n");
     ws.run(&["undo"]).ok();
-    assert!(!ws.exists("new"), "the created file and its directories are gone");
+    assert!(
+        !ws.exists("new"),
+        "the created file and its directories are gone"
+    );
     let _ = NUMBER;
 }
 
@@ -224,8 +227,14 @@ fn history_filters_by_path_and_by_session() {
             .collect()
     };
     assert_eq!(paths(ws.run(&["history", "a"])), ["a/one.txt"]);
-    assert_eq!(paths(ws.run(&["--session", "s2", "history"])), ["b/two.txt"]);
-    assert_eq!(paths(ws.stitch("history", &json!({"session": "s1"}))), ["a/one.txt"]);
+    assert_eq!(
+        paths(ws.run(&["--session", "s2", "history"])),
+        ["b/two.txt"]
+    );
+    assert_eq!(
+        paths(ws.stitch("history", &json!({"session": "s1"}))),
+        ["a/one.txt"]
+    );
     assert_eq!(paths(ws.run(&["history"])), ["b/two.txt", "a/one.txt"]);
     let cut = ws.run(&["history", "--limit", "1"]);
     assert_eq!(cut.ok()["truncated"], true);
@@ -240,9 +249,25 @@ fn ok_if_applied_trusts_the_journal_for_a_short_new_text() {
     ws.file("Cargo.toml", "version = \"1.2.0\"\ndep = \"1.3.0\"\n");
     ws.run(&["edit", "Cargo.toml", "--old", "1.2.0", "--new", "1.3.1"])
         .ok();
-    let again = ws.run(&["edit", "Cargo.toml", "--old", "1.2.0", "--new", "1.3.1", "--ok-if-applied"]);
+    let again = ws.run(&[
+        "edit",
+        "Cargo.toml",
+        "--old",
+        "1.2.0",
+        "--new",
+        "1.3.1",
+        "--ok-if-applied",
+    ]);
     assert_eq!(again.ok()["alreadyApplied"], true);
     // Never seen by the journal: a short newText that merely occurs is no evidence.
-    let other = ws.run(&["edit", "Cargo.toml", "--old", "1.2.9", "--new", "1.3.0", "--ok-if-applied"]);
+    let other = ws.run(&[
+        "edit",
+        "Cargo.toml",
+        "--old",
+        "1.2.9",
+        "--new",
+        "1.3.0",
+        "--ok-if-applied",
+    ]);
     assert_eq!(other.envelope["error"], "NO_MATCH");
 }

@@ -64,7 +64,7 @@ fn the_2026_revision_is_discovered_and_carried_on_each_request() {
     assert_eq!(listed["resultType"], "complete");
     assert_eq!(listed["ttlMs"], 3_600_000);
     assert_eq!(listed["cacheScope"], "public");
-    assert_eq!(listed["tools"].as_array().unwrap().len(), 6);
+    assert_eq!(listed["tools"].as_array().unwrap().len(), 10);
     let read = server.result(
         "tools/call",
         &json!({"_meta": modern_meta(), "name": "read_file", "arguments": {"path": "a.txt"}}),
@@ -133,12 +133,13 @@ fn faults_in_a_request_are_json_rpc_errors() {
     );
     let error = server.error(
         "tools/call",
-        &json!({"name": "delete_file", "arguments": {}}),
+        &json!({"name": "rename_file", "arguments": {}}),
     );
     assert_json(
-        &json!({"code": -32602, "message": "Unknown tool: delete_file",
+        &json!({"code": -32602, "message": "Unknown tool: rename_file",
                 "data": {"tools": ["read_file", "write_file", "edit_file", "list_directory",
-                                   "glob", "search_files"]}}),
+                                   "glob", "search_files", "delete_file", "move_file",
+                                   "list_changes", "undo_change"]}}),
         &error,
     );
     // The subcommand is not a tool name.
