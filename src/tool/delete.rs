@@ -12,7 +12,8 @@ use crate::refusal::{key, Outcome};
 use crate::workspace::Kind;
 
 use super::args::{self, invalid, Request};
-use super::journal::{self, About, FileRecord, Keep, Planned};
+use super::journal::{FileRecord, Keep, Planned};
+use super::mutation::commit::{commit, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::{stale, target};
 use super::{approve, refuse, Context};
@@ -113,14 +114,12 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
                 bytes: None,
             },
         };
-        let pending = journal::begin(ctx, DeleteRequest::TOOL, vec![planned], About::default())?;
-        id = journal::publish_under(ctx, pending, || {
+        id = commit(ctx, Change::of(DeleteRequest::TOOL, vec![planned]), || {
             ctx.ws
                 .remove(location)
                 .map_err(|e| refuse::path(ctx, &shown, e))
         })?;
         ctx.ws.remove_emptied_parents(&location.real);
-        session_check::note_removed(ctx, &location.real);
     }
     Ok(DeleteResult {
         path: shown,

@@ -83,7 +83,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
     let req: HistoryRequest = args::parse(arguments)?;
     let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
     if limit == 0 || limit > MAX_LIMIT {
-        return Err(invalid("limit", &format!("limit must be from 1 to {MAX_LIMIT}")).into());
+        return Err(invalid("limit", format!("limit must be from 1 to {MAX_LIMIT}")).into());
     }
     let within = match &req.path {
         None => None,

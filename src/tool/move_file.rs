@@ -12,10 +12,11 @@ use serde_json::{json, Value};
 
 use crate::digest::is_sha256_hex;
 use crate::refusal::{key, Code, Outcome, Refusal};
-use crate::workspace::{Error, Kind, Replace};
+use crate::workspace::{Error, Kind, Location, OpenFile, Replace};
 
 use super::args::{self, invalid, Request};
-use super::journal::{self, About, FileRecord, Keep, Planned};
+use super::journal::{FileRecord, Keep, Planned};
+use super::mutation::commit::{commit, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::{stale, target};
 use super::{approve, refuse, Context};
@@ -65,6 +66,72 @@ pub struct MoveResult {
     pub id: Option<String>,
 }
 
+/// The file at the destination, open, and its digest, when there is one the move may
+/// replace; refused when it may not.
+fn destination(
+    ctx: &Context,
+    req: &MoveRequest,
+    to: &Location,
+) -> Outcome<(Option<OpenFile>, Option<String>)> {
+    let to_shown = to.shown.as_str();
+    match to.kind {
+        Some(Kind::Directory | Kind::Other) => Err(refuse::not_a_file(to_shown).into()),
+        Some(Kind::File) => {
+            let mut file = ctx
+                .ws
+                .open_file(to)
+                .map_err(|e| refuse::path(ctx, to_shown, e))?;
+            let actual = file
+                .sha256()
+                .map_err(|e| anyhow::Error::new(e).context("hashing the file to replace"))?;
+            session_check::check(ctx, to_shown, &to.real, Some(&actual), Mutation::Write)?;
+            if !req.overwrite && !session_check::observed(ctx, &to.real, &actual) {
+                return Err(Refusal::new(
+                    Code::AlreadyExists,
+                    format!("`{to_shown}` already exists and overwrite was not set"),
+                )
+                .with(key::PATH, to_shown)
+                .with(key::SHA256, actual)
+                .into());
+            }
+            Ok((Some(file), Some(actual)))
+        }
+        None => {
+            session_check::check(ctx, to_shown, &to.real, None, Mutation::Write)?;
+            Ok((None, None))
+        }
+    }
+}
+
+/// What the authorize command is told about this move: `(previous, sha256)` are the
+/// digests of the file replaced (if any) and of the file moved.
+fn payload(
+    ctx: &Context,
+    req: &MoveRequest,
+    (from, to): (&Location, &Location),
+    bytes: u64,
+    (previous, sha256): (Option<&str>, &str),
+) -> Value {
+    let mut payload = json!({
+        "tool": MoveRequest::TOOL,
+        "path": to.shown,
+        "from": from.shown,
+        "operation": "move",
+        "bytes": bytes,
+        "overwrite": req.overwrite,
+        "createsDirectories": to.missing_dirs,
+        "resultSha256": sha256,
+        "dryRun": req.dry_run,
+    });
+    if let Some(previous) = previous {
+        payload["baseSha256"] = json!(previous);
+    }
+    if let Some(session) = &ctx.session {
+        payload["session"] = json!(session.id());
+    }
+    payload
+}
+
 /// Moves the file named in `arguments`.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<MoveResult> {
     let req: MoveRequest = args::parse(arguments)?;
@@ -105,52 +172,14 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<MoveResult> {
             return Err(stale(&from_shown, expected, Some(&sha256)).into());
         }
     }
-    let mut replaced = None;
-    let previous = match to.kind {
-        Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&to_shown).into()),
-        Some(Kind::File) => {
-            let mut file = ctx
-                .ws
-                .open_file(to)
-                .map_err(|e| refuse::path(ctx, &to_shown, e))?;
-            let actual = file
-                .sha256()
-                .map_err(|e| anyhow::Error::new(e).context("hashing the file to replace"))?;
-            session_check::check(ctx, &to_shown, &to.real, Some(&actual), Mutation::Write)?;
-            if !req.overwrite && !session_check::observed(ctx, &to.real, &actual) {
-                return Err(Refusal::new(
-                    Code::AlreadyExists,
-                    format!("`{to_shown}` already exists and overwrite was not set"),
-                )
-                .with(key::PATH, to_shown.as_str())
-                .with(key::SHA256, actual)
-                .into());
-            }
-            replaced = Some(file);
-            Some(actual)
-        }
-        None => {
-            session_check::check(ctx, &to_shown, &to.real, None, Mutation::Write)?;
-            None
-        }
-    };
-    let mut payload = json!({
-        "tool": MoveRequest::TOOL,
-        "path": to_shown,
-        "from": from_shown,
-        "operation": "move",
-        "bytes": source.size,
-        "overwrite": req.overwrite,
-        "createsDirectories": to.missing_dirs,
-        "resultSha256": sha256,
-        "dryRun": req.dry_run,
-    });
-    if let Some(previous) = &previous {
-        payload["baseSha256"] = json!(previous);
-    }
-    if let Some(session) = &ctx.session {
-        payload["session"] = json!(session.id());
-    }
+    let (replaced, previous) = destination(ctx, &req, to)?;
+    let payload = payload(
+        ctx,
+        &req,
+        (from, to),
+        source.size,
+        (previous.as_deref(), &sha256),
+    );
     approve::authorize(ctx, &to_shown, &payload)?;
     let mut id = None;
     if !req.dry_run {
@@ -179,24 +208,19 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<MoveResult> {
         } else {
             Replace::Never
         };
-        let moved = journal::begin(ctx, MoveRequest::TOOL, vec![planned], About::default())
-            .and_then(|pending| {
-                journal::publish_under(ctx, pending, || {
-                    ctx.ws.rename(from, to, replace).map_err(|e| match e {
-                        Error::AlreadyExists => Refusal::new(
-                            Code::AlreadyExists,
-                            format!("`{to_shown}` appeared while `{from_shown}` was being moved there, and was not replaced"),
-                        )
-                        .with(key::PATH, to_shown.as_str())
-                        .into(),
-                        other => refuse::path(ctx, &to_shown, other),
-                    })
-                })
-            });
+        let moved = commit(ctx, Change::of(MoveRequest::TOOL, vec![planned]), || {
+            ctx.ws.rename(from, to, replace).map_err(|e| match e {
+                Error::AlreadyExists => Refusal::new(
+                    Code::AlreadyExists,
+                    format!("`{to_shown}` appeared while `{from_shown}` was being moved there, and was not replaced"),
+                )
+                .with(key::PATH, to_shown.as_str())
+                .into(),
+                other => refuse::path(ctx, &to_shown, other),
+            })
+        });
         id = moved.inspect_err(|_| ctx.ws.remove_empty_dirs(&to.missing_dirs))?;
         ctx.ws.remove_emptied_parents(&from.real);
-        session_check::note_removed(ctx, &from.real);
-        session_check::note_written(ctx, &to.real, &sha256);
     }
     drop(source);
     Ok(MoveResult {

@@ -9,7 +9,8 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{Error, Kind, WriteMode};
 
 use super::args::{self, invalid, Request};
-use super::journal::{self, About, FileRecord, Keep, Planned};
+use super::journal::{FileRecord, Keep, Planned};
+use super::mutation::commit::{commit, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::{stale, target};
 use super::{approve, refuse, textfile, Context};
@@ -118,24 +119,14 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
         ctx.ws
             .create_dirs(&location.missing_dirs)
             .map_err(|e| refuse::path(ctx, &shown, e))?;
-        let keep = match &replaced {
-            Some(file) => Keep::File {
-                location,
-                file,
-                bytes: None,
-            },
-            None => Keep::Nothing,
-        };
-        let record = FileRecord {
-            path: location.real.clone(),
-            from: None,
-            before: previous.clone(),
-            after: Some(sha256.clone()),
-            bytes: 0,
-        };
+        let keep = replaced.as_ref().map_or(Keep::Nothing, |file| Keep::File {
+            location,
+            file,
+            bytes: None,
+        });
+        let record = FileRecord::write(&location.real, previous.clone(), Some(sha256.clone()));
         publish(ctx, location, bytes, mode, Planned { record, keep })
             .inspect_err(|_| ctx.ws.remove_empty_dirs(&location.missing_dirs))?;
-        session_check::note_written(ctx, &location.real, &sha256);
     }
     Ok(WriteResult {
         path: shown,
@@ -193,8 +184,8 @@ fn publish(
         .stage(location, &[bytes], None, mode)
         .map_err(failed)?;
     staged.sync().map_err(failed)?;
-    let pending = journal::begin(ctx, WriteRequest::TOOL, vec![planned], About::default())?;
-    journal::publish_under(ctx, pending, || staged.publish().map_err(failed))?;
+    let change = Change::of(WriteRequest::TOOL, vec![planned]);
+    commit(ctx, change, || staged.publish().map_err(failed))?;
     Ok(())
 }
 

@@ -16,6 +16,7 @@ use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 use super::args::Request;
 use super::args::{self, invalid};
 use super::journal::{self, About, FileRecord, Keep, Planned};
+use super::mutation::commit::{commit, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::stale;
 use super::mutation::target;
@@ -125,47 +126,8 @@ fn edit_loaded(
     }
     approve::authorize(ctx, &shown, &payload)?;
     if !req.dry_run && !edited.is_unchanged() {
-        let failed = |e| refuse::path(ctx, &location.shown, e);
-        let staged = match staged {
-            Some(staged) => staged.map_err(failed)?,
-            None => {
-                let staged = stage(ctx, location, loaded, &edited).map_err(failed)?;
-                staged.sync().map_err(failed)?;
-                staged
-            }
-        };
-        let planned = Planned {
-            record: FileRecord {
-                path: location.real.clone(),
-                from: None,
-                before: Some(base_sha256.clone()),
-                after: Some(sha256.clone()),
-                bytes: 0,
-            },
-            keep: Keep::File {
-                location,
-                file: &loaded.file,
-                bytes: Some(loaded.bytes()),
-            },
-        };
-        let edits = items
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !edited.already_applied.contains(i))
-            .map(|(_, item)| {
-                [
-                    sha256_hex(item.old_text.as_bytes()),
-                    sha256_hex(item.new_text.as_bytes()),
-                ]
-            })
-            .collect();
-        let about = About {
-            undoes: None,
-            edits,
-        };
-        let pending = journal::begin(ctx, EditRequest::TOOL, vec![planned], about)?;
-        journal::publish_under(ctx, pending, || staged.publish().map_err(failed))?;
-        session_check::note_written(ctx, &location.real, &sha256);
+        let versions = (base_sha256.as_str(), sha256.as_str());
+        publish(ctx, location, loaded, &edited, staged, items, versions)?;
     }
     // Every item already applied: nothing was (or would be) written.
     let already_applied = edited.already_applied.len() == items.len();
@@ -215,6 +177,62 @@ pub struct EditResult {
     /// others applied.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_edits: Vec<usize>,
+}
+
+/// Stages the edited text (unless `staged` holds it already) and syncs it, then journals
+/// the edit (`versions`: the digests before and after) and publishes it.
+fn publish(
+    ctx: &Context,
+    location: &Location,
+    loaded: &Loaded,
+    edited: &Edited<'_>,
+    staged: Option<Result<Staged<'_>, workspace::Error>>,
+    items: &[EditItem],
+    (before, after): (&str, &str),
+) -> Outcome<()> {
+    let failed = |e| refuse::path(ctx, &location.shown, e);
+    let staged = if let Some(staged) = staged {
+        staged.map_err(failed)?
+    } else {
+        let staged = stage(ctx, location, loaded, edited).map_err(failed)?;
+        staged.sync().map_err(failed)?;
+        staged
+    };
+    let planned = Planned {
+        record: FileRecord {
+            path: location.real.clone(),
+            from: None,
+            before: Some(before.to_owned()),
+            after: Some(after.to_owned()),
+            bytes: 0,
+        },
+        keep: Keep::File {
+            location,
+            file: &loaded.file,
+            bytes: Some(loaded.bytes()),
+        },
+    };
+    let edits = items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !edited.already_applied.contains(i))
+        .map(|(_, item)| {
+            [
+                sha256_hex(item.old_text.as_bytes()),
+                sha256_hex(item.new_text.as_bytes()),
+            ]
+        })
+        .collect();
+    let change = Change {
+        tool: EditRequest::TOOL,
+        files: vec![planned],
+        about: About {
+            undoes: None,
+            edits,
+        },
+    };
+    commit(ctx, change, || staged.publish().map_err(failed))?;
+    Ok(())
 }
 
 /// The edited text in a temp file, not yet synced nor visible, keeping the file's mode

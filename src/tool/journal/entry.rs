@@ -49,6 +49,19 @@ pub struct FileRecord {
 }
 
 impl FileRecord {
+    /// The record of a file at the real path `path` changed in place (not moved) from
+    /// `before` to `after`.
+    #[must_use]
+    pub fn write(path: &str, before: Option<String>, after: Option<String>) -> FileRecord {
+        FileRecord {
+            path: path.to_owned(),
+            from: None,
+            before,
+            after,
+            bytes: 0,
+        }
+    }
+
     /// The version each path this record touches had after it.
     #[must_use]
     pub fn states_after(&self) -> Vec<(&str, Option<&str>)> {

@@ -89,7 +89,7 @@ pub fn begin(
     ctx: &Context,
     tool: &str,
     files: Vec<Planned<'_>>,
-    about: About,
+    about: &About,
 ) -> Outcome<Option<Pending>> {
     let Ok(keyed) = keyed(ctx) else {
         return Ok(None);
@@ -248,7 +248,7 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
         let published = entry.files.iter().any(|f| {
             f.states_after()
                 .iter()
-                .all(|(path, sha)| current(ctx, path).is_some_and(|now| now.as_deref() == *sha))
+                .all(|(path, sha)| current(ctx, path).is(*sha))
         });
         if published {
             let _ = ctx.ws.journal_commit(&name);
@@ -258,19 +258,54 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
     }
 }
 
-/// The version at the real path `real` now: `Some(None)` when absent, `Some(Some(sha))`
-/// for a regular file, `None` when it cannot be told (a directory, a special file, an
-/// error).
-pub fn current(ctx: &Context, real: &str) -> Option<Option<String>> {
-    use crate::workspace::Kind;
-    let location = ctx.ws.locate(real).ok()?;
-    match location.kind {
-        None => Some(None),
-        Some(Kind::File) => {
-            let mut file = ctx.ws.open_file(&location).ok()?;
-            file.sha256().ok().map(Some)
+/// What is at a path now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Now {
+    Absent,
+    /// A regular file with this digest.
+    File(String),
+    /// Something that cannot be told apart: a directory, a special file, an error.
+    Other,
+}
+
+impl Now {
+    /// Whether this is the version `expected` (`None`: absent).
+    #[must_use]
+    pub fn is(&self, expected: Option<&str>) -> bool {
+        match (self, expected) {
+            (Now::Absent, None) => true,
+            (Now::File(sha), Some(expected)) => sha == expected,
+            _ => false,
         }
-        Some(_) => None,
+    }
+
+    /// The digest, when it is a regular file.
+    #[must_use]
+    pub fn sha256(&self) -> Option<&str> {
+        match self {
+            Now::File(sha) => Some(sha),
+            _ => None,
+        }
+    }
+}
+
+/// What is at the real path `real` now.
+pub fn current(ctx: &Context, real: &str) -> Now {
+    use crate::workspace::Kind;
+    let Ok(location) = ctx.ws.locate(real) else {
+        return Now::Other;
+    };
+    match location.kind {
+        None => Now::Absent,
+        Some(Kind::File) => match ctx
+            .ws
+            .open_file(&location)
+            .and_then(|mut f| f.sha256().map_err(crate::workspace::Error::Io))
+        {
+            Ok(sha) => Now::File(sha),
+            Err(_) => Now::Other,
+        },
+        Some(_) => Now::Other,
     }
 }
 

@@ -113,8 +113,13 @@ fn stale(ctx: &Context, target: &Entry, after: &BTreeMap<String, Option<String>>
         .iter()
         .filter_map(|(path, expected)| {
             let now = journal::current(ctx, path);
-            (now.as_ref() != Some(expected))
-                .then(|| (path.clone(), expected.clone(), now.flatten()))
+            (!now.is(expected.as_deref())).then(|| {
+                (
+                    path.clone(),
+                    expected.clone(),
+                    now.sha256().map(str::to_owned),
+                )
+            })
         })
         .collect();
     if moved.is_empty() {

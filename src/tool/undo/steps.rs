@@ -13,7 +13,7 @@ use crate::workspace::{Location, OpenFile, Replace, Staged, WriteMode};
 
 use super::super::args::Request;
 use super::super::journal::{self, About, Entry, FileRecord, Keep, Planned};
-use super::super::mutation::session_check;
+use super::super::mutation::commit::{commit, Change};
 use super::super::{approve, edit::MAX_DIFF_BYTES, refuse, Context};
 use super::plan::Step;
 use super::{RestoredFile, UndoRequest, UndoResult};
@@ -54,6 +54,72 @@ pub fn run(
             }
         }
     }
+    let records = records(after, steps);
+    let files = restored(ctx, &records, &originals, &kept);
+    approve::authorize(ctx, &target.id, &payload(ctx, target, &records, dry_run))?;
+    if dry_run {
+        return Ok(UndoResult {
+            id: None,
+            undid: target.id.clone(),
+            files,
+            applied: false,
+        });
+    }
+    // Everything new is staged and synced before the entry; nothing is visible yet.
+    let staged = stage_all(ctx, &records, &originals, &kept)?;
+    let planned: Vec<Planned<'_>> = records
+        .iter()
+        .map(|(record, original)| Planned {
+            record: record.clone(),
+            keep: match original.and_then(|p| originals.get(p)) {
+                Some(o) => Keep::File {
+                    location: &o.location,
+                    file: &o.file,
+                    bytes: None,
+                },
+                None => Keep::Nothing,
+            },
+        })
+        .collect();
+    let about = About {
+        undoes: Some(target.id.clone()),
+        edits: Vec::new(),
+    };
+    let change = Change {
+        tool: UndoRequest::TOOL,
+        files: planned,
+        about,
+    };
+    let id = commit(ctx, change, || {
+        for ((record, _), staged) in records.iter().zip(staged) {
+            apply(ctx, record, staged)?;
+        }
+        Ok(())
+    })?;
+    // What the undo emptied goes, as a delete's or a move's would.
+    for (record, _) in &records {
+        let vacated = record.after.is_none().then_some(&record.path);
+        for path in vacated.into_iter().chain(record.from.as_ref()) {
+            if journal::current(ctx, path) == journal::Now::Absent {
+                ctx.ws.remove_emptied_parents(path);
+            }
+        }
+    }
+    Ok(UndoResult {
+        id,
+        undid: target.id.clone(),
+        files,
+        applied: true,
+    })
+}
+
+/// The undo's own records, step by step from the versions `after` (what is there now),
+/// each with the path whose file as it is now must be kept (when the step replaces or
+/// removes a file no earlier step touched).
+fn records<'s>(
+    after: &BTreeMap<String, Option<String>>,
+    steps: &'s [Step],
+) -> Vec<(FileRecord, Option<&'s str>)> {
     let mut state = after.clone();
     let mut touched: BTreeSet<String> = BTreeSet::new();
     let mut records: Vec<(FileRecord, Option<&str>)> = Vec::new();
@@ -93,20 +159,20 @@ pub fn run(
         };
         records.push((record, keep_original));
     }
-    let files = restored(ctx, &records, &originals, &kept);
-    approve::authorize(ctx, &target.id, &payload(ctx, target, &records, dry_run))?;
-    if dry_run {
-        return Ok(UndoResult {
-            id: None,
-            undid: target.id.clone(),
-            files,
-            applied: false,
-        });
-    }
-    // Everything new is staged and synced before the entry; nothing is visible yet.
+    records
+}
+
+/// Stages and syncs the new content of every record that puts a kept version in place
+/// (`None` for the others), creating the directories it needs; nothing is visible yet.
+fn stage_all<'w>(
+    ctx: &'w Context,
+    records: &[(FileRecord, Option<&str>)],
+    originals: &BTreeMap<String, Original>,
+    kept: &BTreeMap<String, (Vec<u8>, u32)>,
+) -> Outcome<Vec<Option<Staged<'w>>>> {
     let mut staged: Vec<Option<Staged<'_>>> = Vec::new();
     let mut created_dirs: Vec<String> = Vec::new();
-    for (record, _) in &records {
+    for (record, _) in records {
         let Some(sha) = record.after.as_ref().filter(|_| record.from.is_none()) else {
             staged.push(None);
             continue;
@@ -138,56 +204,7 @@ pub fn run(
             })?;
         staged.push(Some(one));
     }
-    let planned: Vec<Planned<'_>> = records
-        .iter()
-        .map(|(record, original)| Planned {
-            record: record.clone(),
-            keep: match original.and_then(|p| originals.get(p)) {
-                Some(o) => Keep::File {
-                    location: &o.location,
-                    file: &o.file,
-                    bytes: None,
-                },
-                None => Keep::Nothing,
-            },
-        })
-        .collect();
-    let about = About {
-        undoes: Some(target.id.clone()),
-        edits: Vec::new(),
-    };
-    let pending = journal::begin(ctx, UndoRequest::TOOL, planned, about)?;
-    let id = journal::publish_under(ctx, pending, || {
-        for ((record, _), staged) in records.iter().zip(staged) {
-            apply(ctx, record, staged)?;
-        }
-        Ok(())
-    })?;
-    let mut vacated = Vec::new();
-    for (record, _) in &records {
-        match &record.after {
-            Some(sha) => session_check::note_written(ctx, &record.path, sha),
-            None => {
-                session_check::note_removed(ctx, &record.path);
-                vacated.push(record.path.clone());
-            }
-        }
-        if let Some(from) = &record.from {
-            session_check::note_removed(ctx, from);
-            vacated.push(from.clone());
-        }
-    }
-    for path in vacated {
-        if journal::current(ctx, &path) == Some(None) {
-            ctx.ws.remove_emptied_parents(&path);
-        }
-    }
-    Ok(UndoResult {
-        id,
-        undid: target.id.clone(),
-        files,
-        applied: true,
-    })
+    Ok(staged)
 }
 
 fn sha_of(step: &Step) -> Option<String> {
@@ -208,17 +225,15 @@ fn apply(ctx: &Context, record: &FileRecord, staged: Option<Staged<'_>>) -> Outc
             .map_err(|e| refuse::path(ctx, &record.path, e))?;
         return Ok(());
     }
-    match staged {
-        Some(staged) => staged
+    if let Some(staged) = staged {
+        return staged
             .publish()
-            .map_err(|e| refuse::path(ctx, &record.path, e)),
-        None => {
-            let location = located(&record.path)?;
-            ctx.ws
-                .remove(&location)
-                .map_err(|e| refuse::path(ctx, &record.path, e))
-        }
+            .map_err(|e| refuse::path(ctx, &record.path, e));
     }
+    let location = located(&record.path)?;
+    ctx.ws
+        .remove(&location)
+        .map_err(|e| refuse::path(ctx, &record.path, e))
 }
 
 /// The kept version `sha`, checked against its digest: a missing or damaged one is

@@ -1,0 +1,63 @@
+//! The last steps every mutation runs, once its checks have passed and the authorize hook
+//! approved, with its new contents staged and synced: the journal entry made durable, the
+//! change published, the entry committed, and the session's ledger told what each file is
+//! now. A failure to publish leaves no entry behind; a failure before it changes nothing.
+
+use crate::refusal::Outcome;
+
+use super::super::journal::{self, About, Planned};
+use super::super::Context;
+use super::session_check;
+
+/// A change about to be published: which tool makes it, and what it does to each file
+/// (with how each file's version before is kept).
+#[derive(Debug)]
+pub struct Change<'a> {
+    pub tool: &'static str,
+    pub files: Vec<Planned<'a>>,
+    pub about: About,
+}
+
+impl<'a> Change<'a> {
+    /// A change by `tool` of `files`, with nothing more to say of it.
+    #[must_use]
+    pub fn of(tool: &'static str, files: Vec<Planned<'a>>) -> Change<'a> {
+        Change {
+            tool,
+            files,
+            about: About::default(),
+        }
+    }
+}
+
+/// Journals `change`, runs `publish`, commits the entry, and records in the session what
+/// each file is now. Returns the entry's id (`None` with the journal off).
+pub fn commit(
+    ctx: &Context,
+    change: Change<'_>,
+    publish: impl FnOnce() -> Outcome<()>,
+) -> Outcome<Option<String>> {
+    let versions: Vec<(String, Option<String>, Option<String>)> = change
+        .files
+        .iter()
+        .map(|p| {
+            (
+                p.record.path.clone(),
+                p.record.after.clone(),
+                p.record.from.clone(),
+            )
+        })
+        .collect();
+    let pending = journal::begin(ctx, change.tool, change.files, &change.about)?;
+    let id = journal::publish_under(ctx, pending, publish)?;
+    for (path, after, from) in versions {
+        if let Some(from) = from {
+            session_check::note_removed(ctx, &from);
+        }
+        match after {
+            Some(sha) => session_check::note_written(ctx, &path, &sha),
+            None => session_check::note_removed(ctx, &path),
+        }
+    }
+    Ok(id)
+}
