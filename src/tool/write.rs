@@ -10,7 +10,7 @@ use crate::workspace::{Error, Kind, WriteMode};
 
 use super::args::{self, invalid, Request};
 use super::journal::{FileRecord, Keep, Planned};
-use super::mutation::commit::{commit, Change};
+use super::mutation::commit::{commit_syncing, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::{stale, target};
 use super::{approve, refuse, textfile, Context};
@@ -183,9 +183,14 @@ fn publish(
         .ws
         .stage(location, &[bytes], None, mode)
         .map_err(failed)?;
-    staged.sync().map_err(failed)?;
     let change = Change::of(WriteRequest::TOOL, vec![planned]);
-    commit(ctx, change, || staged.publish().map_err(failed))?;
+    commit_syncing(
+        ctx,
+        change,
+        staged,
+        |staged| staged.sync().map_err(|e| refuse::path(ctx, shown, e)),
+        |staged| staged.publish().map_err(failed),
+    )?;
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! The journal's storage under `.stitch/journal/`: entries being made (`pending/`), entries
-//! made (`entries/`), and kept versions of files, named by their sha256 (`objects/`).
+//! made (`entries/`), and kept versions of files, named by their sha256 (`objects/`; kept
+//! under `pending/` beside their entry until its change is published).
 //!
 //! It follows the rules of stitch's own state (see [`super::state`]): nothing here is
 //! followed through a link, every file is opened without blocking and checked to be a
@@ -22,6 +23,7 @@ use rustix::io::Errno;
 use super::atomic::{sync_dir, unique_name};
 use super::state::{look, open_dir, open_file, read_bounded, Expect, STATE_DIR};
 use super::{Error, Location, OpenFile, StateProblem, Workspace};
+use crate::platform;
 
 /// Where under `.stitch/journal/` an entry file lies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,10 +101,17 @@ impl Workspace {
             .ok_or_else(|| Error::Io(std::io::ErrorKind::NotFound.into()))
     }
 
+    fn pending(&self) -> Result<Dir, Error> {
+        self.journal_sub(Shelf::Pending.name(), true)?
+            .ok_or_else(|| Error::Io(std::io::ErrorKind::NotFound.into()))
+    }
+
     /// Keeps the version of the file at `location`, open as `file`, whose digest is
     /// `sha`: its inode hard-linked where it can be, else its bytes (`bytes` when the
-    /// caller holds them) copied. Not yet synced: [`Workspace::journal_write`] syncs the
-    /// directory with the entry.
+    /// caller holds them) copied. A new version is kept under `pending/`, beside the entry
+    /// that names it, so that one sync of that directory makes both durable
+    /// ([`Workspace::journal_write`]); [`Workspace::journal_commit`] moves it to
+    /// `objects/`.
     pub fn keep_version(
         &self,
         location: &Location,
@@ -110,9 +119,13 @@ impl Workspace {
         sha: &str,
         bytes: Option<&[u8]>,
     ) -> Result<Kept, Error> {
-        let objects = self.objects()?;
+        let kept = self.objects()?;
+        if present(&kept, sha)? {
+            touch(&kept, sha);
+            return Ok(Kept::Present);
+        }
+        let objects = self.pending()?;
         if present(&objects, sha)? {
-            touch(&objects, sha);
             return Ok(Kept::Present);
         }
         let stat = rustix::fs::fstat(file.fd()).map_err(io)?;
@@ -155,16 +168,6 @@ impl Workspace {
         Ok(Kept::Copied)
     }
 
-    /// Keeps `bytes` (digest `sha`) as a version with permission bits `mode`.
-    pub fn keep_bytes(&self, sha: &str, bytes: &[u8], mode: u32) -> Result<Kept, Error> {
-        let objects = self.objects()?;
-        if present(&objects, sha)? {
-            return Ok(Kept::Present);
-        }
-        copy_in(&objects, sha, mode, |out| out.write_all(bytes))?;
-        Ok(Kept::Copied)
-    }
-
     /// The bytes and permission bits of the kept version `sha`, read with the bound
     /// `limit`. [`Error::NotFound`] when it is missing; [`Error::State`] when it is a
     /// link, not a regular file or too large. The caller checks the digest.
@@ -172,7 +175,11 @@ impl Workspace {
         let path = shown(OBJECTS, sha);
         let objects = self.journal_sub(OBJECTS, false)?.ok_or(Error::NotFound)?;
         if look(&objects, sha, &path, Expect::File)?.is_none() {
-            return Err(Error::NotFound);
+            // Kept by a change whose process died before it moved the version over.
+            self.adopt_kept(sha);
+            if look(&objects, sha, &path, Expect::File)?.is_none() {
+                return Err(Error::NotFound);
+            }
         }
         let file = open_file(&objects, sha, &path, OpenOptions::new().read(true))?;
         let mode = rustix::fs::fstat(&file).map_err(io)?.st_mode & 0o7777;
@@ -204,24 +211,41 @@ impl Workspace {
             let _ = pending.remove_file(name);
             return Err(e);
         }
-        sync_dir(&pending)?;
-        if let Some(objects) = self.journal_sub(OBJECTS, false)? {
-            sync_dir(&objects)?;
-        }
-        Ok(())
+        sync_dir(&pending)
     }
 
-    /// Moves the entry `name` from `pending/` to `entries/`: its change was published.
-    /// Not synced: an entry left pending by a crash is reconciled by the next call.
-    pub fn journal_commit(&self, name: &str) -> Result<(), Error> {
+    /// Moves the entry `name` from `pending/` to `entries/`, and the versions it kept
+    /// (`kept`) to `objects/`: its change was published. Not synced: what a crash leaves
+    /// under `pending/` is reconciled by the next call.
+    pub fn journal_commit(&self, name: &str, kept: &[&str]) -> Result<(), Error> {
         let pending = self
             .journal_sub(Shelf::Pending.name(), false)?
             .ok_or(Error::NotFound)?;
+        for sha in kept {
+            self.adopt_kept(sha);
+        }
         let entries = self
             .journal_sub(Shelf::Entries.name(), true)?
             .ok_or(Error::NotFound)?;
         look(&pending, name, &shown("pending", name), Expect::File)?.ok_or(Error::NotFound)?;
         rustix::fs::renameat(&pending, name, &entries, name).map_err(io)
+    }
+
+    /// Moves the kept version `sha` from `pending/` to `objects/` (where one with that
+    /// name already is, the pending one goes).
+    pub fn adopt_kept(&self, sha: &str) {
+        let (Ok(Some(pending)), Ok(objects)) =
+            (self.journal_sub(Shelf::Pending.name(), false), self.objects())
+        else {
+            return;
+        };
+        if !present(&pending, sha).unwrap_or(false) {
+            return;
+        }
+        match platform::rename_noreplace(&pending, sha, &objects, sha) {
+            Err(Errno::EXIST) => remove_regular(&pending, sha),
+            _ => {}
+        }
     }
 
     /// The names (valid UTF-8 only) of what lies on `shelf`; empty when it does not exist.

@@ -16,7 +16,7 @@ use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 use super::args::Request;
 use super::args::{self, invalid};
 use super::journal::{self, About, FileRecord, Keep, Planned};
-use super::mutation::commit::{commit, Change};
+use super::mutation::commit::{commit_syncing, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::stale;
 use super::mutation::target;
@@ -191,12 +191,11 @@ fn publish(
     (before, after): (&str, &str),
 ) -> Outcome<()> {
     let failed = |e| refuse::path(ctx, &location.shown, e);
-    let staged = if let Some(staged) = staged {
-        staged.map_err(failed)?
+    // Staged early (a large file), it is synced already; else it syncs beside the entry.
+    let (staged, synced) = if let Some(staged) = staged {
+        (staged.map_err(failed)?, true)
     } else {
-        let staged = stage(ctx, location, loaded, edited).map_err(failed)?;
-        staged.sync().map_err(failed)?;
-        staged
+        (stage(ctx, location, loaded, edited).map_err(failed)?, false)
     };
     let planned = Planned {
         record: FileRecord {
@@ -231,7 +230,17 @@ fn publish(
             edits,
         },
     };
-    commit(ctx, change, || staged.publish().map_err(failed))?;
+    let sync = |staged: &Staged<'_>| {
+        if synced {
+            return Ok(());
+        }
+        staged
+            .sync()
+            .map_err(|e| refuse::path(ctx, &location.shown, e))
+    };
+    commit_syncing(ctx, change, staged, sync, |staged| {
+        staged.publish().map_err(failed)
+    })?;
     Ok(())
 }
 

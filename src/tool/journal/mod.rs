@@ -73,6 +73,8 @@ pub struct Planned<'a> {
 pub struct Pending {
     pub id: String,
     name: String,
+    /// The versions the entry names as before, kept under `pending/` until the commit.
+    kept: Vec<String>,
 }
 
 /// What an entry says besides its files.
@@ -132,7 +134,14 @@ pub fn begin(
         let name = entry::file_name(&entry.id, kept_bytes);
         let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
         match ctx.ws.journal_write(&name, &bytes) {
-            Ok(()) => return Ok(Some(Pending { id: entry.id, name })),
+            Ok(()) => {
+                let kept = records.iter().filter_map(|r| r.before.clone()).collect();
+                return Ok(Some(Pending {
+                    id: entry.id,
+                    name,
+                    kept,
+                }));
+            }
             // Another process took this nanosecond: the next one.
             Err(crate::workspace::Error::AlreadyExists) => nanos += 1,
             Err(e) => return Err(state_failure(ctx, e)),
@@ -144,7 +153,8 @@ impl Pending {
     /// The change was published: the entry moves to `entries/`, and the journal is held
     /// to its bounds.
     pub fn commit(self, ctx: &Context) -> String {
-        if ctx.ws.journal_commit(&self.name).is_ok() {
+        let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
+        if ctx.ws.journal_commit(&self.name, &kept).is_ok() {
             if let Ok(keyed) = keyed(ctx) {
                 prune::bound(ctx, &keyed);
             }
@@ -155,6 +165,10 @@ impl Pending {
     /// The change was not published: the entry goes.
     pub fn abandon(self, ctx: &Context) {
         ctx.ws.journal_remove(Shelf::Pending, &self.name);
+        // Versions no entry names are pruned later, like any other.
+        for sha in &self.kept {
+            ctx.ws.adopt_kept(sha);
+        }
     }
 }
 
@@ -250,10 +264,14 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
                 .iter()
                 .all(|(path, sha)| current(ctx, path).is(*sha))
         });
+        let kept: Vec<&str> = entry.files.iter().filter_map(|f| f.before.as_deref()).collect();
         if published {
-            let _ = ctx.ws.journal_commit(&name);
+            let _ = ctx.ws.journal_commit(&name, &kept);
         } else {
             ctx.ws.journal_remove(Shelf::Pending, &name);
+            for sha in kept {
+                ctx.ws.adopt_kept(sha);
+            }
         }
     }
 }

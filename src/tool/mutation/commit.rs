@@ -37,6 +37,20 @@ pub fn commit(
     change: Change<'_>,
     publish: impl FnOnce() -> Outcome<()>,
 ) -> Outcome<Option<String>> {
+    commit_syncing(ctx, change, (), |()| Ok(()), |()| publish())
+}
+
+/// [`commit`] for a change whose new contents (`staged`) are staged but not yet synced:
+/// `sync` syncs them on another core while the entry is written and synced here, since
+/// both must reach the disk before anything is published and neither needs the other;
+/// then `publish` publishes them.
+pub fn commit_syncing<T: Sync>(
+    ctx: &Context,
+    change: Change<'_>,
+    staged: T,
+    sync: impl FnOnce(&T) -> Outcome<()> + Send,
+    publish: impl FnOnce(T) -> Outcome<()>,
+) -> Outcome<Option<String>> {
     let versions: Vec<(String, Option<String>, Option<String>)> = change
         .files
         .iter()
@@ -48,8 +62,29 @@ pub fn commit(
             )
         })
         .collect();
-    let pending = journal::begin(ctx, change.tool, change.files, &change.about)?;
-    let id = journal::publish_under(ctx, pending, publish)?;
+    let pending = if ctx.policy.journal {
+        let (pending, synced) = std::thread::scope(|scope| {
+            let staged = &staged;
+            let syncing = scope.spawn(move || sync(staged));
+            let pending = journal::begin(ctx, change.tool, change.files, &change.about);
+            let synced = syncing
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("a sync panicked").into()));
+            (pending, synced)
+        });
+        let pending = pending?;
+        if let Err(e) = synced {
+            if let Some(pending) = pending {
+                pending.abandon(ctx);
+            }
+            return Err(e);
+        }
+        pending
+    } else {
+        sync(&staged)?;
+        None
+    };
+    let id = journal::publish_under(ctx, pending, || publish(staged))?;
     for (path, after, from) in versions {
         if let Some(from) = from {
             session_check::note_removed(ctx, &from);
