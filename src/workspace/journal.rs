@@ -234,17 +234,17 @@ impl Workspace {
     /// Moves the kept version `sha` from `pending/` to `objects/` (where one with that
     /// name already is, the pending one goes).
     pub fn adopt_kept(&self, sha: &str) {
-        let (Ok(Some(pending)), Ok(objects)) =
-            (self.journal_sub(Shelf::Pending.name(), false), self.objects())
-        else {
+        let (Ok(Some(pending)), Ok(objects)) = (
+            self.journal_sub(Shelf::Pending.name(), false),
+            self.objects(),
+        ) else {
             return;
         };
         if !present(&pending, sha).unwrap_or(false) {
             return;
         }
-        match platform::rename_noreplace(&pending, sha, &objects, sha) {
-            Err(Errno::EXIST) => remove_regular(&pending, sha),
-            _ => {}
+        if let Err(Errno::EXIST) = platform::rename_noreplace(&pending, sha, &objects, sha) {
+            remove_regular(&pending, sha);
         }
     }
 

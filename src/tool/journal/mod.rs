@@ -264,7 +264,11 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
                 .iter()
                 .all(|(path, sha)| current(ctx, path).is(*sha))
         });
-        let kept: Vec<&str> = entry.files.iter().filter_map(|f| f.before.as_deref()).collect();
+        let kept: Vec<&str> = entry
+            .files
+            .iter()
+            .filter_map(|f| f.before.as_deref())
+            .collect();
         if published {
             let _ = ctx.ws.journal_commit(&name, &kept);
         } else {
