@@ -137,7 +137,7 @@ mod tests {
     use crate::tool::registry;
 
     /// Every flag of every tool, given at once (conflicting ones in a second line).
-    const EVERY_FLAG: [&[&str]; 8] = [
+    const EVERY_FLAG: [&[&str]; 12] = [
         &[
             "read",
             "p",
@@ -181,6 +181,18 @@ mod tests {
         ],
         &["search", "q", "--paths-only"],
         &["read", "p"],
+        &["delete", "p", "--expected-sha256", "h", "--dry-run"],
+        &[
+            "move",
+            "a",
+            "b",
+            "--overwrite",
+            "--expected-sha256",
+            "h",
+            "--dry-run",
+        ],
+        &["history", "p", "--limit", "5"],
+        &["undo", "00000000000000000001", "--dry-run"],
     ];
 
     /// Flags map onto the request's own field names: every key they produce is a
@@ -238,6 +250,10 @@ mod tests {
                     .unwrap_or_else(|| panic!("{}: `{field}` has no flag spelling", tool.name));
                 let found = if let Some(long) = spelling.strip_prefix("--") {
                     sub.get_arguments().any(|a| a.get_long() == Some(long))
+                        // A global option (history's `session` is the global --session).
+                        || command
+                            .get_arguments()
+                            .any(|a| a.is_global_set() && a.get_long() == Some(long))
                 } else {
                     sub.get_positionals().any(|a| {
                         a.get_value_names()
