@@ -1,7 +1,7 @@
 //! stitch's own files outside every workspace, in the user's home: the user's config
 //! (`$XDG_CONFIG_HOME/stitch/config.json`) and the records of which workspace configs a
 //! person trusts (`$XDG_DATA_HOME/stitch/trusted/`); the journal's key beside them
-//! ([`super::key`]).
+//! (`workspace/key.rs`).
 //!
 //! These live where no clone or archive can put them, so they are what a workspace's
 //! config cannot be: trusted by where they are. They still follow the rules of stitch's

@@ -2,7 +2,7 @@
 //! made (`entries/`), and kept versions of files, named by their sha256 (`objects/`; kept
 //! under `pending/` beside their entry until its change is published).
 //!
-//! It follows the rules of stitch's own state (see [`super::state`]): nothing here is
+//! It follows the rules of stitch's own state (see `workspace/state.rs`): nothing here is
 //! followed through a link, every file is opened without blocking and checked to be a
 //! regular file, and read with a bound. A planted name that is not a regular file is
 //! skipped when entries are listed, and [`Error::State`] when it stands where a kept
