@@ -31,7 +31,7 @@ const DEFAULT_LIMIT: u64 = 20;
 const MAX_LIMIT: u64 = 10_000;
 
 impl Request for HistoryRequest {
-    const TOOL: &'static str = "list_changes";
+    const TOOL: &'static str = super::registry::names::LIST_CHANGES;
     const DESCRIPTION: &'static str = "List the changes stitch made in this workspace (writes, edits, deletes, moves, undos), newest first, from its journal: any process's, any session's. Returns changes: [{id, time, tool, session, undoes, undone, files: [{path, from, before, after}]}] (before/after are sha256 digests, null for absent), truncated, and foreign (entries that stitch did not write under this user's key: never listed or undone). Pass an id to undo_change to take a change back. Refusals: INVALID_ARGUMENT (fix the named field); INVALID_PATH, OUTSIDE_ROOT (fix the path); INVALID_CONFIG (the workspace owner must fix stitch's state).";
     const FIELDS: &'static [&'static str] = &["path", "limit", "session"];
 }

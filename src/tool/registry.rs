@@ -11,6 +11,21 @@ use super::{
 };
 use crate::refusal::{Code, Outcome};
 
+/// The tools' wire names, in schemas, envelopes, hooks, the journal and hints: spelled here
+/// and nowhere else.
+pub mod names {
+    pub const READ_FILE: &str = "read_file";
+    pub const WRITE_FILE: &str = "write_file";
+    pub const EDIT_FILE: &str = "edit_file";
+    pub const LIST_DIRECTORY: &str = "list_directory";
+    pub const GLOB: &str = "glob";
+    pub const SEARCH_FILES: &str = "search_files";
+    pub const DELETE_FILE: &str = "delete_file";
+    pub const MOVE_FILE: &str = "move_file";
+    pub const LIST_CHANGES: &str = "list_changes";
+    pub const UNDO_CHANGE: &str = "undo_change";
+}
+
 /// What a host may assume of a tool before calling it (MCP's tool annotations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Annotations {

@@ -58,7 +58,7 @@ pub struct EditItem {
 }
 
 impl Request for EditRequest {
-    const TOOL: &'static str = "edit_file";
+    const TOOL: &'static str = super::super::registry::names::EDIT_FILE;
     const DESCRIPTION: &'static str = "Replace exact text in one file, atomically: oldText must match byte for byte (indentation and line endings included) exactly once, unless replaceAll or expectedReplacements says how many. Several replacements go in edits, applied in order, all or nothing. Returns baseSha256, sha256 (pass it as expectedSha256 to chain edits), replacements, bytes, applied and a unified diff; lineEndings: \"crlf\" when newText was written with CRLF to follow the file; with okIfApplied, alreadyApplied: true (and applied: false) when the edit was already there. Refusals: NO_MATCH (oldText is not in the file: copy details.candidates[0].text exactly as oldText and retry; alreadyApplied means newText is already there: pass okIfApplied: true to accept that); AMBIGUOUS_MATCH (oldText occurs more than once, at details.lines: add surrounding lines until it is unique, or pass replaceAll: true); MATCH_COUNT_MISMATCH (expectedReplacements differs from the count: check it); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, read the file, then retry); NOT_FOUND (create it with write_file, or use details.nearNames); NOT_TEXT; TOO_LARGE; INVALID_ARGUMENT (empty oldText, oldText equal to newText, edits with oldText: fix the field named); INVALID_PATH; OUTSIDE_ROOT; DENIED; BUSY (retry). details.editIndex names the failing item of edits.";
     const FIELDS: &'static [&'static str] = &[
         "path",

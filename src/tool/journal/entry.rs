@@ -141,7 +141,7 @@ mod tests {
         Entry {
             id: "00000000000000000001".into(),
             time: "2026-01-01T00:00:00Z".into(),
-            tool: "edit_file".into(),
+            tool: crate::tool::registry::names::EDIT_FILE.into(),
             session: None,
             undoes: None,
             files: vec![FileRecord {

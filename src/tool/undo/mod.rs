@@ -35,7 +35,7 @@ pub struct UndoRequest {
 }
 
 impl Request for UndoRequest {
-    const TOOL: &'static str = "undo_change";
+    const TOOL: &'static str = super::super::registry::names::UNDO_CHANGE;
     const DESCRIPTION: &'static str = "Take back a change stitch made (a write, edit, delete, move or undo) from its journal: every file it touched is restored to its version before, all or nothing, and the undo is journaled itself (undo an undo to redo). Without id, the newest change not yet undone (of this session when there is one); repeated calls walk back in time. Returns id (the undo's own entry), undid, files: [{path, from, sha256, diff}], applied. Refusals: STALE_VERSION (a file changed since that change: details.paths names each, and nothing was changed — re-read the file and change it by hand instead); NOT_FOUND (nothing to undo, or no such id: call list_changes); DENIED (policy, .git/ or .stitch/); INVALID_CONFIG (a kept version is missing or damaged, or stitch's state is unusable); INVALID_ARGUMENT (fix the named field); BUSY (retry).";
     const FIELDS: &'static [&'static str] = &["id", "dryRun"];
 }
