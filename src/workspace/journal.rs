@@ -294,9 +294,15 @@ impl Workspace {
         }
     }
 
-    /// The kept versions' names (64 hex digits only) and ages.
-    pub fn journal_objects(&self) -> Result<Vec<ObjectName>, Error> {
-        let Some(dir) = self.journal_sub(OBJECTS, false)? else {
+    /// The kept versions' names (64 hex digits only) and ages, under `objects/` or, with
+    /// `on_shelf`, those still under `pending/`.
+    pub fn journal_objects(&self, on_shelf: bool) -> Result<Vec<ObjectName>, Error> {
+        let sub = if on_shelf {
+            Shelf::Pending.name()
+        } else {
+            OBJECTS
+        };
+        let Some(dir) = self.journal_sub(sub, false)? else {
             return Ok(Vec::new());
         };
         super::state::sweep_dir(&dir);

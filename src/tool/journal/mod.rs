@@ -233,6 +233,7 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
     let Ok(names) = ctx.ws.journal_list(Shelf::Pending) else {
         return;
     };
+    let mut pending_names = Vec::new();
     for name in names {
         let Some((id, _)) = entry::parse_name(&name) else {
             continue;
@@ -246,6 +247,7 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
         let Some(entry) = entry::decode(&bytes, &keyed.key, &keyed.root, id) else {
             continue;
         };
+        pending_names.extend(entry.files.iter().filter_map(|f| f.before.clone()));
         let paths: Vec<&str> = entry
             .files
             .iter()
@@ -275,6 +277,14 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
             ctx.ws.journal_remove(Shelf::Pending, &name);
             for sha in kept {
                 ctx.ws.adopt_kept(sha);
+            }
+        }
+    }
+    // A version kept by a process that died before it wrote the entry naming it.
+    if let Ok(orphans) = ctx.ws.journal_objects(true) {
+        for orphan in orphans {
+            if orphan.age_secs >= prune::IN_FLIGHT_SECS && !pending_names.contains(&orphan.name) {
+                ctx.ws.adopt_kept(&orphan.name);
             }
         }
     }

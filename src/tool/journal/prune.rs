@@ -13,7 +13,7 @@ use super::super::Context;
 use super::{entries, entry, Keyed};
 
 /// A kept version younger than this may belong to an entry being made right now.
-const IN_FLIGHT_SECS: u64 = 2;
+pub const IN_FLIGHT_SECS: u64 = 2;
 
 /// Holds the journal to its bounds, as the module says.
 pub fn bound(ctx: &Context, keyed: &Keyed) {
@@ -57,7 +57,7 @@ pub fn bound(ctx: &Context, keyed: &Keyed) {
             }
         }
     }
-    let Ok(objects) = ctx.ws.journal_objects() else {
+    let Ok(objects) = ctx.ws.journal_objects(false) else {
         return;
     };
     for object in objects {
