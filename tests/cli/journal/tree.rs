@@ -160,3 +160,88 @@ fn a_move_guards_both_ends() {
         ("a\n".into(), "b\n".into())
     );
 }
+
+/// A hook in the workspace that records its payload outside the root, then runs `then`;
+/// the workspace's config names it, and a person trusts that config.
+fn recording_hook(ws: &TestWorkspace, then: &str) -> std::path::PathBuf {
+    let out = ws.outside().join("payload.json");
+    ws.file(
+        "hooks/approve",
+        format!("#!/bin/sh\ncat > '{}'\n{then}", out.display()),
+    );
+    fs::set_permissions(ws.path("hooks/approve"), fs::Permissions::from_mode(0o755)).unwrap();
+    ws.file(
+        ".stitch/config.json",
+        json!({"authorize": ["./hooks/approve"]}).to_string(),
+    );
+    ws.trust();
+    out
+}
+
+#[test]
+fn the_hook_sees_a_move_delete_and_undo_whole_and_may_refuse_them() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "a\n");
+    let out = recording_hook(&ws, "exit 0\n");
+    ws.run(&["move", "a.txt", "docs/a.txt"]).ok();
+    let payload: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
+    crate::support::assert_json(
+        &json!({
+            "tool": "move_file",
+            "path": "docs/a.txt",
+            "from": "a.txt",
+            "operation": "move",
+            "bytes": 2,
+            "overwrite": false,
+            "createsDirectories": ["docs"],
+            "resultSha256": sha256sum(b"a\n"),
+            "dryRun": false
+        }),
+        &payload,
+    );
+    ws.run(&["undo"]).ok();
+    let payload: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(payload["tool"], "undo_change");
+    assert_eq!(
+        payload["changes"],
+        json!([{"path": "a.txt", "operation": "move", "from": "docs/a.txt", "resultSha256": sha256sum(b"a\n")}])
+    );
+    // A hook that refuses: nothing is deleted, and no entry is made.
+    let out = recording_hook(&ws, "echo 'no deletes today' >&2\nexit 1\n");
+    let run = ws.run(&["delete", "a.txt"]);
+    assert_eq!(run.envelope["error"], "DENIED");
+    assert_eq!(run.envelope["details"]["reason"], "no deletes today");
+    assert!(ws.exists("a.txt"));
+    let payload: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(payload["operation"], "delete");
+    let history = ws.run(&["history"]);
+    assert_eq!(history.ok()["changes"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn an_untrusted_hook_refuses_delete_move_and_undo_before_anything() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "a\n");
+    ws.run(&["write", "b.txt", "--content", "b\n"]).ok();
+    ws.file(
+        ".stitch/config.json",
+        json!({"authorize": ["./nobody"]}).to_string(),
+    );
+    for args in [
+        &["delete", "a.txt"][..],
+        &["move", "a.txt", "c.txt"],
+        &["undo"],
+    ] {
+        let run = ws.run(args);
+        assert_eq!(
+            run.envelope["details"]["rule"], "untrusted-config",
+            "{args:?}"
+        );
+    }
+    assert!(ws.exists("a.txt") && ws.exists("b.txt") && !ws.exists("c.txt"));
+    // Listing changes only reads.
+    ws.run(&["history"]).ok();
+}
