@@ -9,7 +9,7 @@ use crate::workspace::journal::Shelf;
 
 use super::args::{self, invalid, Request};
 use super::journal::{self, Entry};
-use super::{refuse, Context};
+use super::{approve, refuse, Context};
 
 /// The arguments of `list_changes`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -90,6 +90,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
         Some(raw) => {
             let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
             refuse::protected(&location, false)?;
+            approve::rules(ctx, &location, false)?;
             Some(location.real)
         }
     };
