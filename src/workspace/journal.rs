@@ -187,30 +187,32 @@ impl Workspace {
     }
 
     /// Writes a new entry file `name` under `pending/` (never replacing one), syncs it,
-    /// and syncs the directories that name it and the versions it keeps: once this
+    /// and syncs that directory, which also names the versions it keeps: once this
     /// returns, the entry survives a crash.
     pub fn journal_write(&self, name: &str, bytes: &[u8]) -> Result<(), Error> {
         let pending = self
             .journal_sub(Shelf::Pending.name(), true)?
             .ok_or(Error::NotFound)?;
+        // Written whole under a temp name first, so that a process killed mid-write never
+        // leaves a torn entry under its name (the temp name is swept later).
+        let temp = unique_name(name);
         let path = shown(Shelf::Pending.name(), name);
         let mut options = OpenOptions::new();
         options.write(true).create_new(true).mode(0o600);
-        let mut file = match open_file(&pending, name, &path, &mut options) {
-            Ok(file) => file,
-            Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                return Err(Error::AlreadyExists)
-            }
-            Err(e) => return Err(e),
-        };
+        let mut file = open_file(&pending, &temp, &path, &mut options)?;
         let written = file
             .write_all(bytes)
             .and_then(|()| file.sync_data())
-            .map_err(Error::Io);
-        if let Err(e) = written {
-            let _ = pending.remove_file(name);
-            return Err(e);
-        }
+            .map_err(Error::Io)
+            .and_then(|()| {
+                rustix::fs::linkat(&pending, temp.as_str(), &pending, name, AtFlags::empty())
+                    .map_err(|e| match e {
+                        Errno::EXIST => Error::AlreadyExists,
+                        other => io(other),
+                    })
+            });
+        let _ = pending.remove_file(&temp);
+        written?;
         sync_dir(&pending)
     }
 
