@@ -73,7 +73,11 @@ fn a_killed_journaled_edit_leaves_old_or_new_and_a_consistent_journal() {
         let pending: Vec<String> = fs::read_dir(ws.path(".stitch/journal/pending"))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|name| name.ends_with(".entry"))
+            .filter(|name| {
+                std::path::Path::new(name)
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("entry"))
+            })
             .collect();
         assert!(
             pending.is_empty(),
