@@ -105,8 +105,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
             })
         }
     };
-    journal::reconcile(ctx, &keyed);
-    let (all, foreign) = journal::entries(ctx, &keyed, Shelf::Entries)?;
+    journal::reconcile(ctx, keyed);
+    let (all, foreign) = journal::entries(ctx, keyed, Shelf::Entries)?;
     let undone = journal::undone(&all);
     let touches = |e: &Entry| {
         within.as_deref().is_none_or(|within| {

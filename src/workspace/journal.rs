@@ -46,6 +46,14 @@ impl Shelf {
 
 const OBJECTS: &str = "objects";
 
+/// The journal's directories, opened once a call.
+#[derive(Debug, Default)]
+pub struct Dirs {
+    pending: std::sync::OnceLock<Dir>,
+    entries: std::sync::OnceLock<Dir>,
+    objects: std::sync::OnceLock<Dir>,
+}
+
 /// How a version was kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kept {
@@ -77,8 +85,24 @@ pub fn shown(sub: &str, name: &str) -> String {
 }
 
 impl Workspace {
-    /// `.stitch/journal/<sub>/`, created when `create` asks; `None` when missing.
-    fn journal_sub(&self, sub: &str, create: bool) -> Result<Option<Dir>, Error> {
+    /// `.stitch/journal/<sub>/`, created when `create` asks; `None` when missing. Once
+    /// opened, kept for the rest of the call.
+    fn journal_sub(&self, sub: &str, create: bool) -> Result<Option<&Dir>, Error> {
+        let slot = match sub {
+            "pending" => &self.journal.pending,
+            "entries" => &self.journal.entries,
+            _ => &self.journal.objects,
+        };
+        if let Some(dir) = slot.get() {
+            return Ok(Some(dir));
+        }
+        let Some(dir) = self.open_journal_sub(sub, create)? else {
+            return Ok(None);
+        };
+        Ok(Some(slot.get_or_init(|| dir)))
+    }
+
+    fn open_journal_sub(&self, sub: &str, create: bool) -> Result<Option<Dir>, Error> {
         let Some(journal) = self.state_subdir_opt("journal", create)? else {
             return Ok(None);
         };
@@ -96,12 +120,12 @@ impl Workspace {
         open_dir(&journal, sub, &path).map(Some)
     }
 
-    fn objects(&self) -> Result<Dir, Error> {
+    fn objects(&self) -> Result<&Dir, Error> {
         self.journal_sub(OBJECTS, true)?
             .ok_or_else(|| Error::Io(std::io::ErrorKind::NotFound.into()))
     }
 
-    fn pending(&self) -> Result<Dir, Error> {
+    fn pending(&self) -> Result<&Dir, Error> {
         self.journal_sub(Shelf::Pending.name(), true)?
             .ok_or_else(|| Error::Io(std::io::ErrorKind::NotFound.into()))
     }
@@ -120,12 +144,12 @@ impl Workspace {
         bytes: Option<&[u8]>,
     ) -> Result<Kept, Error> {
         let kept = self.objects()?;
-        if present(&kept, sha)? {
-            touch(&kept, sha);
+        if present(kept, sha)? {
+            touch(kept, sha);
             return Ok(Kept::Present);
         }
         let objects = self.pending()?;
-        if present(&objects, sha)? {
+        if present(objects, sha)? {
             return Ok(Kept::Present);
         }
         let stat = rustix::fs::fstat(file.fd()).map_err(io)?;
@@ -137,19 +161,19 @@ impl Workspace {
                     location.real.as_str(),
                 ),
             };
-            match rustix::fs::linkat(&parent, name, &objects, sha, AtFlags::empty()) {
+            match rustix::fs::linkat(&parent, name, objects, sha, AtFlags::empty()) {
                 Ok(()) => {
                     // The name may have been swapped since the file was opened: only the
                     // inode that was read counts.
                     let linked =
-                        rustix::fs::statat(&objects, sha, AtFlags::SYMLINK_NOFOLLOW).map_err(io)?;
+                        rustix::fs::statat(objects, sha, AtFlags::SYMLINK_NOFOLLOW).map_err(io)?;
                     if linked.st_ino == stat.st_ino && linked.st_dev == stat.st_dev {
                         return Ok(Kept::Linked);
                     }
-                    let _ = rustix::fs::unlinkat(&objects, sha, AtFlags::empty());
+                    let _ = rustix::fs::unlinkat(objects, sha, AtFlags::empty());
                 }
                 Err(Errno::EXIST) => {
-                    if present(&objects, sha)? {
+                    if present(objects, sha)? {
                         return Ok(Kept::Present);
                     }
                 }
@@ -162,8 +186,8 @@ impl Workspace {
         }
         let mode = stat.st_mode & 0o7777;
         match bytes {
-            Some(bytes) => copy_in(&objects, sha, mode, |out| out.write_all(bytes)),
-            None => copy_in(&objects, sha, mode, |out| copy_fd(file, out)),
+            Some(bytes) => copy_in(objects, sha, mode, |out| out.write_all(bytes)),
+            None => copy_in(objects, sha, mode, |out| copy_fd(file, out)),
         }?;
         Ok(Kept::Copied)
     }
@@ -174,14 +198,14 @@ impl Workspace {
     pub fn kept_version(&self, sha: &str, limit: u64) -> Result<(Vec<u8>, u32), Error> {
         let path = shown(OBJECTS, sha);
         let objects = self.journal_sub(OBJECTS, false)?.ok_or(Error::NotFound)?;
-        if look(&objects, sha, &path, Expect::File)?.is_none() {
+        if look(objects, sha, &path, Expect::File)?.is_none() {
             // Kept by a change whose process died before it moved the version over.
             self.adopt_kept(sha);
-            if look(&objects, sha, &path, Expect::File)?.is_none() {
+            if look(objects, sha, &path, Expect::File)?.is_none() {
                 return Err(Error::NotFound);
             }
         }
-        let file = open_file(&objects, sha, &path, OpenOptions::new().read(true))?;
+        let file = open_file(objects, sha, &path, OpenOptions::new().read(true))?;
         let mode = rustix::fs::fstat(&file).map_err(io)?.st_mode & 0o7777;
         Ok((read_bounded(file, &path, limit)?, mode))
     }
@@ -193,27 +217,29 @@ impl Workspace {
         let pending = self
             .journal_sub(Shelf::Pending.name(), true)?
             .ok_or(Error::NotFound)?;
-        // Written whole under a temp name first, so that a process killed mid-write never
-        // leaves a torn entry under its name (the temp name is swept later).
-        let temp = unique_name(name);
         let path = shown(Shelf::Pending.name(), name);
         let mut options = OpenOptions::new();
         options.write(true).create_new(true).mode(0o600);
-        let mut file = open_file(&pending, &temp, &path, &mut options)?;
+        let mut file = match open_file(pending, name, &path, &mut options) {
+            Ok(file) => file,
+            Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(Error::AlreadyExists)
+            }
+            Err(e) => return Err(e),
+        };
+        // Created under its name before its bytes, so that one data sync makes the name
+        // durable too and the directory's sync costs nothing more. A process killed before
+        // that sync leaves a torn entry, which does not verify; its change was never
+        // published, and reconciliation drops it.
         let written = file
             .write_all(bytes)
             .and_then(|()| file.sync_data())
-            .map_err(Error::Io)
-            .and_then(|()| {
-                rustix::fs::linkat(&pending, temp.as_str(), &pending, name, AtFlags::empty())
-                    .map_err(|e| match e {
-                        Errno::EXIST => Error::AlreadyExists,
-                        other => io(other),
-                    })
-            });
-        let _ = pending.remove_file(&temp);
-        written?;
-        sync_dir(&pending)
+            .map_err(Error::Io);
+        if let Err(e) = written {
+            let _ = pending.remove_file(name);
+            return Err(e);
+        }
+        sync_dir(pending)
     }
 
     /// Moves the entry `name` from `pending/` to `entries/`, and the versions it kept
@@ -229,8 +255,8 @@ impl Workspace {
         let entries = self
             .journal_sub(Shelf::Entries.name(), true)?
             .ok_or(Error::NotFound)?;
-        look(&pending, name, &shown("pending", name), Expect::File)?.ok_or(Error::NotFound)?;
-        rustix::fs::renameat(&pending, name, &entries, name).map_err(io)
+        look(pending, name, &shown("pending", name), Expect::File)?.ok_or(Error::NotFound)?;
+        rustix::fs::renameat(pending, name, entries, name).map_err(io)
     }
 
     /// Moves the kept version `sha` from `pending/` to `objects/` (where one with that
@@ -242,11 +268,11 @@ impl Workspace {
         ) else {
             return;
         };
-        if !present(&pending, sha).unwrap_or(false) {
+        if !present(pending, sha).unwrap_or(false) {
             return;
         }
-        if let Err(Errno::EXIST) = platform::rename_noreplace(&pending, sha, &objects, sha) {
-            remove_regular(&pending, sha);
+        if let Err(Errno::EXIST) = platform::rename_noreplace(pending, sha, objects, sha) {
+            remove_regular(pending, sha);
         }
     }
 
@@ -255,7 +281,7 @@ impl Workspace {
         let Some(dir) = self.journal_sub(shelf.name(), false)? else {
             return Ok(Vec::new());
         };
-        list(&dir)
+        list(dir)
     }
 
     /// The bytes of the entry `name` on `shelf`, or `None` when it is missing, is not a
@@ -271,12 +297,12 @@ impl Workspace {
             return Ok(None);
         };
         let path = shown(shelf.name(), name);
-        match look(&dir, name, &path, Expect::File) {
+        match look(dir, name, &path, Expect::File) {
             Ok(Some(())) => {}
             Ok(None) | Err(Error::State { .. }) => return Ok(None),
             Err(e) => return Err(e),
         }
-        let file = match open_file(&dir, name, &path, OpenOptions::new().read(true)) {
+        let file = match open_file(dir, name, &path, OpenOptions::new().read(true)) {
             Ok(file) => file,
             Err(Error::State { .. }) => return Ok(None),
             Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -289,10 +315,22 @@ impl Workspace {
         }
     }
 
+    /// Seconds since the entry `name` on `shelf` was last written, if it is a regular file.
+    #[must_use]
+    pub fn journal_age_secs(&self, shelf: Shelf, name: &str) -> Option<u64> {
+        let dir = self.journal_sub(shelf.name(), false).ok()??;
+        let stat = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_secs();
+        Some(now.saturating_sub(u64::try_from(stat.st_mtime).unwrap_or(0)))
+    }
+
     /// Removes the entry `name` from `shelf`, if it is a regular file.
     pub fn journal_remove(&self, shelf: Shelf, name: &str) {
         if let Ok(Some(dir)) = self.journal_sub(shelf.name(), false) {
-            remove_regular(&dir, name);
+            remove_regular(dir, name);
         }
     }
 
@@ -307,17 +345,16 @@ impl Workspace {
         let Some(dir) = self.journal_sub(sub, false)? else {
             return Ok(Vec::new());
         };
-        super::state::sweep_dir(&dir);
+        super::state::sweep_dir(dir);
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let mut names = Vec::new();
-        for name in list(&dir)? {
+        for name in list(dir)? {
             if !crate::digest::is_sha256_hex(&name) {
                 continue;
             }
-            let Ok(stat) = rustix::fs::statat(&dir, name.as_str(), AtFlags::SYMLINK_NOFOLLOW)
-            else {
+            let Ok(stat) = rustix::fs::statat(dir, name.as_str(), AtFlags::SYMLINK_NOFOLLOW) else {
                 continue;
             };
             let ctime = u64::try_from(stat.st_ctime).unwrap_or(0);
@@ -332,7 +369,7 @@ impl Workspace {
     /// Removes the kept version `name`, if it is a regular file.
     pub fn journal_remove_object(&self, name: &str) {
         if let Ok(Some(dir)) = self.journal_sub(OBJECTS, false) {
-            remove_regular(&dir, name);
+            remove_regular(dir, name);
         }
     }
 }

@@ -46,6 +46,8 @@ pub struct Workspace {
     canonical: PathBuf,
     /// `.stitch`, once opened and checked (see [`state`]).
     state: std::sync::OnceLock<Dir>,
+    /// `.stitch/journal/`'s directories, once opened.
+    journal: journal::Dirs,
 }
 
 /// Why the root itself cannot be used.
@@ -153,6 +155,7 @@ impl Workspace {
             given,
             canonical,
             state: std::sync::OnceLock::new(),
+            journal: journal::Dirs::default(),
         })
     }
 
@@ -165,6 +168,7 @@ impl Workspace {
             given: self.given.clone(),
             canonical: self.canonical.clone(),
             state: std::sync::OnceLock::new(),
+            journal: journal::Dirs::default(),
         })
     }
 

@@ -22,14 +22,21 @@ use super::{refuse, Context};
 pub use entry::{Entry, FileRecord};
 
 /// The key and root an entry is authenticated under.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Keyed {
     key: [u8; crate::workspace::KEY_BYTES],
     root: Vec<u8>,
 }
 
-/// Whether the journal is on in `ctx`: the key, or why it is off.
-pub fn keyed(ctx: &Context) -> Result<Keyed, String> {
+/// Whether the journal is on in `ctx`: the key, or why it is off. Looked up once a call.
+pub fn keyed(ctx: &Context) -> Result<&Keyed, String> {
+    ctx.journal_key
+        .get_or_init(|| look_up(ctx))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn look_up(ctx: &Context) -> Result<Keyed, String> {
     if !ctx.policy.journal {
         return Err("journal: false in a config turns the journal off".into());
     }
@@ -96,7 +103,7 @@ pub fn begin(
     let Ok(keyed) = keyed(ctx) else {
         return Ok(None);
     };
-    reconcile(ctx, &keyed);
+    reconcile(ctx, keyed);
     let mut records = Vec::with_capacity(files.len());
     let mut kept_bytes = 0u64;
     for Planned { mut record, keep } in files {
@@ -156,7 +163,7 @@ impl Pending {
         let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
         if ctx.ws.journal_commit(&self.name, &kept).is_ok() {
             if let Ok(keyed) = keyed(ctx) {
-                prune::bound(ctx, &keyed);
+                prune::bound(ctx, keyed);
             }
         }
         self.id
@@ -245,6 +252,15 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
             continue;
         };
         let Some(entry) = entry::decode(&bytes, &keyed.key, &keyed.root, id) else {
+            // Torn by a process killed while writing it (its change was never published),
+            // or not stitch's: either way nothing to finish, and it goes once it is old.
+            if ctx
+                .ws
+                .journal_age_secs(Shelf::Pending, &name)
+                .is_some_and(|age| age >= prune::IN_FLIGHT_SECS)
+            {
+                ctx.ws.journal_remove(Shelf::Pending, &name);
+            }
             continue;
         };
         pending_names.extend(entry.files.iter().filter_map(|f| f.before.clone()));
@@ -354,7 +370,7 @@ pub fn shows_applied(
     let Ok(keyed) = keyed(ctx) else {
         return false;
     };
-    let Ok((all, _)) = entries(ctx, &keyed, Shelf::Entries) else {
+    let Ok((all, _)) = entries(ctx, keyed, Shelf::Entries) else {
         return false;
     };
     let wanted = [
