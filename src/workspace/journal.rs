@@ -54,6 +54,24 @@ pub struct Dirs {
     objects: std::sync::OnceLock<Dir>,
 }
 
+/// An entry written but not yet synced.
+#[derive(Debug)]
+pub struct Unsynced<'a> {
+    file: cap_std::fs::File,
+    dir: &'a Dir,
+}
+
+impl Unsynced<'_> {
+    /// Syncs the entry and the directory that names it (and the versions it keeps): once
+    /// this returns, the entry survives a crash. Its metadata is already in the
+    /// filesystem's running transaction, so a sync of the new content at the same time
+    /// shares the commit.
+    pub fn sync(&self) -> Result<(), Error> {
+        self.file.sync_data().map_err(Error::Io)?;
+        sync_dir(self.dir)
+    }
+}
+
 /// How a version was kept.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kept {
@@ -210,10 +228,9 @@ impl Workspace {
         Ok((read_bounded(file, &path, limit)?, mode))
     }
 
-    /// Writes a new entry file `name` under `pending/` (never replacing one), syncs it,
-    /// and syncs that directory, which also names the versions it keeps: once this
-    /// returns, the entry survives a crash.
-    pub fn journal_write(&self, name: &str, bytes: &[u8]) -> Result<(), Error> {
+    /// Writes a new entry file `name` under `pending/` (never replacing one), not yet
+    /// synced: [`Unsynced::sync`] makes it durable.
+    pub fn journal_write(&self, name: &str, bytes: &[u8]) -> Result<Unsynced<'_>, Error> {
         let pending = self
             .journal_sub(Shelf::Pending.name(), true)?
             .ok_or(Error::NotFound)?;
@@ -231,15 +248,11 @@ impl Workspace {
         // durable too and the directory's sync costs nothing more. A process killed before
         // that sync leaves a torn entry, which does not verify; its change was never
         // published, and reconciliation drops it.
-        let written = file
-            .write_all(bytes)
-            .and_then(|()| file.sync_data())
-            .map_err(Error::Io);
-        if let Err(e) = written {
+        if let Err(e) = file.write_all(bytes) {
             let _ = pending.remove_file(name);
-            return Err(e);
+            return Err(Error::Io(e));
         }
-        sync_dir(pending)
+        Ok(Unsynced { file, dir: pending })
     }
 
     /// Moves the entry `name` from `pending/` to `entries/`, and the versions it kept

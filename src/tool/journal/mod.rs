@@ -1,7 +1,7 @@
 //! The journal (§11): every change stitch makes is one entry, written and synced before the
 //! change is published, so that any later process can list it and take it back.
 //!
-//! A mutation hands [`begin`] the files it will change — each with its version before and
+//! A mutation hands [`prepare`] the files it will change — each with its version before and
 //! after, and how to keep the version before — once every check has passed and just before
 //! it publishes; then [`Pending::commit`] after. An entry is made under `pending/` and moved
 //! to `entries/` once its change is published; one left pending by a process that died is
@@ -15,7 +15,7 @@ pub mod time;
 
 use crate::refusal::{Failure, Outcome};
 use crate::workspace::home::Home;
-use crate::workspace::journal::{Kept, Shelf};
+use crate::workspace::journal::{Kept, Shelf, Unsynced};
 use crate::workspace::{Location, OpenFile};
 
 use super::{refuse, Context};
@@ -91,15 +91,15 @@ pub struct About {
     pub edits: Vec<[String; 2]>,
 }
 
-/// Writes the entry of a change by `tool` to `files`, keeping each version before, and
-/// syncs it: call it once every check has passed, just before publishing. `None` when the
-/// journal is off.
-pub fn begin(
-    ctx: &Context,
+/// Writes the entry of a change by `tool` to `files`, keeping each version before, once
+/// every check has passed and just before publishing: the entry written, with what syncs
+/// it (which must succeed before anything is published). `None` when the journal is off.
+pub fn prepare<'w>(
+    ctx: &'w Context,
     tool: &str,
     files: Vec<Planned<'_>>,
     about: &About,
-) -> Outcome<Option<Pending>> {
+) -> Outcome<Option<(Pending, Unsynced<'w>)>> {
     let Ok(keyed) = keyed(ctx) else {
         return Ok(None);
     };
@@ -141,13 +141,16 @@ pub fn begin(
         let name = entry::file_name(&entry.id, kept_bytes);
         let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
         match ctx.ws.journal_write(&name, &bytes) {
-            Ok(()) => {
+            Ok(unsynced) => {
                 let kept = records.iter().filter_map(|r| r.before.clone()).collect();
-                return Ok(Some(Pending {
-                    id: entry.id,
-                    name,
-                    kept,
-                }));
+                return Ok(Some((
+                    Pending {
+                        id: entry.id,
+                        name,
+                        kept,
+                    },
+                    unsynced,
+                )));
             }
             // Another process took this nanosecond: the next one.
             Err(crate::workspace::Error::AlreadyExists) => nanos += 1,
@@ -197,7 +200,7 @@ pub fn publish_under(
     }
 }
 
-fn state_failure(ctx: &Context, e: crate::workspace::Error) -> Failure {
+pub fn state_failure(ctx: &Context, e: crate::workspace::Error) -> Failure {
     refuse::path(ctx, ".stitch/journal", e)
 }
 

@@ -62,24 +62,34 @@ pub fn commit_syncing<T: Sync>(
             )
         })
         .collect();
-    let pending = if ctx.policy.journal {
-        let (pending, synced) = std::thread::scope(|scope| {
+    // The entry is written first, then both it and the new contents are synced at once:
+    // their metadata then reaches the disk in one commit of the filesystem's journal.
+    let prepared = if ctx.policy.journal {
+        journal::prepare(ctx, change.tool, change.files, &change.about)?
+    } else {
+        None
+    };
+    let pending = if let Some((pending, unsynced)) = prepared {
+        let (entry, synced) = std::thread::scope(|scope| {
             let staged = &staged;
             let syncing = scope.spawn(move || sync(staged));
-            let pending = journal::begin(ctx, change.tool, change.files, &change.about);
+            let entry = unsynced.sync();
             let synced = syncing
                 .join()
                 .unwrap_or_else(|_| Err(anyhow::anyhow!("a sync panicked").into()));
-            (pending, synced)
+            (entry, synced)
         });
-        let pending = pending?;
-        if let Err(e) = synced {
-            if let Some(pending) = pending {
-                pending.abandon(ctx);
-            }
+        drop(unsynced);
+        let failed = match (entry, synced) {
+            (Ok(()), Ok(())) => None,
+            (Err(e), _) => Some(journal::state_failure(ctx, e)),
+            (_, Err(e)) => Some(e),
+        };
+        if let Some(e) = failed {
+            pending.abandon(ctx);
             return Err(e);
         }
-        pending
+        Some(pending)
     } else {
         sync(&staged)?;
         None
