@@ -63,33 +63,47 @@ pub fn commit_syncing<T: Sync>(
         })
         .collect();
     // The entry is written first, then both it and the new contents are synced at once:
-    // their metadata then reaches the disk in one commit of the filesystem's journal.
-    let prepared = if ctx.policy.journal {
-        journal::prepare(ctx, change.tool, change.files, &change.about)?
-    } else {
-        None
-    };
-    let pending = if let Some((pending, unsynced)) = prepared {
-        let (entry, synced) = std::thread::scope(|scope| {
-            let staged = &staged;
-            let syncing = scope.spawn(move || sync(staged));
-            let entry = unsynced.sync();
+    // their metadata then reaches the disk in one commit of the filesystem's journal. The
+    // syncing thread is started before the entry is written, so that its start-up is not
+    // on the critical path, and waits for the entry before it syncs.
+    let pending = if ctx.policy.journal && journal::keyed(ctx).is_ok() {
+        let ready = std::sync::Barrier::new(2);
+        let (prepared, synced) = std::thread::scope(|scope| {
+            let (staged, ready) = (&staged, &ready);
+            let syncing = scope.spawn(move || {
+                ready.wait();
+                sync(staged)
+            });
+            let prepared = journal::prepare(ctx, change.tool, change.files, &change.about);
+            ready.wait();
+            let prepared = prepared.map(|p| {
+                p.map(|(pending, unsynced)| {
+                    let entry = unsynced.sync();
+                    (pending, entry)
+                })
+            });
             let synced = syncing
                 .join()
                 .unwrap_or_else(|_| Err(anyhow::anyhow!("a sync panicked").into()));
-            (entry, synced)
+            (prepared, synced)
         });
-        drop(unsynced);
-        let failed = match (entry, synced) {
-            (Ok(()), Ok(())) => None,
-            (Err(e), _) => Some(journal::state_failure(ctx, e)),
-            (_, Err(e)) => Some(e),
-        };
-        if let Some(e) = failed {
-            pending.abandon(ctx);
-            return Err(e);
+        match (prepared?, synced) {
+            (None, synced) => {
+                synced?;
+                None
+            }
+            (Some((pending, entry)), synced) => {
+                if let Err(e) = entry {
+                    pending.abandon(ctx);
+                    return Err(journal::state_failure(ctx, e));
+                }
+                if let Err(e) = synced {
+                    pending.abandon(ctx);
+                    return Err(e);
+                }
+                Some(pending)
+            }
         }
-        Some(pending)
     } else {
         sync(&staged)?;
         None
