@@ -24,7 +24,8 @@ COMPARISONS = [
     ("a4", "edit, 10 KiB file", "percall_edit", 0, 2, "Python (bench/py_edit.py)", ("speedup", 30.0)),
     ("a4'", "edit, 10 KiB file", "percall_edit", 0, 3, "`python3 -c pass` (start-up only)", ("speedup", None)),
     ("a4''", "edit, 10 KiB file", "percall_edit", 0, 4, "Python without site (`python3 -S`)", ("speedup", None)),
-    ("b1", "edit one line, 100 MiB file", "large_edit", 0, 2, "durable floor: sha256 + cp + fsync + sha256", ("le", 1.0)),
+    ("j1", "edit, 10 KiB file, journal on", "journal_edit", 0, 1, "the same edit, `journal: false`", ("le", 1.10)),
+    ("b1", "edit one line, 100 MiB file (journal on)", "large_edit", 0, 2, "durable floor: sha256 + cp + fsync + sha256", ("le", 1.0)),
     ("b1'", "edit one line, 100 MiB file", "large_edit", 0, 1, "old floor: sha256 + cp + sha256 (no fsync)", None),
     ("b1''", "the same, earlier build (`STITCH_BENCH_BEFORE`)", "large_edit", 3, 2, "durable floor", None),
     ("c1", "32 concurrent edits, one file", "contention_one", 0, 1, "the same 32, serially", ("le", 1.3)),
@@ -47,6 +48,11 @@ SECTIONS = [
      "the start-up with `-S` (no `site` module, so no `.pth` files of site-packages run)."),
     ("percall_read", "a. Per call: read a 10 KiB file", ""),
     ("percall_write", "a. Per call: replace a 10 KiB file from another file", ""),
+    ("journal_edit", "j. The journal's cost: the same small edit with the journal on and off",
+     "Two workspaces side by side, one with the default journal and one with `\"journal\": "
+     "false`. Each run first restores `t.txt` in both and appends a line with the time, so "
+     "every journaled run keeps a new version (a hard link of the replaced inode) and writes, "
+     "syncs and commits its entry; the journal grows over the runs as it does in use."),
     ("large_edit", "b. Edit one line of a 100 MiB text file",
      "The prepare step restores `big.txt`, removes `big2.txt` and runs `sync`, so no command "
      "pays for the previous one's writeback. The durable floor (third command, the target's "
@@ -81,6 +87,7 @@ FACT_LABELS = {
     "a_bytes": "test file size (bytes)",
     "b_bytes": "test file size (bytes)",
     "b_before": "earlier build (`STITCH_BENCH_BEFORE`)",
+    "j_entries": "the journal after the runs",
     "c_one_verified": "runs with all 32 edits present (checked separately, before timing)",
     "c_one_after_bench": "edits present in `one.txt` after the last timed run (serial)",
     "c_many_verified": "runs with all 32 files edited (checked separately, before timing)",
@@ -94,6 +101,7 @@ FACT_LABELS = {
 SECTION_FACTS = {
     "percall_edit": ["a_bytes"],
     "large_edit": ["b_bytes", "b_before"],
+    "journal_edit": ["j_entries"],
     "contention_one": ["c_one_verified", "c_one_after_bench"],
     "contention_many": ["c_many_verified"],
     "nomatch": ["d_bytes", "d_stitch_outcome", "d_grep_lines"],

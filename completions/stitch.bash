@@ -19,6 +19,9 @@ _stitch() {
             stitch,config)
                 cmd="stitch__subcmd__config"
                 ;;
+            stitch,delete)
+                cmd="stitch__subcmd__delete"
+                ;;
             stitch,edit)
                 cmd="stitch__subcmd__edit"
                 ;;
@@ -28,11 +31,17 @@ _stitch() {
             stitch,help)
                 cmd="stitch__subcmd__help"
                 ;;
+            stitch,history)
+                cmd="stitch__subcmd__history"
+                ;;
             stitch,list)
                 cmd="stitch__subcmd__list"
                 ;;
             stitch,mcp)
                 cmd="stitch__subcmd__mcp"
+                ;;
+            stitch,move)
+                cmd="stitch__subcmd__move"
                 ;;
             stitch,read)
                 cmd="stitch__subcmd__read"
@@ -42,6 +51,9 @@ _stitch() {
                 ;;
             stitch,search)
                 cmd="stitch__subcmd__search"
+                ;;
+            stitch,undo)
+                cmd="stitch__subcmd__undo"
                 ;;
             stitch,write)
                 cmd="stitch__subcmd__write"
@@ -73,6 +85,9 @@ _stitch() {
             stitch__subcmd__help,config)
                 cmd="stitch__subcmd__help__subcmd__config"
                 ;;
+            stitch__subcmd__help,delete)
+                cmd="stitch__subcmd__help__subcmd__delete"
+                ;;
             stitch__subcmd__help,edit)
                 cmd="stitch__subcmd__help__subcmd__edit"
                 ;;
@@ -82,11 +97,17 @@ _stitch() {
             stitch__subcmd__help,help)
                 cmd="stitch__subcmd__help__subcmd__help"
                 ;;
+            stitch__subcmd__help,history)
+                cmd="stitch__subcmd__help__subcmd__history"
+                ;;
             stitch__subcmd__help,list)
                 cmd="stitch__subcmd__help__subcmd__list"
                 ;;
             stitch__subcmd__help,mcp)
                 cmd="stitch__subcmd__help__subcmd__mcp"
+                ;;
+            stitch__subcmd__help,move)
+                cmd="stitch__subcmd__help__subcmd__move"
                 ;;
             stitch__subcmd__help,read)
                 cmd="stitch__subcmd__help__subcmd__read"
@@ -96,6 +117,9 @@ _stitch() {
                 ;;
             stitch__subcmd__help,search)
                 cmd="stitch__subcmd__help__subcmd__search"
+                ;;
+            stitch__subcmd__help,undo)
+                cmd="stitch__subcmd__help__subcmd__undo"
                 ;;
             stitch__subcmd__help,write)
                 cmd="stitch__subcmd__help__subcmd__write"
@@ -116,7 +140,7 @@ _stitch() {
 
     case "${cmd}" in
         stitch)
-            opts="-h -V --root --session --lock-timeout --pretty --color --format --help --version read write edit list glob search schema config mcp help"
+            opts="-h -V --root --session --lock-timeout --pretty --color --format --help --version read write edit list glob search delete move history undo schema config mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -355,6 +379,44 @@ _stitch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        stitch__subcmd__delete)
+            opts="-h --expected-sha256 --dry-run --json --root --session --lock-timeout --pretty --color --format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --expected-sha256)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         stitch__subcmd__edit)
             opts="-h --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --json --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -456,7 +518,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__help)
-            opts="read write edit list glob search schema config mcp help"
+            opts="read write edit list glob search delete move history undo schema config mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -525,6 +587,20 @@ _stitch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        stitch__subcmd__help__subcmd__delete)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         stitch__subcmd__help__subcmd__edit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -567,6 +643,20 @@ _stitch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        stitch__subcmd__help__subcmd__history)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         stitch__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -582,6 +672,20 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__help__subcmd__move)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -637,6 +741,20 @@ _stitch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        stitch__subcmd__help__subcmd__undo)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         stitch__subcmd__help__subcmd__write)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -644,6 +762,44 @@ _stitch() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__history)
+            opts="-h --limit --json --root --session --lock-timeout --pretty --color --format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -727,6 +883,44 @@ _stitch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        stitch__subcmd__move)
+            opts="-h --overwrite --expected-sha256 --dry-run --json --root --session --lock-timeout --pretty --color --format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --expected-sha256)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         stitch__subcmd__read)
             opts="-n -h --offset --limit --max-bytes --number --json --root --session --lock-timeout --pretty --color --format --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -774,7 +968,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__schema)
-            opts="-h --root --session --lock-timeout --pretty --color --format --help read_file write_file edit_file list_directory glob search_files read write edit list search"
+            opts="-h --root --session --lock-timeout --pretty --color --format --help read_file write_file edit_file list_directory glob search_files delete_file move_file list_changes undo_change read write edit list search delete move history undo"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -838,6 +1032,40 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__undo)
+            opts="-h --dry-run --json --root --session --lock-timeout --pretty --color --format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -34,9 +34,13 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand list 'List a directory, optionally recursively'
             cand glob 'Find files by glob pattern (* stays within a directory, ** crosses them)'
             cand search 'Search file contents (or paths) by literal text or regex'
+            cand delete 'Delete a file (journaled: stitch undo brings it back)'
+            cand move 'Move or rename a file, creating missing parents (journaled: stitch undo moves it back)'
+            cand history 'List the changes stitch made in this workspace, newest first'
+            cand undo 'Take a change back (default: the newest not yet undone), refused when a file moved on since'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
             cand config 'Check the configs (the user''s and the workspace''s), or trust the workspace''s'
-            cand mcp 'Serve the six tools to an MCP host over stdio until stdin closes'
+            cand mcp 'Serve the tools to an MCP host over stdio until stdin closes'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'stitch;read'= {
@@ -153,6 +157,57 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'stitch;delete'= {
+            cand --expected-sha256 'Delete only if the file''s current SHA-256 is HEX'
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --color 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON'
+            cand --format 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
+            cand --dry-run 'Check everything, change nothing'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;move'= {
+            cand --expected-sha256 'Move only if FROM''s current SHA-256 is HEX'
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --color 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON'
+            cand --format 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
+            cand --overwrite 'Replace a file at TO'
+            cand --dry-run 'Check everything, change nothing'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;history'= {
+            cand --limit 'The most changes to list'
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --color 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON'
+            cand --format 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;undo'= {
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --color 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON'
+            cand --format 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
+            cand --dry-run 'Check everything, change nothing'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'stitch;schema'= {
             cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
             cand --session 'Turn on read-before-write guards for this session'
@@ -239,9 +294,13 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand list 'List a directory, optionally recursively'
             cand glob 'Find files by glob pattern (* stays within a directory, ** crosses them)'
             cand search 'Search file contents (or paths) by literal text or regex'
+            cand delete 'Delete a file (journaled: stitch undo brings it back)'
+            cand move 'Move or rename a file, creating missing parents (journaled: stitch undo moves it back)'
+            cand history 'List the changes stitch made in this workspace, newest first'
+            cand undo 'Take a change back (default: the newest not yet undone), refused when a file moved on since'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
             cand config 'Check the configs (the user''s and the workspace''s), or trust the workspace''s'
-            cand mcp 'Serve the six tools to an MCP host over stdio until stdin closes'
+            cand mcp 'Serve the tools to an MCP host over stdio until stdin closes'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'stitch;help;read'= {
@@ -255,6 +314,14 @@ set edit:completion:arg-completer[stitch] = {|@words|
         &'stitch;help;glob'= {
         }
         &'stitch;help;search'= {
+        }
+        &'stitch;help;delete'= {
+        }
+        &'stitch;help;move'= {
+        }
+        &'stitch;help;history'= {
+        }
+        &'stitch;help;undo'= {
         }
         &'stitch;help;schema'= {
         }

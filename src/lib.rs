@@ -17,6 +17,7 @@ mod platform;
 mod policy;
 pub mod refusal;
 mod session;
+mod streams;
 pub mod text;
 mod tool;
 pub mod workspace;
@@ -217,8 +218,8 @@ fn usage_error(error: clap::Error, text: bool) -> ExitCode {
                 refusal = refusal.with(
                     "commands",
                     vec![
-                        "read", "write", "edit", "list", "glob", "search", "schema", "config",
-                        "mcp",
+                        "read", "write", "edit", "list", "glob", "search", "delete", "move",
+                        "history", "undo", "schema", "config", "mcp",
                     ],
                 );
             }

@@ -89,6 +89,19 @@ pub fn acquire(ws: &Workspace, real_path: &str, wait: &Wait) -> Result<Guard, Er
     acquire_named(ws, &format!("{:02x}.lock", shard(real_path)), wait)
 }
 
+/// Takes the locks of every path in `real_paths`, in one order (by lock file), each lock
+/// file once, so that two calls that lock several paths never deadlock; `wait.timeout`
+/// covers each.
+pub fn acquire_all(ws: &Workspace, real_paths: &[&str], wait: &Wait) -> Result<Vec<Guard>, Error> {
+    let mut shards: Vec<u64> = real_paths.iter().map(|p| shard(p)).collect();
+    shards.sort_unstable();
+    shards.dedup();
+    shards
+        .into_iter()
+        .map(|s| acquire_named(ws, &format!("{s:02x}.lock"), wait))
+        .collect()
+}
+
 /// Takes the exclusive lock of the lock file `name`, waiting up to `wait.timeout`.
 ///
 /// The uncontended case is one `try_lock`. Under contention a second thread blocks in

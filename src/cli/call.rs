@@ -36,6 +36,10 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
         Command::List(a) => ("list", a.walk.json.json),
         Command::Glob(a) => ("glob", a.walk.json.json),
         Command::Search(a) => ("search", a.walk.json.json),
+        Command::Delete(a) => ("delete", a.json.json),
+        Command::Move(a) => ("move", a.json.json),
+        Command::History(a) => ("history", a.json.json),
+        Command::Undo(a) => ("undo", a.json.json),
         // `stitch mcp` never comes here: it serves many calls, not one (`crate::mcp`).
         Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => return None,
     };
@@ -48,18 +52,14 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
 #[must_use]
 pub fn dialect(cli: &Cli, flags_given: bool) -> Dialect {
     match tool_of(&cli.command) {
-        Some((tool, json_flag))
-            if reads_stdin(json_flag, flags_given) && (json_flag || !tool.optional_only) =>
-        {
-            Dialect::Json
-        }
+        Some((tool, json_flag)) if reads_stdin(tool, json_flag, flags_given) => Dialect::Json,
         _ => Dialect::Flags,
     }
 }
 
 /// Whether the arguments come from stdin.
-fn reads_stdin(json_flag: bool, flags_given: bool) -> bool {
-    json_flag || (!flags_given && !crate::input::stdin_is_terminal())
+fn reads_stdin(tool: &ToolSpec, json_flag: bool, flags_given: bool) -> bool {
+    json_flag || (!flags_given && !tool.stdin_only_when_asked && !crate::input::stdin_is_terminal())
 }
 
 /// Runs the call the command line asks for (anything but `schema`, which is not a tool
@@ -88,12 +88,12 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         stdin::read(limit)?
     } else if flags_given {
         super::flags::to_json(&cli.command, ctx.limits.max_file_bytes)?
-    } else if crate::input::stdin_is_terminal() || tool.optional_only {
+    } else if tool.stdin_only_when_asked || crate::input::stdin_is_terminal() {
         Value::Object(serde_json::Map::new())
     } else {
         stdin::unasked(limit)?
     };
-    let outcome = tool::run(&ctx, tool, arguments);
+    let outcome = tool::run(&ctx, tool, with_session_filter(cli, tool, arguments));
     // Flags were given, so stdin was not read: a missing argument says so, and how to
     // send JSON instead.
     match outcome {
@@ -122,4 +122,17 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         }
         outcome => outcome,
     }
+}
+
+/// On the command line, `history`'s session filter is the global `--session` (§11).
+fn with_session_filter(cli: &Cli, tool: &ToolSpec, mut arguments: Value) -> Value {
+    if let (Command::History(_), Some(session), Value::Object(map)) =
+        (&cli.command, &cli.session, &mut arguments)
+    {
+        if !map.contains_key("session") {
+            map.insert("session".into(), Value::String(session.clone()));
+        }
+    }
+    let _ = tool;
+    arguments
 }

@@ -98,6 +98,10 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         Command::List(a) => serde_json::to_value(a),
         Command::Glob(a) => serde_json::to_value(a),
         Command::Search(a) => serde_json::to_value(a),
+        Command::Delete(a) => serde_json::to_value(a),
+        Command::Move(a) => serde_json::to_value(a),
+        Command::History(a) => serde_json::to_value(a),
+        Command::Undo(a) => serde_json::to_value(a),
         Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => Ok(Value::Object(Map::new())),
     }
     .map_err(|e| anyhow::Error::new(e).context("flags as JSON"))?;
@@ -159,7 +163,7 @@ mod tests {
     use crate::tool::registry;
 
     /// Every flag of every tool, given at once (conflicting ones in a second line).
-    const EVERY_FLAG: [&[&str]; 8] = [
+    const EVERY_FLAG: [&[&str]; 12] = [
         &[
             "read",
             "p",
@@ -203,6 +207,18 @@ mod tests {
         ],
         &["search", "q", "--paths-only"],
         &["read", "p"],
+        &["delete", "p", "--expected-sha256", "h", "--dry-run"],
+        &[
+            "move",
+            "a",
+            "b",
+            "--overwrite",
+            "--expected-sha256",
+            "h",
+            "--dry-run",
+        ],
+        &["history", "p", "--limit", "5"],
+        &["undo", "00000000000000000001", "--dry-run"],
     ];
 
     /// Flags map onto the request's own field names: every key they produce is a
@@ -260,6 +276,10 @@ mod tests {
                     .unwrap_or_else(|| panic!("{}: `{field}` has no flag spelling", tool.name));
                 let found = if let Some(long) = spelling.strip_prefix("--") {
                     sub.get_arguments().any(|a| a.get_long() == Some(long))
+                        // A global option (history's `session` is the global --session).
+                        || command
+                            .get_arguments()
+                            .any(|a| a.is_global_set() && a.get_long() == Some(long))
                 } else {
                     sub.get_positionals().any(|a| {
                         a.get_value_names()

@@ -149,6 +149,30 @@ pub enum Command {
     /// Example: stitch search 'fn main' --glob '*.rs' --context 2
     #[command(after_help = concat!(tool_after_help!(), "\n\n", text_exit_help!()))]
     Search(SearchArgs),
+    /// Delete a file (journaled: stitch undo brings it back).
+    ///
+    /// Example: stitch delete notes/old.md
+    #[command(after_help = tool_after_help!())]
+    Delete(DeleteArgs),
+    /// Move or rename a file, creating missing parents (journaled: stitch undo moves it back).
+    ///
+    /// Example: stitch move src/util.rs src/text/util.rs
+    #[command(name = "move", after_help = tool_after_help!())]
+    Move(MoveArgs),
+    /// List the changes stitch made in this workspace, newest first.
+    ///
+    /// With the global --session, only that session's changes.
+    ///
+    /// Example: stitch history src/main.rs --limit 5
+    #[command(after_help = tool_after_help!())]
+    History(HistoryArgs),
+    /// Take a change back (default: the newest not yet undone), refused when a file moved on since.
+    ///
+    /// Repeated undos walk back in time; undoing an undo redoes its change.
+    ///
+    /// Example: stitch undo
+    #[command(after_help = tool_after_help!())]
+    Undo(UndoArgs),
     /// Print the tool definitions: name, description and JSON Schema of the arguments.
     ///
     /// Example: stitch schema --format anthropic > tools.json
@@ -158,7 +182,7 @@ pub enum Command {
     /// Example: stitch config check
     #[command(subcommand)]
     Config(ConfigCommand),
-    /// Serve the six tools to an MCP host over stdio until stdin closes.
+    /// Serve the tools to an MCP host over stdio until stdin closes.
     ///
     /// Newline-delimited JSON-RPC 2.0 (protocol revisions 2025-06-18, 2025-11-25 and
     /// 2026-07-28). Each connection is its own session, so read-before-write guards are on;
@@ -320,6 +344,73 @@ pub struct EditArgs {
     /// Succeed, changing nothing, when the edit is already applied.
     #[arg(long)]
     pub ok_if_applied: bool,
+    #[command(flatten)]
+    #[serde(skip)]
+    pub json: JsonFlag,
+}
+
+/// `stitch delete`.
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeleteArgs {
+    /// The file, relative to the root.
+    pub path: Option<String>,
+    /// Delete only if the file's current SHA-256 is HEX.
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
+    pub expected_sha256: Option<String>,
+    /// Check everything, change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    #[serde(skip)]
+    pub json: JsonFlag,
+}
+
+/// `stitch move`.
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MoveArgs {
+    /// The file to move, relative to the root.
+    pub from: Option<String>,
+    /// Where it goes, relative to the root.
+    pub to: Option<String>,
+    /// Replace a file at TO.
+    #[arg(long)]
+    pub overwrite: bool,
+    /// Move only if FROM's current SHA-256 is HEX.
+    #[arg(long, value_name = "HEX", allow_hyphen_values = true)]
+    pub expected_sha256: Option<String>,
+    /// Check everything, change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    #[command(flatten)]
+    #[serde(skip)]
+    pub json: JsonFlag,
+}
+
+/// `stitch history`.
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryArgs {
+    /// Only changes that touched this file (or anything below this directory).
+    pub path: Option<String>,
+    /// The most changes to list.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub limit: Option<u64>,
+    #[command(flatten)]
+    #[serde(skip)]
+    pub json: JsonFlag,
+}
+
+/// `stitch undo`.
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UndoArgs {
+    /// The change to take back (an id from stitch history) [default: the newest not yet undone].
+    pub id: Option<String>,
+    /// Check everything, change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,

@@ -6,7 +6,6 @@
 //! reduced to `INTERNAL_SERVER_ERROR` and its cause goes to stderr only when
 //! `STITCH_DEBUG=1`.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::{json, Map, Value};
@@ -144,31 +143,16 @@ fn write_stdout(bytes: &[u8]) {
     write_raw(b"\n");
 }
 
-/// Writes bytes to stdout as they are. This module is the one writer of stdout.
-#[allow(clippy::disallowed_methods)]
+/// Writes bytes to stdout as they are, through the one writer of the streams.
 fn write_raw(bytes: &[u8]) {
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    // A closed pipe leaves nobody to tell; the exit status still says what happened.
-    let _ = out.write_all(bytes);
-    let _ = out.flush();
+    crate::streams::stdout_raw(bytes);
 }
 
 /// Whether stdout is a terminal (a person reads it): the default format is text there
 /// (`--format auto`), and text for a person there is quoted (see `text`).
-#[allow(clippy::disallowed_methods)]
 #[must_use]
 pub fn stdout_is_terminal() -> bool {
-    is_terminal(&std::io::stdout())
+    crate::streams::stdout_is_terminal()
 }
 
-fn is_terminal(stream: &impl std::io::IsTerminal) -> bool {
-    stream.is_terminal()
-}
-
-/// A line for a person watching stderr (a lock wait, a debug cause). Never part of
-/// the envelope.
-#[allow(clippy::print_stderr)]
-pub fn stderr_line(line: &str) {
-    eprintln!("{line}");
-}
+pub use crate::streams::{is_terminal, stderr_line};

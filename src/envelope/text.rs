@@ -6,6 +6,7 @@
 //! and find do). Results are rendered from their types: each
 //! tool's result has its own shape.
 
+mod journal;
 mod quote;
 mod refusal;
 
@@ -185,6 +186,10 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             }
             s.truncated
                 .then_some((s.matches.len(), ("match", "matches")))
+        }
+        Output::Delete(_) | Output::Move(_) | Output::History(_) | Output::Undo(_) => {
+            journal::result(&mut out, output);
+            None
         }
         Output::Config(report) => {
             let _ = writeln!(

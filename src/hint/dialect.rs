@@ -14,20 +14,13 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    /// How a hint names the tool `tool` (its JSON name): `edit_file` or `stitch edit`.
+    /// How a hint names the tool `tool` (its wire name, from the registry): `edit_file`,
+    /// or its command, `stitch edit`.
     #[must_use]
-    pub fn tool(self, tool: &'static str) -> &'static str {
-        match self {
-            Dialect::Json => tool,
-            Dialect::Flags => match tool {
-                "read_file" => "stitch read",
-                "write_file" => "stitch write",
-                "edit_file" => "stitch edit",
-                "list_directory" => "stitch list",
-                "glob" => "stitch glob",
-                "search_files" => "stitch search",
-                other => other,
-            },
+    pub fn tool(self, tool: &str) -> String {
+        match (self, crate::tool::registry::find(tool)) {
+            (Dialect::Flags, Some(spec)) => format!("stitch {}", spec.command),
+            _ => tool.to_owned(),
         }
     }
 
@@ -61,6 +54,10 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "path" => "PATH",
         "pattern" => "PATTERN",
         "query" => "QUERY",
+        "from" => "FROM",
+        "to" => "TO",
+        "id" => "ID",
+        "session" => "--session",
         "content" => "--content",
         "overwrite" => "--overwrite",
         "oldText" => "--old",

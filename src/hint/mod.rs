@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use crate::refusal::{key, Code, Refusal};
+use crate::tool::registry::names;
 
 mod dialect;
 
@@ -64,25 +65,26 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             ),
             Some(near) => format!("Did you mean `{near}`? Otherwise list the parent directory."),
             None => match text(refusal, key::OPERATION) {
-                Some("edit") => format!("Create the file with {}, or list the parent directory.", tool("write_file")),
+                Some("edit") => format!("Create the file with {}, or list the parent directory.", tool(names::WRITE_FILE)),
+                Some("undo") => format!("List the changes there are with {}.", tool(names::LIST_CHANGES)),
                 _ => "List the parent directory to see what exists.".into(),
             },
         },
         Code::NotAFile => format!("`{path}` is not a regular file: list it instead."),
         Code::NotADirectory => match text(refusal, key::NOT_A_DIRECTORY) {
             Some(file) => format!("`{file}` is a file: pick a path whose parent components are directories."),
-            None => format!("`{path}` is a file: read it with {}, or list its parent directory.", tool("read_file")),
+            None => format!("`{path}` is a file: read it with {}, or list its parent directory.", tool(names::READ_FILE)),
         },
         Code::AlreadyExists => format!(
             "Read `{path}` and pass {} (or its sha256 as {}), or change it with {}.",
             d.switch("overwrite"),
             d.name("expectedSha256"),
-            tool("edit_file")
+            tool(names::EDIT_FILE)
         ),
         Code::Denied => denied(refusal)?,
         Code::NotText => format!(
             "`{path}` cannot be read or edited as text; to replace it whole, use {} with its sha256 as {}.",
-            tool("write_file"),
+            tool(names::WRITE_FILE),
             d.name("expectedSha256")
         ),
         Code::TooLarge => match text(refusal, key::FIELD) {

@@ -1,4 +1,4 @@
-//! `stitch mcp`: the six tools served to a Model Context Protocol host over stdio
+//! `stitch mcp`: the tools of the registry served to a Model Context Protocol host over stdio
 //! (newline-delimited JSON-RPC 2.0) until stdin closes. A front end like the command
 //! line: each `tools/call` becomes [`Settings`] and one JSON object of arguments for the
 //! tool layer, and its envelope becomes the call's result.
@@ -172,7 +172,8 @@ fn instructions(guarded: bool) -> String {
     let mut text = String::from(
         "File tools over one workspace. Paths are relative to the workspace root. \
          Every result is a JSON envelope; a refusal has a code, the facts in details, \
-         and a _hint: follow the hint.",
+         and a _hint: follow the hint. Every change is journaled: list_changes shows them, \
+         and undo_change takes one back unless a file moved on since.",
     );
     if guarded {
         text.push_str(

@@ -33,12 +33,14 @@ const FIELDS: [&str; 6] = [
     "authorizeTimeoutSecs",
     "journal",
 ];
-const LIMIT_FIELDS: [&str; 5] = [
+const LIMIT_FIELDS: [&str; 7] = [
     "maxReadBytes",
     "maxFileBytes",
     "listLimit",
     "globLimit",
     "searchLimit",
+    "journalEntries",
+    "journalBytes",
 ];
 
 /// The default time an authorize command may take.
@@ -68,18 +70,22 @@ pub struct LimitSet {
     pub list: Option<u64>,
     pub glob: Option<u64>,
     pub search: Option<u64>,
+    pub journal_entries: Option<u64>,
+    pub journal_bytes: Option<u64>,
 }
 
 impl LimitSet {
     /// Each limit with its config name: the set's value, and `base`'s.
     #[must_use]
-    pub fn pairs(&self, base: &Limits) -> [(&'static str, Option<u64>, u64); 5] {
+    pub fn pairs(&self, base: &Limits) -> [(&'static str, Option<u64>, u64); 7] {
         [
             ("maxReadBytes", self.max_read_bytes, base.max_read_bytes),
             ("maxFileBytes", self.max_file_bytes, base.max_file_bytes),
             ("listLimit", self.list, base.list),
             ("globLimit", self.glob, base.glob),
             ("searchLimit", self.search, base.search),
+            ("journalEntries", self.journal_entries, base.journal_entries),
+            ("journalBytes", self.journal_bytes, base.journal_bytes),
         ]
     }
 
@@ -93,6 +99,8 @@ impl LimitSet {
             list: one(self.list, base.list),
             glob: one(self.glob, base.glob),
             search: one(self.search, base.search),
+            journal_entries: one(self.journal_entries, base.journal_entries),
+            journal_bytes: one(self.journal_bytes, base.journal_bytes),
         }
     }
 }
@@ -235,6 +243,8 @@ fn limits(value: Option<&Value>) -> Result<LimitSet, ConfigError> {
             "listLimit" => limits.list = Some(n),
             "globLimit" => limits.glob = Some(n),
             "searchLimit" => limits.search = Some(n),
+            "journalEntries" => limits.journal_entries = Some(n),
+            "journalBytes" => limits.journal_bytes = Some(n),
             _ => {
                 return Err(error(
                     field,

@@ -14,6 +14,10 @@ pub struct Limits {
     pub glob: u64,
     /// Default number of matches `search_files` returns.
     pub search: u64,
+    /// The most journal entries kept (the oldest go first).
+    pub journal_entries: u64,
+    /// The most bytes of kept content the journal holds (the oldest entries go first).
+    pub journal_bytes: u64,
 }
 
 impl Limits {
@@ -24,6 +28,8 @@ impl Limits {
         list: 500,
         glob: 1000,
         search: 100,
+        journal_entries: 1000,
+        journal_bytes: 1 << 30,
     };
 }
 

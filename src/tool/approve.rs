@@ -241,6 +241,8 @@ fn in_force_value(limits: &Limits, name: &str) -> u64 {
         "maxFileBytes" => limits.max_file_bytes,
         "listLimit" => limits.list,
         "globLimit" => limits.glob,
+        "journalEntries" => limits.journal_entries,
+        "journalBytes" => limits.journal_bytes,
         _ => limits.search,
     }
 }

@@ -8,10 +8,14 @@
 
 mod approve;
 pub mod args;
+mod delete;
 mod edit;
 mod glob;
+mod history;
+pub mod journal;
 mod limits;
 mod list;
+mod move_file;
 mod mutation;
 mod near;
 pub mod output;
@@ -21,6 +25,7 @@ pub mod registry;
 pub mod schema;
 mod search;
 mod textfile;
+mod undo;
 mod walked;
 mod write;
 
@@ -50,6 +55,8 @@ pub struct Context {
     pub policy: Policy,
     /// How the caller spells arguments, for the hints a result carries.
     pub dialect: crate::hint::Dialect,
+    /// The journal's key (or why the journal is off), looked up on first use.
+    pub journal_key: std::sync::OnceLock<Result<journal::Keyed, String>>,
 }
 
 /// What a front end hands the tool layer besides the arguments: plain settings, no
@@ -169,5 +176,6 @@ pub fn open_in(ws: Workspace, settings: &Settings) -> Outcome<Context> {
         session,
         policy,
         dialect: settings.dialect,
+        journal_key: std::sync::OnceLock::new(),
     })
 }

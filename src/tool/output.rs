@@ -5,11 +5,15 @@
 use serde::Serialize;
 use serde_json::Value;
 
+pub use super::delete::DeleteResult;
 pub use super::edit::EditResult;
 pub use super::glob::GlobResult;
+pub use super::history::HistoryResult;
 pub use super::list::ListResult;
+pub use super::move_file::MoveResult;
 pub use super::read::ReadResult;
 pub use super::search::{Match, SearchResult};
+pub use super::undo::UndoResult;
 pub use super::write::WriteResult;
 
 /// The result of one successful call.
@@ -22,6 +26,10 @@ pub enum Output {
     List(ListResult),
     Glob(GlobResult),
     Search(SearchResult),
+    Delete(DeleteResult),
+    Move(MoveResult),
+    History(HistoryResult),
+    Undo(UndoResult),
     /// `stitch config check`'s report.
     Config(Value),
 }

@@ -6,8 +6,25 @@ use serde_json::Value;
 
 use super::args::Request;
 use super::output::Output;
-use super::{edit, glob, list, read, schema, search, write, Context};
+use super::{
+    delete, edit, glob, history, list, move_file, read, schema, search, undo, write, Context,
+};
 use crate::refusal::{Code, Outcome};
+
+/// The tools' wire names, in schemas, envelopes, hooks, the journal and hints: spelled here
+/// and nowhere else.
+pub mod names {
+    pub const READ_FILE: &str = "read_file";
+    pub const WRITE_FILE: &str = "write_file";
+    pub const EDIT_FILE: &str = "edit_file";
+    pub const LIST_DIRECTORY: &str = "list_directory";
+    pub const GLOB: &str = "glob";
+    pub const SEARCH_FILES: &str = "search_files";
+    pub const DELETE_FILE: &str = "delete_file";
+    pub const MOVE_FILE: &str = "move_file";
+    pub const LIST_CHANGES: &str = "list_changes";
+    pub const UNDO_CHANGE: &str = "undo_change";
+}
 
 /// What a host may assume of a tool before calling it (MCP's tool annotations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,10 +56,9 @@ pub struct ToolSpec {
     /// Its arguments carry file contents (`content`, `oldText`, `newText`), so they may
     /// be as large as files are.
     pub carries_content: bool,
-    /// Every argument is optional, so with no flags the command line runs it with its
-    /// defaults and never reads stdin unless `--json` asks (a bare `stitch list` in a
-    /// `while read` loop leaves the loop's input alone).
-    pub optional_only: bool,
+    /// Every argument is optional, so with no tool argument on the command line it runs
+    /// with its defaults and never reads stdin unless `--json` asks (§1).
+    pub stdin_only_when_asked: bool,
     /// What it does and how to recover from each refusal, for a model.
     pub description: &'static str,
     /// The JSON Schema of its arguments, generated from its request type.
@@ -134,6 +150,69 @@ const GLOB_REFUSALS: &[Code] = &[
 /// `search_files` refuses as `glob` does: both walk a directory and compile a pattern.
 const SEARCH_REFUSALS: &[Code] = GLOB_REFUSALS;
 
+const DELETE_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::OutsideRoot,
+    Code::NotFound,
+    Code::NotAFile,
+    Code::NotADirectory,
+    Code::TooLarge,
+    Code::StaleVersion,
+    Code::NotObserved,
+    Code::Denied,
+    Code::InvalidConfig,
+    Code::Busy,
+];
+
+const MOVE_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::OutsideRoot,
+    Code::NotFound,
+    Code::NotAFile,
+    Code::NotADirectory,
+    Code::AlreadyExists,
+    Code::TooLarge,
+    Code::StaleVersion,
+    Code::NotObserved,
+    Code::Denied,
+    Code::InvalidConfig,
+    Code::Busy,
+];
+
+const HISTORY_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::OutsideRoot,
+    Code::NotADirectory,
+    Code::TooLarge,
+    Code::Denied,
+    Code::InvalidConfig,
+];
+
+const UNDO_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::OutsideRoot,
+    Code::NotFound,
+    Code::NotADirectory,
+    Code::AlreadyExists,
+    Code::TooLarge,
+    Code::StaleVersion,
+    Code::Denied,
+    Code::InvalidConfig,
+    Code::Busy,
+];
+
+/// What a change that cannot be repeated to the same effect is: it may replace or remove
+/// what is there, and a second call does something else (or refuses).
+const CHANGES: Annotations = Annotations {
+    read_only: false,
+    destructive: true,
+    idempotent: false,
+};
+
 /// Every tool, in the contract's order.
 pub const TOOLS: &[ToolSpec] = &[
     ToolSpec {
@@ -142,7 +221,7 @@ pub const TOOLS: &[ToolSpec] = &[
         title: "Read a file",
         annotations: READS,
         carries_content: false,
-        optional_only: false,
+        stdin_only_when_asked: false,
         description: read::ReadRequest::DESCRIPTION,
         schema: schema::of::<read::ReadRequest>,
         output: schema::of_output::<read::ReadResult>,
@@ -160,7 +239,7 @@ pub const TOOLS: &[ToolSpec] = &[
             idempotent: true,
         },
         carries_content: true,
-        optional_only: false,
+        stdin_only_when_asked: false,
         description: write::WriteRequest::DESCRIPTION,
         schema: schema::of::<write::WriteRequest>,
         output: schema::of_output::<write::WriteResult>,
@@ -178,7 +257,7 @@ pub const TOOLS: &[ToolSpec] = &[
             idempotent: false,
         },
         carries_content: true,
-        optional_only: false,
+        stdin_only_when_asked: false,
         description: edit::EditRequest::DESCRIPTION,
         schema: schema::of::<edit::EditRequest>,
         output: schema::of_output::<edit::EditResult>,
@@ -191,7 +270,7 @@ pub const TOOLS: &[ToolSpec] = &[
         title: "List a directory",
         annotations: READS,
         carries_content: false,
-        optional_only: true,
+        stdin_only_when_asked: true,
         description: list::ListRequest::DESCRIPTION,
         schema: schema::of::<list::ListRequest>,
         output: schema::of_output::<list::ListResult>,
@@ -204,7 +283,7 @@ pub const TOOLS: &[ToolSpec] = &[
         title: "Find files by glob",
         annotations: READS,
         carries_content: false,
-        optional_only: false,
+        stdin_only_when_asked: false,
         description: glob::GlobRequest::DESCRIPTION,
         schema: schema::of::<glob::GlobRequest>,
         output: schema::of_output::<glob::GlobResult>,
@@ -217,12 +296,64 @@ pub const TOOLS: &[ToolSpec] = &[
         title: "Search files",
         annotations: READS,
         carries_content: false,
-        optional_only: false,
+        stdin_only_when_asked: false,
         description: search::SearchRequest::DESCRIPTION,
         schema: schema::of::<search::SearchRequest>,
         output: schema::of_output::<search::SearchResult>,
         refusals: SEARCH_REFUSALS,
         run: |ctx, arguments| search::run(ctx, arguments).map(Output::Search),
+    },
+    ToolSpec {
+        name: delete::DeleteRequest::TOOL,
+        command: "delete",
+        title: "Delete a file",
+        annotations: CHANGES,
+        carries_content: false,
+        stdin_only_when_asked: false,
+        description: delete::DeleteRequest::DESCRIPTION,
+        schema: schema::of::<delete::DeleteRequest>,
+        output: schema::of_output::<delete::DeleteResult>,
+        refusals: DELETE_REFUSALS,
+        run: |ctx, arguments| delete::run(ctx, arguments).map(Output::Delete),
+    },
+    ToolSpec {
+        name: move_file::MoveRequest::TOOL,
+        command: "move",
+        title: "Move a file",
+        annotations: CHANGES,
+        carries_content: false,
+        stdin_only_when_asked: false,
+        description: move_file::MoveRequest::DESCRIPTION,
+        schema: schema::of::<move_file::MoveRequest>,
+        output: schema::of_output::<move_file::MoveResult>,
+        refusals: MOVE_REFUSALS,
+        run: |ctx, arguments| move_file::run(ctx, arguments).map(Output::Move),
+    },
+    ToolSpec {
+        name: history::HistoryRequest::TOOL,
+        command: "history",
+        title: "List changes",
+        annotations: READS,
+        carries_content: false,
+        stdin_only_when_asked: true,
+        description: history::HistoryRequest::DESCRIPTION,
+        schema: schema::of::<history::HistoryRequest>,
+        output: schema::of_output::<history::HistoryResult>,
+        refusals: HISTORY_REFUSALS,
+        run: |ctx, arguments| history::run(ctx, arguments).map(Output::History),
+    },
+    ToolSpec {
+        name: undo::UndoRequest::TOOL,
+        command: "undo",
+        title: "Undo a change",
+        annotations: CHANGES,
+        carries_content: false,
+        stdin_only_when_asked: true,
+        description: undo::UndoRequest::DESCRIPTION,
+        schema: schema::of::<undo::UndoRequest>,
+        output: schema::of_output::<undo::UndoResult>,
+        refusals: UNDO_REFUSALS,
+        run: |ctx, arguments| undo::run(ctx, arguments).map(Output::Undo),
     },
 ];
 

@@ -9,6 +9,8 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{Error, Kind, WriteMode};
 
 use super::args::{self, invalid, Request};
+use super::journal::{FileRecord, Keep, Planned};
+use super::mutation::commit::{commit_syncing, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::{stale, target};
 use super::{approve, refuse, textfile, Context};
@@ -34,7 +36,7 @@ pub struct WriteRequest {
 }
 
 impl Request for WriteRequest {
-    const TOOL: &'static str = "write_file";
+    const TOOL: &'static str = super::registry::names::WRITE_FILE;
     const DESCRIPTION: &'static str = "Create a file with the given content, creating missing parent directories (named in createdDirectories), atomically. An existing file is replaced only with overwrite: true or a matching expectedSha256 (or, in a session, when this session read its current version). Returns path, sha256, bytes, created, createdDirectories, applied, previousSha256; content equal to the file's leaves it untouched and says unchanged: true with applied: false. Refusals: ALREADY_EXISTS (read the file, then pass overwrite: true or its sha256 as expectedSha256, or change it with edit_file); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, the file was never read: read the file, then retry); NOT_A_FILE (the path is a directory); NOT_A_DIRECTORY (a parent component is a file: pick another path); TOO_LARGE (split the content); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); DENIED (policy, .git/ or .stitch/: leave it alone, or satisfy details.reason); BUSY (retry).";
     const FIELDS: &'static [&'static str] =
         &["path", "content", "overwrite", "expectedSha256", "dryRun"];
@@ -84,7 +86,7 @@ fn write_once(
 ) -> Outcome<WriteResult> {
     let bytes = req.content.as_bytes();
     let shown = location.shown.clone();
-    let mut base = None;
+    let mut replaced = None;
     let (mode, previous) = match location.kind {
         Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&shown).into()),
         Some(Kind::File) => {
@@ -126,7 +128,7 @@ fn write_once(
                 uid: file.uid,
                 gid: file.gid,
             };
-            base = Some(file);
+            replaced = Some(file);
             (mode, Some(actual))
         }
         None => {
@@ -151,21 +153,21 @@ fn write_once(
         ctx.ws
             .create_dirs(&location.missing_dirs)
             .map_err(|e| refuse::path(ctx, &shown, e))?;
-        match &base {
-            Some(base) => ctx.ws.replace_atomic(location, bytes, base, mode),
-            None => ctx.ws.write_atomic(location, bytes, mode),
-        }
-        .inspect_err(|_| ctx.ws.remove_empty_dirs(&location.missing_dirs))
-        .map_err(|e| match e {
-            Error::AlreadyExists => Refusal::new(
-                Code::AlreadyExists,
-                format!("`{shown}` appeared while it was being created, and was not replaced"),
-            )
-            .with(key::PATH, shown.as_str())
-            .into(),
-            other => refuse::path(ctx, &shown, other),
-        })?;
-        session_check::note_written(ctx, &location.real, &sha256);
+        let keep = replaced.as_ref().map_or(Keep::Nothing, |file| Keep::File {
+            location,
+            file,
+            bytes: None,
+        });
+        let record = FileRecord::write(&location.real, previous.clone(), Some(sha256.clone()));
+        publish(
+            ctx,
+            location,
+            bytes,
+            mode,
+            Planned { record, keep },
+            replaced.as_ref(),
+        )
+        .inspect_err(|_| ctx.ws.remove_empty_dirs(&location.missing_dirs))?;
     }
     Ok(WriteResult {
         path: shown,
@@ -200,6 +202,44 @@ pub struct WriteResult {
     pub unchanged: bool,
 }
 
+/// Stages the new content and syncs it, makes the journal entry, then publishes — over
+/// `base`, the file replaced, only while it is still as it was read.
+fn publish(
+    ctx: &Context,
+    location: &crate::workspace::Location,
+    bytes: &[u8],
+    mode: WriteMode,
+    planned: Planned<'_>,
+    base: Option<&crate::workspace::OpenFile>,
+) -> Outcome<()> {
+    let shown = location.shown.as_str();
+    let failed = |e: Error| match e {
+        Error::AlreadyExists => Refusal::new(
+            Code::AlreadyExists,
+            format!("`{shown}` appeared while it was being created, and was not replaced"),
+        )
+        .with(key::PATH, shown)
+        .into(),
+        other => refuse::path(ctx, shown, other),
+    };
+    let mut staged = ctx
+        .ws
+        .stage(location, &[bytes], None, mode)
+        .map_err(failed)?;
+    if let Some(base) = base {
+        staged = staged.over(base);
+    }
+    let change = Change::of(WriteRequest::TOOL, vec![planned]);
+    commit_syncing(
+        ctx,
+        change,
+        staged,
+        |staged| staged.sync().map_err(|e| refuse::path(ctx, shown, e)),
+        |staged| staged.publish().map_err(failed),
+    )?;
+    Ok(())
+}
+
 /// What the authorize command is told about this write.
 fn payload(
     ctx: &Context,
@@ -209,7 +249,7 @@ fn payload(
     sha256: &str,
 ) -> Value {
     let mut payload = json!({
-        "tool": "write_file",
+        "tool": WriteRequest::TOOL,
         "path": location.shown,
         "operation": if previous.is_some() { "replace" } else { "create" },
         "bytes": req.content.len(),

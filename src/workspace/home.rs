@@ -1,6 +1,7 @@
 //! stitch's own files outside every workspace, in the user's home: the user's config
 //! (`$XDG_CONFIG_HOME/stitch/config.json`) and the records of which workspace configs a
-//! person trusts (`$XDG_DATA_HOME/stitch/trusted/`).
+//! person trusts (`$XDG_DATA_HOME/stitch/trusted/`); the journal's key beside them
+//! (`workspace/key.rs`).
 //!
 //! These live where no clone or archive can put them, so they are what a workspace's
 //! config cannot be: trusted by where they are. They still follow the rules of stitch's
@@ -24,7 +25,7 @@ use super::Error;
 #[derive(Debug, Clone)]
 pub struct Home {
     config: Option<(PathBuf, &'static str)>,
-    data: Option<(PathBuf, &'static str)>,
+    pub(super) data: Option<(PathBuf, &'static str)>,
 }
 
 /// The bound on one trust record: the workspace path it names, and a newline.
@@ -178,7 +179,7 @@ impl Home {
 
 /// `base/stitch`, opened without following a link at `stitch`; `None` when `base` or
 /// `stitch` does not exist.
-fn stitch_dir(base: &Path, shown: &str) -> Result<Option<Dir>, Error> {
+pub(super) fn stitch_dir(base: &Path, shown: &str) -> Result<Option<Dir>, Error> {
     let base = match Dir::open_ambient_dir(base, ambient_authority()) {
         Ok(dir) => dir,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -191,7 +192,7 @@ fn stitch_dir(base: &Path, shown: &str) -> Result<Option<Dir>, Error> {
 }
 
 /// Creates `parent/name` (and `parent`'s missing ancestors) with mode 0700 where missing.
-fn make_private(parent: &Path, name: &str) -> Result<(), Error> {
+pub(super) fn make_private(parent: &Path, name: &str) -> Result<(), Error> {
     use std::os::unix::fs::DirBuilderExt;
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true).mode(0o700);

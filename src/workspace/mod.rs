@@ -15,9 +15,12 @@ mod error;
 mod file;
 mod guard;
 pub mod home;
+pub mod journal;
+mod key;
 pub mod path;
 mod resolve;
 mod state;
+mod tree;
 pub mod walk;
 
 use std::path::{Path, PathBuf};
@@ -28,7 +31,9 @@ use cap_std::fs::Dir;
 pub use atomic::{Reuse, Staged, WriteMode};
 pub use error::{Error, NotWritable, StateProblem};
 pub use file::OpenFile;
+pub use key::KEY_BYTES;
 pub use resolve::Kind;
+pub use tree::Replace;
 
 use path::{join, Lexed};
 
@@ -42,6 +47,8 @@ pub struct Workspace {
     canonical: PathBuf,
     /// `.stitch`, once opened and checked (see [`state`]).
     state: std::sync::OnceLock<Dir>,
+    /// `.stitch/journal/`'s directories, once opened.
+    journal: journal::Dirs,
 }
 
 /// Why the root itself cannot be used.
@@ -149,6 +156,7 @@ impl Workspace {
             given,
             canonical,
             state: std::sync::OnceLock::new(),
+            journal: journal::Dirs::default(),
         })
     }
 
@@ -161,6 +169,7 @@ impl Workspace {
             given: self.given.clone(),
             canonical: self.canonical.clone(),
             state: std::sync::OnceLock::new(),
+            journal: journal::Dirs::default(),
         })
     }
 

@@ -1,5 +1,5 @@
-//! The reserved state directory `.stitch/`: the config, lock files, session ledgers and
-//! staged temp files.
+//! The reserved state directory `.stitch/`: the config, lock files, session ledgers,
+//! the journal and staged temp files.
 //!
 //! The workspace may have been planted by someone else, `.stitch/` included, so nothing
 //! here is trusted: `.stitch` must be a real directory of the root, every state path is
@@ -30,8 +30,9 @@ const GITIGNORE: &str =
 
 /// What each known name under `.stitch/` must be, checked once per call before any
 /// change, so that a planted one refuses the call up front.
-const KNOWN: [(&str, Expect); 5] = [
+const KNOWN: [(&str, Expect); 6] = [
     ("tmp", Expect::Dir),
+    ("journal", Expect::Dir),
     ("locks", Expect::Dir),
     ("sessions", Expect::Dir),
     ("config.json", Expect::File),
@@ -187,6 +188,12 @@ impl Workspace {
             }
         }
         open_dir(state_dir, sub, &path).map(Some)
+    }
+
+    /// Opens `.stitch/<sub>/`, creating it when `create` is true; `None` when it does
+    /// not exist and `create` is false.
+    pub(super) fn state_subdir_opt(&self, sub: &str, create: bool) -> Result<Option<Dir>, Error> {
+        self.state_subdir(sub, create)
     }
 
     /// Opens `.stitch/<sub>/`, creating it if needed.
@@ -367,6 +374,11 @@ impl Workspace {
 /// How old a staged name must be before it is taken for the leftover of a killed
 /// process: a live write holds one for microseconds.
 const STALE_STAGING: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Sweeps `dir` as [`sweep`] does: for the journal's directories.
+pub(super) fn sweep_dir(dir: &Dir) {
+    sweep(dir);
+}
 
 /// Removes staged names that a killed process left in a state directory: only regular
 /// files named by [`super::atomic::unique_name`]'s pattern, by name in the directory (never through a

@@ -30,6 +30,9 @@ mod containment;
 mod concurrency;
 // A write killed at any moment leaves the old file or the new one, and no temp file.
 mod crash;
+// The journal: history and undo across processes, delete and move, bounds, foreign and
+// planted entries, a killed journaled edit.
+mod journal;
 // list_directory: byte order, depth, ignore rules, limits, symlinks in and out of the root.
 mod list;
 // glob: `*` within a directory, `**` across, relative to --path, sorted, ignore rules.

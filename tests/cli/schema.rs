@@ -13,13 +13,17 @@ mod hosts;
 // A real success's data validates against the tool's outputSchema.
 mod output;
 
-const TOOLS: [&str; 6] = [
+const TOOLS: [&str; 10] = [
     "read_file",
     "write_file",
     "edit_file",
     "list_directory",
     "glob",
     "search_files",
+    "delete_file",
+    "move_file",
+    "list_changes",
+    "undo_change",
 ];
 
 /// Runs `stitch schema` with `args` and parses its plain JSON output.
@@ -203,8 +207,8 @@ fn descriptions_name_exactly_the_codes_that_exist() {
 }
 
 /// The MCP format carries what hosts show in approval prompts: a title, and annotations
-/// that say which tools only read (read, list, glob, search) and which may replace
-/// content (write, edit).
+/// that say which tools only read (read, list, glob, search, history) and which may
+/// replace content (write, edit, delete, move, undo).
 #[test]
 fn mcp_definitions_carry_titles_and_annotations() {
     let tools = schema(&["--format", "mcp"]);
@@ -215,6 +219,10 @@ fn mcp_definitions_carry_titles_and_annotations() {
         ("list_directory", "List a directory", true, false, true),
         ("glob", "Find files by glob", true, false, true),
         ("search_files", "Search files", true, false, true),
+        ("delete_file", "Delete a file", false, true, false),
+        ("move_file", "Move a file", false, true, false),
+        ("list_changes", "List changes", true, false, true),
+        ("undo_change", "Undo a change", false, true, false),
     ];
     let listed: Vec<&str> = tools["tools"]
         .as_array()

@@ -20,7 +20,8 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
-TOOLS = ["read_file", "write_file", "edit_file", "list_directory", "glob", "search_files"]
+TOOLS = ["read_file", "write_file", "edit_file", "list_directory", "glob", "search_files",
+         "delete_file", "move_file", "list_changes", "undo_change"]
 FAILURES: list[str] = []
 
 
@@ -62,7 +63,7 @@ async def checks(stitch: str, era: str, root: Path, errlog_path: Path) -> None:
                 check(f"[{era}] instructions are given", bool(session.instructions))
 
                 listed = await session.list_tools()
-                check(f"[{era}] tools/list names the six tools",
+                check(f"[{era}] tools/list names the ten tools",
                       [t.name for t in listed.tools] == TOOLS, [t.name for t in listed.tools])
                 printed = json.loads(subprocess.run(
                     [stitch, "schema", "--format", "mcp"], capture_output=True, check=True).stdout)
@@ -73,6 +74,10 @@ async def checks(stitch: str, era: str, root: Path, errlog_path: Path) -> None:
                 check(f"[{era}] read_file is read-only, edit_file destructive",
                       annotations["read_file"].read_only_hint is True
                       and annotations["edit_file"].destructive_hint is True)
+                check(f"[{era}] list_changes is read-only; delete, move and undo destructive",
+                      annotations["list_changes"].read_only_hint is True
+                      and all(annotations[t].destructive_hint is True
+                              for t in ("delete_file", "move_file", "undo_change")))
 
                 # Sessions: a file this connection has not read cannot be changed.
                 unread = await session.call_tool(
@@ -118,8 +123,28 @@ async def checks(stitch: str, era: str, root: Path, errlog_path: Path) -> None:
                       exists.is_error and exists.structured_content["error"] == "NOT_OBSERVED"
                       and (root / "notes.md").read_text() == "# notes\n", exists)
 
+                # The journal: a move, listed, taken back; a delete, taken back.
+                moved = await session.call_tool("move_file", {"from": "new/b.txt", "to": "b.txt"})
+                check(f"[{era}] move_file moves and names its journal entry",
+                      not moved.is_error and bool(moved.structured_content.get("id"))
+                      and (root / "b.txt").read_text() == "bee\n", moved)
+                changes = await session.call_tool("list_changes", {})
+                check(f"[{era}] list_changes lists the move first",
+                      not changes.is_error
+                      and changes.structured_content["changes"][0]["tool"] == "move_file", changes)
+                undone = await session.call_tool("undo_change", {})
+                check(f"[{era}] undo_change moves it back",
+                      not undone.is_error and (root / "new" / "b.txt").read_text() == "bee\n"
+                      and not (root / "b.txt").exists(), undone)
+                deleted = await session.call_tool("delete_file", {"path": "new/b.txt"})
+                check(f"[{era}] delete_file deletes", not deleted.is_error
+                      and not (root / "new" / "b.txt").exists(), deleted)
+                back = await session.call_tool("undo_change", {"id": deleted.structured_content["id"]})
+                check(f"[{era}] undo_change brings the deleted file back", not back.is_error
+                      and (root / "new" / "b.txt").read_text() == "bee\n", back)
+
                 try:
-                    await session.call_tool("delete_file", {"path": "notes.md"})
+                    await session.call_tool("apply_patch", {"patch": ""})
                     check(f"[{era}] an unknown tool is a JSON-RPC error", False, "no error")
                 except MCPError as e:
                     check(f"[{era}] an unknown tool is JSON-RPC error -32602",

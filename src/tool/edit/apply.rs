@@ -87,15 +87,19 @@ impl Edited<'_> {
     }
 }
 
+/// Whether the journal shows an item applied to the file, whose text is now the second
+/// argument: the first evidence `okIfApplied` trusts.
+pub type Journaled<'j> = &'j dyn Fn(&EditItem, &str) -> bool;
+
 /// Applies the edits in order to the evolving text, all or nothing. With `ok_if_applied`,
-/// an item whose `oldText` is absent and whose edit is already applied is skipped rather
-/// than refused.
+/// an item whose `oldText` is absent and whose edit is already applied (as the journal
+/// shows, or as its text shows) is skipped rather than refused.
 pub fn apply<'a>(
     shown: &str,
     original: &'a str,
     items: &[EditItem],
     multi: bool,
-    ok_if_applied: bool,
+    ok_if_applied: Option<Journaled<'_>>,
 ) -> Result<Edited<'a>, Refusal> {
     // The result is built beside the original, and the offsets of every match are kept:
     // make sure room for both can be had (at most one match per oldText's length), so
@@ -136,7 +140,10 @@ pub fn apply<'a>(
                 .collect::<Vec<_>>()
         };
         if count == 0 {
-            if ok_if_applied && snippet::already_applied(&text, item) {
+            let applied = |journaled: Journaled<'_>| {
+                journaled(item, &text) || snippet::already_applied(&text, item)
+            };
+            if ok_if_applied.is_some_and(applied) {
                 already_applied.push(index);
                 continue;
             }
@@ -216,14 +223,14 @@ mod tests {
     }
 
     fn result(original: &str, items: &[EditItem]) -> String {
-        let edited = apply("f", original, items, items.len() > 1, false).unwrap();
+        let edited = apply("f", original, items, items.len() > 1, None).unwrap();
         let bytes: Vec<u8> = edited.parts().concat();
         String::from_utf8(bytes).unwrap()
     }
 
     #[test]
     fn one_edit_keeps_head_and_tail_in_place() {
-        let edited = apply("f", "aaa b ccc b ddd", &[item("b", "X")], false, false).unwrap();
+        let edited = apply("f", "aaa b ccc b ddd", &[item("b", "X")], false, None).unwrap();
         assert_eq!(
             (edited.head, edited.middle.as_str(), edited.tail),
             (4, "X ccc X", 4)
@@ -237,7 +244,7 @@ mod tests {
         let items = [item("\u{e9} one", "\u{e8} one"), item("two", "2")];
         assert_eq!(result(text, &items), "caf\u{e8} one\n2 caf\u{e9}\n");
         let items = [item("one", "x"), item("x", "one")];
-        let edited = apply("f", text, &items, true, false).unwrap();
+        let edited = apply("f", text, &items, true, None).unwrap();
         assert!(edited.is_unchanged());
     }
 
@@ -245,14 +252,14 @@ mod tests {
     fn applied_items_are_skipped_only_when_asked() {
         let text = "alpha\nbeta two\ngamma\n";
         let items = [item("beta one", "beta two"), item("gamma", "delta")];
-        assert!(apply("f", text, &items, true, false).is_err());
-        let edited = apply("f", text, &items, true, true).unwrap();
+        assert!(apply("f", text, &items, true, None).is_err());
+        let edited = apply("f", text, &items, true, Some(&|_, _| false)).unwrap();
         assert_eq!(edited.already_applied, vec![0]);
         assert_eq!(edited.replacements, 1);
         assert_eq!(result_of(&edited), "alpha\nbeta two\ndelta\n");
         let missing = [item("beta one", "beta three")];
-        assert!(apply("f", text, &missing, false, true).is_err());
-        let once = apply("f", text, &items[..1], false, true).unwrap();
+        assert!(apply("f", text, &missing, false, Some(&|_, _| false)).is_err());
+        let once = apply("f", text, &items[..1], false, Some(&|_, _| false)).unwrap();
         assert!(once.is_unchanged());
         assert_eq!(once.already_applied, vec![0]);
     }

@@ -13,7 +13,10 @@ use crate::digest::{is_sha256_hex, sha256_hex};
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
+use super::args::Request;
 use super::args::{self, invalid};
+use super::journal::{self, About, FileRecord, Keep, Planned};
+use super::mutation::commit::{commit_syncing, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::target;
 use super::mutation::{stale, stale_while_changing};
@@ -97,7 +100,11 @@ fn edit_loaded(
     loaded: &Loaded,
 ) -> Outcome<EditResult> {
     let shown = location.shown.clone();
-    let apply = || apply(&shown, loaded.text(), items, multi, req.ok_if_applied);
+    let journaled = |item: &EditItem, text: &str| {
+        journal::shows_applied(ctx, &location.real, &item.old_text, &item.new_text, text)
+    };
+    let evidence: Option<apply::Journaled<'_>> = req.ok_if_applied.then_some(&journaled);
+    let apply = || apply(&shown, loaded.text(), items, multi, evidence);
     // On a small file a thread costs more than it saves.
     let (base_sha256, applied, staged) = if loaded.bytes().len() >= PARALLEL_BYTES {
         large::prepare(ctx, location, loaded, apply, req.dry_run)
@@ -138,7 +145,7 @@ fn edit_loaded(
     }
     let diff = edited.diff(&shown, MAX_DIFF_BYTES);
     let mut payload = json!({
-        "tool": "edit_file",
+        "tool": EditRequest::TOOL,
         "path": shown,
         "operation": "edit",
         "bytes": bytes,
@@ -153,13 +160,8 @@ fn edit_loaded(
     }
     approve::authorize(ctx, &shown, &payload)?;
     if !req.dry_run && !edited.is_unchanged() {
-        match staged {
-            Some(staged) => staged
-                .and_then(Staged::publish)
-                .map_err(|e| refuse::path(ctx, &location.shown, e))?,
-            None => replace(ctx, location, loaded, &edited)?,
-        }
-        session_check::note_written(ctx, &location.real, &sha256);
+        let versions = (base_sha256.as_str(), sha256.as_str());
+        publish(ctx, location, loaded, &edited, staged, items, versions)?;
     }
     // Every item already applied: nothing was (or would be) written.
     let already_applied = edited.already_applied.len() == items.len();
@@ -211,20 +213,73 @@ pub struct EditResult {
     pub skipped_edits: Vec<usize>,
 }
 
-/// Replaces the loaded file with the edited text, keeping its mode and owner. The
-/// unchanged head and tail are copied in the kernel rather than from memory.
-fn replace(
+/// Stages the edited text (unless `staged` holds it already) and syncs it, then journals
+/// the edit (`versions`: the digests before and after) and publishes it.
+fn publish(
     ctx: &Context,
     location: &Location,
     loaded: &Loaded,
     edited: &Edited<'_>,
+    staged: Option<Result<Staged<'_>, workspace::Error>>,
+    items: &[EditItem],
+    (before, after): (&str, &str),
 ) -> Outcome<()> {
-    stage(ctx, location, loaded, edited)
-        .and_then(Staged::publish)
-        .map_err(|e| refuse::path(ctx, &location.shown, e))
+    let failed = |e| refuse::path(ctx, &location.shown, e);
+    // Staged early (a large file), it is synced already; else it syncs beside the entry.
+    let (staged, synced) = if let Some(staged) = staged {
+        (staged.map_err(failed)?, true)
+    } else {
+        (stage(ctx, location, loaded, edited).map_err(failed)?, false)
+    };
+    let planned = Planned {
+        record: FileRecord {
+            path: location.real.clone(),
+            from: None,
+            before: Some(before.to_owned()),
+            after: Some(after.to_owned()),
+            bytes: 0,
+        },
+        keep: Keep::File {
+            location,
+            file: &loaded.file,
+            bytes: Some(loaded.bytes()),
+        },
+    };
+    let edits = items
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !edited.already_applied.contains(i))
+        .map(|(_, item)| {
+            [
+                sha256_hex(item.old_text.as_bytes()),
+                sha256_hex(item.new_text.as_bytes()),
+            ]
+        })
+        .collect();
+    let change = Change {
+        tool: EditRequest::TOOL,
+        files: vec![planned],
+        about: About {
+            undoes: None,
+            edits,
+        },
+    };
+    let sync = |staged: &Staged<'_>| {
+        if synced {
+            return Ok(());
+        }
+        staged
+            .sync()
+            .map_err(|e| refuse::path(ctx, &location.shown, e))
+    };
+    commit_syncing(ctx, change, staged, sync, |staged| {
+        staged.publish().map_err(failed)
+    })?;
+    Ok(())
 }
 
-/// The edited text in a temp file, not yet synced nor visible: see [`replace`].
+/// The edited text in a temp file, not yet synced nor visible, keeping the file's mode
+/// and owner; the unchanged head and tail are copied in the kernel rather than from memory.
 fn stage<'a>(
     ctx: &'a Context,
     location: &Location,

@@ -1,10 +1,12 @@
 //! The steps every mutation runs, in this order: locate the target and refuse protected
-//! or forbidden paths (`target`), take the file's cross-process lock and locate it again
-//! under the lock (`target`), check the session's record of it (`session_check`) and the
-//! caller's `expectedSha256` ([`stale`]), build the new content (the tool's own work),
-//! ask the authorize hook ([`super::approve::authorize`]), write atomically, and record
-//! what was written in the session.
+//! or forbidden paths (`target`), take the files' cross-process locks in one order and
+//! locate them again under the locks (`target`), check the session's record of them
+//! (`session_check`) and the caller's `expectedSha256` ([`stale`]), build the new content
+//! (the tool's own work), ask the authorize hook ([`super::approve::authorize`]), stage and
+//! sync the new contents, then journal, publish and record (`commit`) — the same last
+//! steps for write, edit, delete, move and undo.
 
+pub mod commit;
 pub mod session_check;
 pub mod target;
 

@@ -93,7 +93,18 @@ pub fn note_read(ctx: &Context, shown: &str, real: &str, seen: Seen) -> Outcome<
 pub fn note_written(ctx: &Context, real: &str, sha256: &str) {
     let Some(session) = &ctx.session else { return };
     if let Err(e) = session.record(&ctx.ws, real, Seen::Present(sha256.to_owned()), &ctx.wait) {
-        crate::envelope::stderr_line(&format!(
+        crate::streams::stderr_line(&format!(
+            "stitch: could not update the session ledger: {e:?}"
+        ));
+    }
+}
+
+/// Records that a mutation removed the file at `real` (a delete, the source of a move), as
+/// [`note_written`] records a version.
+pub fn note_removed(ctx: &Context, real: &str) {
+    let Some(session) = &ctx.session else { return };
+    if let Err(e) = session.record(&ctx.ws, real, Seen::Absent, &ctx.wait) {
+        crate::streams::stderr_line(&format!(
             "stitch: could not update the session ledger: {e:?}"
         ));
     }

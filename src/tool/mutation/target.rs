@@ -29,6 +29,37 @@ pub fn acquire(ctx: &Context, raw: &str) -> Outcome<Target> {
     })
 }
 
+/// Several locked mutation targets (a move's two ends). The locks are held until this is
+/// dropped.
+#[derive(Debug)]
+pub struct Targets {
+    /// Where each file is, as seen under the locks, in the order the paths were given.
+    pub locations: Vec<Location>,
+    _guards: Vec<lock::Guard>,
+}
+
+/// Locates each of `raws` for a mutation as [`acquire`] does, and takes all their locks
+/// in one order (see [`lock::acquire_all`]), so two calls never deadlock.
+pub fn acquire_all(ctx: &Context, raws: &[&str]) -> Outcome<Targets> {
+    let mut reals = Vec::with_capacity(raws.len());
+    for raw in raws {
+        let located = checked(ctx, raw)?;
+        refuse::file_path(raw, &located)?;
+        reals.push(located.real);
+    }
+    let real_refs: Vec<&str> = reals.iter().map(String::as_str).collect();
+    let guards = lock::acquire_all(&ctx.ws, &real_refs, &ctx.wait)
+        .map_err(|e| refuse::lock(ctx, raws.first().copied().unwrap_or_default(), e))?;
+    let locations = raws
+        .iter()
+        .map(|raw| checked(ctx, raw))
+        .collect::<Outcome<Vec<_>>>()?;
+    Ok(Targets {
+        locations,
+        _guards: guards,
+    })
+}
+
 fn checked(ctx: &Context, raw: &str) -> Outcome<Location> {
     let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
     refuse::protected(&location, true)?;

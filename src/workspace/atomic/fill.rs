@@ -52,6 +52,10 @@ pub(super) fn fill(
         file.set_permissions(std::fs::Permissions::from_mode(mode))
             .map_err(Error::Io)?;
     }
+    if let WriteMode::CreateWith { mode } = mode {
+        file.set_permissions(std::fs::Permissions::from_mode(mode))
+            .map_err(Error::Io)?;
+    }
     Ok(spliced)
 }
 

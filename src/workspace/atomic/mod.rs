@@ -37,6 +37,9 @@ use crate::platform;
 pub enum WriteMode {
     /// Create the file; fail with [`Error::AlreadyExists`] if it appears meanwhile.
     CreateNew,
+    /// Create the file with these permission bits (a file brought back from the journal);
+    /// fail with [`Error::AlreadyExists`] if it appears meanwhile.
+    CreateWith { mode: u32 },
     /// Replace the file, keeping its permission bits and, where permitted, its owner.
     Replace { mode: u32, uid: u32, gid: u32 },
 }
@@ -300,7 +303,7 @@ impl<'a> Staged<'a> {
         }
         let published = match &temp {
             Temp::Anonymous(fd) => match self.mode {
-                WriteMode::CreateNew => {
+                WriteMode::CreateNew | WriteMode::CreateWith { .. } => {
                     platform::link_anonymous(fd.as_fd(), parent, name).map_err(io)
                 }
                 WriteMode::Replace { .. } => ws.replace_anonymous(fd, parent, name),
@@ -308,7 +311,7 @@ impl<'a> Staged<'a> {
             Temp::Named {
                 dir, name: staged, ..
             } => match self.mode {
-                WriteMode::CreateNew => {
+                WriteMode::CreateNew | WriteMode::CreateWith { .. } => {
                     platform::rename_noreplace(dir, staged, parent, name).map_err(io)
                 }
                 WriteMode::Replace { .. } => {
@@ -334,7 +337,7 @@ impl Drop for Staged<'_> {
 
 /// Syncs a directory so that a new name in it survives a crash. cap-std's handles may
 /// be `O_PATH`, which cannot be synced, so the directory is opened for reading first.
-fn sync_dir(dir: &Dir) -> Result<(), Error> {
+pub(super) fn sync_dir(dir: &Dir) -> Result<(), Error> {
     let fd = rustix::fs::openat(
         dir,
         ".",

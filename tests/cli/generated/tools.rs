@@ -187,13 +187,19 @@ fn stdin_rule(r: &mut Roff, tool: &ToolSpec) {
     } else {
         "1 MiB"
     };
-    r.section("STDIN")
-        .para(
-            "Arguments come from exactly one place: flags, or one JSON object on stdin. \
-             Mixing them is `INVALID_ARGUMENT`. Flags never read stdin, except a \
-             `--from`-style flag given `-`, which reads it as raw bytes.",
-        )
-        .para(
+    r.section("STDIN").para(
+        "Arguments come from exactly one place: flags, or one JSON object on stdin. \
+         Mixing them is `INVALID_ARGUMENT`. Flags never read stdin, except a \
+         `--from`-style flag given `-`, which reads it as raw bytes.",
+    );
+    if tool.stdin_only_when_asked {
+        r.para(
+            "Every argument is optional: with no tool arguments it runs with its defaults \
+             and never reads stdin unless `--json` asks (so it leaves a shell loop's input \
+             alone, and never waits 200 ms, let alone 2 s, for it).",
+        );
+    } else {
+        r.para(
             "With no tool arguments and stdin not a terminal, stdin is read as the JSON \
              arguments; an empty stdin means no arguments. When stdin was read only because \
              no arguments were given (not for `--json` or `-`), and no byte and no end of \
@@ -201,9 +207,10 @@ fn stdin_rule(r: &mut Roff, tool: &ToolSpec) {
              arguments and how to avoid it; after 2 s of silence in all, stdin is taken as \
              empty. Inside a shell loop that reads its own stdin, pass flags or redirect \
              `</dev/null`.",
-        )
-        .para(&format!(
-            "Stdin is read up to a bound of {bound}; a bigger payload is `TOO_LARGE` (field \
+        );
+    }
+    r.para(&format!(
+        "Stdin is read up to a bound of {bound}; a bigger payload is `TOO_LARGE` (field \
              `stdin`) and is not read to its end."
-        ));
+    ));
 }

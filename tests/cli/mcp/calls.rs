@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::started;
-use crate::support::{assert_json, envelope_of, TestWorkspace, SHA256, STRING};
+use crate::support::{assert_json, envelope_of, McpServer, TestWorkspace, SHA256, STRING};
 
 /// Asserts a successful call: `isError: false`, the envelope `{"ok": true, "data": data}`
 /// as the text item and `data` as `structuredContent`, with `data` as `expected` says.
@@ -59,15 +59,43 @@ fn tools_list_is_what_stitch_schema_prints() {
             "edit_file",
             "list_directory",
             "glob",
-            "search_files"
+            "search_files",
+            "delete_file",
+            "move_file",
+            "list_changes",
+            "undo_change"
         ]
     );
     for tool in listed["tools"].as_array().unwrap() {
         assert!(tool["inputSchema"]["properties"].is_object(), "{tool}");
-        let read_only = !matches!(tool["name"].as_str(), Some("write_file" | "edit_file"));
+        let read_only = !matches!(
+            tool["name"].as_str(),
+            Some("write_file" | "edit_file" | "delete_file" | "move_file" | "undo_change")
+        );
         assert_eq!(tool["annotations"]["readOnlyHint"], read_only, "{tool}");
         assert_eq!(tool["annotations"]["destructiveHint"], !read_only, "{tool}");
     }
+}
+
+#[test]
+fn the_journal_tools_are_called_like_the_others() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "one\n");
+    let mut server = McpServer::start(&ws, &["--no-session"], &[]);
+    server.initialize("2025-06-18");
+    let moved = server.call("move_file", &json!({"from": "a.txt", "to": "b/a.txt"}));
+    assert_eq!(envelope_of(&moved)["data"]["path"], "b/a.txt");
+    let listed = server.call("list_changes", &json!({}));
+    assert_eq!(
+        envelope_of(&listed)["data"]["changes"][0]["tool"],
+        "move_file"
+    );
+    let undone = server.call("undo_change", &json!({}));
+    assert_eq!(envelope_of(&undone)["data"]["applied"], true);
+    assert_eq!(ws.read_string("a.txt"), "one\n");
+    let deleted = server.call("delete_file", &json!({"path": "a.txt"}));
+    assert_eq!(envelope_of(&deleted)["data"]["applied"], true);
+    assert!(!ws.exists("a.txt"));
 }
 
 #[test]

@@ -31,6 +31,13 @@ impl TestWorkspace {
         fs::create_dir(dir.path().join("ws")).unwrap();
         fs::create_dir(dir.path().join("outside")).unwrap();
         fs::create_dir(dir.path().join("home")).unwrap();
+        // The journal's key, as the first journaled change would make it: the suites that
+        // check nothing outside the root changes see it there from the start.
+        let key_dir = dir.path().join("home/data/stitch");
+        fs::create_dir_all(&key_dir).unwrap();
+        let key: Vec<u8> = (0..32u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
+        fs::write(key_dir.join("key"), key).unwrap();
+        fs::set_permissions(key_dir.join("key"), fs::Permissions::from_mode(0o600)).unwrap();
         let no_openat2 = std::env::var_os(WITHOUT_OPENAT2_ENV).is_some_and(|v| v == "1");
         TestWorkspace { dir, no_openat2 }
     }

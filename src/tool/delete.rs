@@ -1,0 +1,130 @@
+//! `delete_file`: delete a file, journaled so that `undo_change` brings it back (§12).
+//!
+//! The file's own inode is kept by the journal (a hard link) before its name is removed,
+//! so a delete copies nothing, and an undo restores its bytes and mode.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::digest::is_sha256_hex;
+use crate::refusal::{key, Outcome};
+use crate::workspace::Kind;
+
+use super::args::{self, invalid, Request};
+use super::journal::{FileRecord, Keep, Planned};
+use super::mutation::commit::{commit, Change};
+use super::mutation::session_check::{self, Mutation};
+use super::mutation::{stale, target};
+use super::{approve, refuse, Context};
+
+/// The arguments of `delete_file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DeleteRequest {
+    /// The file to delete, relative to the workspace root. A directory is NOT_A_FILE.
+    #[serde(alias = "file_path")]
+    pub path: String,
+    /// Delete only if the file's current SHA-256 (from read_file) is this; otherwise STALE_VERSION.
+    #[serde(alias = "expected_sha256")]
+    pub expected_sha256: Option<String>,
+    /// Check everything and report the result without deleting (default false).
+    #[serde(default, alias = "dry_run")]
+    pub dry_run: bool,
+}
+
+impl Request for DeleteRequest {
+    const TOOL: &'static str = super::registry::names::DELETE_FILE;
+    const DESCRIPTION: &'static str = "Delete a file of the workspace. The change is journaled: undo_change with the returned id brings the file back, bytes and mode. A directory left empty is removed. Returns path, previousSha256, applied, id. Refusals: NOT_FOUND (details.nearNames lists the closest existing paths); NOT_A_FILE (a directory or special file); STALE_VERSION (the file changed since you read it: re-read it, then retry); NOT_OBSERVED (in a session, the file was never read: read it, then retry); DENIED (policy, .git/ or .stitch/: leave it alone); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); INVALID_CONFIG (the workspace owner must fix it); BUSY (retry).";
+    const FIELDS: &'static [&'static str] = &["path", "expectedSha256", "dryRun"];
+}
+
+/// What `delete_file` returns, in this order.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeleteResult {
+    pub path: String,
+    /// The digest of the file deleted.
+    pub previous_sha256: String,
+    /// False on a dry run.
+    pub applied: bool,
+    /// The journal entry, for undo_change (absent on a dry run, or with the journal off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+}
+
+/// Deletes the file named in `arguments`.
+pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
+    let req: DeleteRequest = args::parse(arguments)?;
+    if let Some(expected) = &req.expected_sha256 {
+        if !is_sha256_hex(expected) {
+            return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
+        }
+    }
+    let target = target::acquire(ctx, &req.path)?;
+    let location = &target.location;
+    let shown = location.shown.clone();
+    match location.kind {
+        None => {
+            return Err(refuse::not_found(ctx, &shown)
+                .with(key::OPERATION, "delete")
+                .into())
+        }
+        Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&shown).into()),
+        Some(Kind::File) => {}
+    }
+    let mut file = ctx
+        .ws
+        .open_file(location)
+        .map_err(|e| refuse::path(ctx, &shown, e))?;
+    let actual = file
+        .sha256()
+        .map_err(|e| anyhow::Error::new(e).context("hashing the file to delete"))?;
+    session_check::check(ctx, &shown, &location.real, Some(&actual), Mutation::Write)?;
+    if let Some(expected) = &req.expected_sha256 {
+        if !expected.eq_ignore_ascii_case(&actual) {
+            return Err(stale(&shown, expected, Some(&actual)).into());
+        }
+    }
+    let mut payload = json!({
+        "tool": DeleteRequest::TOOL,
+        "path": shown,
+        "operation": "delete",
+        "bytes": file.size,
+        "baseSha256": actual,
+        "dryRun": req.dry_run,
+    });
+    if let Some(session) = &ctx.session {
+        payload["session"] = json!(session.id());
+    }
+    approve::authorize(ctx, &shown, &payload)?;
+    let mut id = None;
+    if !req.dry_run {
+        let planned = Planned {
+            record: FileRecord {
+                path: location.real.clone(),
+                from: None,
+                before: Some(actual.clone()),
+                after: None,
+                bytes: 0,
+            },
+            keep: Keep::File {
+                location,
+                file: &file,
+                bytes: None,
+            },
+        };
+        id = commit(ctx, Change::of(DeleteRequest::TOOL, vec![planned]), || {
+            ctx.ws
+                .remove(location)
+                .map_err(|e| refuse::path(ctx, &shown, e))
+        })?;
+        ctx.ws.remove_emptied_parents(&location.real);
+    }
+    Ok(DeleteResult {
+        path: shown,
+        previous_sha256: actual,
+        applied: !req.dry_run,
+        id,
+    })
+}

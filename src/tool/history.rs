@@ -1,0 +1,163 @@
+//! `list_changes`: the workspace's journal of changes, newest first (§11).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::refusal::Outcome;
+use crate::workspace::journal::Shelf;
+
+use super::args::{self, invalid, Request};
+use super::journal::{self, Entry};
+use super::{approve, refuse, Context};
+
+/// The arguments of `list_changes`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct HistoryRequest {
+    /// Only changes that touched this file (or anything below this directory), relative to the workspace root.
+    #[serde(default, alias = "file_path")]
+    pub path: Option<String>,
+    /// The most changes to return, newest first (default 20).
+    #[schemars(extend("default" = DEFAULT_LIMIT))]
+    pub limit: Option<u64>,
+    /// Only the changes made in this session.
+    pub session: Option<String>,
+}
+
+/// The default number of changes listed.
+const DEFAULT_LIMIT: u64 = 20;
+/// The most changes one call may list.
+const MAX_LIMIT: u64 = 10_000;
+
+impl Request for HistoryRequest {
+    const TOOL: &'static str = super::registry::names::LIST_CHANGES;
+    const DESCRIPTION: &'static str = "List the changes stitch made in this workspace (writes, edits, deletes, moves, undos), newest first, from its journal: any process's, any session's. Returns changes: [{id, time, tool, session, undoes, undone, files: [{path, from, before, after}]}] (before/after are sha256 digests, null for absent), truncated, and foreign (entries that stitch did not write under this user's key: never listed or undone). Pass an id to undo_change to take a change back. Refusals: INVALID_ARGUMENT (fix the named field); INVALID_PATH, OUTSIDE_ROOT (fix the path); INVALID_CONFIG (the workspace owner must fix stitch's state).";
+    const FIELDS: &'static [&'static str] = &["path", "limit", "session"];
+}
+
+/// One change as listed.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Change {
+    pub id: String,
+    pub time: String,
+    pub tool: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<String>,
+    /// Whether a later undo (not itself undone) took it back.
+    pub undone: bool,
+    pub files: Vec<ChangedFile>,
+}
+
+/// One file of a listed change.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangedFile {
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// The sha256 before the change; null when the file did not exist.
+    pub before: Option<String>,
+    /// The sha256 after the change; null when the change removed it.
+    pub after: Option<String>,
+}
+
+/// What `list_changes` returns, in this order.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryResult {
+    pub changes: Vec<Change>,
+    pub truncated: bool,
+    /// Entries that do not verify under this user's key: ignored.
+    pub foreign: usize,
+    /// Why the journal is off, when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub journal_off: Option<String>,
+}
+
+/// Lists the journal as `arguments` ask.
+pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
+    let req: HistoryRequest = args::parse(arguments)?;
+    let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
+    if limit == 0 || limit > MAX_LIMIT {
+        return Err(invalid("limit", format!("limit must be from 1 to {MAX_LIMIT}")).into());
+    }
+    let within = match &req.path {
+        None => None,
+        Some(raw) => {
+            let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
+            refuse::protected(&location, false)?;
+            approve::rules(ctx, &location, false)?;
+            Some(location.real)
+        }
+    };
+    let keyed = match journal::keyed(ctx) {
+        Ok(keyed) => keyed,
+        Err(reason) => {
+            return Ok(HistoryResult {
+                changes: Vec::new(),
+                truncated: false,
+                foreign: 0,
+                journal_off: Some(reason),
+            })
+        }
+    };
+    journal::reconcile(ctx, keyed);
+    let (all, foreign) = journal::entries(ctx, keyed, Shelf::Entries)?;
+    let undone = journal::undone(&all);
+    let touches = |e: &Entry| {
+        within.as_deref().is_none_or(|within| {
+            e.files.iter().any(|f| {
+                std::iter::once(&f.path)
+                    .chain(f.from.as_ref())
+                    .any(|p| under(p, within))
+            })
+        })
+    };
+    let mut changes = all
+        .iter()
+        .rev()
+        .map(|(_, e)| e)
+        .filter(|e| req.session.is_none() || e.session == req.session)
+        .filter(|e| touches(e));
+    let listed: Vec<Change> = changes
+        .by_ref()
+        .take(usize::try_from(limit).unwrap_or(usize::MAX))
+        .map(|e| Change {
+            id: e.id.clone(),
+            time: e.time.clone(),
+            tool: e.tool.clone(),
+            session: e.session.clone(),
+            undoes: e.undoes.clone(),
+            undone: undone.contains(&e.id),
+            files: e
+                .files
+                .iter()
+                .map(|f| ChangedFile {
+                    path: f.path.clone(),
+                    from: f.from.clone(),
+                    before: f.before.clone(),
+                    after: f.after.clone(),
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(HistoryResult {
+        truncated: changes.next().is_some(),
+        changes: listed,
+        foreign,
+        journal_off: None,
+    })
+}
+
+/// Whether `path` is `within` or below it (the root, `""`, holds everything).
+fn under(path: &str, within: &str) -> bool {
+    within.is_empty()
+        || path == within
+        || path
+            .strip_prefix(within)
+            .is_some_and(|rest| rest.starts_with('/'))
+}

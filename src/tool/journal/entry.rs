@@ -1,0 +1,178 @@
+//! One journal entry: what it records, and its file — an HMAC-SHA256 tag line, then the
+//! entry as JSON. The tag is over the workspace's canonical root and the JSON bytes, under
+//! the user's key, so an entry planted by a clone or an archive, copied from another
+//! workspace, or damaged does not verify, and is never undone.
+
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+
+/// The most bytes an entry file may hold; a larger one was not written by stitch.
+pub const MAX_ENTRY_BYTES: u64 = 1 << 20;
+
+/// What a change did, as the journal keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Entry {
+    /// Increasing, sortable as text: nanoseconds since the epoch, 20 digits.
+    pub id: String,
+    /// RFC 3339, UTC.
+    pub time: String,
+    /// The tool's wire name.
+    pub tool: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// The entry this one takes back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<String>,
+    /// Every file the change touched, in the order it touched them.
+    pub files: Vec<FileRecord>,
+    /// For an edit: the digests of each oldText and newText applied, so that a repeated
+    /// edit can be recognised as applied (`okIfApplied`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edits: Vec<[String; 2]>,
+}
+
+/// One file of a change: `path` (the real workspace-relative path) went from `before` to
+/// `after` (sha256, `None` for absent); for a move, the content came from `from`, which
+/// is absent after.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FileRecord {
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    pub before: Option<String>,
+    pub after: Option<String>,
+    /// The size of the version kept for `before` (0 when nothing was kept).
+    pub bytes: u64,
+}
+
+impl FileRecord {
+    /// The record of a file at the real path `path` changed in place (not moved) from
+    /// `before` to `after`.
+    #[must_use]
+    pub fn write(path: &str, before: Option<String>, after: Option<String>) -> FileRecord {
+        FileRecord {
+            path: path.to_owned(),
+            from: None,
+            before,
+            after,
+            bytes: 0,
+        }
+    }
+
+    /// The version each path this record touches had after it.
+    #[must_use]
+    pub fn states_after(&self) -> Vec<(&str, Option<&str>)> {
+        let mut states = vec![(self.path.as_str(), self.after.as_deref())];
+        if let Some(from) = &self.from {
+            states.push((from.as_str(), None));
+        }
+        states
+    }
+}
+
+type Tag = Hmac<Sha256>;
+
+fn tag(key: &[u8], root: &[u8], body: &[u8]) -> Tag {
+    let mut mac = Tag::new_from_slice(key).expect("HMAC takes a key of any length");
+    mac.update(b"stitch journal 1\0");
+    mac.update(root);
+    mac.update(b"\0");
+    mac.update(body);
+    mac
+}
+
+/// The file of `entry`: the tag's hex digits, a newline, the entry's JSON.
+#[must_use]
+pub fn encode(entry: &Entry, key: &[u8], root: &[u8]) -> Vec<u8> {
+    let body = serde_json::to_vec(entry).unwrap_or_default();
+    let mac = tag(key, root, &body).finalize().into_bytes();
+    let mut bytes = crate::digest::hex(&mac).into_bytes();
+    bytes.push(b'\n');
+    bytes.extend_from_slice(&body);
+    bytes
+}
+
+/// The entry in `bytes`, if its tag verifies under `key` and it is named `name`'s id.
+#[must_use]
+pub fn decode(bytes: &[u8], key: &[u8], root: &[u8], id: &str) -> Option<Entry> {
+    let newline = memchr::memchr(b'\n', bytes)?;
+    let (hex, body) = (&bytes[..newline], &bytes[newline + 1..]);
+    let expected = unhex(hex)?;
+    tag(key, root, body).verify_slice(&expected).ok()?;
+    let entry: Entry = serde_json::from_slice(body).ok()?;
+    (entry.id == id).then_some(entry)
+}
+
+fn unhex(hex: &[u8]) -> Option<Vec<u8>> {
+    if hex.len() != 64 {
+        return None;
+    }
+    hex.chunks(2)
+        .map(|pair| {
+            let text = std::str::from_utf8(pair).ok()?;
+            u8::from_str_radix(text, 16).ok()
+        })
+        .collect()
+}
+
+/// The file name of an entry: its id and the bytes of content it keeps, so that the
+/// bounds can be checked from a directory listing.
+#[must_use]
+pub fn file_name(id: &str, kept: u64) -> String {
+    format!("{id}-{kept}.entry")
+}
+
+/// The id and kept bytes a file name of [`file_name`]'s pattern holds.
+#[must_use]
+pub fn parse_name(name: &str) -> Option<(&str, u64)> {
+    let (id, kept) = name.strip_suffix(".entry")?.split_once('-')?;
+    let valid = id.len() == 20 && id.bytes().all(|b| b.is_ascii_digit());
+    Some((id, kept.parse().ok()?)).filter(|_| valid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{decode, encode, parse_name, Entry, FileRecord};
+
+    fn entry() -> Entry {
+        Entry {
+            id: "00000000000000000001".into(),
+            time: "2026-01-01T00:00:00Z".into(),
+            tool: crate::tool::registry::names::EDIT_FILE.into(),
+            session: None,
+            undoes: None,
+            files: vec![FileRecord {
+                path: "a".into(),
+                from: None,
+                before: Some("x".into()),
+                after: Some("y".into()),
+                bytes: 1,
+            }],
+            edits: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn only_the_same_key_and_root_verify() {
+        let bytes = encode(&entry(), b"key", b"/root");
+        let id = "00000000000000000001";
+        assert!(decode(&bytes, b"key", b"/root", id).is_some());
+        assert!(decode(&bytes, b"other", b"/root", id).is_none());
+        assert!(decode(&bytes, b"key", b"/elsewhere", id).is_none());
+        assert!(decode(&bytes, b"key", b"/root", "00000000000000000002").is_none());
+        let mut damaged = bytes.clone();
+        *damaged.last_mut().unwrap() ^= 1;
+        assert!(decode(&damaged, b"key", b"/root", id).is_none());
+    }
+
+    #[test]
+    fn names_carry_the_id_and_the_kept_bytes() {
+        let name = super::file_name("00000000000000000001", 42);
+        assert_eq!(parse_name(&name), Some(("00000000000000000001", 42)));
+        assert_eq!(parse_name("1-2.entry"), None);
+        assert_eq!(parse_name("00000000000000000001-x.entry"), None);
+    }
+}

@@ -1,0 +1,404 @@
+//! The journal (§11): every change stitch makes is one entry, written and synced before the
+//! change is published, so that any later process can list it and take it back.
+//!
+//! A mutation hands [`prepare`] the files it will change — each with its version before and
+//! after, and how to keep the version before — once every check has passed and just before
+//! it publishes; then [`Pending::commit`] after. An entry is made under `pending/` and moved
+//! to `entries/` once its change is published; one left pending by a process that died is
+//! reconciled by the next call ([`reconcile`]): kept when its files are at their new
+//! versions, dropped when they are not. Entries are authenticated ([`entry`]); one that
+//! does not verify is foreign: never listed, undone, counted in the bounds or removed.
+
+pub mod entry;
+mod prune;
+pub mod time;
+
+use crate::refusal::{Failure, Outcome};
+use crate::workspace::home::Home;
+use crate::workspace::journal::{Kept, Shelf, Unsynced};
+use crate::workspace::{Location, OpenFile};
+
+use super::{refuse, Context};
+pub use entry::{Entry, FileRecord};
+
+/// The key and root an entry is authenticated under.
+#[derive(Debug, Clone)]
+pub struct Keyed {
+    key: [u8; crate::workspace::KEY_BYTES],
+    root: Vec<u8>,
+}
+
+/// Whether the journal is on in `ctx`: the key, or why it is off. Looked up once a call.
+pub fn keyed(ctx: &Context) -> Result<&Keyed, String> {
+    ctx.journal_key
+        .get_or_init(|| look_up(ctx))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn look_up(ctx: &Context) -> Result<Keyed, String> {
+    if !ctx.policy.journal {
+        return Err("journal: false in a config turns the journal off".into());
+    }
+    let home = Home::from_env();
+    match home.journal_key() {
+        Ok(key) => Ok(Keyed {
+            key,
+            root: ctx.ws.root_path().as_os_str().as_encoded_bytes().to_vec(),
+        }),
+        Err(_) => Err(format!(
+            "the journal's key ({}) cannot be made or read, so the journal is off",
+            home.key_shown()
+        )),
+    }
+}
+
+/// How the version of a file before a change is kept.
+#[derive(Debug, Clone, Copy)]
+pub enum Keep<'a> {
+    /// Nothing to keep: the file was absent, or its content stays (a move).
+    Nothing,
+    /// The file at `location`, open as `file`: its inode linked, or its bytes (`bytes`
+    /// when they are in memory) copied.
+    File {
+        location: &'a Location,
+        file: &'a OpenFile,
+        bytes: Option<&'a [u8]>,
+    },
+}
+
+/// One file of a change about to be published, and how its version before is kept.
+#[derive(Debug)]
+pub struct Planned<'a> {
+    pub record: FileRecord,
+    pub keep: Keep<'a>,
+}
+
+/// A change's entry, written and synced, its change not yet published.
+#[derive(Debug)]
+#[must_use = "commit the entry once the change is published, or abandon it"]
+pub struct Pending {
+    pub id: String,
+    name: String,
+    /// The versions the entry names as before, kept under `pending/` until the commit.
+    kept: Vec<String>,
+}
+
+/// What an entry says besides its files.
+#[derive(Debug, Default)]
+pub struct About {
+    pub undoes: Option<String>,
+    pub edits: Vec<[String; 2]>,
+}
+
+/// Writes the entry of a change by `tool` to `files`, keeping each version before, once
+/// every check has passed and just before publishing: the entry written, with what syncs
+/// it (which must succeed before anything is published). `None` when the journal is off.
+pub fn prepare<'w>(
+    ctx: &'w Context,
+    tool: &str,
+    files: Vec<Planned<'_>>,
+    about: &About,
+) -> Outcome<Option<(Pending, Unsynced<'w>)>> {
+    let Ok(keyed) = keyed(ctx) else {
+        return Ok(None);
+    };
+    reconcile(ctx, keyed);
+    let mut records = Vec::with_capacity(files.len());
+    let mut kept_bytes = 0u64;
+    for Planned { mut record, keep } in files {
+        if let (
+            Keep::File {
+                location,
+                file,
+                bytes,
+            },
+            Some(before),
+        ) = (keep, &record.before)
+        {
+            let kept = ctx
+                .ws
+                .keep_version(location, file, before, bytes)
+                .map_err(|e| state_failure(ctx, e))?;
+            record.bytes = file.size;
+            kept_bytes += record.bytes;
+            let _: Kept = kept;
+        }
+        records.push(record);
+    }
+    let mut nanos = time::now_nanos();
+    let session = ctx.session.as_ref().map(|s| s.id().to_owned());
+    loop {
+        let entry = Entry {
+            id: time::id(nanos),
+            time: time::rfc3339(nanos),
+            tool: tool.to_owned(),
+            session: session.clone(),
+            undoes: about.undoes.clone(),
+            files: records.clone(),
+            edits: about.edits.clone(),
+        };
+        let name = entry::file_name(&entry.id, kept_bytes);
+        let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
+        match ctx.ws.journal_write(&name, &bytes) {
+            Ok(unsynced) => {
+                let kept = records.iter().filter_map(|r| r.before.clone()).collect();
+                return Ok(Some((
+                    Pending {
+                        id: entry.id,
+                        name,
+                        kept,
+                    },
+                    unsynced,
+                )));
+            }
+            // Another process took this nanosecond: the next one.
+            Err(crate::workspace::Error::AlreadyExists) => nanos += 1,
+            Err(e) => return Err(state_failure(ctx, e)),
+        }
+    }
+}
+
+impl Pending {
+    /// The change was published: the entry moves to `entries/`, and the journal is held
+    /// to its bounds.
+    pub fn commit(self, ctx: &Context) -> String {
+        let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
+        if ctx.ws.journal_commit(&self.name, &kept).is_ok() {
+            if let Ok(keyed) = keyed(ctx) {
+                prune::bound(ctx, keyed);
+            }
+        }
+        self.id
+    }
+
+    /// The change was not published: the entry goes.
+    pub fn abandon(self, ctx: &Context) {
+        ctx.ws.journal_remove(Shelf::Pending, &self.name);
+        // Versions no entry names are pruned later, like any other.
+        for sha in &self.kept {
+            ctx.ws.adopt_kept(sha);
+        }
+    }
+}
+
+/// Runs `publish` under the entry `pending` (if any): committed when it succeeds,
+/// abandoned when it fails. Returns the entry's id.
+pub fn publish_under(
+    ctx: &Context,
+    pending: Option<Pending>,
+    publish: impl FnOnce() -> Outcome<()>,
+) -> Outcome<Option<String>> {
+    match publish() {
+        Ok(()) => Ok(pending.map(|p| p.commit(ctx))),
+        Err(e) => {
+            if let Some(p) = pending {
+                p.abandon(ctx);
+            }
+            Err(e)
+        }
+    }
+}
+
+pub fn state_failure(ctx: &Context, e: crate::workspace::Error) -> Failure {
+    refuse::path(ctx, ".stitch/journal", e)
+}
+
+/// Every entry on `shelf` that verifies, oldest first, and how many do not.
+pub fn entries(
+    ctx: &Context,
+    keyed: &Keyed,
+    shelf: Shelf,
+) -> Outcome<(Vec<(String, Entry)>, usize)> {
+    let names = ctx
+        .ws
+        .journal_list(shelf)
+        .map_err(|e| state_failure(ctx, e))?;
+    let mut valid = Vec::new();
+    let mut foreign = 0;
+    for name in names {
+        if name.starts_with('.') {
+            continue;
+        }
+        let parsed = entry::parse_name(&name).and_then(|(id, _)| {
+            let bytes = ctx
+                .ws
+                .journal_read(shelf, &name, entry::MAX_ENTRY_BYTES)
+                .ok()??;
+            entry::decode(&bytes, &keyed.key, &keyed.root, id)
+        });
+        match parsed {
+            Some(entry) => valid.push((name, entry)),
+            None => foreign += 1,
+        }
+    }
+    valid.sort_by(|a, b| a.1.id.cmp(&b.1.id));
+    Ok((valid, foreign))
+}
+
+/// Finishes or drops what a process that died left pending: an entry whose files are at
+/// their new versions is kept, one whose change did not happen is dropped. An entry whose
+/// files another process has locked is being made right now, and is left alone.
+pub fn reconcile(ctx: &Context, keyed: &Keyed) {
+    let Ok(names) = ctx.ws.journal_list(Shelf::Pending) else {
+        return;
+    };
+    let mut pending_names = Vec::new();
+    for name in names {
+        let Some((id, _)) = entry::parse_name(&name) else {
+            continue;
+        };
+        let Ok(Some(bytes)) = ctx
+            .ws
+            .journal_read(Shelf::Pending, &name, entry::MAX_ENTRY_BYTES)
+        else {
+            continue;
+        };
+        let Some(entry) = entry::decode(&bytes, &keyed.key, &keyed.root, id) else {
+            // Torn by a process killed while writing it (its change was never published),
+            // or not stitch's: either way nothing to finish, and it goes once it is old.
+            if ctx
+                .ws
+                .journal_age_secs(Shelf::Pending, &name)
+                .is_some_and(|age| age >= prune::IN_FLIGHT_SECS)
+            {
+                ctx.ws.journal_remove(Shelf::Pending, &name);
+            }
+            continue;
+        };
+        pending_names.extend(entry.files.iter().filter_map(|f| f.before.clone()));
+        let paths: Vec<&str> = entry
+            .files
+            .iter()
+            .flat_map(|f| f.states_after().into_iter().map(|(p, _)| p))
+            .collect();
+        let now = crate::lock::Wait {
+            timeout: std::time::Duration::ZERO,
+            notice: || {},
+            cancel: None,
+        };
+        let Ok(_guards) = crate::lock::acquire_all(&ctx.ws, &paths, &now) else {
+            continue;
+        };
+        let published = entry.files.iter().any(|f| {
+            f.states_after()
+                .iter()
+                .all(|(path, sha)| current(ctx, path).is(*sha))
+        });
+        let kept: Vec<&str> = entry
+            .files
+            .iter()
+            .filter_map(|f| f.before.as_deref())
+            .collect();
+        if published {
+            let _ = ctx.ws.journal_commit(&name, &kept);
+        } else {
+            ctx.ws.journal_remove(Shelf::Pending, &name);
+            for sha in kept {
+                ctx.ws.adopt_kept(sha);
+            }
+        }
+    }
+    // A version kept by a process that died before it wrote the entry naming it.
+    if let Ok(orphans) = ctx.ws.journal_objects(true) {
+        for orphan in orphans {
+            if orphan.age_secs >= prune::IN_FLIGHT_SECS && !pending_names.contains(&orphan.name) {
+                ctx.ws.adopt_kept(&orphan.name);
+            }
+        }
+    }
+}
+
+/// What is at a path now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Now {
+    Absent,
+    /// A regular file with this digest.
+    File(String),
+    /// Something that cannot be told apart: a directory, a special file, an error.
+    Other,
+}
+
+impl Now {
+    /// Whether this is the version `expected` (`None`: absent).
+    #[must_use]
+    pub fn is(&self, expected: Option<&str>) -> bool {
+        match (self, expected) {
+            (Now::Absent, None) => true,
+            (Now::File(sha), Some(expected)) => sha == expected,
+            _ => false,
+        }
+    }
+
+    /// The digest, when it is a regular file.
+    #[must_use]
+    pub fn sha256(&self) -> Option<&str> {
+        match self {
+            Now::File(sha) => Some(sha),
+            _ => None,
+        }
+    }
+}
+
+/// What is at the real path `real` now.
+pub fn current(ctx: &Context, real: &str) -> Now {
+    use crate::workspace::Kind;
+    let Ok(location) = ctx.ws.locate(real) else {
+        return Now::Other;
+    };
+    match location.kind {
+        None => Now::Absent,
+        Some(Kind::File) => match ctx
+            .ws
+            .open_file(&location)
+            .and_then(|mut f| f.sha256().map_err(crate::workspace::Error::Io))
+        {
+            Ok(sha) => Now::File(sha),
+            Err(_) => Now::Other,
+        },
+        Some(_) => Now::Other,
+    }
+}
+
+/// Whether the journal shows the edit `old_text` → `new_text` applied to the file at the
+/// real path `real` (and not taken back), with its result still in `current_text`: the
+/// evidence `okIfApplied` trusts first (§4).
+pub fn shows_applied(
+    ctx: &Context,
+    real: &str,
+    old_text: &str,
+    new_text: &str,
+    current_text: &str,
+) -> bool {
+    let Ok(keyed) = keyed(ctx) else {
+        return false;
+    };
+    let Ok((all, _)) = entries(ctx, keyed, Shelf::Entries) else {
+        return false;
+    };
+    let wanted = [
+        crate::digest::sha256_hex(old_text.as_bytes()),
+        crate::digest::sha256_hex(new_text.as_bytes()),
+    ];
+    let undone = undone(&all);
+    all.iter().rev().any(|(_, e)| {
+        !undone.contains(&e.id)
+            && e.edits.contains(&wanted)
+            && e.files.iter().any(|f| f.path == real)
+    }) && current_text.contains(new_text)
+}
+
+/// The ids of the entries in `all` (oldest first) that stand taken back: undone by an
+/// entry that is not itself taken back.
+#[must_use]
+pub fn undone(all: &[(String, Entry)]) -> std::collections::HashSet<String> {
+    let mut undone = std::collections::HashSet::new();
+    for (_, e) in all.iter().rev() {
+        if let Some(target) = &e.undoes {
+            if !undone.contains(&e.id) {
+                undone.insert(target.clone());
+            }
+        }
+    }
+    undone
+}

@@ -1,0 +1,235 @@
+//! `move_file`: move or rename a file, its content and mode unchanged, creating missing
+//! parents; journaled so that `undo_change` moves it back (§12).
+//!
+//! Both ends are checked as every mutation checks its path (containment, reserved places,
+//! deny and readOnly, the session's rules) and locked in one order. The destination is
+//! replaced only with `overwrite` (or a matching session observation), and then its
+//! version is kept by the journal before the rename replaces it.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::digest::is_sha256_hex;
+use crate::refusal::{key, Code, Outcome, Refusal};
+use crate::workspace::{Error, Kind, Location, OpenFile, Replace};
+
+use super::args::{self, invalid, Request};
+use super::journal::{FileRecord, Keep, Planned};
+use super::mutation::commit::{commit, Change};
+use super::mutation::session_check::{self, Mutation};
+use super::mutation::{stale, target};
+use super::{approve, refuse, Context};
+
+/// The arguments of `move_file`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct MoveRequest {
+    /// The file to move, relative to the workspace root.
+    pub from: String,
+    /// Where it goes, relative to the workspace root. Missing parent directories are created.
+    #[serde(alias = "path")]
+    pub to: String,
+    /// Replace a file at the destination (default false: an existing one is ALREADY_EXISTS).
+    #[serde(default)]
+    pub overwrite: bool,
+    /// Move only if the source's current SHA-256 (from read_file) is this; otherwise STALE_VERSION.
+    #[serde(alias = "expected_sha256")]
+    pub expected_sha256: Option<String>,
+    /// Check everything and report the result without moving (default false).
+    #[serde(default, alias = "dry_run")]
+    pub dry_run: bool,
+}
+
+impl Request for MoveRequest {
+    const TOOL: &'static str = super::registry::names::MOVE_FILE;
+    const DESCRIPTION: &'static str = "Move or rename a file of the workspace (from → to), content and mode unchanged, creating missing parent directories of the destination (named in createdDirectories); a directory left empty is removed. A file at the destination is replaced only with overwrite: true. The change is journaled: undo_change with the returned id moves it back. Returns from, path, sha256, createdDirectories, applied, id. Refusals: NOT_FOUND (the source does not exist: details.nearNames); NOT_A_FILE (a directory or special file); ALREADY_EXISTS (the destination exists: pass overwrite: true, or pick another path); STALE_VERSION (a file changed since you read it: re-read it, then retry); NOT_OBSERVED (in a session, a file was never read: read it, then retry); NOT_A_DIRECTORY (a parent component is a file); DENIED (policy, .git/ or .stitch/ at either end); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); INVALID_CONFIG (the workspace owner must fix it); BUSY (retry).";
+    const FIELDS: &'static [&'static str] =
+        &["from", "to", "overwrite", "expectedSha256", "dryRun"];
+}
+
+/// What `move_file` returns, in this order.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MoveResult {
+    pub from: String,
+    pub path: String,
+    pub sha256: String,
+    pub created_directories: Vec<String>,
+    /// False on a dry run.
+    pub applied: bool,
+    /// The digest of the file the move replaced, when it replaced one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_sha256: Option<String>,
+    /// The journal entry, for undo_change (absent on a dry run, or with the journal off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+}
+
+/// The file at the destination, open, and its digest, when there is one the move may
+/// replace; refused when it may not.
+fn destination(
+    ctx: &Context,
+    req: &MoveRequest,
+    to: &Location,
+) -> Outcome<(Option<OpenFile>, Option<String>)> {
+    let to_shown = to.shown.as_str();
+    match to.kind {
+        Some(Kind::Directory | Kind::Other) => Err(refuse::not_a_file(to_shown).into()),
+        Some(Kind::File) => {
+            let mut file = ctx
+                .ws
+                .open_file(to)
+                .map_err(|e| refuse::path(ctx, to_shown, e))?;
+            let actual = file
+                .sha256()
+                .map_err(|e| anyhow::Error::new(e).context("hashing the file to replace"))?;
+            session_check::check(ctx, to_shown, &to.real, Some(&actual), Mutation::Write)?;
+            if !req.overwrite && !session_check::observed(ctx, &to.real, &actual) {
+                return Err(Refusal::new(
+                    Code::AlreadyExists,
+                    format!("`{to_shown}` already exists and overwrite was not set"),
+                )
+                .with(key::PATH, to_shown)
+                .with(key::SHA256, actual)
+                .into());
+            }
+            Ok((Some(file), Some(actual)))
+        }
+        None => {
+            session_check::check(ctx, to_shown, &to.real, None, Mutation::Write)?;
+            Ok((None, None))
+        }
+    }
+}
+
+/// What the authorize command is told about this move: `(previous, sha256)` are the
+/// digests of the file replaced (if any) and of the file moved.
+fn payload(
+    ctx: &Context,
+    req: &MoveRequest,
+    (from, to): (&Location, &Location),
+    bytes: u64,
+    (previous, sha256): (Option<&str>, &str),
+) -> Value {
+    let mut payload = json!({
+        "tool": MoveRequest::TOOL,
+        "path": to.shown,
+        "from": from.shown,
+        "operation": "move",
+        "bytes": bytes,
+        "overwrite": req.overwrite,
+        "createsDirectories": to.missing_dirs,
+        "resultSha256": sha256,
+        "dryRun": req.dry_run,
+    });
+    if let Some(previous) = previous {
+        payload["baseSha256"] = json!(previous);
+    }
+    if let Some(session) = &ctx.session {
+        payload["session"] = json!(session.id());
+    }
+    payload
+}
+
+/// Moves the file named in `arguments`.
+pub fn run(ctx: &Context, arguments: Value) -> Outcome<MoveResult> {
+    let req: MoveRequest = args::parse(arguments)?;
+    if let Some(expected) = &req.expected_sha256 {
+        if !is_sha256_hex(expected) {
+            return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
+        }
+    }
+    let targets = target::acquire_all(ctx, &[&req.from, &req.to])?;
+    let (from, to) = (&targets.locations[0], &targets.locations[1]);
+    let (from_shown, to_shown) = (from.shown.clone(), to.shown.clone());
+    match from.kind {
+        None => {
+            return Err(refuse::not_found(ctx, &from_shown)
+                .with(key::OPERATION, "move")
+                .into())
+        }
+        Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&from_shown).into()),
+        Some(Kind::File) => {}
+    }
+    if from.real == to.real {
+        return Err(invalid(
+            "path",
+            format!("`{to_shown}` is where `{from_shown}` already is"),
+        )
+        .into());
+    }
+    let mut source = ctx
+        .ws
+        .open_file(from)
+        .map_err(|e| refuse::path(ctx, &from_shown, e))?;
+    let sha256 = source
+        .sha256()
+        .map_err(|e| anyhow::Error::new(e).context("hashing the file to move"))?;
+    session_check::check(ctx, &from_shown, &from.real, Some(&sha256), Mutation::Write)?;
+    if let Some(expected) = &req.expected_sha256 {
+        if !expected.eq_ignore_ascii_case(&sha256) {
+            return Err(stale(&from_shown, expected, Some(&sha256)).into());
+        }
+    }
+    let (replaced, previous) = destination(ctx, &req, to)?;
+    let payload = payload(
+        ctx,
+        &req,
+        (from, to),
+        source.size,
+        (previous.as_deref(), &sha256),
+    );
+    approve::authorize(ctx, &to_shown, &payload)?;
+    let mut id = None;
+    if !req.dry_run {
+        let planned = Planned {
+            record: FileRecord {
+                path: to.real.clone(),
+                from: Some(from.real.clone()),
+                before: previous.clone(),
+                after: Some(sha256.clone()),
+                bytes: 0,
+            },
+            keep: match &replaced {
+                Some(file) => Keep::File {
+                    location: to,
+                    file,
+                    bytes: None,
+                },
+                None => Keep::Nothing,
+            },
+        };
+        ctx.ws
+            .create_dirs(&to.missing_dirs)
+            .map_err(|e| refuse::path(ctx, &to_shown, e))?;
+        let replace = if replaced.is_some() {
+            Replace::Allowed
+        } else {
+            Replace::Never
+        };
+        let moved = commit(ctx, Change::of(MoveRequest::TOOL, vec![planned]), || {
+            ctx.ws.rename(from, to, replace).map_err(|e| match e {
+                Error::AlreadyExists => Refusal::new(
+                    Code::AlreadyExists,
+                    format!("`{to_shown}` appeared while `{from_shown}` was being moved there, and was not replaced"),
+                )
+                .with(key::PATH, to_shown.as_str())
+                .into(),
+                other => refuse::path(ctx, &to_shown, other),
+            })
+        });
+        id = moved.inspect_err(|_| ctx.ws.remove_empty_dirs(&to.missing_dirs))?;
+        ctx.ws.remove_emptied_parents(&from.real);
+    }
+    drop(source);
+    Ok(MoveResult {
+        from: from_shown,
+        path: to_shown,
+        sha256,
+        created_directories: to.missing_dirs.clone(),
+        applied: !req.dry_run,
+        previous_sha256: previous,
+        id,
+    })
+}

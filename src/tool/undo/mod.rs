@@ -1,0 +1,165 @@
+//! `undo_change`: take a change back, refused when a file moved on since (§11).
+//!
+//! Every file of the entry must be at the entry's version after the change, or the undo is
+//! `STALE_VERSION` naming each file that moved on, and nothing changes: work done since —
+//! by an editor, by bash, by another agent — is never lost to an undo. The files are then
+//! brought back to their versions before, through the same steps as every mutation
+//! (locks in one order, policy, authorize, a journal entry of its own, atomic publishes),
+//! so undoing the undo redoes the change.
+
+mod plan;
+mod steps;
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::refusal::{key, Code, Outcome, Refusal};
+use crate::workspace::journal::Shelf;
+
+use super::args::{self, Request};
+use super::journal::{self, Entry};
+use super::{approve, refuse, Context};
+
+/// The arguments of `undo_change`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct UndoRequest {
+    /// The change to take back, from list_changes (default: the newest change, of this session when there is one, that is neither undone nor an undo, so repeated undos walk back in time; an undo's id redoes its change).
+    pub id: Option<String>,
+    /// Check everything and report the result without changing anything (default false).
+    #[serde(default, alias = "dry_run")]
+    pub dry_run: bool,
+}
+
+impl Request for UndoRequest {
+    const TOOL: &'static str = super::super::registry::names::UNDO_CHANGE;
+    const DESCRIPTION: &'static str = "Take back a change stitch made (a write, edit, delete, move or undo) from its journal: every file it touched is restored to its version before, all or nothing, and the undo is journaled itself (undo an undo to redo). Without id, the newest change not yet undone (of this session when there is one); repeated calls walk back in time. Returns id (the undo's own entry), undid, files: [{path, from, sha256, diff}], applied. Refusals: STALE_VERSION (a file changed since that change: details.paths names each, and nothing was changed — re-read the file and change it by hand instead); NOT_FOUND (nothing to undo, or no such id: call list_changes); DENIED (policy, .git/ or .stitch/); INVALID_CONFIG (a kept version is missing or damaged, or stitch's state is unusable); INVALID_ARGUMENT (fix the named field); BUSY (retry).";
+    const FIELDS: &'static [&'static str] = &["id", "dryRun"];
+}
+
+/// One file the undo restored.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RestoredFile {
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// The restored version's sha256; null when the file was removed.
+    pub sha256: Option<String>,
+    /// A unified diff from what was there to what is restored, bounded in size.
+    pub diff: String,
+}
+
+/// What `undo_change` returns, in this order.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UndoResult {
+    /// The undo's own journal entry (absent on a dry run, or with the journal off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The entry taken back.
+    pub undid: String,
+    pub files: Vec<RestoredFile>,
+    /// False on a dry run.
+    pub applied: bool,
+}
+
+/// Takes back the change `arguments` name.
+pub fn run(ctx: &Context, arguments: Value) -> Outcome<UndoResult> {
+    let req: UndoRequest = args::parse(arguments)?;
+    let keyed =
+        journal::keyed(ctx).map_err(|reason| nothing(ctx, req.id.as_deref(), Some(&reason)))?;
+    journal::reconcile(ctx, keyed);
+    let (all, _) = journal::entries(ctx, keyed, Shelf::Entries)?;
+    let target = pick(ctx, &all, req.id.as_deref())
+        .ok_or_else(|| nothing(ctx, req.id.as_deref(), None))?
+        .clone();
+    let after = plan::after(&target.files);
+    let paths: Vec<&str> = after.keys().map(String::as_str).collect();
+    for path in &paths {
+        let location = ctx
+            .ws
+            .locate(path)
+            .map_err(|e| refuse::path(ctx, path, e))?;
+        refuse::protected(&location, true)?;
+        approve::rules(ctx, &location, true)?;
+    }
+    let _guards = crate::lock::acquire_all(&ctx.ws, &paths, &ctx.wait)
+        .map_err(|e| refuse::lock(ctx, paths.first().copied().unwrap_or(""), e))?;
+    stale(ctx, &target, &after)?;
+    let steps = plan::steps(&target.files);
+    steps::run(ctx, &target, &after, &steps, req.dry_run)
+}
+
+/// The entry to undo: the one named, or the newest that is neither undone nor an undo
+/// (of this session, when there is one).
+fn pick<'a>(ctx: &Context, all: &'a [(String, Entry)], id: Option<&str>) -> Option<&'a Entry> {
+    if let Some(id) = id {
+        return all.iter().map(|(_, e)| e).find(|e| e.id == id);
+    }
+    let undone = journal::undone(all);
+    let session = ctx.session.as_ref().map(|s| s.id().to_owned());
+    all.iter().rev().map(|(_, e)| e).find(|e| {
+        e.undoes.is_none() && !undone.contains(&e.id) && (session.is_none() || e.session == session)
+    })
+}
+
+/// `STALE_VERSION` unless every file is at its version after the change now.
+fn stale(ctx: &Context, target: &Entry, after: &BTreeMap<String, Option<String>>) -> Outcome<()> {
+    let moved: Vec<(String, Option<String>, Option<String>)> = after
+        .iter()
+        .filter_map(|(path, expected)| {
+            let now = journal::current(ctx, path);
+            (!now.is(expected.as_deref())).then(|| {
+                (
+                    path.clone(),
+                    expected.clone(),
+                    now.sha256().map(str::to_owned),
+                )
+            })
+        })
+        .collect();
+    if moved.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<String> = moved.iter().map(|(p, _, _)| format!("`{p}`")).collect();
+    let message = format!(
+        "{} changed since change {}, so it cannot be undone without losing that work",
+        names.join(", "),
+        target.id
+    );
+    let listed: Vec<Value> = moved
+        .iter()
+        .map(|(path, expected, actual)| {
+            json!({"path": path, "expectedSha256": expected, "actualSha256": actual})
+        })
+        .collect();
+    let mut refusal = Refusal::new(Code::StaleVersion, message)
+        .with("id", target.id.as_str())
+        .with("paths", listed);
+    if moved.len() == 1 {
+        refusal = refusal.with(key::PATH, moved[0].0.as_str());
+    }
+    Err(refusal.into())
+}
+
+/// `NOT_FOUND`: nothing to undo, or no change `id`.
+#[cold]
+fn nothing(ctx: &Context, id: Option<&str>, off: Option<&str>) -> crate::refusal::Failure {
+    let _ = ctx;
+    let message = match (id, off) {
+        (Some(id), None) => format!("There is no change `{id}` in the journal"),
+        (None, None) => "There is no change left to undo in the journal".to_owned(),
+        (_, Some(reason)) => format!("There is nothing to undo: {reason}"),
+    };
+    let mut refusal = Refusal::new(Code::NotFound, message)
+        .with(key::OPERATION, "undo")
+        .with(key::NEAR_NAMES, Vec::<String>::new());
+    if let Some(id) = id {
+        refusal = refusal.with("id", id);
+    }
+    refusal.into()
+}

@@ -1,0 +1,352 @@
+//! Carrying out an undo's steps: every kept version read and checked against its digest,
+//! every file it replaces or removes opened, the whole change shown to the authorize
+//! hook, new contents staged and synced — all before anything changes; then the undo's own
+//! entry, then the steps, then the directories left empty removed.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{json, Value};
+
+use crate::digest::sha256_hex;
+use crate::refusal::{Code, Failure, Outcome, Refusal};
+use crate::workspace::{Location, OpenFile, Replace, Staged, WriteMode};
+
+use super::super::args::Request;
+use super::super::journal::{self, About, Entry, FileRecord, Keep, Planned};
+use super::super::mutation::commit::{commit, Change};
+use super::super::{approve, edit::MAX_DIFF_BYTES, refuse, Context};
+use super::plan::Step;
+use super::{RestoredFile, UndoRequest, UndoResult};
+
+/// A file as it is now, before the undo.
+struct Original {
+    location: Location,
+    file: OpenFile,
+}
+
+/// Runs `steps`, the undo of `target`, whose files are at `after` now (checked).
+pub fn run(
+    ctx: &Context,
+    target: &Entry,
+    after: &BTreeMap<String, Option<String>>,
+    steps: &[Step],
+    dry_run: bool,
+) -> Outcome<UndoResult> {
+    let mut originals: BTreeMap<String, Original> = BTreeMap::new();
+    for (path, sha) in after {
+        if sha.is_some() {
+            let location = ctx
+                .ws
+                .locate(path)
+                .map_err(|e| refuse::path(ctx, path, e))?;
+            let file = ctx
+                .ws
+                .open_file(&location)
+                .map_err(|e| refuse::path(ctx, path, e))?;
+            originals.insert(path.clone(), Original { location, file });
+        }
+    }
+    let mut kept: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
+    for step in steps {
+        if let Step::Put { sha, .. } = step {
+            if !kept.contains_key(sha) {
+                kept.insert(sha.clone(), kept_version(ctx, sha)?);
+            }
+        }
+    }
+    let records = records(after, steps);
+    let files = restored(ctx, &records, &originals, &kept);
+    approve::authorize(ctx, &target.id, &payload(ctx, target, &records, dry_run))?;
+    if dry_run {
+        return Ok(UndoResult {
+            id: None,
+            undid: target.id.clone(),
+            files,
+            applied: false,
+        });
+    }
+    // Everything new is staged and synced before the entry; nothing is visible yet.
+    let staged = stage_all(ctx, &records, &originals, &kept)?;
+    let planned: Vec<Planned<'_>> = records
+        .iter()
+        .map(|(record, original)| Planned {
+            record: record.clone(),
+            keep: match original.and_then(|p| originals.get(p)) {
+                Some(o) => Keep::File {
+                    location: &o.location,
+                    file: &o.file,
+                    bytes: None,
+                },
+                None => Keep::Nothing,
+            },
+        })
+        .collect();
+    let about = About {
+        undoes: Some(target.id.clone()),
+        edits: Vec::new(),
+    };
+    let change = Change {
+        tool: UndoRequest::TOOL,
+        files: planned,
+        about,
+    };
+    let id = commit(ctx, change, || {
+        for ((record, _), staged) in records.iter().zip(staged) {
+            apply(ctx, record, staged)?;
+        }
+        Ok(())
+    })?;
+    // What the undo emptied goes, as a delete's or a move's would.
+    for (record, _) in &records {
+        let vacated = record.after.is_none().then_some(&record.path);
+        for path in vacated.into_iter().chain(record.from.as_ref()) {
+            if journal::current(ctx, path) == journal::Now::Absent {
+                ctx.ws.remove_emptied_parents(path);
+            }
+        }
+    }
+    Ok(UndoResult {
+        id,
+        undid: target.id.clone(),
+        files,
+        applied: true,
+    })
+}
+
+/// The undo's own records, step by step from the versions `after` (what is there now),
+/// each with the path whose file as it is now must be kept (when the step replaces or
+/// removes a file no earlier step touched).
+fn records<'s>(
+    after: &BTreeMap<String, Option<String>>,
+    steps: &'s [Step],
+) -> Vec<(FileRecord, Option<&'s str>)> {
+    let mut state = after.clone();
+    let mut touched: BTreeSet<String> = BTreeSet::new();
+    let mut records: Vec<(FileRecord, Option<&str>)> = Vec::new();
+    for step in steps {
+        let (record, keep_original) = match step {
+            Step::MoveBack { from, to } => {
+                let moved = state.get(from).cloned().flatten();
+                let record = FileRecord {
+                    path: to.clone(),
+                    from: Some(from.clone()),
+                    before: state.get(to).cloned().flatten(),
+                    after: moved.clone(),
+                    bytes: 0,
+                };
+                state.insert(to.clone(), moved);
+                state.insert(from.clone(), None);
+                touched.insert(from.clone());
+                touched.insert(to.clone());
+                (record, None)
+            }
+            Step::Put { path, .. } | Step::Remove { path } => {
+                let new = sha_of(step);
+                let before = state.get(path).cloned().flatten();
+                let original =
+                    (!touched.contains(path) && before.is_some()).then_some(path.as_str());
+                let record = FileRecord {
+                    path: path.clone(),
+                    from: None,
+                    before,
+                    after: new.clone(),
+                    bytes: 0,
+                };
+                state.insert(path.clone(), new);
+                touched.insert(path.clone());
+                (record, original)
+            }
+        };
+        records.push((record, keep_original));
+    }
+    records
+}
+
+/// Stages and syncs the new content of every record that puts a kept version in place
+/// (`None` for the others), creating the directories it needs; nothing is visible yet.
+fn stage_all<'w>(
+    ctx: &'w Context,
+    records: &[(FileRecord, Option<&str>)],
+    originals: &BTreeMap<String, Original>,
+    kept: &BTreeMap<String, (Vec<u8>, u32)>,
+) -> Outcome<Vec<Option<Staged<'w>>>> {
+    let mut staged: Vec<Option<Staged<'_>>> = Vec::new();
+    let mut created_dirs: Vec<String> = Vec::new();
+    for (record, _) in records {
+        let Some(sha) = record.after.as_ref().filter(|_| record.from.is_none()) else {
+            staged.push(None);
+            continue;
+        };
+        let (bytes, mode) = &kept[sha];
+        let location = ctx
+            .ws
+            .locate(&record.path)
+            .map_err(|e| refuse::path(ctx, &record.path, e))?;
+        let write_mode = match (&record.before, originals.get(&record.path)) {
+            (Some(_), Some(original)) => WriteMode::Replace {
+                mode: *mode,
+                uid: original.file.uid,
+                gid: original.file.gid,
+            },
+            _ => WriteMode::CreateWith { mode: *mode },
+        };
+        ctx.ws
+            .create_dirs(&location.missing_dirs)
+            .map_err(|e| refuse::path(ctx, &record.path, e))?;
+        created_dirs.extend(location.missing_dirs.iter().cloned());
+        let one = ctx
+            .ws
+            .stage(&location, &[bytes], None, write_mode)
+            .and_then(|s| s.sync().map(|()| s))
+            .map_err(|e| {
+                ctx.ws.remove_empty_dirs(&created_dirs);
+                refuse::path(ctx, &record.path, e)
+            })?;
+        staged.push(Some(one));
+    }
+    Ok(staged)
+}
+
+fn sha_of(step: &Step) -> Option<String> {
+    match step {
+        Step::Put { sha, .. } => Some(sha.clone()),
+        _ => None,
+    }
+}
+
+/// Carries out one step of the undo, recorded as `record`.
+fn apply(ctx: &Context, record: &FileRecord, staged: Option<Staged<'_>>) -> Outcome<()> {
+    let located = |path: &str| ctx.ws.locate(path).map_err(|e| refuse::path(ctx, path, e));
+    if let Some(from) = &record.from {
+        let (source, dest) = (located(from)?, located(&record.path)?);
+        ctx.ws
+            .create_dirs(&dest.missing_dirs)
+            .and_then(|()| ctx.ws.rename(&source, &dest, Replace::Never))
+            .map_err(|e| refuse::path(ctx, &record.path, e))?;
+        return Ok(());
+    }
+    if let Some(staged) = staged {
+        return staged
+            .publish()
+            .map_err(|e| refuse::path(ctx, &record.path, e));
+    }
+    let location = located(&record.path)?;
+    ctx.ws
+        .remove(&location)
+        .map_err(|e| refuse::path(ctx, &record.path, e))
+}
+
+/// The kept version `sha`, checked against its digest: a missing or damaged one is
+/// `INVALID_CONFIG` naming it, and nothing changes.
+fn kept_version(ctx: &Context, sha: &str) -> Outcome<(Vec<u8>, u32)> {
+    let shown = crate::workspace::journal::shown("objects", sha);
+    let damaged = |reason: &str| -> Failure {
+        Refusal::new(
+            Code::InvalidConfig,
+            format!("stitch's own state is unusable: the kept version `{shown}` {reason}"),
+        )
+        .with(crate::refusal::key::PATH, shown.as_str())
+        .with(crate::refusal::key::FIELD, shown.as_str())
+        .with(crate::refusal::key::REASON, reason)
+        .into()
+    };
+    match ctx.ws.kept_version(sha, ctx.limits.max_file_bytes) {
+        Ok((bytes, mode)) if sha256_hex(&bytes) == sha => Ok((bytes, mode)),
+        Ok(_) => Err(damaged("does not match its sha256")),
+        Err(crate::workspace::Error::NotFound) => Err(damaged("is missing")),
+        Err(crate::workspace::Error::State { path, problem }) => {
+            Err(refuse::state(&path, problem).into())
+        }
+        Err(e) => Err(refuse::path(ctx, &shown, e)),
+    }
+}
+
+/// What the result says of each file: its restored version and the diff to it.
+fn restored(
+    ctx: &Context,
+    records: &[(FileRecord, Option<&str>)],
+    originals: &BTreeMap<String, Original>,
+    kept: &BTreeMap<String, (Vec<u8>, u32)>,
+) -> Vec<RestoredFile> {
+    records
+        .iter()
+        .map(|(record, original)| {
+            let old = original
+                .and_then(|p| originals.get(p))
+                .and_then(|o| text_of(ctx, &o.location));
+            let new = record
+                .after
+                .as_ref()
+                .filter(|_| record.from.is_none())
+                .and_then(|sha| kept.get(sha))
+                .and_then(|(bytes, _)| std::str::from_utf8(bytes).ok().map(str::to_owned));
+            let diff = match (&record.from, old, new) {
+                (Some(_), _, _) => String::new(),
+                (None, old, new) => {
+                    crate::text::diff::unified(
+                        &record.path,
+                        old.as_deref().unwrap_or(""),
+                        new.as_deref().unwrap_or(""),
+                        MAX_DIFF_BYTES,
+                    )
+                    .text
+                }
+            };
+            RestoredFile {
+                path: record.path.clone(),
+                from: record.from.clone(),
+                sha256: record.after.clone(),
+                diff,
+            }
+        })
+        .collect()
+}
+
+/// The text of the file at `location`, when it is text within the limit.
+fn text_of(ctx: &Context, location: &Location) -> Option<String> {
+    let mut file = ctx.ws.open_file(location).ok()?;
+    if file.size > ctx.limits.max_file_bytes {
+        return None;
+    }
+    String::from_utf8(file.read_all().ok()?).ok()
+}
+
+/// What the authorize command is told about this undo: the whole change.
+fn payload(
+    ctx: &Context,
+    target: &Entry,
+    records: &[(FileRecord, Option<&str>)],
+    dry_run: bool,
+) -> Value {
+    let changes: Vec<Value> = records
+        .iter()
+        .map(|(r, _)| {
+            let operation = match (&r.from, &r.after) {
+                (Some(_), _) => "move",
+                (None, Some(_)) => "write",
+                (None, None) => "delete",
+            };
+            let mut change = json!({"path": r.path, "operation": operation});
+            if let Some(from) = &r.from {
+                change["from"] = json!(from);
+            }
+            if let Some(before) = &r.before {
+                change["baseSha256"] = json!(before);
+            }
+            if let Some(after) = &r.after {
+                change["resultSha256"] = json!(after);
+            }
+            change
+        })
+        .collect();
+    let mut payload = json!({
+        "tool": UndoRequest::TOOL,
+        "undoes": target.id,
+        "changes": changes,
+        "dryRun": dry_run,
+    });
+    if let Some(session) = &ctx.session {
+        payload["session"] = json!(session.id());
+    }
+    payload
+}

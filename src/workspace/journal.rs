@@ -1,0 +1,474 @@
+//! The journal's storage under `.stitch/journal/`: entries being made (`pending/`), entries
+//! made (`entries/`), and kept versions of files, named by their sha256 (`objects/`; kept
+//! under `pending/` beside their entry until its change is published).
+//!
+//! It follows the rules of stitch's own state (see `workspace/state.rs`): nothing here is
+//! followed through a link, every file is opened without blocking and checked to be a
+//! regular file, and read with a bound. A planted name that is not a regular file is
+//! skipped when entries are listed, and [`Error::State`] when it stands where a kept
+//! version should be. Only regular files are ever removed, by name in their directory.
+//!
+//! A replaced file's own inode is kept by a hard link (link(2)) — no copy, so keeping the
+//! version of a large file costs one system call — unless the file has other links (which
+//! could change it in place later) or the journal lies on another filesystem; then its
+//! bytes are copied. Either way the kept version is synced before the entry that names it.
+
+use std::io::Write;
+use std::os::fd::AsFd;
+
+use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
+use rustix::fs::AtFlags;
+use rustix::io::Errno;
+
+use super::atomic::{sync_dir, unique_name};
+use super::state::{look, open_dir, open_file, read_bounded, Expect, STATE_DIR};
+use super::{Error, Location, OpenFile, StateProblem, Workspace};
+use crate::platform;
+
+/// Where under `.stitch/journal/` an entry file lies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shelf {
+    /// Written before its change is published; reconciled by the next call if the
+    /// process that wrote it died.
+    Pending,
+    /// The change was published.
+    Entries,
+}
+
+impl Shelf {
+    fn name(self) -> &'static str {
+        match self {
+            Shelf::Pending => "pending",
+            Shelf::Entries => "entries",
+        }
+    }
+}
+
+const OBJECTS: &str = "objects";
+
+/// The journal's directories, opened once a call.
+#[derive(Debug, Default)]
+pub struct Dirs {
+    pending: std::sync::OnceLock<Dir>,
+    entries: std::sync::OnceLock<Dir>,
+    objects: std::sync::OnceLock<Dir>,
+}
+
+/// An entry written but not yet synced.
+#[derive(Debug)]
+pub struct Unsynced<'a> {
+    file: cap_std::fs::File,
+    dir: &'a Dir,
+}
+
+impl Unsynced<'_> {
+    /// Syncs the entry and the directory that names it (and the versions it keeps): once
+    /// this returns, the entry survives a crash. Its metadata is already in the
+    /// filesystem's running transaction, so a sync of the new content at the same time
+    /// shares the commit.
+    pub fn sync(&self) -> Result<(), Error> {
+        self.file.sync_data().map_err(Error::Io)?;
+        sync_dir(self.dir)
+    }
+}
+
+/// How a version was kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kept {
+    /// The file's own inode, hard-linked.
+    Linked,
+    /// Its bytes, copied.
+    Copied,
+    /// A version with this digest was kept already.
+    Present,
+}
+
+/// A kept object as a listing sees it, for pruning.
+#[derive(Debug, Clone)]
+pub struct ObjectName {
+    pub name: String,
+    /// Seconds since its inode last changed (a fresh link counts), so that a version
+    /// being kept right now is never taken for an orphan.
+    pub age_secs: u64,
+}
+
+fn io(e: Errno) -> Error {
+    Error::Io(e.into())
+}
+
+/// The workspace-relative name of a journal path, for refusals.
+#[must_use]
+pub fn shown(sub: &str, name: &str) -> String {
+    format!("{STATE_DIR}/journal/{sub}/{name}")
+}
+
+impl Workspace {
+    /// `.stitch/journal/<sub>/`, created when `create` asks; `None` when missing. Once
+    /// opened, kept for the rest of the call.
+    fn journal_sub(&self, sub: &str, create: bool) -> Result<Option<&Dir>, Error> {
+        let slot = match sub {
+            "pending" => &self.journal.pending,
+            "entries" => &self.journal.entries,
+            _ => &self.journal.objects,
+        };
+        if let Some(dir) = slot.get() {
+            return Ok(Some(dir));
+        }
+        let Some(dir) = self.open_journal_sub(sub, create)? else {
+            return Ok(None);
+        };
+        Ok(Some(slot.get_or_init(|| dir)))
+    }
+
+    fn open_journal_sub(&self, sub: &str, create: bool) -> Result<Option<Dir>, Error> {
+        let Some(journal) = self.state_subdir_opt("journal", create)? else {
+            return Ok(None);
+        };
+        let path = format!("{STATE_DIR}/journal/{sub}");
+        if look(&journal, sub, &path, Expect::Dir)?.is_none() {
+            if !create {
+                return Ok(None);
+            }
+            match journal.create_dir(sub) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(Error::Io(e)),
+            }
+        }
+        open_dir(&journal, sub, &path).map(Some)
+    }
+
+    fn objects(&self) -> Result<&Dir, Error> {
+        self.journal_sub(OBJECTS, true)?
+            .ok_or_else(|| Error::Io(std::io::ErrorKind::NotFound.into()))
+    }
+
+    fn pending(&self) -> Result<&Dir, Error> {
+        self.journal_sub(Shelf::Pending.name(), true)?
+            .ok_or_else(|| Error::Io(std::io::ErrorKind::NotFound.into()))
+    }
+
+    /// Keeps the version of the file at `location`, open as `file`, whose digest is
+    /// `sha`: its inode hard-linked where it can be, else its bytes (`bytes` when the
+    /// caller holds them) copied. A new version is kept under `pending/`, beside the entry
+    /// that names it, so that one sync of that directory makes both durable
+    /// ([`Workspace::journal_write`]); [`Workspace::journal_commit`] moves it to
+    /// `objects/`.
+    pub fn keep_version(
+        &self,
+        location: &Location,
+        file: &OpenFile,
+        sha: &str,
+        bytes: Option<&[u8]>,
+    ) -> Result<Kept, Error> {
+        let kept = self.objects()?;
+        if present(kept, sha)? {
+            touch(kept, sha);
+            return Ok(Kept::Present);
+        }
+        let objects = self.pending()?;
+        if present(objects, sha)? {
+            return Ok(Kept::Present);
+        }
+        let stat = rustix::fs::fstat(file.fd()).map_err(io)?;
+        if stat.st_nlink == 1 {
+            let (parent, name) = match location.real.rsplit_once('/') {
+                Some((parent, name)) => (self.dir.open_dir(parent).map_err(Error::classify)?, name),
+                None => (
+                    self.dir.try_clone().map_err(Error::Io)?,
+                    location.real.as_str(),
+                ),
+            };
+            match rustix::fs::linkat(&parent, name, objects, sha, AtFlags::empty()) {
+                Ok(()) => {
+                    // The name may have been swapped since the file was opened: only the
+                    // inode that was read counts.
+                    let linked =
+                        rustix::fs::statat(objects, sha, AtFlags::SYMLINK_NOFOLLOW).map_err(io)?;
+                    if linked.st_ino == stat.st_ino && linked.st_dev == stat.st_dev {
+                        return Ok(Kept::Linked);
+                    }
+                    let _ = rustix::fs::unlinkat(objects, sha, AtFlags::empty());
+                }
+                Err(Errno::EXIST) => {
+                    if present(objects, sha)? {
+                        return Ok(Kept::Present);
+                    }
+                }
+                // Another filesystem, no hard links there, or too many: copy.
+                Err(
+                    Errno::XDEV | Errno::PERM | Errno::MLINK | Errno::OPNOTSUPP | Errno::ACCESS,
+                ) => {}
+                Err(e) => return Err(io(e)),
+            }
+        }
+        let mode = stat.st_mode & 0o7777;
+        match bytes {
+            Some(bytes) => copy_in(objects, sha, mode, |out| out.write_all(bytes)),
+            None => copy_in(objects, sha, mode, |out| copy_fd(file, out)),
+        }?;
+        Ok(Kept::Copied)
+    }
+
+    /// The bytes and permission bits of the kept version `sha`, read with the bound
+    /// `limit`. [`Error::NotFound`] when it is missing; [`Error::State`] when it is a
+    /// link, not a regular file or too large. The caller checks the digest.
+    pub fn kept_version(&self, sha: &str, limit: u64) -> Result<(Vec<u8>, u32), Error> {
+        let path = shown(OBJECTS, sha);
+        let objects = self.journal_sub(OBJECTS, false)?.ok_or(Error::NotFound)?;
+        if look(objects, sha, &path, Expect::File)?.is_none() {
+            // Kept by a change whose process died before it moved the version over.
+            self.adopt_kept(sha);
+            if look(objects, sha, &path, Expect::File)?.is_none() {
+                return Err(Error::NotFound);
+            }
+        }
+        let file = open_file(objects, sha, &path, OpenOptions::new().read(true))?;
+        let mode = rustix::fs::fstat(&file).map_err(io)?.st_mode & 0o7777;
+        Ok((read_bounded(file, &path, limit)?, mode))
+    }
+
+    /// Writes a new entry file `name` under `pending/` (never replacing one), not yet
+    /// synced: [`Unsynced::sync`] makes it durable.
+    pub fn journal_write(&self, name: &str, bytes: &[u8]) -> Result<Unsynced<'_>, Error> {
+        let pending = self
+            .journal_sub(Shelf::Pending.name(), true)?
+            .ok_or(Error::NotFound)?;
+        let path = shown(Shelf::Pending.name(), name);
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true).mode(0o600);
+        let mut file = match open_file(pending, name, &path, &mut options) {
+            Ok(file) => file,
+            Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(Error::AlreadyExists)
+            }
+            Err(e) => return Err(e),
+        };
+        // Created under its name before its bytes, so that one data sync makes the name
+        // durable too and the directory's sync costs nothing more. A process killed before
+        // that sync leaves a torn entry, which does not verify; its change was never
+        // published, and reconciliation drops it.
+        if let Err(e) = file.write_all(bytes) {
+            let _ = pending.remove_file(name);
+            return Err(Error::Io(e));
+        }
+        Ok(Unsynced { file, dir: pending })
+    }
+
+    /// Moves the entry `name` from `pending/` to `entries/`, and the versions it kept
+    /// (`kept`) to `objects/`: its change was published. Not synced: what a crash leaves
+    /// under `pending/` is reconciled by the next call.
+    pub fn journal_commit(&self, name: &str, kept: &[&str]) -> Result<(), Error> {
+        let pending = self
+            .journal_sub(Shelf::Pending.name(), false)?
+            .ok_or(Error::NotFound)?;
+        for sha in kept {
+            self.adopt_kept(sha);
+        }
+        let entries = self
+            .journal_sub(Shelf::Entries.name(), true)?
+            .ok_or(Error::NotFound)?;
+        look(pending, name, &shown("pending", name), Expect::File)?.ok_or(Error::NotFound)?;
+        rustix::fs::renameat(pending, name, entries, name).map_err(io)
+    }
+
+    /// Moves the kept version `sha` from `pending/` to `objects/` (where one with that
+    /// name already is, the pending one goes).
+    pub fn adopt_kept(&self, sha: &str) {
+        let (Ok(Some(pending)), Ok(objects)) = (
+            self.journal_sub(Shelf::Pending.name(), false),
+            self.objects(),
+        ) else {
+            return;
+        };
+        if !present(pending, sha).unwrap_or(false) {
+            return;
+        }
+        if let Err(Errno::EXIST) = platform::rename_noreplace(pending, sha, objects, sha) {
+            remove_regular(pending, sha);
+        }
+    }
+
+    /// The names (valid UTF-8 only) of what lies on `shelf`; empty when it does not exist.
+    pub fn journal_list(&self, shelf: Shelf) -> Result<Vec<String>, Error> {
+        let Some(dir) = self.journal_sub(shelf.name(), false)? else {
+            return Ok(Vec::new());
+        };
+        list(dir)
+    }
+
+    /// The bytes of the entry `name` on `shelf`, or `None` when it is missing, is not a
+    /// regular file (a link, a FIFO, a device) or is over `limit`: such a name is skipped,
+    /// never followed, never waited on.
+    pub fn journal_read(
+        &self,
+        shelf: Shelf,
+        name: &str,
+        limit: u64,
+    ) -> Result<Option<Vec<u8>>, Error> {
+        let Some(dir) = self.journal_sub(shelf.name(), false)? else {
+            return Ok(None);
+        };
+        let path = shown(shelf.name(), name);
+        match look(dir, name, &path, Expect::File) {
+            Ok(Some(())) => {}
+            Ok(None) | Err(Error::State { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        let file = match open_file(dir, name, &path, OpenOptions::new().read(true)) {
+            Ok(file) => file,
+            Err(Error::State { .. }) => return Ok(None),
+            Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        match read_bounded(file, &path, limit) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(Error::State { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Seconds since the entry `name` on `shelf` was last written, if it is a regular file.
+    #[must_use]
+    pub fn journal_age_secs(&self, shelf: Shelf, name: &str) -> Option<u64> {
+        let dir = self.journal_sub(shelf.name(), false).ok()??;
+        let stat = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?
+            .as_secs();
+        Some(now.saturating_sub(u64::try_from(stat.st_mtime).unwrap_or(0)))
+    }
+
+    /// Removes the entry `name` from `shelf`, if it is a regular file.
+    pub fn journal_remove(&self, shelf: Shelf, name: &str) {
+        if let Ok(Some(dir)) = self.journal_sub(shelf.name(), false) {
+            remove_regular(dir, name);
+        }
+    }
+
+    /// The kept versions' names (64 hex digits only) and ages, under `objects/` or, with
+    /// `on_shelf`, those still under `pending/`.
+    pub fn journal_objects(&self, on_shelf: bool) -> Result<Vec<ObjectName>, Error> {
+        let sub = if on_shelf {
+            Shelf::Pending.name()
+        } else {
+            OBJECTS
+        };
+        let Some(dir) = self.journal_sub(sub, false)? else {
+            return Ok(Vec::new());
+        };
+        super::state::sweep_dir(dir);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let mut names = Vec::new();
+        for name in list(dir)? {
+            if !crate::digest::is_sha256_hex(&name) {
+                continue;
+            }
+            let Ok(stat) = rustix::fs::statat(dir, name.as_str(), AtFlags::SYMLINK_NOFOLLOW) else {
+                continue;
+            };
+            let ctime = u64::try_from(stat.st_ctime).unwrap_or(0);
+            names.push(ObjectName {
+                name,
+                age_secs: now.saturating_sub(ctime),
+            });
+        }
+        Ok(names)
+    }
+
+    /// Removes the kept version `name`, if it is a regular file.
+    pub fn journal_remove_object(&self, name: &str) {
+        if let Ok(Some(dir)) = self.journal_sub(OBJECTS, false) {
+            remove_regular(dir, name);
+        }
+    }
+}
+
+/// Whether a regular file named `sha` is in `objects`; a planted link or special file
+/// there is the state's problem.
+fn present(objects: &Dir, sha: &str) -> Result<bool, Error> {
+    Ok(look(objects, sha, &shown(OBJECTS, sha), Expect::File)?.is_some())
+}
+
+/// Moves a kept version's change time to now (chmod(2) to its own mode), so that pruning
+/// takes it for in use while the entry that names it again is being made.
+fn touch(objects: &Dir, sha: &str) {
+    if let Ok(stat) = rustix::fs::statat(objects, sha, AtFlags::SYMLINK_NOFOLLOW) {
+        let mode = rustix::fs::Mode::from_raw_mode(stat.st_mode & 0o7777);
+        let _ = rustix::fs::chmodat(objects, sha, mode, AtFlags::empty());
+    }
+}
+
+fn list(dir: &Dir) -> Result<Vec<String>, Error> {
+    let mut names = Vec::new();
+    for entry in dir.entries().map_err(Error::Io)? {
+        let Ok(entry) = entry else { continue };
+        if let Ok(name) = entry.file_name().into_string() {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
+
+fn remove_regular(dir: &Dir, name: &str) {
+    if dir.symlink_metadata(name).is_ok_and(|m| m.is_file()) {
+        let _ = dir.remove_file(name);
+    }
+}
+
+/// Writes a new object `sha` in `objects` through a temp name: `fill` writes its bytes,
+/// then the mode is set, the file synced and linked to its name (never replacing one).
+fn copy_in(
+    objects: &Dir,
+    sha: &str,
+    mode: u32,
+    fill: impl FnOnce(&mut cap_std::fs::File) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    use std::os::unix::fs::PermissionsExt;
+    let temp = unique_name(sha);
+    let path = shown(OBJECTS, sha);
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true).mode(0o600);
+    let mut file = open_file(objects, &temp, &path, &mut options)?;
+    let written = fill(&mut file)
+        .and_then(|()| {
+            file.set_permissions(cap_std::fs::Permissions::from_std(
+                std::fs::Permissions::from_mode(mode),
+            ))
+        })
+        .and_then(|()| file.sync_all());
+    drop(file);
+    let linked = written.map_err(Error::Io).and_then(|()| {
+        match rustix::fs::linkat(objects, temp.as_str(), objects, sha, AtFlags::empty()) {
+            Ok(()) | Err(Errno::EXIST) => Ok(()),
+            Err(e) => Err(io(e)),
+        }
+    });
+    let _ = objects.remove_file(&temp);
+    linked?;
+    if present(objects, sha)? {
+        Ok(())
+    } else {
+        Err(Error::State {
+            path,
+            problem: StateProblem::NotARegularFile,
+        })
+    }
+}
+
+/// Copies the whole of `file` (from its start, whatever was read of it) to `out`.
+fn copy_fd(file: &OpenFile, out: &mut cap_std::fs::File) -> std::io::Result<()> {
+    let mut buffer = vec![0u8; 1 << 16];
+    let mut offset = 0u64;
+    loop {
+        let n = rustix::io::pread(file.fd().as_fd(), &mut buffer, offset)?;
+        if n == 0 {
+            return Ok(());
+        }
+        out.write_all(&buffer[..n])?;
+        offset += n as u64;
+    }
+}

@@ -1,0 +1,14 @@
+//! The journal (§11) and the tools that change the tree (§12): every change listed and
+//! taken back by a later process, refused when a file moved on; delete and move with
+//! every guard; the journal's bounds, its key, and planted state under it.
+
+// history and undo across processes: bytes and mode back, walking back, redo, stale files.
+mod undo;
+// delete_file and move_file: results, guards at both ends, dry runs.
+mod tree;
+// Entries under another key, or planted, damaged, special or oversized: never undone.
+mod foreign;
+// limits.journalEntries, limits.journalBytes, journal: false; kept versions by hard link.
+mod bounds;
+// A journaled edit killed at any moment: the old or the new file, and a journal that agrees.
+mod crash;
