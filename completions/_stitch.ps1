@@ -37,6 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a directory, optionally recursively')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern (* stays within a directory, ** crosses them)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search file contents (or paths) by literal text or regex')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply one change across files, all or nothing: a Codex patch, a unified diff or SEARCH/REPLACE blocks (journaled: stitch undo takes the whole change back)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a file (journaled: stitch undo brings it back)')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file, creating missing parents (journaled: stitch undo moves it back)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'List the changes stitch made in this workspace, newest first')
@@ -161,6 +162,22 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Include what ignore rules and hidden names hide (never .stitch/)')
             [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text')
             [CompletionResult]::new('--null', '--null', [CompletionResultType]::ParameterName, 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;apply' {
+            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'The patch text')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Read the patch from FILE (- = stdin), as raw bytes')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
+            [CompletionResult]::new('--ok-if-applied', '--ok-if-applied', [CompletionResultType]::ParameterName, 'A patch applied whole already is a success that changes nothing')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -319,6 +336,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a directory, optionally recursively')
             [CompletionResult]::new('glob', 'glob', [CompletionResultType]::ParameterValue, 'Find files by glob pattern (* stays within a directory, ** crosses them)')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search file contents (or paths) by literal text or regex')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply one change across files, all or nothing: a Codex patch, a unified diff or SEARCH/REPLACE blocks (journaled: stitch undo takes the whole change back)')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a file (journaled: stitch undo brings it back)')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file, creating missing parents (journaled: stitch undo moves it back)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'List the changes stitch made in this workspace, newest first')
@@ -345,6 +363,9 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             break
         }
         'stitch;help;search' {
+            break
+        }
+        'stitch;help;apply' {
             break
         }
         'stitch;help;delete' {

@@ -16,6 +16,9 @@ _stitch() {
             ",$1")
                 cmd="stitch"
                 ;;
+            stitch,apply)
+                cmd="stitch__subcmd__apply"
+                ;;
             stitch,config)
                 cmd="stitch__subcmd__config"
                 ;;
@@ -82,6 +85,9 @@ _stitch() {
             stitch__subcmd__config__subcmd__help,untrust)
                 cmd="stitch__subcmd__config__subcmd__help__subcmd__untrust"
                 ;;
+            stitch__subcmd__help,apply)
+                cmd="stitch__subcmd__help__subcmd__apply"
+                ;;
             stitch__subcmd__help,config)
                 cmd="stitch__subcmd__help__subcmd__config"
                 ;;
@@ -140,12 +146,54 @@ _stitch() {
 
     case "${cmd}" in
         stitch)
-            opts="-h -V --root --session --lock-timeout --pretty --color --format --help --version read write edit list glob search delete move history undo schema config mcp help"
+            opts="-h -V --root --session --lock-timeout --pretty --color --format --help --version read write edit list glob search apply delete move history undo schema config mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__apply)
+            opts="-h --patch --from --dry-run --ok-if-applied --json --root --session --lock-timeout --pretty --color --format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -518,8 +566,22 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__help)
-            opts="read write edit list glob search delete move history undo schema config mcp help"
+            opts="read write edit list glob search apply delete move history undo schema config mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__help__subcmd__apply)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -968,7 +1030,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__schema)
-            opts="-h --root --session --lock-timeout --pretty --color --format --help read_file write_file edit_file list_directory glob search_files delete_file move_file list_changes undo_change read write edit list search delete move history undo"
+            opts="-h --root --session --lock-timeout --pretty --color --format --help read_file write_file edit_file list_directory glob search_files apply_patch delete_file move_file list_changes undo_change read write edit list search apply delete move history undo"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

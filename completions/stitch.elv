@@ -34,6 +34,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand list 'List a directory, optionally recursively'
             cand glob 'Find files by glob pattern (* stays within a directory, ** crosses them)'
             cand search 'Search file contents (or paths) by literal text or regex'
+            cand apply 'Apply one change across files, all or nothing: a Codex patch, a unified diff or SEARCH/REPLACE blocks (journaled: stitch undo takes the whole change back)'
             cand delete 'Delete a file (journaled: stitch undo brings it back)'
             cand move 'Move or rename a file, creating missing parents (journaled: stitch undo moves it back)'
             cand history 'List the changes stitch made in this workspace, newest first'
@@ -152,6 +153,21 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --all 'Include what ignore rules and hidden names hide (never .stitch/)'
             cand -0 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
             cand --null 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand --pretty 'Indent the envelope'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;apply'= {
+            cand --patch 'The patch text'
+            cand --from 'Read the patch from FILE (- = stdin), as raw bytes'
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --color 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON'
+            cand --format 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
+            cand --dry-run 'Check everything, change nothing'
+            cand --ok-if-applied 'A patch applied whole already is a success that changes nothing'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand --pretty 'Indent the envelope'
             cand -h 'Print help (see more with ''--help'')'
@@ -294,6 +310,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand list 'List a directory, optionally recursively'
             cand glob 'Find files by glob pattern (* stays within a directory, ** crosses them)'
             cand search 'Search file contents (or paths) by literal text or regex'
+            cand apply 'Apply one change across files, all or nothing: a Codex patch, a unified diff or SEARCH/REPLACE blocks (journaled: stitch undo takes the whole change back)'
             cand delete 'Delete a file (journaled: stitch undo brings it back)'
             cand move 'Move or rename a file, creating missing parents (journaled: stitch undo moves it back)'
             cand history 'List the changes stitch made in this workspace, newest first'
@@ -314,6 +331,8 @@ set edit:completion:arg-completer[stitch] = {|@words|
         &'stitch;help;glob'= {
         }
         &'stitch;help;search'= {
+        }
+        &'stitch;help;apply'= {
         }
         &'stitch;help;delete'= {
         }

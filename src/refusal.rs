@@ -27,12 +27,13 @@ pub enum Code {
     NotObserved,
     Denied,
     InvalidConfig,
+    InvalidPatch,
     Busy,
 }
 
 impl Code {
     /// Every refusal code, in the order of the contract's table.
-    pub const ALL: [Code; 18] = [
+    pub const ALL: [Code; 19] = [
         Code::InvalidArgument,
         Code::InvalidPath,
         Code::InvalidPattern,
@@ -50,6 +51,7 @@ impl Code {
         Code::NotObserved,
         Code::Denied,
         Code::InvalidConfig,
+        Code::InvalidPatch,
         Code::Busy,
     ];
 
@@ -74,6 +76,7 @@ impl Code {
             Code::NotObserved => "NOT_OBSERVED",
             Code::Denied => "DENIED",
             Code::InvalidConfig => "INVALID_CONFIG",
+            Code::InvalidPatch => "INVALID_PATCH",
             Code::Busy => "BUSY",
         }
     }
@@ -83,7 +86,7 @@ impl Code {
     pub fn is_invocation_error(self) -> bool {
         matches!(
             self,
-            Code::InvalidArgument | Code::InvalidPath | Code::InvalidPattern
+            Code::InvalidArgument | Code::InvalidPath | Code::InvalidPattern | Code::InvalidPatch
         )
     }
 }

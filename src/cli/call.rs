@@ -36,6 +36,7 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
         Command::List(a) => ("list", a.walk.json.json),
         Command::Glob(a) => ("glob", a.walk.json.json),
         Command::Search(a) => ("search", a.walk.json.json),
+        Command::Apply(a) => ("apply", a.json.json),
         Command::Delete(a) => ("delete", a.json.json),
         Command::Move(a) => ("move", a.json.json),
         Command::History(a) => ("history", a.json.json),

@@ -98,6 +98,7 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         Command::List(a) => serde_json::to_value(a),
         Command::Glob(a) => serde_json::to_value(a),
         Command::Search(a) => serde_json::to_value(a),
+        Command::Apply(a) => serde_json::to_value(a),
         Command::Delete(a) => serde_json::to_value(a),
         Command::Move(a) => serde_json::to_value(a),
         Command::History(a) => serde_json::to_value(a),
@@ -115,6 +116,11 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         Command::Write(a) => {
             if let Some(from) = &a.from {
                 map.insert("content".into(), from_file("from", "content", from, limit)?);
+            }
+        }
+        Command::Apply(a) => {
+            if let Some(from) = &a.from {
+                map.insert("patch".into(), from_file("from", "patch", from, limit)?);
             }
         }
         Command::Edit(a) => {

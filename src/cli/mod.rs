@@ -149,6 +149,12 @@ pub enum Command {
     /// Example: stitch search 'fn main' --glob '*.rs' --context 2
     #[command(after_help = concat!(tool_after_help!(), "\n\n", text_exit_help!()))]
     Search(SearchArgs),
+    /// Apply one change across files, all or nothing: a Codex patch, a unified diff or
+    /// SEARCH/REPLACE blocks (journaled: stitch undo takes the whole change back).
+    ///
+    /// Example: git diff > change.patch && stitch apply --from change.patch
+    #[command(after_help = tool_after_help!())]
+    Apply(ApplyArgs),
     /// Delete a file (journaled: stitch undo brings it back).
     ///
     /// Example: stitch delete notes/old.md
@@ -342,6 +348,33 @@ pub struct EditArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Succeed, changing nothing, when the edit is already applied.
+    #[arg(long)]
+    pub ok_if_applied: bool,
+    #[command(flatten)]
+    #[serde(skip)]
+    pub json: JsonFlag,
+}
+
+/// `stitch apply`.
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApplyArgs {
+    /// The patch text.
+    #[arg(
+        long,
+        value_name = "TEXT",
+        conflicts_with = "from",
+        allow_hyphen_values = true
+    )]
+    pub patch: Option<String>,
+    /// Read the patch from FILE (- = stdin), as raw bytes.
+    #[arg(long, value_name = "FILE", allow_hyphen_values = true)]
+    #[serde(skip)]
+    pub from: Option<PathBuf>,
+    /// Check everything, change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// A patch applied whole already is a success that changes nothing.
     #[arg(long)]
     pub ok_if_applied: bool,
     #[command(flatten)]

@@ -57,6 +57,29 @@ fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote
     }
 }
 
+/// A patch applied: each file's diff (coloured at a terminal), then what happened.
+fn patched(out: &mut String, a: &crate::tool::output::ApplyResult, q: quote::Quote, color: bool) {
+    for change in &a.changes {
+        let diff = q.text(&change.diff);
+        if color {
+            painted_diff(out, &diff);
+        } else {
+            out.push_str(&diff);
+        }
+    }
+    let verb = match (a.applied, a.already_applied) {
+        (_, true) => "already applied",
+        (true, _) => "applied",
+        (false, _) => "would apply",
+    };
+    let _ = writeln!(
+        out,
+        "{verb}: {} file(s) ({} patch)",
+        a.changes.len(),
+        a.dialect
+    );
+}
+
 /// A unified diff with its lines coloured as git colours them.
 fn painted_diff(out: &mut String, diff: &str) {
     for line in diff.split_inclusive('\n') {
@@ -186,6 +209,10 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             }
             s.truncated
                 .then_some((s.matches.len(), ("match", "matches")))
+        }
+        Output::Apply(a) => {
+            patched(&mut out, a, q, layout.color);
+            None
         }
         Output::Delete(_) | Output::Move(_) | Output::History(_) | Output::Undo(_) => {
             journal::result(&mut out, output);

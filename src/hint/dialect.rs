@@ -70,6 +70,7 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "offset" => "--offset",
         "limit" => "--limit",
         "maxBytes" => "--max-bytes",
+        "lineNumbers" => "--number",
         "depth" => "--depth",
         "includeIgnored" => "--all",
         "include" => "--glob",

@@ -82,6 +82,10 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             tool(names::EDIT_FILE)
         ),
         Code::Denied => denied(refusal)?,
+        Code::InvalidPatch => match refusal.detail("patchLine").and_then(Value::as_u64) {
+            Some(line) => format!("Fix line {line} of the patch as details.expected says, and send the whole patch again."),
+            None => "Fix the patch and send it again.".into(),
+        },
         Code::NotText => format!(
             "`{path}` cannot be read or edited as text; to replace it whole, use {} with its sha256 as {}.",
             tool(names::WRITE_FILE),

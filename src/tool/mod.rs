@@ -6,6 +6,7 @@
 //! the call arrived. Refusals are built here, from the facts of the request; lower layers
 //! state facts only.
 
+mod apply;
 mod approve;
 pub mod args;
 mod delete;

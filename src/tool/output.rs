@@ -5,6 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+pub use super::apply::ApplyResult;
 pub use super::delete::DeleteResult;
 pub use super::edit::EditResult;
 pub use super::glob::GlobResult;
@@ -30,6 +31,7 @@ pub enum Output {
     Move(MoveResult),
     History(HistoryResult),
     Undo(UndoResult),
+    Apply(ApplyResult),
     /// `stitch config check`'s report.
     Config(Value),
 }

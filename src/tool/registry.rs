@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::args::Request;
 use super::output::Output;
 use super::{
-    delete, edit, glob, history, list, move_file, read, schema, search, undo, write, Context,
+    apply, delete, edit, glob, history, list, move_file, read, schema, search, undo, write, Context,
 };
 use crate::refusal::{Code, Outcome};
 
@@ -24,6 +24,7 @@ pub mod names {
     pub const MOVE_FILE: &str = "move_file";
     pub const LIST_CHANGES: &str = "list_changes";
     pub const UNDO_CHANGE: &str = "undo_change";
+    pub const APPLY_PATCH: &str = "apply_patch";
 }
 
 /// What a host may assume of a tool before calling it (MCP's tool annotations).
@@ -149,6 +150,26 @@ const GLOB_REFUSALS: &[Code] = &[
 
 /// `search_files` refuses as `glob` does: both walk a directory and compile a pattern.
 const SEARCH_REFUSALS: &[Code] = GLOB_REFUSALS;
+
+const APPLY_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::OutsideRoot,
+    Code::NotFound,
+    Code::NotAFile,
+    Code::NotADirectory,
+    Code::AlreadyExists,
+    Code::NotText,
+    Code::TooLarge,
+    Code::NoMatch,
+    Code::AmbiguousMatch,
+    Code::StaleVersion,
+    Code::NotObserved,
+    Code::Denied,
+    Code::InvalidConfig,
+    Code::InvalidPatch,
+    Code::Busy,
+];
 
 const DELETE_REFUSALS: &[Code] = &[
     Code::InvalidArgument,
@@ -302,6 +323,19 @@ pub const TOOLS: &[ToolSpec] = &[
         output: schema::of_output::<search::SearchResult>,
         refusals: SEARCH_REFUSALS,
         run: |ctx, arguments| search::run(ctx, arguments).map(Output::Search),
+    },
+    ToolSpec {
+        name: apply::ApplyRequest::TOOL,
+        command: "apply",
+        title: "Apply a patch across files",
+        annotations: CHANGES,
+        carries_content: true,
+        stdin_only_when_asked: false,
+        description: apply::ApplyRequest::DESCRIPTION,
+        schema: schema::of::<apply::ApplyRequest>,
+        output: schema::of_output::<apply::ApplyResult>,
+        refusals: APPLY_REFUSALS,
+        run: |ctx, arguments| apply::run(ctx, arguments).map(Output::Apply),
     },
     ToolSpec {
         name: delete::DeleteRequest::TOOL,

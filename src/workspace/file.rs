@@ -64,6 +64,19 @@ impl OpenFile {
         Ok(Seen::of(&self.file.metadata()?) == self.seen)
     }
 
+    /// [`OpenFile::unchanged`] but for the change time, which a hard link to the inode
+    /// moves too: the journal keeps the replaced version that way between the read and
+    /// the rename, so the last check before the rename asks for the same inode, size and
+    /// modification time (a rewrite in place moves the modification time, and the lease
+    /// check sees a writer that is not done).
+    pub fn unchanged_but_for_links(&self) -> std::io::Result<bool> {
+        let now = Seen::of(&self.file.metadata()?);
+        Ok(Seen {
+            ctime: self.seen.ctime,
+            ..now
+        } == self.seen)
+    }
+
     /// Whether another program holds the file open for writing now — one rewriting it
     /// in place, between two of its pieces — where the platform can say (see
     /// `platform::open_for_writing_elsewhere`); false where it cannot.

@@ -52,7 +52,7 @@ impl Workspace {
 /// [`Error::Changed`] when another program rewrote it in place or renamed another file
 /// over it since. Called under the lock, just before the rename that replaces it.
 pub(super) fn still_as_read(parent: &Dir, name: &str, base: &OpenFile) -> Result<(), Error> {
-    if !base.unchanged().map_err(Error::Io)? || base.written_elsewhere() {
+    if !base.unchanged_but_for_links().map_err(Error::Io)? || base.written_elsewhere() {
         return Err(Error::Changed);
     }
     // `st_dev` and `st_ino` are narrower than `u64` on some platforms.

@@ -62,6 +62,7 @@ fn produce(code: Code) -> Run {
             ws.file(".stitch/config.json", "{not json");
             ws.stitch("list", &json!({}))
         }
+        Code::InvalidPatch => ws.stitch("apply", &json!({"patch": "*** Begin Patch\n"})),
         Code::Busy => {
             ws.stitch(
                 "edit",
@@ -249,6 +250,18 @@ fn expected(code: Code) -> Value {
             },
             "_hint": "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem."
         }),
+        Code::InvalidPatch => json!({
+            "ok": false,
+            "error": "INVALID_PATCH",
+            "details": {
+                "message": "The patch does not parse at line 1: expected `*** End Patch` to close the patch",
+                "dialect": "codex",
+                "patchLine": 1,
+                "line": "*** Begin Patch",
+                "expected": "`*** End Patch` to close the patch"
+            },
+            "_hint": "Fix line 1 of the patch as details.expected says, and send the whole patch again."
+        }),
         Code::Busy => json!({
             "ok": false,
             "error": "BUSY",
@@ -299,6 +312,7 @@ fn every_code_has_a_stable_spelling() {
             "NOT_OBSERVED",
             "DENIED",
             "INVALID_CONFIG",
+            "INVALID_PATCH",
             "BUSY",
         ]
     );

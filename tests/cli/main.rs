@@ -18,6 +18,8 @@ mod invocation;
 mod read;
 // write_file: create, replace only when asked, atomic and faithful replacement.
 mod write;
+// apply_patch: one change across files, all or nothing, in the formats models emit.
+mod apply;
 // edit_file: exact snippets, counts, candidates, edits[] all or nothing, diffs.
 mod edit;
 // Realistic mistakes over real text: copying candidates[0] repairs at least 97% of them.

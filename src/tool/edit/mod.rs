@@ -2,8 +2,8 @@
 
 mod apply;
 mod large;
-mod request;
-mod snippet;
+pub(super) mod request;
+pub(super) mod snippet;
 
 use schemars::JsonSchema;
 use serde::Serialize;

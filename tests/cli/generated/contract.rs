@@ -16,6 +16,8 @@ pub(super) struct CodeDoc {
 
 /// The doc of every code. The match is exhaustive: a new code does not compile until it
 /// is documented here.
+// One arm per code: a table, long because the contract is.
+#[allow(clippy::too_many_lines)]
 pub(super) fn code_doc(code: Code) -> CodeDoc {
     let (when, remedy): (&str, Option<&str>) = match code {
         Code::InvalidArgument => (
@@ -103,6 +105,11 @@ pub(super) fn code_doc(code: Code) -> CodeDoc {
             "`.stitch/config.json` exists but is malformed; every tool refuses to run \
              (`details`: `path`, `field`, `reason`).",
             Some("The workspace owner must fix it; `stitch config check` shows the problem."),
+        ),
+        Code::InvalidPatch => (
+            "An `apply_patch` patch that does not parse (`details`: `dialect`, `patchLine`, \
+             `line`, `expected`).",
+            Some("Fix that line of the patch."),
         ),
         Code::Busy => (
             "Another process held the lock longer than `--lock-timeout` (`details.retryable`: \

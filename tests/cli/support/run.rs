@@ -25,7 +25,7 @@ impl From<Command> for Run {
 /// internal failure, 1 for every other refusal.
 pub fn exit_status(code: &str) -> i32 {
     match code {
-        "INVALID_ARGUMENT" | "INVALID_PATH" | "INVALID_PATTERN" => 2,
+        "INVALID_ARGUMENT" | "INVALID_PATH" | "INVALID_PATTERN" | "INVALID_PATCH" => 2,
         "INTERNAL_SERVER_ERROR" => 3,
         _ => 1,
     }
