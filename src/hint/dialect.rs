@@ -71,6 +71,7 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "limit" => "--limit",
         "maxBytes" => "--max-bytes",
         "lineNumbers" => "--number",
+        "patch" => "--patch",
         "depth" => "--depth",
         "includeIgnored" => "--all",
         "include" => "--glob",

@@ -21,7 +21,7 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
 TOOLS = ["read_file", "write_file", "edit_file", "list_directory", "glob", "search_files",
-         "delete_file", "move_file", "list_changes", "undo_change"]
+         "apply_patch", "delete_file", "move_file", "list_changes", "undo_change"]
 FAILURES: list[str] = []
 
 
@@ -63,7 +63,7 @@ async def checks(stitch: str, era: str, root: Path, errlog_path: Path) -> None:
                 check(f"[{era}] instructions are given", bool(session.instructions))
 
                 listed = await session.list_tools()
-                check(f"[{era}] tools/list names the ten tools",
+                check(f"[{era}] tools/list names the eleven tools",
                       [t.name for t in listed.tools] == TOOLS, [t.name for t in listed.tools])
                 printed = json.loads(subprocess.run(
                     [stitch, "schema", "--format", "mcp"], capture_output=True, check=True).stdout)
@@ -143,8 +143,14 @@ async def checks(stitch: str, era: str, root: Path, errlog_path: Path) -> None:
                 check(f"[{era}] undo_change brings the deleted file back", not back.is_error
                       and (root / "new" / "b.txt").read_text() == "bee\n", back)
 
+                patched = await session.call_tool("apply_patch", {"patch":
+                    "*** Begin Patch\n*** Add File: added.md\n+from a patch\n*** End Patch\n"})
+                check(f"[{era}] apply_patch adds a file and names its journal entry",
+                      not patched.is_error and bool(patched.structured_content.get("id"))
+                      and (root / "added.md").read_text() == "from a patch\n", patched)
+
                 try:
-                    await session.call_tool("apply_patch", {"patch": ""})
+                    await session.call_tool("frobnicate_patch", {"patch": ""})
                     check(f"[{era}] an unknown tool is a JSON-RPC error", False, "no error")
                 except MCPError as e:
                     check(f"[{era}] an unknown tool is JSON-RPC error -32602",
