@@ -13,13 +13,14 @@ mod hosts;
 // A real success's data validates against the tool's outputSchema.
 mod output;
 
-const TOOLS: [&str; 10] = [
+const TOOLS: [&str; 11] = [
     "read_file",
     "write_file",
     "edit_file",
     "list_directory",
     "glob",
     "search_files",
+    "apply_patch",
     "delete_file",
     "move_file",
     "list_changes",
@@ -219,6 +220,13 @@ fn mcp_definitions_carry_titles_and_annotations() {
         ("list_directory", "List a directory", true, false, true),
         ("glob", "Find files by glob", true, false, true),
         ("search_files", "Search files", true, false, true),
+        (
+            "apply_patch",
+            "Apply a patch across files",
+            false,
+            true,
+            false,
+        ),
         ("delete_file", "Delete a file", false, true, false),
         ("move_file", "Move a file", false, true, false),
         ("list_changes", "List changes", true, false, true),

@@ -60,6 +60,7 @@ fn tools_list_is_what_stitch_schema_prints() {
             "list_directory",
             "glob",
             "search_files",
+            "apply_patch",
             "delete_file",
             "move_file",
             "list_changes",
@@ -70,7 +71,14 @@ fn tools_list_is_what_stitch_schema_prints() {
         assert!(tool["inputSchema"]["properties"].is_object(), "{tool}");
         let read_only = !matches!(
             tool["name"].as_str(),
-            Some("write_file" | "edit_file" | "delete_file" | "move_file" | "undo_change")
+            Some(
+                "write_file"
+                    | "edit_file"
+                    | "apply_patch"
+                    | "delete_file"
+                    | "move_file"
+                    | "undo_change"
+            )
         );
         assert_eq!(tool["annotations"]["readOnlyHint"], read_only, "{tool}");
         assert_eq!(tool["annotations"]["destructiveHint"], !read_only, "{tool}");

@@ -67,7 +67,10 @@ fn the_2026_revision_is_discovered_and_carried_on_each_request() {
     assert_eq!(listed["resultType"], "complete");
     assert_eq!(listed["ttlMs"], 3_600_000);
     assert_eq!(listed["cacheScope"], "public");
-    assert_eq!(listed["tools"].as_array().unwrap().len(), 10);
+    assert_eq!(
+        listed["tools"].as_array().unwrap().len(),
+        stitch::registry::TOOLS.len()
+    );
     let read = server.result(
         "tools/call",
         &json!({"_meta": modern_meta(), "name": "read_file", "arguments": {"path": "a.txt"}}),
