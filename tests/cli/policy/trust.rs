@@ -382,49 +382,43 @@ fn a_huge_limit_and_a_sparse_file_end_in_an_envelope_within_bounded_memory() {
     file.set_len(4 << 30).unwrap();
     drop(file);
     config(&ws, &json!({"limits": {"maxFileBytes": 1u64 << 40}}));
-    let bounded = |args: &[&str]| {
-        let mut cmd = ws.std_cmd();
-        cmd.args(args);
-        limit_address_space(&mut cmd, 1 << 30);
-        Run::from_output(cmd.output().unwrap())
+    // A read and an edit of the file, each in 1 GiB of address space, end in `expected`.
+    let both_end_in = |expected: &Value| {
+        for args in [
+            &["read", "big.txt"][..],
+            &["edit", "big.txt", "--old", "a", "--new", "b"],
+        ] {
+            let mut cmd = ws.std_cmd();
+            cmd.args(args);
+            limit_address_space(&mut cmd, 1 << 30);
+            let run = Run::from_output(cmd.output().unwrap());
+            run.assert_envelope(expected);
+            assert_eq!(run.status, 1);
+        }
     };
-    for args in [
-        &["read", "big.txt"][..],
-        &["edit", "big.txt", "--old", "a", "--new", "b"],
-    ] {
-        let run = bounded(args);
-        run.assert_envelope(&json!({
-            "ok": false,
-            "error": "TOO_LARGE",
-            "details": {
-                "message": "`big.txt` is 4294967296 bytes, over the limit of 268435456",
-                "path": "big.txt",
-                "bytes": 4_294_967_296_u64,
-                "limit": 268_435_456
-            },
-            "_hint": "`big.txt` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
-        }));
-        assert_eq!(run.status, 1);
-    }
+    both_end_in(&json!({
+        "ok": false,
+        "error": "TOO_LARGE",
+        "details": {
+            "message": "`big.txt` is 4294967296 bytes, over the limit of 268435456",
+            "path": "big.txt",
+            "bytes": 4_294_967_296_u64,
+            "limit": 268_435_456
+        },
+        "_hint": "`big.txt` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
+    }));
     ws.trust();
-    for args in [
-        &["read", "big.txt"][..],
-        &["edit", "big.txt", "--old", "a", "--new", "b"],
-    ] {
-        let run = bounded(args);
-        run.assert_envelope(&json!({
-            "ok": false,
-            "error": "TOO_LARGE",
-            "details": {
-                "message": "`big.txt` is 4294967296 bytes, more than stitch can hold in memory now",
-                "path": "big.txt",
-                "bytes": 4_294_967_296_u64,
-                "limit": 1_099_511_627_776_u64,
-                "reason": "memory"
-            },
-            "_hint": "`big.txt` is within the limits but too large for the memory stitch has now: work on smaller files, or lower limits.maxFileBytes to what this machine can hold."
-        }));
-        assert_eq!(run.status, 1);
-    }
+    both_end_in(&json!({
+        "ok": false,
+        "error": "TOO_LARGE",
+        "details": {
+            "message": "`big.txt` is 4294967296 bytes, more than stitch can hold in memory now",
+            "path": "big.txt",
+            "bytes": 4_294_967_296_u64,
+            "limit": 1_099_511_627_776_u64,
+            "reason": "memory"
+        },
+        "_hint": "`big.txt` is within the limits but too large for the memory stitch has now: work on smaller files, or lower limits.maxFileBytes to what this machine can hold."
+    }));
     assert_eq!(fs::metadata(ws.path("big.txt")).unwrap().len(), 4 << 30);
 }
