@@ -24,6 +24,7 @@ pub fn settings(cli: &Cli, dialect: Dialect) -> Settings {
             );
         },
         cancel: None,
+        text_diffs: cli.format.as_deref() == Some("text"),
     }
 }
 

@@ -166,6 +166,14 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             None
         }
         Output::Write(w) => {
+            if let Some(diff) = w.diff.as_deref().filter(|_| !w.unchanged) {
+                let diff = q.text(diff);
+                if layout.color {
+                    painted_diff(&mut out, &diff);
+                } else {
+                    out.push_str(&diff);
+                }
+            }
             let verb = match (w.applied, w.created) {
                 _ if w.unchanged => "unchanged",
                 (true, true) => "created",

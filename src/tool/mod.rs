@@ -58,6 +58,8 @@ pub struct Context {
     pub dialect: crate::hint::Dialect,
     /// The journal's key (or why the journal is off), looked up on first use.
     pub journal_key: std::sync::OnceLock<Result<journal::Keyed, String>>,
+    /// A write's result carries its diff, for text output.
+    pub text_diffs: bool,
 }
 
 /// What a front end hands the tool layer besides the arguments: plain settings, no
@@ -77,6 +79,9 @@ pub struct Settings {
     /// Withdraws the call while it waits for a lock, for a front end whose caller can
     /// cancel (MCP); `None` on the command line.
     pub cancel: Option<crate::lock::Cancel>,
+    /// The result is shown to a person as text, so a write's diff is worth computing
+    /// (JSON callers never pay for it).
+    pub text_diffs: bool,
 }
 
 /// Runs `tool` with one JSON object of arguments. A mutation under a workspace config
@@ -178,5 +183,6 @@ pub fn open_in(ws: Workspace, settings: &Settings) -> Outcome<Context> {
         policy,
         dialect: settings.dialect,
         journal_key: std::sync::OnceLock::new(),
+        text_diffs: settings.text_diffs,
     })
 }

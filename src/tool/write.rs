@@ -140,6 +140,7 @@ fn write_once(
         }
     };
     let sha256 = sha256_hex(bytes);
+    let diff = ctx.text_diffs.then(|| text_diff(ctx, location, bytes));
     let payload = payload(ctx, req, location, previous.as_deref(), &sha256);
     approve::authorize(ctx, &shown, &payload)?;
     // Content equal to the file's (same digest, so same bytes) is not rewritten: the
@@ -178,6 +179,7 @@ fn write_once(
         applied: !req.dry_run && !unchanged,
         previous_sha256: previous,
         unchanged,
+        diff,
     })
 }
 
@@ -200,6 +202,11 @@ pub struct WriteResult {
     /// same modification time).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unchanged: bool,
+    /// The change as a unified diff, for a person reading text output only (never in
+    /// the JSON result).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub diff: Option<String>,
 }
 
 /// Stages the new content and syncs it, makes the journal entry, then publishes — over
@@ -238,6 +245,18 @@ fn publish(
         |staged| staged.publish().map_err(failed),
     )?;
     Ok(())
+}
+
+/// The write as a unified diff, for text output: the old text is read for it only then.
+fn text_diff(ctx: &Context, location: &crate::workspace::Location, bytes: &[u8]) -> String {
+    let old = match location.kind {
+        Some(Kind::File) => textfile::load(ctx, location)
+            .map(|l| l.text().to_owned())
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    let new = String::from_utf8_lossy(bytes);
+    crate::text::diff::unified(&location.shown, &old, &new, super::edit::MAX_DIFF_BYTES).text
 }
 
 /// What the authorize command is told about this write.

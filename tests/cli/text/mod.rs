@@ -64,7 +64,7 @@ fn results_are_short_lines() {
     let out = text(&ws, &["write", "notes/n.md", "--content", "hi"]);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "created notes/n.md (2 bytes)\n"
+        "--- a/notes/n.md\n+++ b/notes/n.md\n@@ -0,0 +1 @@\n+hi\n\\ No newline at end of file\ncreated notes/n.md (2 bytes)\n"
     );
     let out = text(&ws, &["list"]);
     assert_eq!(

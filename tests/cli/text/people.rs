@@ -200,3 +200,27 @@ fn read_n_numbers_the_content_and_keeps_the_raw_digest() {
     let (status, stdout, _) = piped(&ws, &["--format", "text", "read", "b.txt", "-n"]);
     assert_eq!((status, stdout.as_str()), (0, "     1\talpha\n"));
 }
+
+#[test]
+fn a_write_in_text_shows_its_diff_and_json_never_carries_one() {
+    let ws = workspace();
+    let (status, stdout, _) = piped(
+        &ws,
+        &[
+            "--format",
+            "text",
+            "write",
+            "c.txt",
+            "--content",
+            "delta\n",
+            "--overwrite",
+        ],
+    );
+    assert_eq!(status, 0);
+    assert_eq!(
+        stdout,
+        "--- a/c.txt\n+++ b/c.txt\n@@ -1 +1 @@\n-gamma\n+delta\nreplaced c.txt (6 bytes)\n"
+    );
+    let run = ws.run(&["write", "c.txt", "--content", "epsilon\n", "--overwrite"]);
+    assert!(run.ok().get("diff").is_none(), "{}", run.stdout);
+}
