@@ -72,7 +72,10 @@ pub fn render(outcome: &Outcome<Output>, dialect: Dialect) -> (Value, u8) {
 
 fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
     let mut details = Map::new();
-    details.insert("message".into(), Value::String(refusal.message().into()));
+    details.insert(
+        "message".into(),
+        Value::String(crate::hint::in_dialect(refusal.message(), dialect)),
+    );
     for (key, value) in refusal.details() {
         details.insert(key.clone(), value.clone());
     }

@@ -132,6 +132,42 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
     Some(hint)
 }
 
+/// A refusal's sentence in the caller's dialect: by flags, the JSON field names it uses
+/// (`oldText`, `replaceAll`) become their flags (`--old`, `--replace-all`). Only
+/// camelCase names with a flag are touched, and nothing between backticks, where the
+/// sentence quotes the caller's own values.
+#[must_use]
+pub fn in_dialect(message: &str, dialect: Dialect) -> String {
+    if dialect == Dialect::Json {
+        return message.to_owned();
+    }
+    let mut out = String::with_capacity(message.len() + 16);
+    let mut quoted = false;
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String, quoted: bool| {
+        let camel = word.starts_with(|c: char| c.is_ascii_lowercase())
+            && word.chars().any(|c| c.is_ascii_uppercase());
+        match flag(word).filter(|f| camel && !quoted && f.starts_with("--")) {
+            Some(spelled) => out.push_str(spelled),
+            None => out.push_str(word),
+        }
+        word.clear();
+    };
+    for c in message.chars() {
+        if c.is_ascii_alphanumeric() {
+            word.push(c);
+            continue;
+        }
+        flush(&mut word, &mut out, quoted);
+        if c == '`' {
+            quoted = !quoted;
+        }
+        out.push(c);
+    }
+    flush(&mut word, &mut out, quoted);
+    out
+}
+
 /// The hint of a policy's refusal: the authorize command's own words, or what a person
 /// must do about an untrusted config; none for a plain `deny` or `readOnly`.
 fn denied(refusal: &Refusal) -> Option<String> {

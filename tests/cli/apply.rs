@@ -94,7 +94,7 @@ fn a_hunk_that_does_not_match_in_the_last_file_changes_no_file() {
         "ok": false,
         "error": "NO_MATCH",
         "details": {
-            "message": "oldText is not in `src/lib.py`",
+            "message": "--old is not in `src/lib.py`",
             "path": "src/lib.py",
             "candidates": [{
                 "startLine": 1,

@@ -9,14 +9,17 @@ use crate::support::{TestWorkspace, SHA256};
 fn an_ambiguous_edit_names_replace_all_as_the_caller_spells_it() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "x\nx\n");
-    let details = json!({
-        "message": "oldText appears 2 times in `a.txt`, so the edit is ambiguous",
-        "path": "a.txt", "occurrences": 2, "lines": [1, 2]});
+    // The sentence speaks the dialect too: `--old` by flags, `oldText` in JSON.
+    let details = |old: &str| {
+        json!({
+        "message": format!("{old} appears 2 times in `a.txt`, so the edit is ambiguous"),
+        "path": "a.txt", "occurrences": 2, "lines": [1, 2]})
+    };
     ws.run(&["edit", "a.txt", "--old", "x", "--new", "y"])
-        .assert_envelope(&json!({"ok": false, "error": "AMBIGUOUS_MATCH", "details": details,
+        .assert_envelope(&json!({"ok": false, "error": "AMBIGUOUS_MATCH", "details": details("--old"),
             "_hint": "Add surrounding lines to --old until it matches once, or pass --replace-all."}));
     ws.stitch("edit", &json!({"path": "a.txt", "oldText": "x", "newText": "y"}))
-        .assert_envelope(&json!({"ok": false, "error": "AMBIGUOUS_MATCH", "details": details,
+        .assert_envelope(&json!({"ok": false, "error": "AMBIGUOUS_MATCH", "details": details("oldText"),
             "_hint": "Add surrounding lines to oldText until it matches once, or pass replaceAll: true."}));
     assert_eq!(ws.read("a.txt"), b"x\nx\n");
 }

@@ -13,11 +13,17 @@ const CARRIED: &str = "Retry with oldText = candidates[0].text and newText = can
 const CARRIED_FLAGS: &str = "Retry with --old = candidates[0].text and --new = candidates[0].newText (--old-from and --new-from FILE for several lines): that newText is your change carried onto the file's text.";
 
 fn no_match(path: &str, candidates: &Value, hint: &str) -> Value {
+    // By flags the sentence names the flag, as the hint does.
+    let old = if hint == CARRIED_FLAGS {
+        "--old"
+    } else {
+        "oldText"
+    };
     json!({
         "ok": false,
         "error": "NO_MATCH",
         "details": {
-            "message": format!("oldText is not in `{path}`"),
+            "message": format!("{old} is not in `{path}`"),
             "path": path,
             "candidates": candidates
         },

@@ -53,7 +53,7 @@ fn no_match_shows_each_candidate_with_its_lines_and_exact_text() {
             "    pass",
         ],
         "",
-        "error[NO_MATCH]: oldText is not in `greet.py`\n\
+        "error[NO_MATCH]: --old is not in `greet.py`\n\
          candidate, lines 2-3 (differs in content, similarity 0.886):\n\
          ~~~\n    \
          name = \"world\"\n    \
@@ -72,7 +72,7 @@ fn no_match_keeps_a_candidate_s_line_endings_and_indentation() {
         &ws,
         &["edit", "w.txt", "--old", "one\ntwo three", "--new", "2 3"],
         "",
-        "error[NO_MATCH]: oldText is not in `w.txt`\n\
+        "error[NO_MATCH]: --old is not in `w.txt`\n\
          candidate, lines 1-2 (differs in whitespace, similarity 0.999):\n\
          ~~~\n\
          one\r\n\
@@ -97,7 +97,7 @@ fn no_match_shows_the_repaired_new_text_verbatim() {
             "build:\n    cargo build --release\n",
         ],
         "",
-        "error[NO_MATCH]: oldText is not in `Makefile`\n\
+        "error[NO_MATCH]: --old is not in `Makefile`\n\
          candidate, lines 1-2 (differs in indentation, similarity 0.999):\n\
          ~~~\n\
          build:\n\
@@ -119,7 +119,7 @@ fn an_ambiguous_match_shows_the_lines_it_matched() {
         &ws,
         &["edit", "a.rs", "--old", "let x = 1;", "--new", "let x = 2;"],
         "",
-        "error[AMBIGUOUS_MATCH]: oldText appears 2 times in `a.rs`, so the edit is \
+        "error[AMBIGUOUS_MATCH]: --old appears 2 times in `a.rs`, so the edit is \
          ambiguous\n\
          matched at lines: 1, 3\n",
     );
@@ -136,8 +136,8 @@ fn an_ambiguous_match_shows_the_lines_it_matched() {
             "3",
         ],
         "",
-        "error[MATCH_COUNT_MISMATCH]: oldText appears 2 times in `a.rs`, but \
-         expectedReplacements is 3\n\
+        "error[MATCH_COUNT_MISMATCH]: --old appears 2 times in `a.rs`, but \
+         --expected-replacements is 3\n\
          matched at lines: 1, 3\n",
     );
 }
