@@ -38,12 +38,7 @@ const RESET: &str = "\x1b[0m";
 
 /// An edit: its diff (coloured at a terminal), then what happened.
 fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote, color: bool) {
-    let diff = q.text(&e.diff);
-    if color {
-        painted_diff(out, &diff);
-    } else {
-        out.push_str(&diff);
-    }
+    shown_diff(out, &e.diff, q, color);
     let path = q.name(&e.path);
     if e.already_applied {
         let _ = writeln!(out, "already applied {path}: unchanged");
@@ -60,12 +55,7 @@ fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote
 /// A patch applied: each file's diff (coloured at a terminal), then what happened.
 fn patched(out: &mut String, a: &crate::tool::output::ApplyResult, q: quote::Quote, color: bool) {
     for change in &a.changes {
-        let diff = q.text(&change.diff);
-        if color {
-            painted_diff(out, &diff);
-        } else {
-            out.push_str(&diff);
-        }
+        shown_diff(out, &change.diff, q, color);
     }
     let verb = match (a.applied, a.already_applied) {
         (_, true) => "already applied",
@@ -78,6 +68,17 @@ fn patched(out: &mut String, a: &crate::tool::output::ApplyResult, q: quote::Quo
         a.changes.len(),
         a.dialect
     );
+}
+
+/// A diff as a person sees it: its control characters quoted at a terminal, then
+/// coloured when `color` asks.
+fn shown_diff(out: &mut String, diff: &str, q: quote::Quote, color: bool) {
+    let diff = q.text(diff);
+    if color {
+        painted_diff(out, &diff);
+    } else {
+        out.push_str(&diff);
+    }
 }
 
 /// A unified diff with its lines coloured as git colours them.
@@ -167,12 +168,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
         }
         Output::Write(w) => {
             if let Some(diff) = w.diff.as_deref().filter(|_| !w.unchanged) {
-                let diff = q.text(diff);
-                if layout.color {
-                    painted_diff(&mut out, &diff);
-                } else {
-                    out.push_str(&diff);
-                }
+                shown_diff(&mut out, diff, q, layout.color);
             }
             let verb = match (w.applied, w.created) {
                 _ if w.unchanged => "unchanged",
@@ -223,7 +219,9 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             None
         }
         Output::Delete(_) | Output::Move(_) | Output::History(_) | Output::Undo(_) => {
-            journal::result(&mut out, output);
+            journal::result(&mut out, output, |out, diff| {
+                shown_diff(out, diff, q, layout.color);
+            });
             None
         }
         Output::Config(report) => {

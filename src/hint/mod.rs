@@ -287,3 +287,28 @@ fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
         None => "Fix the arguments and call again.".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{in_dialect, Dialect};
+
+    #[test]
+    fn a_sentence_by_flags_names_flags_but_not_inside_quotes() {
+        assert_eq!(
+            in_dialect(
+                "oldText appears 2 times in `oldText.txt`, but expectedReplacements is 3",
+                Dialect::Flags
+            ),
+            "--old appears 2 times in `oldText.txt`, but --expected-replacements is 3"
+        );
+        // A field with no flag, and plain words, stay as they are; JSON is untouched.
+        assert_eq!(
+            in_dialect("edits[1] needs the field path", Dialect::Flags),
+            "edits[1] needs the field path"
+        );
+        assert_eq!(
+            in_dialect("oldText is empty", Dialect::Json),
+            "oldText is empty"
+        );
+    }
+}

@@ -5,8 +5,9 @@ use std::fmt::Write as _;
 
 use crate::tool::output::Output;
 
-/// Writes the text of `output` (a delete, move, history or undo) to `out`.
-pub fn result(out: &mut String, output: &Output) {
+/// Writes the text of `output` (a delete, move, history or undo) to `out`; an undo's
+/// diff goes through `diff`, which colours it where the caller asked.
+pub fn result(out: &mut String, output: &Output, diff: impl Fn(&mut String, &str)) {
     match output {
         Output::Delete(d) => {
             let verb = if d.applied { "deleted" } else { "would delete" };
@@ -53,7 +54,7 @@ pub fn result(out: &mut String, output: &Output) {
         }
         Output::Undo(u) => {
             for file in &u.files {
-                out.push_str(&file.diff);
+                diff(out, &file.diff);
             }
             let verb = if u.applied { "undid" } else { "would undo" };
             let _ = writeln!(out, "{verb} change {}", u.undid);

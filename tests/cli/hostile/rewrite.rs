@@ -149,7 +149,7 @@ fn race(size: usize, rounds: usize, digest: bool) -> Tally {
                 run.assert_envelope(&json!({
                     "ok": false,
                     "error": "NO_MATCH",
-                    "details": {"message": "oldText is not in `f.txt`", "path": "f.txt", "candidates": []},
+                    "details": {"message": "--old is not in `f.txt`", "path": "f.txt", "candidates": []},
                     "_hint": "Re-read `f.txt` and copy --old exactly from it.",
                 }));
             }
@@ -158,7 +158,7 @@ fn race(size: usize, rounds: usize, digest: bool) -> Tally {
                 *stale += 1;
                 let details = if run.envelope["details"]["reason"].is_null() {
                     json!({
-                        "message": "`f.txt` has changed: its sha256 is not the expectedSha256",
+                        "message": "`f.txt` has changed: its sha256 is not the --expected-sha256",
                         "path": "f.txt", "expectedSha256": expected, "actualSha256": SHA256,
                     })
                 } else {

@@ -224,3 +224,17 @@ fn a_write_in_text_shows_its_diff_and_json_never_carries_one() {
     let run = ws.run(&["write", "c.txt", "--content", "epsilon\n", "--overwrite"]);
     assert!(run.ok().get("diff").is_none(), "{}", run.stdout);
 }
+
+#[test]
+fn an_undo_in_text_shows_its_diff_coloured_when_asked() {
+    let ws = workspace();
+    ws.run(&["edit", "c.txt", "--old", "gamma", "--new", "delta"])
+        .ok();
+    let (status, stdout, _) = piped(&ws, &["--format", "text", "--color", "always", "undo"]);
+    assert_eq!(status, 0);
+    assert!(
+        stdout.starts_with("\x1b[1m--- a/c.txt\x1b[0m\n\x1b[1m+++ b/c.txt\x1b[0m\n\x1b[36m@@ -1 +1 @@\x1b[0m\n\x1b[31m-delta\x1b[0m\n\x1b[32m+gamma\x1b[0m\nundid change "),
+        "{stdout:?}"
+    );
+    assert_eq!(ws.read_string("c.txt"), "gamma\n");
+}
