@@ -218,8 +218,8 @@ fn usage_error(error: clap::Error, text: bool) -> ExitCode {
                 refusal = refusal.with(
                     "commands",
                     vec![
-                        "read", "write", "edit", "list", "glob", "search", "delete", "move",
-                        "history", "undo", "schema", "config", "mcp",
+                        "read", "write", "edit", "list", "glob", "search", "apply", "delete",
+                        "move", "history", "undo", "schema", "config", "mcp",
                     ],
                 );
             }

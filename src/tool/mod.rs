@@ -1,4 +1,4 @@
-//! The tool layer: the six tools (one module each, listed in [`registry`]), the steps
+//! The tool layer: the tools (one module each, listed in [`registry`]), the steps
 //! every mutation runs ([`mutation`]), and what tools share (arguments, refusals, walks).
 //!
 //! A front end (the command line, or the MCP server) turns its input into [`Settings`] and one JSON
