@@ -179,19 +179,23 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
         }
         Err(refusal) => return Err(refusal.into()),
     };
-    // The session's rules: every existing file changed must have been read at its version.
-    for (real, original) in &originals {
-        if built
-            .tree
-            .get(real)
-            .is_some_and(|t| t.as_deref() != Some(original.text.as_str()))
-        {
-            let shown = &located
-                .values()
-                .find(|l| &l.real == real)
-                .map_or(real.as_str(), |l| l.shown.as_str())
-                .to_owned();
-            session_check::check(ctx, shown, real, Some(&original.sha256), Mutation::Write)?;
+    // The session's rules for every file the change touches: an existing one must have
+    // been read at its version, a new one must not have appeared since it was seen
+    // absent; and a file the caller may not write is not replaced behind its back.
+    for location in located.values() {
+        let (real, shown) = (&location.real, location.shown.as_str());
+        let after = built.tree.get(real).cloned().flatten();
+        match originals.get(real) {
+            Some(original) if after.as_deref() != Some(original.text.as_str()) => {
+                session_check::check(ctx, shown, real, Some(&original.sha256), Mutation::Write)?;
+                ctx.ws
+                    .check_replaceable(location, &original.file)
+                    .map_err(|e| refuse::path(ctx, shown, e))?;
+            }
+            None if after.is_some() => {
+                session_check::check(ctx, shown, real, None, Mutation::Write)?;
+            }
+            _ => {}
         }
     }
     let (changes, records) = summary(&built, &located, &originals);

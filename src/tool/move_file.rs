@@ -94,6 +94,10 @@ fn destination(
                 .with(key::SHA256, actual)
                 .into());
             }
+            // A file the caller may not write is not replaced by a rename behind its back.
+            ctx.ws
+                .check_replaceable(to, &file)
+                .map_err(|e| refuse::path(ctx, to_shown, e))?;
             Ok((Some(file), Some(actual)))
         }
         None => {

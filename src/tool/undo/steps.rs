@@ -43,6 +43,10 @@ pub fn run(
                 .ws
                 .open_file(&location)
                 .map_err(|e| refuse::path(ctx, path, e))?;
+            // A file the caller may not write is not replaced or removed behind its back.
+            ctx.ws
+                .check_replaceable(&location, &file)
+                .map_err(|e| refuse::path(ctx, path, e))?;
             originals.insert(path.clone(), Original { location, file });
         }
     }

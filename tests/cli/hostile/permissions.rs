@@ -103,7 +103,24 @@ fn refused_unchanged(u: &Unprivileged, rel: &str, reason: &str) {
         "--dry-run",
     ]);
     dry.assert_envelope(&denied(rel, reason));
+    // A move onto it and a patch of it are refused the same way.
+    let onto = u.run(&["move", "own.txt", rel, "--overwrite"]);
+    onto.assert_envelope(&denied(rel, reason));
+    let first = String::from_utf8_lossy(&before.0)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let patch =
+        format!("*** Begin Patch\n*** Update File: {rel}\n@@\n-{first}\n+taken\n*** End Patch\n");
+    let patched = u.run(&["apply", "--patch", &patch]);
+    patched.assert_envelope(&denied(rel, reason));
     assert_eq!(facts(&u.ws, rel), before, "`{rel}` is as it was");
+    assert_eq!(
+        u.ws.read_string("own.txt"),
+        "own\n",
+        "the move changed nothing"
+    );
 }
 
 #[test]
