@@ -202,7 +202,7 @@ impl Workspace {
                 Err(e) => return Err(io(e)),
             }
         }
-        let mode = stat.st_mode & 0o7777;
+        let mode = permission_bits(&stat);
         match bytes {
             Some(bytes) => copy_in(objects, sha, mode, |out| out.write_all(bytes)),
             None => copy_in(objects, sha, mode, |out| copy_fd(file, out)),
@@ -224,7 +224,7 @@ impl Workspace {
             }
         }
         let file = open_file(objects, sha, &path, OpenOptions::new().read(true))?;
-        let mode = rustix::fs::fstat(&file).map_err(io)?.st_mode & 0o7777;
+        let mode = permission_bits(&rustix::fs::fstat(&file).map_err(io)?);
         Ok((read_bounded(file, &path, limit)?, mode))
     }
 
@@ -391,6 +391,13 @@ impl Workspace {
 /// there is the state's problem.
 fn present(objects: &Dir, sha: &str) -> Result<bool, Error> {
     Ok(look(objects, sha, &shown(OBJECTS, sha), Expect::File)?.is_some())
+}
+
+/// A stat's permission bits, as std's `PermissionsExt` takes them: `mode_t` is a `u32` on
+/// Linux and a `u16` on macOS and FreeBSD.
+#[allow(clippy::useless_conversion)]
+fn permission_bits(stat: &rustix::fs::Stat) -> u32 {
+    u32::from(stat.st_mode) & 0o7777
 }
 
 /// Moves a kept version's change time to now (chmod(2) to its own mode), so that pruning

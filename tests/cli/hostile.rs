@@ -92,7 +92,7 @@ fn assert_state_refusal(run: &Run, path: &str, reason: &str) {
 }
 
 /// Makes a FIFO at `path`.
-fn mkfifo(path: &Path) {
+pub(crate) fn mkfifo(path: &Path) {
     let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
     assert!(status.success(), "mkfifo {}", path.display());
 }

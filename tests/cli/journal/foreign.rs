@@ -74,14 +74,7 @@ fn planted_entries_are_skipped_never_followed_never_waited_on() {
     let secret = ws.outside_file("secret.entry", "not for stitch");
     std::os::unix::fs::symlink(&secret, dir.join("09999999999999999990-0.entry")).unwrap();
     let fifo = dir.join("09999999999999999991-0.entry");
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        &fifo,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o644),
-        0,
-    )
-    .unwrap();
+    crate::hostile::mkfifo(&fifo);
     fs::write(
         dir.join("09999999999999999992-0.entry"),
         vec![b'x'; 2 << 20],
