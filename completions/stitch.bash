@@ -180,20 +180,12 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__apply)
-            opts="-h --patch --from --dry-run --ok-if-applied --json --root --session --lock-timeout --pretty --color --format --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --patch --from --dry-run --ok-if-applied --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --patch)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --from)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -212,6 +204,14 @@ _stitch() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -428,16 +428,12 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__delete)
-            opts="-h --expected-sha256 --dry-run --json --root --session --lock-timeout --pretty --color --format --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --expected-sha256 --dry-run --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --expected-sha256)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -458,6 +454,10 @@ _stitch() {
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
+                --expected-sha256)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -466,12 +466,32 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__edit)
-            opts="-h --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --json --root --session --lock-timeout --pretty --color --format --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
                 --old)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -496,26 +516,6 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --root)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --lock-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -524,20 +524,12 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__glob)
-            opts="-0 -h --path --all --limit --null --json --root --session --lock-timeout --pretty --color --format --help"
+            opts="-0 -h --root --session --lock-timeout --pretty --color --format --path --all --limit --null --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --path)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -556,6 +548,14 @@ _stitch() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -832,16 +832,12 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__history)
-            opts="-h --limit --json --root --session --lock-timeout --pretty --color --format --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --limit --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -860,6 +856,10 @@ _stitch() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -870,20 +870,12 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__list)
-            opts="-0 -h --depth --all --limit --null --json --root --session --lock-timeout --pretty --color --format --help"
+            opts="-0 -h --root --session --lock-timeout --pretty --color --format --depth --all --limit --null --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --depth)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -904,6 +896,14 @@ _stitch() {
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
+                --depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -912,7 +912,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__mcp)
-            opts="-h --no-session --root --session --lock-timeout --pretty --color --format --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --no-session --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -946,16 +946,12 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__move)
-            opts="-h --overwrite --expected-sha256 --dry-run --json --root --session --lock-timeout --pretty --color --format --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --overwrite --expected-sha256 --dry-run --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --expected-sha256)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -974,6 +970,10 @@ _stitch() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                --expected-sha256)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -984,24 +984,12 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__read)
-            opts="-n -h --offset --limit --max-bytes --number --json --root --session --lock-timeout --pretty --color --format --help"
+            opts="-n -h --root --session --lock-timeout --pretty --color --format --offset --limit --max-bytes --number --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --offset)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --limit)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-bytes)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1020,6 +1008,18 @@ _stitch() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                --offset)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1064,12 +1064,32 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__search)
-            opts="-i -C -l -c -q -0 -h --path --regex --ignore-case --glob --context --mode --paths-only --files-with-matches --count --quiet --all --limit --null --json --root --session --lock-timeout --pretty --color --format --help"
+            opts="-i -C -l -c -q -0 -h --root --session --lock-timeout --pretty --color --format --path --regex --ignore-case --glob --context --mode --paths-only --files-with-matches --count --quiet --all --limit --null --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
                 --path)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1094,26 +1114,6 @@ _stitch() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --root)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --session)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --lock-timeout)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1122,7 +1122,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__undo)
-            opts="-h --dry-run --json --root --session --lock-timeout --pretty --color --format --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --dry-run --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1156,24 +1156,12 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__write)
-            opts="-h --content --from --overwrite --expected-sha256 --dry-run --json --root --session --lock-timeout --pretty --color --format --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --content --from --overwrite --expected-sha256 --dry-run --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --content)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --from)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --expected-sha256)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1192,6 +1180,18 @@ _stitch() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                --content)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expected-sha256)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -56,9 +56,6 @@ complete -c stitch -n "__fish_stitch_needs_command" -f -a "schema" -d 'Print the
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "config" -d 'Check the configs (the user\'s and the workspace\'s), or trust the workspace\'s'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "mcp" -d 'Serve the tools to an MCP host over stdio until stdin closes'
 complete -c stitch -n "__fish_stitch_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c stitch -n "__fish_stitch_using_subcommand read" -l offset -d 'First line to return, 1-based' -r
-complete -c stitch -n "__fish_stitch_using_subcommand read" -l limit -d 'Number of lines to return' -r
-complete -c stitch -n "__fish_stitch_using_subcommand read" -l max-bytes -d 'Cap on the returned text, in bytes' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -73,13 +70,13 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l offset -d 'First line to return, 1-based' -r
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l limit -d 'Number of lines to return' -r
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l max-bytes -d 'Cap on the returned text, in bytes' -r
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -s n -l number -d 'Prefix each line with its number and a tab, as cat -n does (for reading only; the sha256 is still the raw file\'s)'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
-complete -c stitch -n "__fish_stitch_using_subcommand read" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand write" -l content -d 'The new content' -r
-complete -c stitch -n "__fish_stitch_using_subcommand write" -l from -d 'Read the new content from FILE (- = stdin), as raw bytes' -r -F
-complete -c stitch -n "__fish_stitch_using_subcommand write" -l expected-sha256 -d 'Replace only if the file\'s current SHA-256 is HEX' -r
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -94,17 +91,14 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l content -d 'The new content' -r
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l from -d 'Read the new content from FILE (- = stdin), as raw bytes' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l expected-sha256 -d 'Replace only if the file\'s current SHA-256 is HEX' -r
+complete -c stitch -n "__fish_stitch_using_subcommand write" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l overwrite -d 'Replace the file if it exists'
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l dry-run -d 'Check everything, change nothing'
 complete -c stitch -n "__fish_stitch_using_subcommand write" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
-complete -c stitch -n "__fish_stitch_using_subcommand write" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand write" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l old -d 'The exact text to replace' -r
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l new -d 'The replacement text' -r
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l old-from -d 'Read the text to replace from FILE (- = stdin)' -r -F
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l new-from -d 'Read the replacement from FILE (- = stdin)' -r -F
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-replacements -d 'Refuse unless exactly N occurrences match' -r
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-sha256 -d 'Refuse unless the file\'s current SHA-256 is HEX' -r
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -119,14 +113,18 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l old -d 'The exact text to replace' -r
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l new -d 'The replacement text' -r
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l old-from -d 'Read the text to replace from FILE (- = stdin)' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l new-from -d 'Read the replacement from FILE (- = stdin)' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-replacements -d 'Refuse unless exactly N occurrences match' -r
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l expected-sha256 -d 'Refuse unless the file\'s current SHA-256 is HEX' -r
+complete -c stitch -n "__fish_stitch_using_subcommand edit" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l replace-all -d 'Replace every occurrence'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l dry-run -d 'Compute the result and diff, change nothing'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l ok-if-applied -d 'Succeed, changing nothing, when the edit is already applied'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
-complete -c stitch -n "__fish_stitch_using_subcommand edit" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand list" -l depth -d 'How many levels to descend (1 = the directory\'s own entries)' -r
-complete -c stitch -n "__fish_stitch_using_subcommand list" -l limit -d 'The most entries or matches to return' -r
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -141,13 +139,13 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l depth -d 'How many levels to descend (1 = the directory\'s own entries)' -r
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l limit -d 'The most entries or matches to return' -r
+complete -c stitch -n "__fish_stitch_using_subcommand list" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -s 0 -l null -d 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
-complete -c stitch -n "__fish_stitch_using_subcommand list" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand glob" -l path -d 'The directory to search below [default: .]' -r
-complete -c stitch -n "__fish_stitch_using_subcommand glob" -l limit -d 'The most entries or matches to return' -r
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -162,17 +160,13 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l path -d 'The directory to search below [default: .]' -r
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l limit -d 'The most entries or matches to return' -r
+complete -c stitch -n "__fish_stitch_using_subcommand glob" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -s 0 -l null -d 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
-complete -c stitch -n "__fish_stitch_using_subcommand glob" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand glob" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand search" -l path -d 'The directory (or file) to search [default: .]' -r
-complete -c stitch -n "__fish_stitch_using_subcommand search" -l glob -d 'Only search files matching this glob (a glob without `/` matches file names)' -r
-complete -c stitch -n "__fish_stitch_using_subcommand search" -s C -l context -d 'Lines of context before and after each match (0-10)' -r
-complete -c stitch -n "__fish_stitch_using_subcommand search" -l mode -d 'Match contents (default) or workspace-relative paths' -r -f -a "content\t''
-path\t''"
-complete -c stitch -n "__fish_stitch_using_subcommand search" -l limit -d 'The most entries or matches to return' -r
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -187,6 +181,13 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l path -d 'The directory (or file) to search [default: .]' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l glob -d 'Only search files matching this glob (a glob without `/` matches file names)' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -s C -l context -d 'Lines of context before and after each match (0-10)' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l mode -d 'Match contents (default) or workspace-relative paths' -r -f -a "content\t''
+path\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l limit -d 'The most entries or matches to return' -r
+complete -c stitch -n "__fish_stitch_using_subcommand search" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l regex -d 'Treat the query as a regular expression (linear time: no look-around or backreferences)'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s i -l ignore-case -d 'Match case-insensitively'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l paths-only -d 'Same as --mode path'
@@ -196,10 +197,7 @@ complete -c stitch -n "__fish_stitch_using_subcommand search" -s q -l quiet -d '
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l all -d 'Include what ignore rules and hidden names hide (never .stitch/)'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s 0 -l null -d 'End each name with NUL instead of a newline, for names holding newlines (as `find -print0`, `rg --null`); implies --format text'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
-complete -c stitch -n "__fish_stitch_using_subcommand search" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand apply" -l patch -d 'The patch text' -r
-complete -c stitch -n "__fish_stitch_using_subcommand apply" -l from -d 'Read the patch from FILE (- = stdin), as raw bytes' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand apply" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand apply" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand apply" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -214,12 +212,13 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand apply" -l patch -d 'The patch text' -r
+complete -c stitch -n "__fish_stitch_using_subcommand apply" -l from -d 'Read the patch from FILE (- = stdin), as raw bytes' -r -F
+complete -c stitch -n "__fish_stitch_using_subcommand apply" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand apply" -l dry-run -d 'Check everything, change nothing'
 complete -c stitch -n "__fish_stitch_using_subcommand apply" -l ok-if-applied -d 'A patch applied whole already is a success that changes nothing'
 complete -c stitch -n "__fish_stitch_using_subcommand apply" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
-complete -c stitch -n "__fish_stitch_using_subcommand apply" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand delete" -l expected-sha256 -d 'Delete only if the file\'s current SHA-256 is HEX' -r
 complete -c stitch -n "__fish_stitch_using_subcommand delete" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand delete" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand delete" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -234,11 +233,11 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand delete" -l expected-sha256 -d 'Delete only if the file\'s current SHA-256 is HEX' -r
+complete -c stitch -n "__fish_stitch_using_subcommand delete" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand delete" -l dry-run -d 'Check everything, change nothing'
 complete -c stitch -n "__fish_stitch_using_subcommand delete" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
-complete -c stitch -n "__fish_stitch_using_subcommand delete" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand move" -l expected-sha256 -d 'Move only if FROM\'s current SHA-256 is HEX' -r
 complete -c stitch -n "__fish_stitch_using_subcommand move" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand move" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand move" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -253,12 +252,12 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand move" -l expected-sha256 -d 'Move only if FROM\'s current SHA-256 is HEX' -r
+complete -c stitch -n "__fish_stitch_using_subcommand move" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand move" -l overwrite -d 'Replace a file at TO'
 complete -c stitch -n "__fish_stitch_using_subcommand move" -l dry-run -d 'Check everything, change nothing'
 complete -c stitch -n "__fish_stitch_using_subcommand move" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
-complete -c stitch -n "__fish_stitch_using_subcommand move" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand move" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c stitch -n "__fish_stitch_using_subcommand history" -l limit -d 'The most changes to list' -r
 complete -c stitch -n "__fish_stitch_using_subcommand history" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand history" -l session -d 'Turn on read-before-write guards for this session' -r
 complete -c stitch -n "__fish_stitch_using_subcommand history" -l lock-timeout -d 'How long a mutation waits for another process\'s lock before BUSY' -r
@@ -273,8 +272,9 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
-complete -c stitch -n "__fish_stitch_using_subcommand history" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
+complete -c stitch -n "__fish_stitch_using_subcommand history" -l limit -d 'The most changes to list' -r
 complete -c stitch -n "__fish_stitch_using_subcommand history" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand history" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand undo" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand undo" -l session -d 'Turn on read-before-write guards for this session' -r
@@ -290,9 +290,9 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
+complete -c stitch -n "__fish_stitch_using_subcommand undo" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand undo" -l dry-run -d 'Check everything, change nothing'
 complete -c stitch -n "__fish_stitch_using_subcommand undo" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
-complete -c stitch -n "__fish_stitch_using_subcommand undo" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l session -d 'Turn on read-before-write guards for this session' -r
@@ -396,8 +396,8 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
-complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l no-session -d 'Turn the read-before-write guards off (by default each connection is a fresh session)'
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l pretty -d 'Indent the envelope'
+complete -c stitch -n "__fish_stitch_using_subcommand mcp" -l no-session -d 'Turn the read-before-write guards off (by default each connection is a fresh session)'
 complete -c stitch -n "__fish_stitch_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search apply delete move history undo schema config mcp help" -f -a "read" -d 'Read a text file, paged by lines'
 complete -c stitch -n "__fish_stitch_using_subcommand help; and not __fish_seen_subcommand_from read write edit list glob search apply delete move history undo schema config mcp help" -f -a "write" -d 'Create a file (or replace one, explicitly), creating missing parents'

@@ -270,7 +270,9 @@ mod tests {
     /// positional PATH of read, write, edit and list, and `--path` of glob and search).
     #[test]
     fn every_field_has_a_flag_spelling_in_hints() {
-        let command = command();
+        // Subcommands' arguments are built on demand (`deferred`): build them all.
+        let mut command = command();
+        command.build();
         for tool in registry::TOOLS {
             let sub = command.find_subcommand(tool.command).unwrap();
             let schema = (tool.schema)();

@@ -6,6 +6,7 @@
 //! front end: the only code that turns clap's types into a call of the tool layer.
 
 mod call;
+mod deferred;
 pub mod flags;
 mod stdin;
 pub mod trust;
@@ -15,6 +16,8 @@ pub use call::{call, dialect, settings};
 use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
+
+use deferred::Deferred;
 use serde::Serialize;
 
 /// The rules every tool's `--help` states after its options: where the arguments come
@@ -123,66 +126,66 @@ pub enum Command {
     ///
     /// Example: stitch read src/main.rs --offset 100 --limit 50
     #[command(after_help = tool_after_help!())]
-    Read(ReadArgs),
+    Read(Deferred<ReadArgs>),
     /// Create a file (or replace one, explicitly), creating missing parents.
     ///
     /// Example: stitch write notes/todo.md --content '- ship it'
     #[command(after_help = tool_after_help!())]
-    Write(WriteArgs),
+    Write(Deferred<WriteArgs>),
     /// Replace exact snippets in one file, atomically.
     ///
     /// Example: stitch edit src/a.rs --old 'let x = 1;' --new 'let x = 2;'
     #[command(after_help = tool_after_help!())]
-    Edit(EditArgs),
+    Edit(Deferred<EditArgs>),
     /// List a directory, optionally recursively.
     ///
     /// Example: stitch list src --depth 2
     #[command(after_help = tool_after_help!())]
-    List(ListArgs),
+    List(Deferred<ListArgs>),
     /// Find files by glob pattern (* stays within a directory, ** crosses them).
     ///
     /// Example: stitch glob '**/*.rs' --path src
     #[command(after_help = concat!(tool_after_help!(), "\n\n", text_exit_help!()))]
-    Glob(GlobArgs),
+    Glob(Deferred<GlobArgs>),
     /// Search file contents (or paths) by literal text or regex.
     ///
     /// Example: stitch search 'fn main' --glob '*.rs' --context 2
     #[command(after_help = concat!(tool_after_help!(), "\n\n", text_exit_help!()))]
-    Search(SearchArgs),
+    Search(Deferred<SearchArgs>),
     /// Apply one change across files, all or nothing: a Codex patch, a unified diff or
     /// SEARCH/REPLACE blocks (journaled: stitch undo takes the whole change back).
     ///
     /// Example: git diff > change.patch && stitch apply --from change.patch
     #[command(after_help = tool_after_help!())]
-    Apply(ApplyArgs),
+    Apply(Deferred<ApplyArgs>),
     /// Delete a file (journaled: stitch undo brings it back).
     ///
     /// Example: stitch delete notes/old.md
     #[command(after_help = tool_after_help!())]
-    Delete(DeleteArgs),
+    Delete(Deferred<DeleteArgs>),
     /// Move or rename a file, creating missing parents (journaled: stitch undo moves it back).
     ///
     /// Example: stitch move src/util.rs src/text/util.rs
     #[command(name = "move", after_help = tool_after_help!())]
-    Move(MoveArgs),
+    Move(Deferred<MoveArgs>),
     /// List the changes stitch made in this workspace, newest first.
     ///
     /// With the global --session, only that session's changes.
     ///
     /// Example: stitch history src/main.rs --limit 5
     #[command(after_help = tool_after_help!())]
-    History(HistoryArgs),
+    History(Deferred<HistoryArgs>),
     /// Take a change back (default: the newest not yet undone), refused when a file moved on since.
     ///
     /// Repeated undos walk back in time; undoing an undo redoes its change.
     ///
     /// Example: stitch undo
     #[command(after_help = tool_after_help!())]
-    Undo(UndoArgs),
+    Undo(Deferred<UndoArgs>),
     /// Print the tool definitions: name, description and JSON Schema of the arguments.
     ///
     /// Example: stitch schema --format anthropic > tools.json
-    Schema(SchemaArgs),
+    Schema(Deferred<SchemaArgs>),
     /// Check the configs (the user's and the workspace's), or trust the workspace's.
     ///
     /// Example: stitch config check
@@ -196,7 +199,7 @@ pub enum Command {
     /// protocol messages only; logs go to stderr.
     ///
     /// Example: stitch mcp --root ~/project
-    Mcp(McpArgs),
+    Mcp(Deferred<McpArgs>),
 }
 
 /// `stitch mcp`.

@@ -97,6 +97,20 @@ fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
 /// speaks `dialect`.
 #[must_use]
 pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> ExitCode {
+    if let (Ok(data), Style::Json { pretty }) = (outcome, style) {
+        // A result is written straight from its fields, as `render` would order them,
+        // without a `Value` built (and its strings copied) on the way.
+        let success = Success { ok: true, data };
+        let text = if pretty {
+            serde_json::to_string_pretty(&success)
+        } else {
+            serde_json::to_string(&success)
+        };
+        if let Ok(text) = text {
+            write_stdout(text.as_bytes());
+            return ExitCode::from(EXIT_OK);
+        }
+    }
     let (envelope, status) = render(outcome, dialect);
     let pretty = match style {
         Style::Json { pretty } => pretty,
@@ -115,6 +129,13 @@ pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> ExitCo
     });
     write_stdout(text.as_bytes());
     ExitCode::from(status)
+}
+
+/// A successful call's envelope, in §2's order.
+#[derive(serde::Serialize)]
+struct Success<'a> {
+    ok: bool,
+    data: &'a Output,
 }
 
 /// Makes a bug that panics end the call like any cause with no case: one
