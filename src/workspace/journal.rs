@@ -20,9 +20,9 @@ use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
+use super::atomic::Dirty;
 use super::atomic::{sync_dir, unique_name};
 use super::state::{look, open_dir, open_file, read_bounded, Expect, STATE_DIR};
-use super::atomic::Dirty;
 use super::{Error, Location, OpenFile, Staged, StateProblem, Workspace};
 use crate::platform;
 

@@ -150,6 +150,12 @@ fn finish(ctx: &Context, keyed: &Keyed, name: &str, mut entry: Entry) {
     if !all_kept && untouched(ctx, &entry) {
         remove_new_versions(ctx, &entry);
         drop_entry(ctx, name, &kept);
+        // The directories made for the files it would have created go too.
+        for file in entry.files.iter().filter(|f| f.before.is_none()) {
+            if current(ctx, &file.path) == super::Now::Absent {
+                ctx.ws.remove_emptied_parents(&file.path);
+            }
+        }
         return;
     }
     let mut dirty = Dirty::default();
@@ -157,10 +163,25 @@ fn finish(ctx: &Context, keyed: &Keyed, name: &str, mut entry: Entry) {
     let id = entry.id.clone();
     for (index, file) in entry.files.iter_mut().enumerate() {
         let done = match (&file.from, &file.after) {
-            (None, Some(after)) => put(ctx, &id, index, &file.path, file.before.as_deref(), after, &mut dirty),
+            (None, Some(after)) => put(
+                ctx,
+                &id,
+                index,
+                &file.path,
+                file.before.as_deref(),
+                after,
+                &mut dirty,
+            ),
             (None, None) => remove(ctx, &file.path, file.before.as_deref(), &mut dirty),
             (Some(from), after) => {
-                let moved = move_back(ctx, from, &file.path, file.before.as_deref(), after.as_deref(), &mut dirty);
+                let moved = move_back(
+                    ctx,
+                    from,
+                    &file.path,
+                    file.before.as_deref(),
+                    after.as_deref(),
+                    &mut dirty,
+                );
                 if moved {
                     vacated.push(from.clone());
                 }

@@ -7,11 +7,13 @@
 #[cfg(debug_assertions)]
 pub fn published(count: usize) {
     const ENV: &str = "STITCH_TEST_KILL_AFTER_PUBLISHING";
-    if std::env::var(ENV).ok().and_then(|v| v.parse::<usize>().ok()) == Some(count) {
-        let _ = rustix::process::kill_process(
-            rustix::process::getpid(),
-            rustix::process::Signal::KILL,
-        );
+    if std::env::var(ENV)
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        == Some(count)
+    {
+        let _ =
+            rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::KILL);
     }
 }
 

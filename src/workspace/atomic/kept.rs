@@ -21,7 +21,9 @@ impl Staged<'_> {
     pub fn keep_as(&mut self, dir: &Dir, name: &str) -> Result<(), Error> {
         let kept_dir = dir.try_clone().map_err(Error::Io)?;
         let Some(temp) = self.temp.take() else {
-            return Err(Error::Io(std::io::Error::other("a published file is not kept")));
+            return Err(Error::Io(std::io::Error::other(
+                "a published file is not kept",
+            )));
         };
         let linked = match &temp {
             Temp::Anonymous(fd) => platform::link_anonymous(fd.as_fd(), dir, name),
