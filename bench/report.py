@@ -25,6 +25,8 @@ COMPARISONS = [
     ("a4'", "edit, 10 KiB file", "percall_edit", 0, 3, "`python3 -c pass` (start-up only)", ("speedup", None)),
     ("a4''", "edit, 10 KiB file", "percall_edit", 0, 4, "Python without site (`python3 -S`)", ("speedup", None)),
     ("j1", "edit, 10 KiB file, journal on", "journal_edit", 0, 1, "the same edit, `journal: false`", ("le", 1.10)),
+    ("k1", "apply a real 5-file commit (`git diff 5b66657~1 5b66657`)", "apply_5b66657", 0, 1, "`git apply` + `sync FILE...`", ("le", 1.0)),
+    ("k2", "apply a real 27-file commit (`git diff b987776~1 b987776`)", "apply_b987776", 0, 1, "`git apply` + `sync FILE...`", ("le", 1.0)),
     ("b1", "edit one line, 100 MiB file (journal on)", "large_edit", 0, 2, "durable floor: sha256 + cp + fsync + sha256", ("le", 1.0)),
     ("b1'", "edit one line, 100 MiB file", "large_edit", 0, 1, "old floor: sha256 + cp + sha256 (no fsync)", None),
     ("b1''", "the same, earlier build (`STITCH_BENCH_BEFORE`)", "large_edit", 3, 2, "durable floor", None),
@@ -47,6 +49,16 @@ SECTIONS = [
      "three commands are for reference: the interpreter's start-up alone, and the script and "
      "the start-up with `-S` (no `site` module, so no `.pth` files of site-packages run)."),
     ("percall_read", "a. Per call: read a 10 KiB file", ""),
+    ("apply_5b66657", "k. A multi-file apply: a real 5-file commit",
+     "A commit of this repository (`git diff C~1 C`) applied to the tree as it was before it, "
+     "by `stitch apply --from P` (journaled: new versions staged, kept beside the entry and "
+     "synced side by side, the entry synced, each file renamed into place, each directory "
+     "synced once) and by `git apply P && sync FILE...` (GNU `sync` with files fsyncs each "
+     "one; `git apply` alone syncs nothing). Every run restores the touched files first "
+     "(`--prepare`); the two trees are checked equal before timing. Also runs alone: "
+     "`bench/apply.sh target/release/stitch`."),
+    ("apply_b987776", "k. A multi-file apply: a real 27-file commit", ""),
+
     ("percall_write", "a. Per call: replace a 10 KiB file from another file", ""),
     ("journal_edit", "j. The journal's cost: the same small edit with the journal on and off",
      "Two workspaces side by side, one with the default journal and one with `\"journal\": "
@@ -88,6 +100,8 @@ FACT_LABELS = {
     "b_bytes": "test file size (bytes)",
     "b_before": "earlier build (`STITCH_BENCH_BEFORE`)",
     "j_entries": "the journal after the runs",
+    "apply_5b66657": "the commit",
+    "apply_b987776": "the commit",
     "c_one_verified": "runs with all 32 edits present (checked separately, before timing)",
     "c_one_after_bench": "edits present in `one.txt` after the last timed run (serial)",
     "c_many_verified": "runs with all 32 files edited (checked separately, before timing)",
@@ -102,6 +116,8 @@ SECTION_FACTS = {
     "percall_edit": ["a_bytes"],
     "large_edit": ["b_bytes", "b_before"],
     "journal_edit": ["j_entries"],
+    "apply_5b66657": ["apply_5b66657"],
+    "apply_b987776": ["apply_b987776"],
     "contention_one": ["c_one_verified", "c_one_after_bench"],
     "contention_many": ["c_many_verified"],
     "nomatch": ["d_bytes", "d_stitch_outcome", "d_grep_lines"],

@@ -19,7 +19,8 @@ use crate::workspace::{Kind, Location, OpenFile, Staged, WriteMode};
 use super::args::{self, Request};
 use super::edit::{request::EditItem, snippet, MAX_DIFF_BYTES};
 use super::journal::{FileRecord, Keep, Planned};
-use super::mutation::commit::{commit, Change};
+use super::mutation::commit::{commit_staged, Change};
+use super::mutation::kill_hook;
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::target;
 use super::{approve, refuse, textfile, Context};
@@ -514,7 +515,8 @@ fn payload(ctx: &Context, changes: &[Changed], req: &ApplyRequest) -> Value {
     payload
 }
 
-/// Stages and syncs every new version, then journals the change and publishes each file.
+/// Stages every new version, then journals the change (the new versions kept beside the
+/// entry and synced side by side) and publishes each file.
 fn publish(
     ctx: &Context,
     located: &BTreeMap<&str, &Location>,
@@ -558,7 +560,8 @@ fn publish(
             },
         })
         .collect();
-    let id = commit(ctx, Change::of(ApplyRequest::TOOL, planned), || {
+    let change = Change::of(ApplyRequest::TOOL, planned);
+    let id = commit_staged(ctx, change, staged, |staged, dirty| {
         // Every file replaced or removed is looked at once more before any is published,
         // so a file another program rewrote meanwhile refuses the whole change.
         for record in records {
@@ -570,17 +573,18 @@ fn publish(
                 }
             }
         }
-        for (record, staged) in records.iter().zip(staged) {
+        for (done, (record, staged)) in records.iter().zip(staged).enumerate() {
             let location = location_of(&record.path);
             match staged {
                 Some(staged) => staged
-                    .publish()
+                    .publish_into(dirty)
                     .map_err(|e| refuse::path(ctx, &location.shown, e))?,
                 None => ctx
                     .ws
-                    .remove(location)
+                    .remove_into(location, dirty)
                     .map_err(|e| refuse::path(ctx, &location.shown, e))?,
             }
+            kill_hook::published(done + 1);
         }
         Ok(())
     })
@@ -588,7 +592,8 @@ fn publish(
     Ok(id)
 }
 
-/// Stages (and syncs) the new version of one file, creating its missing directories.
+/// Stages the new version of one file (synced later, beside the others), creating its
+/// missing directories.
 fn stage_one<'w>(
     ctx: &'w Context,
     location: &Location,
@@ -615,8 +620,5 @@ fn stage_one<'w>(
     if let Some(o) = originals.get(&location.real) {
         staged = staged.over(&o.file);
     }
-    staged
-        .sync()
-        .map_err(|e| refuse::path(ctx, &location.shown, e))?;
     Ok(staged)
 }

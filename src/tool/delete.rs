@@ -107,6 +107,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
                 before: Some(actual.clone()),
                 after: None,
                 bytes: 0,
+                unfinished: false,
             },
             keep: Keep::File {
                 location,

@@ -32,7 +32,7 @@ const MAX_LIMIT: u64 = 10_000;
 
 impl Request for HistoryRequest {
     const TOOL: &'static str = super::registry::names::LIST_CHANGES;
-    const DESCRIPTION: &'static str = "List the changes stitch made in this workspace (writes, edits, deletes, moves, undos), newest first, from its journal: any process's, any session's. Returns changes: [{id, time, tool, session, undoes, undone, files: [{path, from, before, after}]}] (before/after are sha256 digests, null for absent), truncated, and foreign (entries that stitch did not write under this user's key: never listed or undone). Pass an id to undo_change to take a change back. Refusals: INVALID_ARGUMENT (fix the named field); INVALID_PATH, OUTSIDE_ROOT (fix the path); INVALID_CONFIG (the workspace owner must fix stitch's state).";
+    const DESCRIPTION: &'static str = "List the changes stitch made in this workspace (writes, edits, deletes, moves, undos), newest first, from its journal: any process's, any session's. Returns changes: [{id, time, tool, session, undoes, undone, files: [{path, from, before, after, unfinished}]}] (before/after are sha256 digests, null for absent; unfinished: a change its process left midway was finished later, but this file had been changed in between and was left as it was), truncated, and foreign (entries that stitch did not write under this user's key: never listed or undone). Pass an id to undo_change to take a change back. Refusals: INVALID_ARGUMENT (fix the named field); INVALID_PATH, OUTSIDE_ROOT (fix the path); INVALID_CONFIG (the workspace owner must fix stitch's state).";
     const FIELDS: &'static [&'static str] = &["path", "limit", "session"];
 }
 
@@ -63,6 +63,11 @@ pub struct ChangedFile {
     pub before: Option<String>,
     /// The sha256 after the change; null when the change removed it.
     pub after: Option<String>,
+    /// True when the change's process died midway and a later call finished it, but this
+    /// file had been changed by someone else in between: it was left as it was, at
+    /// neither `before` nor `after`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unfinished: bool,
 }
 
 /// What `list_changes` returns, in this order.
@@ -105,7 +110,6 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
             })
         }
     };
-    journal::reconcile(ctx, keyed);
     let (all, foreign) = journal::entries(ctx, keyed, Shelf::Entries)?;
     let undone = journal::undone(&all);
     let touches = |e: &Entry| {
@@ -141,6 +145,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
                     from: f.from.clone(),
                     before: f.before.clone(),
                     after: f.after.clone(),
+                    unfinished: f.unfinished,
                 })
                 .collect(),
         })

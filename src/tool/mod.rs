@@ -84,9 +84,12 @@ pub struct Settings {
     pub text_diffs: bool,
 }
 
-/// Runs `tool` with one JSON object of arguments. A mutation under a workspace config
-/// that asks for an approval nobody has trusted is refused before anything else.
+/// Runs `tool` with one JSON object of arguments. A change a process that died left
+/// unfinished is finished first, whatever the tool (§12); then a mutation under a
+/// workspace config that asks for an approval nobody has trusted is refused before
+/// anything else.
 pub fn run(ctx: &Context, tool: &registry::ToolSpec, arguments: Value) -> Outcome<Output> {
+    journal::recover(ctx);
     if ctx.policy.untrusted_hook && !tool.annotations.read_only {
         return Err(approve::untrusted().into());
     }

@@ -194,6 +194,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<MoveResult> {
                 before: previous.clone(),
                 after: Some(sha256.clone()),
                 bytes: 0,
+                unfinished: false,
             },
             keep: match &replaced {
                 Some(file) => Keep::File {

@@ -20,9 +20,10 @@ use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
+use super::atomic::Dirty;
 use super::atomic::{sync_dir, unique_name};
 use super::state::{look, open_dir, open_file, read_bounded, Expect, STATE_DIR};
-use super::{Error, Location, OpenFile, StateProblem, Workspace};
+use super::{Error, Location, OpenFile, Staged, StateProblem, Workspace};
 use crate::platform;
 
 /// Where under `.stitch/journal/` an entry file lies.
@@ -328,7 +329,8 @@ impl Workspace {
         }
     }
 
-    /// Seconds since the entry `name` on `shelf` was last written, if it is a regular file.
+    /// Seconds since the entry `name` on `shelf` was last written or given its name (its
+    /// inode's change time: a link or a rename counts), if it is a regular file.
     #[must_use]
     pub fn journal_age_secs(&self, shelf: Shelf, name: &str) -> Option<u64> {
         let dir = self.journal_sub(shelf.name(), false).ok()??;
@@ -337,7 +339,7 @@ impl Workspace {
             .duration_since(std::time::UNIX_EPOCH)
             .ok()?
             .as_secs();
-        Some(now.saturating_sub(u64::try_from(stat.st_mtime).unwrap_or(0)))
+        Some(now.saturating_sub(u64::try_from(stat.st_ctime).unwrap_or(0)))
     }
 
     /// Removes the entry `name` from `shelf`, if it is a regular file.
@@ -377,6 +379,99 @@ impl Workspace {
             });
         }
         Ok(names)
+    }
+
+    /// Whether anything at all lies under `pending/`: one directory read, the whole cost
+    /// of a call's recovery when no change was left unfinished.
+    #[must_use]
+    pub fn journal_pending_any(&self) -> bool {
+        let Ok(Some(dir)) = self.journal_sub(Shelf::Pending.name(), false) else {
+            return false;
+        };
+        dir.entries().is_ok_and(|mut names| names.next().is_some())
+    }
+
+    /// Whether the entry `name` is still a regular file on `shelf`.
+    #[must_use]
+    pub fn journal_present(&self, shelf: Shelf, name: &str) -> bool {
+        let Ok(Some(dir)) = self.journal_sub(shelf.name(), false) else {
+            return false;
+        };
+        let path = shown(shelf.name(), name);
+        matches!(look(dir, name, &path, Expect::File), Ok(Some(())))
+    }
+
+    /// Keeps the staged new version `staged` under `pending/` as `name`, beside the entry
+    /// that will name it, so that the sync of that directory which makes the entry
+    /// durable makes this name durable too; published, it is renamed from there.
+    pub fn journal_keep_new(&self, staged: &mut Staged<'_>, name: &str) -> Result<(), Error> {
+        staged.keep_as(self.pending()?, name)
+    }
+
+    /// Publishes the new version kept under `pending/` as `name` at `location` — only if
+    /// it is a regular file of at most `limit` bytes whose sha256 is `sha` — by one
+    /// rename: over the file there with `replace`, else never clobbering one. False when
+    /// there is no such version to publish. The directory goes to `dirty`.
+    pub fn journal_put_new(
+        &self,
+        name: &str,
+        sha: &str,
+        limit: u64,
+        location: &Location,
+        replace: bool,
+        dirty: &mut Dirty,
+    ) -> Result<bool, Error> {
+        let Some(pending) = self.journal_sub(Shelf::Pending.name(), false)? else {
+            return Ok(false);
+        };
+        let path = shown(Shelf::Pending.name(), name);
+        if !matches!(look(pending, name, &path, Expect::File), Ok(Some(()))) {
+            return Ok(false);
+        }
+        let Ok(file) = open_file(pending, name, &path, OpenOptions::new().read(true)) else {
+            return Ok(false);
+        };
+        match read_bounded(file, &path, limit) {
+            Ok(bytes) if crate::digest::sha256_hex(&bytes) == sha => {}
+            _ => return Ok(false),
+        }
+        let (parent, target) = self.parent_of(location)?;
+        if replace {
+            rustix::fs::renameat(pending, name, &parent, target).map_err(io)?;
+        } else {
+            platform::rename_noreplace(pending, name, &parent, target).map_err(io)?;
+        }
+        dirty.add(parent);
+        Ok(true)
+    }
+
+    /// Moves the entry `name` from `pending/` to `entries/` as `bytes` (the entry
+    /// rewritten: what finishing it found), and the versions it kept (`kept`) to
+    /// `objects/`. The new file is written under a temp name and renamed into place, so
+    /// that a process killed meanwhile leaves the pending entry to be finished again.
+    pub fn journal_commit_as(&self, name: &str, bytes: &[u8], kept: &[&str]) -> Result<(), Error> {
+        let entries = self
+            .journal_sub(Shelf::Entries.name(), true)?
+            .ok_or(Error::NotFound)?;
+        let temp = unique_name(name);
+        let path = shown(Shelf::Entries.name(), name);
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true).mode(0o600);
+        let mut file = open_file(entries, &temp, &path, &mut options)?;
+        let written = file
+            .write_all(bytes)
+            .and_then(|()| file.sync_data())
+            .map_err(Error::Io)
+            .and_then(|()| rustix::fs::renameat(entries, temp.as_str(), entries, name).map_err(io));
+        if written.is_err() {
+            remove_regular(entries, &temp);
+        }
+        written?;
+        for sha in kept {
+            self.adopt_kept(sha);
+        }
+        self.journal_remove(Shelf::Pending, name);
+        Ok(())
     }
 
     /// Removes the kept version `name`, if it is a regular file.

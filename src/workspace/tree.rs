@@ -5,7 +5,7 @@
 use cap_std::fs::Dir;
 use rustix::fs::AtFlags;
 
-use super::atomic::sync_dir;
+use super::atomic::{sync_dir, Dirty};
 use super::{Error, Location, Workspace};
 use crate::platform;
 
@@ -29,15 +29,36 @@ impl Workspace {
 
     /// Removes the file at `location.real` and syncs its directory.
     pub fn remove(&self, location: &Location) -> Result<(), Error> {
+        let mut dirty = Dirty::default();
+        self.remove_into(location, &mut dirty)?;
+        dirty.sync()
+    }
+
+    /// [`Workspace::remove`] but for the directory's sync, which `dirty` takes.
+    pub fn remove_into(&self, location: &Location, dirty: &mut Dirty) -> Result<(), Error> {
         let (parent, name) = self.parent_of_real(&location.real)?;
         rustix::fs::unlinkat(&parent, name, AtFlags::empty())
             .map_err(|e| Error::classify(e.into()))?;
-        sync_dir(&parent)
+        dirty.add(parent);
+        Ok(())
     }
 
     /// Moves the file at `from.real` to `to.real` (whose parents exist), and syncs both
     /// directories.
     pub fn rename(&self, from: &Location, to: &Location, replace: Replace) -> Result<(), Error> {
+        let mut dirty = Dirty::default();
+        self.rename_into(from, to, replace, &mut dirty)?;
+        dirty.sync()
+    }
+
+    /// [`Workspace::rename`] but for the directories' syncs, which `dirty` takes.
+    pub fn rename_into(
+        &self,
+        from: &Location,
+        to: &Location,
+        replace: Replace,
+        dirty: &mut Dirty,
+    ) -> Result<(), Error> {
         let (old_dir, old) = self.parent_of_real(&from.real)?;
         let (new_dir, new) = self.parent_of_real(&to.real)?;
         match replace {
@@ -45,8 +66,9 @@ impl Workspace {
             Replace::Allowed => rustix::fs::renameat(&old_dir, old, &new_dir, new),
         }
         .map_err(|e| Error::classify(e.into()))?;
-        sync_dir(&new_dir)?;
-        sync_dir(&old_dir)
+        dirty.add(new_dir);
+        dirty.add(old_dir);
+        Ok(())
     }
 
     /// Removes the directories above `real` that are empty now, innermost first, up to

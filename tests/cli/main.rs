@@ -32,6 +32,10 @@ mod containment;
 mod concurrency;
 // A write killed at any moment leaves the old file or the new one, and no temp file.
 mod crash;
+// A multi-file apply killed at any moment is all old or all new once the next call of
+// any kind has run (it finishes a change past its commit point); two overlapping applies
+// at once never deadlock, lose or tear a change.
+mod apply_crash;
 // The journal: history and undo across processes, delete and move, bounds, foreign and
 // planted entries, a killed journaled edit.
 mod journal;

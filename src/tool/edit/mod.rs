@@ -238,6 +238,7 @@ fn publish(
             before: Some(before.to_owned()),
             after: Some(after.to_owned()),
             bytes: 0,
+            unfinished: false,
         },
         keep: Keep::File {
             location,

@@ -31,6 +31,12 @@ pub struct Entry {
     /// edit can be recognised as applied (`okIfApplied`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edits: Vec<[String; 2]>,
+    /// Each new version of the change is kept under `pending/` beside the entry (as
+    /// [`new_version_name`] names it) until it is published, so that a change past its
+    /// commit point — this entry durable — is finished by the next call if its process
+    /// dies (§12).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub roll_forward: bool,
 }
 
 /// One file of a change: `path` (the real workspace-relative path) went from `before` to
@@ -46,6 +52,11 @@ pub struct FileRecord {
     pub after: Option<String>,
     /// The size of the version kept for `before` (0 when nothing was kept).
     pub bytes: u64,
+    /// The change was finished by a later call after its process died, and this file
+    /// had been changed by someone else in between (it was at neither `before` nor
+    /// `after`), so it was left as it was.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unfinished: bool,
 }
 
 impl FileRecord {
@@ -59,6 +70,7 @@ impl FileRecord {
             before,
             after,
             bytes: 0,
+            unfinished: false,
         }
     }
 
@@ -125,6 +137,23 @@ pub fn file_name(id: &str, kept: u64) -> String {
     format!("{id}-{kept}.entry")
 }
 
+/// The name under `pending/` of the new version of the `index`th file of the entry `id`.
+#[must_use]
+pub fn new_version_name(id: &str, index: usize) -> String {
+    format!("{id}-{index}.new")
+}
+
+/// The entry id a name of [`new_version_name`]'s pattern holds.
+#[must_use]
+pub fn parse_new_version_name(name: &str) -> Option<&str> {
+    let (id, index) = name.strip_suffix(".new")?.split_once('-')?;
+    let valid = id.len() == 20
+        && id.bytes().all(|b| b.is_ascii_digit())
+        && !index.is_empty()
+        && index.bytes().all(|b| b.is_ascii_digit());
+    valid.then_some(id)
+}
+
 /// The id and kept bytes a file name of [`file_name`]'s pattern holds.
 #[must_use]
 pub fn parse_name(name: &str) -> Option<(&str, u64)> {
@@ -150,8 +179,10 @@ mod tests {
                 before: Some("x".into()),
                 after: Some("y".into()),
                 bytes: 1,
+                unfinished: false,
             }],
             edits: Vec::new(),
+            roll_forward: false,
         }
     }
 

@@ -4,22 +4,26 @@
 //! A mutation hands [`prepare`] the files it will change — each with its version before and
 //! after, and how to keep the version before — once every check has passed and just before
 //! it publishes; then [`Pending::commit`] after. An entry is made under `pending/` and moved
-//! to `entries/` once its change is published; one left pending by a process that died is
-//! reconciled by the next call ([`reconcile`]): kept when its files are at their new
-//! versions, dropped when they are not. Entries are authenticated ([`entry`]); one that
-//! does not verify is foreign: never listed, undone, counted in the bounds or removed.
+//! to `entries/` once its change is published. A change of several files keeps its new
+//! versions beside the entry ([`prepare_keeping`]), so that one left pending by a process
+//! that died past the commit point is finished by the next call of any kind ([`recover`]);
+//! an entry without them is kept when its files are at their new versions, dropped when
+//! they are not. Entries are authenticated ([`entry`]); one that does not verify is
+//! foreign: never listed, undone, counted in the bounds or removed.
 
 pub mod entry;
 mod prune;
+mod recover;
 pub mod time;
 
 use crate::refusal::{Failure, Outcome};
 use crate::workspace::home::Home;
 use crate::workspace::journal::{Kept, Shelf, Unsynced};
-use crate::workspace::{Location, OpenFile};
+use crate::workspace::{Location, OpenFile, Staged};
 
 use super::{refuse, Context};
 pub use entry::{Entry, FileRecord};
+pub use recover::{reconcile, recover};
 
 /// The key and root an entry is authenticated under.
 #[derive(Debug, Clone)]
@@ -100,10 +104,25 @@ pub fn prepare<'w>(
     files: Vec<Planned<'_>>,
     about: &About,
 ) -> Outcome<Option<(Pending, Unsynced<'w>)>> {
+    prepare_keeping(ctx, tool, files, about, &mut [])
+}
+
+/// [`prepare`] for a change whose new versions are `staged` (one per file of `files`,
+/// `None` for a file the change removes or moves): each is kept under `pending/` beside
+/// the entry, which says so (`rollForward`), so that once the entry is durable the
+/// change can be finished by a later call if this process dies. Where a new version
+/// cannot be kept there (another filesystem), the entry does not say so, and a crash
+/// after its commit point is reconciled as a single file's would be.
+pub fn prepare_keeping<'w>(
+    ctx: &'w Context,
+    tool: &str,
+    files: Vec<Planned<'_>>,
+    about: &About,
+    staged: &mut [Option<Staged<'_>>],
+) -> Outcome<Option<(Pending, Unsynced<'w>)>> {
     let Ok(keyed) = keyed(ctx) else {
         return Ok(None);
     };
-    reconcile(ctx, keyed);
     let mut records = Vec::with_capacity(files.len());
     let mut kept_bytes = 0u64;
     for Planned { mut record, keep } in files {
@@ -128,15 +147,29 @@ pub fn prepare<'w>(
     }
     let mut nanos = time::now_nanos();
     let session = ctx.session.as_ref().map(|s| s.id().to_owned());
+    let mut rolling = staged.iter().any(Option::is_some);
     loop {
+        let id = time::id(nanos);
+        if rolling {
+            match keep_new(ctx, &id, staged) {
+                Ok(()) => {}
+                // Another process's change took this nanosecond: the next one.
+                Err(crate::workspace::Error::AlreadyExists) => {
+                    nanos += 1;
+                    continue;
+                }
+                Err(_) => rolling = false,
+            }
+        }
         let entry = Entry {
-            id: time::id(nanos),
+            id,
             time: time::rfc3339(nanos),
             tool: tool.to_owned(),
             session: session.clone(),
             undoes: about.undoes.clone(),
             files: records.clone(),
             edits: about.edits.clone(),
+            roll_forward: rolling,
         };
         let name = entry::file_name(&entry.id, kept_bytes);
         let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
@@ -152,11 +185,27 @@ pub fn prepare<'w>(
                     unsynced,
                 )));
             }
-            // Another process took this nanosecond: the next one.
+            // Another process took this nanosecond: the next one (the new versions kept
+            // are renamed to it).
             Err(crate::workspace::Error::AlreadyExists) => nanos += 1,
             Err(e) => return Err(state_failure(ctx, e)),
         }
     }
+}
+
+/// Keeps each staged new version under `pending/`, named for the entry `id`.
+fn keep_new(
+    ctx: &Context,
+    id: &str,
+    staged: &mut [Option<Staged<'_>>],
+) -> Result<(), crate::workspace::Error> {
+    for (index, one) in staged.iter_mut().enumerate() {
+        if let Some(one) = one {
+            ctx.ws
+                .journal_keep_new(one, &entry::new_version_name(id, index))?;
+        }
+    }
+    Ok(())
 }
 
 impl Pending {
@@ -234,79 +283,6 @@ pub fn entries(
     }
     valid.sort_by(|a, b| a.1.id.cmp(&b.1.id));
     Ok((valid, foreign))
-}
-
-/// Finishes or drops what a process that died left pending: an entry whose files are at
-/// their new versions is kept, one whose change did not happen is dropped. An entry whose
-/// files another process has locked is being made right now, and is left alone.
-pub fn reconcile(ctx: &Context, keyed: &Keyed) {
-    let Ok(names) = ctx.ws.journal_list(Shelf::Pending) else {
-        return;
-    };
-    let mut pending_names = Vec::new();
-    for name in names {
-        let Some((id, _)) = entry::parse_name(&name) else {
-            continue;
-        };
-        let Ok(Some(bytes)) = ctx
-            .ws
-            .journal_read(Shelf::Pending, &name, entry::MAX_ENTRY_BYTES)
-        else {
-            continue;
-        };
-        let Some(entry) = entry::decode(&bytes, &keyed.key, &keyed.root, id) else {
-            // Torn by a process killed while writing it (its change was never published),
-            // or not stitch's: either way nothing to finish, and it goes once it is old.
-            if ctx
-                .ws
-                .journal_age_secs(Shelf::Pending, &name)
-                .is_some_and(|age| age >= prune::IN_FLIGHT_SECS)
-            {
-                ctx.ws.journal_remove(Shelf::Pending, &name);
-            }
-            continue;
-        };
-        pending_names.extend(entry.files.iter().filter_map(|f| f.before.clone()));
-        let paths: Vec<&str> = entry
-            .files
-            .iter()
-            .flat_map(|f| f.states_after().into_iter().map(|(p, _)| p))
-            .collect();
-        let now = crate::lock::Wait {
-            timeout: std::time::Duration::ZERO,
-            notice: || {},
-            cancel: None,
-        };
-        let Ok(_guards) = crate::lock::acquire_all(&ctx.ws, &paths, &now) else {
-            continue;
-        };
-        let published = entry.files.iter().any(|f| {
-            f.states_after()
-                .iter()
-                .all(|(path, sha)| current(ctx, path).is(*sha))
-        });
-        let kept: Vec<&str> = entry
-            .files
-            .iter()
-            .filter_map(|f| f.before.as_deref())
-            .collect();
-        if published {
-            let _ = ctx.ws.journal_commit(&name, &kept);
-        } else {
-            ctx.ws.journal_remove(Shelf::Pending, &name);
-            for sha in kept {
-                ctx.ws.adopt_kept(sha);
-            }
-        }
-    }
-    // A version kept by a process that died before it wrote the entry naming it.
-    if let Ok(orphans) = ctx.ws.journal_objects(true) {
-        for orphan in orphans {
-            if orphan.age_secs >= prune::IN_FLIGHT_SECS && !pending_names.contains(&orphan.name) {
-                ctx.ws.adopt_kept(&orphan.name);
-            }
-        }
-    }
 }
 
 /// What is at a path now.

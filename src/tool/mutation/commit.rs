@@ -2,8 +2,13 @@
 //! approved, with its new contents staged and synced: the journal entry made durable, the
 //! change published, the entry committed, and the session's ledger told what each file is
 //! now. A failure to publish leaves no entry behind; a failure before it changes nothing.
+//!
+//! A change of several files ([`commit_staged`]) keeps its new versions beside its entry,
+//! syncs them side by side, publishes each file and syncs each directory once: once the
+//! entry is durable, the change is finished by the next call even if this process dies.
 
 use crate::refusal::Outcome;
+use crate::workspace::{sync_all, Dirty, Staged};
 
 use super::super::journal::{self, About, Planned};
 use super::super::Context;
@@ -51,17 +56,7 @@ pub fn commit_syncing<T: Sync>(
     sync: impl FnOnce(&T) -> Outcome<()> + Send,
     publish: impl FnOnce(T) -> Outcome<()>,
 ) -> Outcome<Option<String>> {
-    let versions: Vec<(String, Option<String>, Option<String>)> = change
-        .files
-        .iter()
-        .map(|p| {
-            (
-                p.record.path.clone(),
-                p.record.after.clone(),
-                p.record.from.clone(),
-            )
-        })
-        .collect();
+    let versions = versions(&change);
     // The entry is written first, then both it and the new contents are synced at once:
     // their metadata then reaches the disk in one commit of the filesystem's journal. The
     // syncing thread is started before the entry is written, so that its start-up is not
@@ -109,6 +104,80 @@ pub fn commit_syncing<T: Sync>(
         None
     };
     let id = journal::publish_under(ctx, pending, || publish(staged))?;
+    record(ctx, versions);
+    Ok(id)
+}
+
+/// [`commit`] for a change of several files whose new versions are `staged` (one per file
+/// of `change`, `None` for a file it removes or moves), not yet synced. Each new version is
+/// kept beside the entry (§12's roll forward), then the new versions are synced side by
+/// side while the entry is synced here; then `publish` publishes them, handing each
+/// directory it touched to the [`Dirty`] it is given, and each of those is synced once.
+pub fn commit_staged<'w>(
+    ctx: &'w Context,
+    change: Change<'_>,
+    mut staged: Vec<Option<Staged<'w>>>,
+    publish: impl FnOnce(Vec<Option<Staged<'w>>>, &mut Dirty) -> Outcome<()>,
+) -> Outcome<Option<String>> {
+    let versions = versions(&change);
+    let prepared = if ctx.policy.journal && journal::keyed(ctx).is_ok() {
+        journal::prepare_keeping(ctx, change.tool, change.files, &change.about, &mut staged)?
+    } else {
+        None
+    };
+    let (entry, synced) = std::thread::scope(|scope| {
+        let files: Vec<&Staged<'_>> = staged.iter().flatten().collect();
+        let syncing = (!files.is_empty()).then(|| scope.spawn(move || sync_all(&files)));
+        let entry = prepared.as_ref().map(|(_, unsynced)| unsynced.sync());
+        let synced = syncing.map_or(Ok(()), |s| {
+            s.join().unwrap_or_else(|_| {
+                Err(crate::workspace::Error::Io(std::io::Error::other(
+                    "a sync panicked",
+                )))
+            })
+        });
+        (entry, synced)
+    });
+    let pending = prepared.map(|(pending, _)| pending);
+    let failed = match (entry, synced) {
+        (Some(Err(e)), _) => Some(journal::state_failure(ctx, e)),
+        (_, Err(e)) => Some(anyhow::Error::new(e).context("syncing new versions").into()),
+        _ => None,
+    };
+    if let Some(failure) = failed {
+        if let Some(pending) = pending {
+            pending.abandon(ctx);
+        }
+        return Err(failure);
+    }
+    let id = journal::publish_under(ctx, pending, || {
+        let mut dirty = Dirty::default();
+        publish(staged, &mut dirty)?;
+        dirty
+            .sync()
+            .map_err(|e| anyhow::Error::new(e).context("syncing directories").into())
+    })?;
+    record(ctx, versions);
+    Ok(id)
+}
+
+/// Each file's path, version after and source (for a move), for the session's ledger.
+fn versions(change: &Change<'_>) -> Vec<(String, Option<String>, Option<String>)> {
+    change
+        .files
+        .iter()
+        .map(|p| {
+            (
+                p.record.path.clone(),
+                p.record.after.clone(),
+                p.record.from.clone(),
+            )
+        })
+        .collect()
+}
+
+/// Tells the session's ledger what each file is now.
+fn record(ctx: &Context, versions: Vec<(String, Option<String>, Option<String>)>) {
     for (path, after, from) in versions {
         if let Some(from) = from {
             session_check::note_removed(ctx, &from);
@@ -118,5 +187,4 @@ pub fn commit_syncing<T: Sync>(
             None => session_check::note_removed(ctx, &path),
         }
     }
-    Ok(id)
 }

@@ -7,6 +7,7 @@
 //! steps for write, edit, delete, move and undo.
 
 pub mod commit;
+pub mod kill_hook;
 pub mod session_check;
 pub mod target;
 

@@ -77,6 +77,7 @@ mod tests {
             before: before.map(Into::into),
             after: after.map(Into::into),
             bytes: 0,
+            unfinished: false,
         }
     }
 

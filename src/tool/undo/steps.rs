@@ -9,11 +9,12 @@ use serde_json::{json, Value};
 
 use crate::digest::sha256_hex;
 use crate::refusal::{Code, Failure, Outcome, Refusal};
-use crate::workspace::{Location, OpenFile, Replace, Staged, WriteMode};
+use crate::workspace::{Dirty, Location, OpenFile, Replace, Staged, WriteMode};
 
 use super::super::args::Request;
 use super::super::journal::{self, About, Entry, FileRecord, Keep, Planned};
-use super::super::mutation::commit::{commit, Change};
+use super::super::mutation::commit::{commit_staged, Change};
+use super::super::mutation::kill_hook;
 use super::super::{approve, edit::MAX_DIFF_BYTES, refuse, Context};
 use super::plan::Step;
 use super::{RestoredFile, UndoRequest, UndoResult};
@@ -94,9 +95,10 @@ pub fn run(
         files: planned,
         about,
     };
-    let id = commit(ctx, change, || {
-        for ((record, _), staged) in records.iter().zip(staged) {
-            apply(ctx, record, staged)?;
+    let id = commit_staged(ctx, change, staged, |staged, dirty| {
+        for (done, ((record, _), staged)) in records.iter().zip(staged).enumerate() {
+            apply(ctx, record, staged, dirty)?;
+            kill_hook::published(done + 1);
         }
         Ok(())
     })?;
@@ -137,6 +139,7 @@ fn records<'s>(
                     before: state.get(to).cloned().flatten(),
                     after: moved.clone(),
                     bytes: 0,
+                    unfinished: false,
                 };
                 state.insert(to.clone(), moved);
                 state.insert(from.clone(), None);
@@ -155,6 +158,7 @@ fn records<'s>(
                     before,
                     after: new.clone(),
                     bytes: 0,
+                    unfinished: false,
                 };
                 state.insert(path.clone(), new);
                 touched.insert(path.clone());
@@ -166,7 +170,7 @@ fn records<'s>(
     records
 }
 
-/// Stages and syncs the new content of every record that puts a kept version in place
+/// Stages (to be synced beside the entry) the new content of every record that puts a kept version in place
 /// (`None` for the others), creating the directories it needs; nothing is visible yet.
 fn stage_all<'w>(
     ctx: &'w Context,
@@ -201,7 +205,6 @@ fn stage_all<'w>(
         let one = ctx
             .ws
             .stage(&location, &[bytes], None, write_mode)
-            .and_then(|s| s.sync().map(|()| s))
             .map_err(|e| {
                 ctx.ws.remove_empty_dirs(&created_dirs);
                 refuse::path(ctx, &record.path, e)
@@ -219,24 +222,29 @@ fn sha_of(step: &Step) -> Option<String> {
 }
 
 /// Carries out one step of the undo, recorded as `record`.
-fn apply(ctx: &Context, record: &FileRecord, staged: Option<Staged<'_>>) -> Outcome<()> {
+fn apply(
+    ctx: &Context,
+    record: &FileRecord,
+    staged: Option<Staged<'_>>,
+    dirty: &mut Dirty,
+) -> Outcome<()> {
     let located = |path: &str| ctx.ws.locate(path).map_err(|e| refuse::path(ctx, path, e));
     if let Some(from) = &record.from {
         let (source, dest) = (located(from)?, located(&record.path)?);
         ctx.ws
             .create_dirs(&dest.missing_dirs)
-            .and_then(|()| ctx.ws.rename(&source, &dest, Replace::Never))
+            .and_then(|()| ctx.ws.rename_into(&source, &dest, Replace::Never, dirty))
             .map_err(|e| refuse::path(ctx, &record.path, e))?;
         return Ok(());
     }
     if let Some(staged) = staged {
         return staged
-            .publish()
+            .publish_into(dirty)
             .map_err(|e| refuse::path(ctx, &record.path, e));
     }
     let location = located(&record.path)?;
     ctx.ws
-        .remove(&location)
+        .remove_into(&location, dirty)
         .map_err(|e| refuse::path(ctx, &record.path, e))
 }
 

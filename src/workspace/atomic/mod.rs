@@ -17,7 +17,9 @@
 //! publish), so that a caller can fill and sync the temp file while it still works out
 //! whether to publish it; dropped unpublished, a `Staged` leaves nothing behind.
 
+mod batch;
 mod fill;
+mod kept;
 
 use std::fs::File;
 use std::os::fd::AsFd;
@@ -27,6 +29,7 @@ use cap_std::fs::{Dir, MetadataExt};
 use rustix::fs::{AtFlags, Mode, OFlags};
 use rustix::io::Errno;
 
+pub use batch::{sync_all, Dirty};
 pub use fill::Reuse;
 
 use super::{Error, Location, OpenFile, Workspace};
@@ -287,12 +290,26 @@ impl<'a> Staged<'a> {
     /// Gives the synced temp file the target's name — without ever clobbering a file
     /// that appeared meanwhile when creating, by a rename over the target when
     /// replacing — and syncs the directory.
-    pub fn publish(mut self) -> Result<(), Error> {
+    pub fn publish(self) -> Result<(), Error> {
+        let parent = self.publish_unsynced()?;
+        sync_dir(&parent)
+    }
+
+    /// [`Staged::publish`] but for the directory's sync, which the caller owes: `dirty`
+    /// takes the directory, so that a change of many files syncs each directory once.
+    pub fn publish_into(self, dirty: &mut Dirty) -> Result<(), Error> {
+        let parent = self.publish_unsynced()?;
+        dirty.add(parent);
+        Ok(())
+    }
+
+    /// Publishes, and hands back the target's directory, not yet synced.
+    fn publish_unsynced(mut self) -> Result<Dir, Error> {
         if !self.synced.load(Ordering::Acquire) {
             self.sync()?;
         }
         let Some(temp) = self.temp.take() else {
-            return Ok(());
+            return self.parent.try_clone().map_err(Error::Io);
         };
         let (ws, parent, name) = (self.ws, &self.parent, self.name.as_str());
         if let (Some(base), WriteMode::Replace { .. }) = (self.base, self.mode) {
@@ -323,7 +340,7 @@ impl<'a> Staged<'a> {
             temp.discard();
             return Err(e);
         }
-        sync_dir(parent)
+        parent.try_clone().map_err(Error::Io)
     }
 }
 
