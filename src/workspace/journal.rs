@@ -298,6 +298,14 @@ impl Workspace {
         list(dir)
     }
 
+    /// Calls `each` with the name of every entry on `shelf`, none kept: for a tally.
+    pub fn journal_each(&self, shelf: Shelf, each: impl FnMut(&str)) -> Result<(), Error> {
+        match self.journal_sub(shelf.name(), false)? {
+            Some(dir) => each_name(dir, each),
+            None => Ok(()),
+        }
+    }
+
     /// The bytes of the entry `name` on `shelf`, or `None` when it is missing, is not a
     /// regular file (a link, a FIFO, a device) or is over `limit`: such a name is skipped,
     /// never followed, never waited on.
@@ -388,7 +396,11 @@ impl Workspace {
         let Ok(Some(dir)) = self.journal_sub(Shelf::Pending.name(), false) else {
             return false;
         };
-        dir.entries().is_ok_and(|mut names| names.next().is_some())
+        read_dir(dir).is_ok_and(|names| {
+            names
+                .map_while(Result::ok)
+                .any(|e| !matches!(e.file_name().to_bytes(), b"." | b".."))
+        })
     }
 
     /// Whether the entry `name` is still a regular file on `shelf`.
@@ -506,13 +518,30 @@ fn touch(objects: &Dir, sha: &str) {
 
 fn list(dir: &Dir) -> Result<Vec<String>, Error> {
     let mut names = Vec::new();
-    for entry in dir.entries().map_err(Error::Io)? {
-        let Ok(entry) = entry else { continue };
-        if let Ok(name) = entry.file_name().into_string() {
-            names.push(name);
+    each_name(dir, |name| names.push(name.to_owned()))?;
+    Ok(names)
+}
+
+/// `dir`'s entries, read through a descriptor of its own (`dir` itself is an `O_PATH`
+/// handle, which getdents(2) does not take).
+fn read_dir(dir: &Dir) -> Result<rustix::fs::Dir, Errno> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK;
+    rustix::fs::Dir::new(rustix::fs::openat(dir, ".", flags, Mode::empty())?)
+}
+
+/// Calls `each` with every name in `dir` that is UTF-8 (`.` and `..` aside), read in one
+/// pass of getdents(2) with no name allocated on the way: the bounds look at every entry
+/// name at the end of every journaled change.
+fn each_name(dir: &Dir, mut each: impl FnMut(&str)) -> Result<(), Error> {
+    for entry in read_dir(dir).map_err(io)? {
+        let Ok(entry) = entry else { break };
+        match entry.file_name().to_str() {
+            Ok("." | "..") | Err(_) => {}
+            Ok(name) => each(name),
         }
     }
-    Ok(names)
+    Ok(())
 }
 
 fn remove_regular(dir: &Dir, name: &str) {

@@ -23,7 +23,7 @@ use crate::workspace::{Location, OpenFile, Staged};
 
 use super::{refuse, Context};
 pub use entry::{Entry, FileRecord};
-pub use recover::{reconcile, recover};
+pub use recover::recover;
 
 /// The key and root an entry is authenticated under.
 #[derive(Debug, Clone)]

@@ -17,16 +17,15 @@ pub const IN_FLIGHT_SECS: u64 = 2;
 
 /// Holds the journal to its bounds, as the module says.
 pub fn bound(ctx: &Context, keyed: &Keyed) {
-    let Ok(names) = ctx.ws.journal_list(Shelf::Entries) else {
-        return;
-    };
     let (max_entries, max_bytes) = (ctx.limits.journal_entries, ctx.limits.journal_bytes);
-    let listed: Vec<u64> = names
-        .iter()
-        .filter_map(|n| entry::parse_name(n).map(|(_, kept)| kept))
-        .collect();
-    let total: u64 = listed.iter().sum();
-    if listed.len() as u64 <= max_entries && total <= max_bytes {
+    let (mut count, mut total) = (0u64, 0u64);
+    let tallied = ctx.ws.journal_each(Shelf::Entries, |name| {
+        if let Some((_, kept)) = entry::parse_name(name) {
+            count += 1;
+            total = total.saturating_add(kept);
+        }
+    });
+    if tallied.is_err() || (count <= max_entries && total <= max_bytes) {
         return;
     }
     let Ok((valid, _)) = entries(ctx, keyed, Shelf::Entries) else {

@@ -72,7 +72,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<UndoResult> {
     let req: UndoRequest = args::parse(arguments)?;
     let keyed =
         journal::keyed(ctx).map_err(|reason| nothing(ctx, req.id.as_deref(), Some(&reason)))?;
-    journal::reconcile(ctx, keyed);
+    // What a change cut short left pending was settled before the call (`tool::run`).
     let (all, _) = journal::entries(ctx, keyed, Shelf::Entries)?;
     let target = pick(ctx, &all, req.id.as_deref())
         .ok_or_else(|| nothing(ctx, req.id.as_deref(), None))?
