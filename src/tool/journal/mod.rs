@@ -114,7 +114,7 @@ pub fn prepare<'w>(
                 bytes,
             },
             Some(before),
-        ) = (keep, &record.before)
+        ) = (keep, record.before.as_ref().or(record.from_before.as_ref()))
         {
             let kept = ctx
                 .ws
@@ -142,7 +142,11 @@ pub fn prepare<'w>(
         let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
         match ctx.ws.journal_write(&name, &bytes) {
             Ok(unsynced) => {
-                let kept = records.iter().filter_map(|r| r.before.clone()).collect();
+                let kept = records
+                    .iter()
+                    .flat_map(FileRecord::kept_versions)
+                    .cloned()
+                    .collect();
                 return Ok(Some((
                     Pending {
                         id: entry.id,
@@ -266,7 +270,13 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
             }
             continue;
         };
-        pending_names.extend(entry.files.iter().filter_map(|f| f.before.clone()));
+        pending_names.extend(
+            entry
+                .files
+                .iter()
+                .flat_map(FileRecord::kept_versions)
+                .cloned(),
+        );
         let paths: Vec<&str> = entry
             .files
             .iter()
@@ -288,7 +298,8 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
         let kept: Vec<&str> = entry
             .files
             .iter()
-            .filter_map(|f| f.before.as_deref())
+            .flat_map(FileRecord::kept_versions)
+            .map(String::as_str)
             .collect();
         if published {
             let _ = ctx.ws.journal_commit(&name, &kept);
