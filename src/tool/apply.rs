@@ -259,12 +259,9 @@ fn load_originals(
                         body: Body::Text(text),
                     }
                 }
-                Err(not_text) => Original {
+                Err(mut not_text) => Original {
                     sha256: not_text.sha256.clone(),
-                    file: ctx
-                        .ws
-                        .open_file(location)
-                        .map_err(|e| refuse::path(ctx, &location.shown, e))?,
+                    file: not_text.file.take().expect("a file just read is open"),
                     body: Body::Opaque(not_text),
                 },
             };

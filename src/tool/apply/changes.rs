@@ -209,14 +209,22 @@ impl Place {
 
 /// The request's changes, whichever form they came in: `None` when it carries a patch.
 pub fn changes_of(req: &ApplyRequest) -> Result<Option<Vec<Change>>, Refusal> {
-    let direct = req.kind.as_deref().is_some_and(|k| k != "apply_patch_call")
-        || req.path.is_some()
-        || req.diff.is_some();
+    // An operation given as the arguments, named by the first of its fields given.
+    let direct = [
+        (
+            "type",
+            req.kind.as_deref().is_some_and(|k| k != "apply_patch_call"),
+        ),
+        ("path", req.path.is_some()),
+        ("diff", req.diff.is_some()),
+    ]
+    .into_iter()
+    .find_map(|(name, on)| on.then_some(name));
     let forms: Vec<&str> = [
         ("patch", req.patch.is_some()),
         ("changes", req.changes.is_some()),
         ("operation", req.operation.is_some()),
-        ("type", direct),
+        (direct.unwrap_or_default(), direct.is_some()),
     ]
     .iter()
     .filter_map(|(name, on)| on.then_some(*name))
@@ -265,7 +273,7 @@ pub fn changes_of(req: &ApplyRequest) -> Result<Option<Vec<Change>>, Refusal> {
             .collect()
     } else if let Some(operation) = &req.operation {
         vec![(operation.clone(), Place::named("operation."))]
-    } else if direct {
+    } else if direct.is_some() {
         let mut one = serde_json::Map::new();
         for (name, value) in [
             ("type", &req.kind),
