@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::support::{sha256sum, TestWorkspace, SHA256};
+use crate::support::{envelope_of, sha256sum, McpServer, TestWorkspace, SHA256};
 
 /// The workspace's files, stitch's own state aside.
 fn tree(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
@@ -398,4 +398,32 @@ fn a_changes_list_applied_already_is_a_success_with_ok_if_applied() {
         again.ok(),
         &json!({"dialect": "changes", "applied": false, "alreadyApplied": true, "changes": []})
     );
+}
+
+#[test]
+fn an_mcp_client_hands_a_responses_operation_over_as_the_arguments() {
+    let ws = TestWorkspace::new();
+    project(&ws);
+    let mut server = McpServer::start(&ws, &["--no-session"], &[]);
+    server.initialize("2025-06-18");
+    let result = server.call(
+        "apply_patch",
+        &json!({"type": "update_file", "path": "src/app.py", "diff": UPDATE_BODY}),
+    );
+    let envelope = envelope_of(&result);
+    assert_eq!(envelope["data"]["dialect"], "changes", "{envelope}");
+    assert_eq!(
+        envelope["data"]["changes"][0]["hunks"],
+        json!([{"line": 2}])
+    );
+    let result = server.call(
+        "apply_patch",
+        &json!({"changes": [{"type": "delete_file", "path": "old.txt"}], "dryRun": null}),
+    );
+    assert_eq!(envelope_of(&result)["data"]["applied"], true);
+    assert_eq!(
+        ws.read_string("src/app.py"),
+        "def greet():\n    print(\"hello\")\n"
+    );
+    assert!(!ws.exists("old.txt"));
 }
