@@ -175,6 +175,8 @@ pub mod key {
     pub const ALLOWED: &str = "allowed";
     pub const ALREADY_APPLIED: &str = "alreadyApplied";
     pub const CANDIDATES: &str = "candidates";
+    /// The 0-based change of an apply_patch a refusal is about.
+    pub const CHANGE_INDEX: &str = "changeIndex";
     pub const EDIT_INDEX: &str = "editIndex";
     pub const FIELD: &str = "field";
     /// The flag that carried a field's value, where it is not the field's own flag

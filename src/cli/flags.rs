@@ -265,7 +265,8 @@ mod tests {
     }
 
     /// Hints in the flags dialect name a field by [`crate::hint::flag`]: every field of
-    /// every tool (but `edits`, which only JSON can spell) has a spelling there, and it is
+    /// every tool (but `edits`, and apply's `changes` and `operation`, which only JSON can
+    /// spell) has a spelling there, and it is
     /// a real long flag of that tool's subcommand, or its positional (`path` is the
     /// positional PATH of read, write, edit and list, and `--path` of glob and search).
     #[test]
@@ -277,7 +278,7 @@ mod tests {
             let sub = command.find_subcommand(tool.command).unwrap();
             let schema = (tool.schema)();
             for field in schema["properties"].as_object().unwrap().keys() {
-                if field == "edits" {
+                if matches!(field.as_str(), "edits" | "changes" | "operation") {
                     continue;
                 }
                 let spelling = crate::hint::flag(field)

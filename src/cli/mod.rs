@@ -155,6 +155,9 @@ pub enum Command {
     /// Apply one change across files, all or nothing: a Codex patch, a unified diff or
     /// SEARCH/REPLACE blocks (journaled: stitch undo takes the whole change back).
     ///
+    /// With --json, a changes list (write, edit, delete, move) or OpenAI Responses API
+    /// apply_patch operations instead of a patch.
+    ///
     /// Example: git diff > change.patch && stitch apply --from change.patch
     #[command(after_help = tool_after_help!())]
     Apply(Deferred<ApplyArgs>),

@@ -82,10 +82,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             tool(names::EDIT_FILE)
         ),
         Code::Denied => denied(refusal)?,
-        Code::InvalidPatch => match refusal.detail("patchLine").and_then(Value::as_u64) {
-            Some(line) => format!("Fix line {line} of the patch as details.expected says, and send the whole patch again."),
-            None => "Fix the patch and send it again.".into(),
-        },
+        Code::InvalidPatch => invalid_patch(refusal),
         Code::NotText => format!(
             "`{path}` cannot be read or edited as text; to replace it whole, use {} with its sha256 as {}.",
             tool(names::WRITE_FILE),
@@ -168,6 +165,23 @@ pub fn in_dialect(message: &str, dialect: Dialect) -> String {
     out
 }
 
+/// The hint of a patch that does not parse: the line to fix, of the patch or — for a
+/// Responses API operation — of its `diff`, whose lines are numbered within it.
+fn invalid_patch(refusal: &Refusal) -> String {
+    match (
+        refusal.detail("patchLine").and_then(Value::as_u64),
+        text(refusal, key::FIELD),
+    ) {
+        (Some(line), Some(field)) => format!(
+            "Fix line {line} of `{field}` as details.expected says, and send the call again."
+        ),
+        (Some(line), None) => format!(
+            "Fix line {line} of the patch as details.expected says, and send the whole patch again."
+        ),
+        (None, _) => "Fix the patch and send it again.".into(),
+    }
+}
+
 /// The hint of a policy's refusal: the authorize command's own words, or what a person
 /// must do about an untrusted config; none for a plain `deny` or `readOnly`.
 fn denied(refusal: &Refusal) -> Option<String> {
@@ -246,10 +260,12 @@ fn allowed(refusal: &Refusal) -> Vec<&str> {
         .unwrap_or_default()
 }
 
-/// Whether the refusal is about `field` being no field of the tool at all.
+/// Whether the refusal is about `field` being no field of the tool at all. A field of an
+/// item (`changes[2].content`) is named by its place; the allowed names are the item's.
 fn unknown(refusal: &Refusal, field: &str) -> bool {
     let names = allowed(refusal);
-    !names.is_empty() && !names.contains(&field)
+    let name = field.rsplit('.').next().unwrap_or(field);
+    !names.is_empty() && !names.contains(&field) && !names.contains(&name)
 }
 
 /// The hint of an `INVALID_ARGUMENT`: the named field, spelled as the caller spells it.

@@ -127,6 +127,69 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
     })
 }
 
+/// The lines of a body, as [`super::parse`] splits a patch: without terminators, a final
+/// newline ending the last line.
+fn body_lines(diff: &str) -> Vec<&str> {
+    let body = diff.strip_suffix('\n').unwrap_or(diff);
+    body.split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect()
+}
+
+/// The chunks of one `*** Update File:` section given alone, as an OpenAI Responses API
+/// `update_file` operation carries them in its `diff`: `@@`/`@@ ANCHOR` lines, ` `, `-`
+/// and `+` lines, an optional `*** End of File`. Lines are numbered within `diff`.
+pub fn update_body(diff: &str) -> Result<Vec<Hunk>, PatchError> {
+    let lines = body_lines(diff);
+    if diff.trim().is_empty() {
+        return Err(err(
+            1,
+            "",
+            "a chunk (`@@`, then lines starting with ` `, `-` or `+`)",
+        ));
+    }
+    let (hunks, stopped) = chunks(&lines, 0, lines.len())?;
+    if stopped < lines.len() {
+        return Err(err(
+            stopped + 1,
+            lines[stopped],
+            "a chunk line starting with ` ` (context), `-` (removed) or `+` (added), `@@`, or `*** End of File`",
+        ));
+    }
+    if hunks.is_empty() {
+        return Err(err(
+            1,
+            lines.first().copied().unwrap_or_default(),
+            "a chunk (`@@`, then lines starting with ` `, `-` or `+`)",
+        ));
+    }
+    Ok(hunks)
+}
+
+/// The content of one `*** Add File:` section given alone, as an OpenAI Responses API
+/// `create_file` operation carries it in its `diff`: every line `+`. The lines are joined
+/// by newlines as the OpenAI Agents SDK's `apply_diff(..., mode="create")` joins them, so
+/// a final newline is spelled by a last, empty `+` line — the same bytes a harness using
+/// that SDK would write.
+pub fn create_body(diff: &str) -> Result<String, PatchError> {
+    let lines = body_lines(diff);
+    let mut content: Vec<&str> = Vec::with_capacity(lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        if line.is_empty() && lines.len() == 1 {
+            break;
+        }
+        let Some(body) = line.strip_prefix('+') else {
+            return Err(err(
+                i + 1,
+                line,
+                "a line of the new file, starting with `+`",
+            ));
+        };
+        content.push(body);
+    }
+    Ok(content.join("\n"))
+}
+
 /// The chunks of an update, from line `i` to the next file marker; and where it stopped.
 fn chunks(lines: &[&str], mut i: usize, end: usize) -> Result<(Vec<Hunk>, usize), PatchError> {
     let mut hunks: Vec<Hunk> = Vec::new();
@@ -245,6 +308,24 @@ mod tests {
             (hunks[0].old.as_slice(), hunks[0].new.as_slice()),
             (&["x".to_owned()][..], &["y".to_owned()][..])
         );
+    }
+
+    #[test]
+    fn a_lone_body_parses_as_the_responses_api_sends_it() {
+        let hunks = super::update_body("@@ def f():\n-    a\n+    b\n*** End of File\n").unwrap();
+        assert_eq!(hunks[0].anchor.as_deref(), Some("def f():"));
+        assert_eq!(
+            (hunks[0].old.as_slice(), hunks[0].at_end),
+            (&["    a".to_owned()][..], true)
+        );
+        let e = super::update_body("@@\n-a\n*** Add File: x\n").unwrap_err();
+        assert_eq!((e.line, e.found.as_str()), (3, "*** Add File: x"));
+        assert!(super::update_body("").is_err());
+        assert_eq!(super::create_body("+one\n+two\n+\n").unwrap(), "one\ntwo\n");
+        assert_eq!(super::create_body("+one\n+two").unwrap(), "one\ntwo");
+        assert_eq!(super::create_body("").unwrap(), "");
+        let e = super::create_body("+one\ntwo\n").unwrap_err();
+        assert_eq!((e.line, e.found.as_str()), (2, "two"));
     }
 
     #[test]

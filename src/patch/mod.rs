@@ -2,8 +2,10 @@
 //! and `diff -u` print them, and Aider's SEARCH/REPLACE blocks — parsed into one shape:
 //! a list of file changes, each an add, a delete or an update (optionally a move) made
 //! of hunks. The dialect is recognised from the text. A patch that does not parse is a
-//! [`PatchError`] naming the 1-based line, what was there and what was expected. Pure
-//! functions over text: nothing here touches a file.
+//! [`PatchError`] naming the 1-based line, what was there and what was expected. The body
+//! of one Codex file change (an OpenAI Responses API `apply_patch` operation's `diff`) is
+//! parsed by the same code ([`update_body`], [`create_body`]). Pure functions over text:
+//! nothing here touches a file.
 
 mod apply;
 mod codex;
@@ -11,6 +13,7 @@ mod search_replace;
 mod unified;
 
 pub use apply::{apply, Applied, HunkFailure, Placed};
+pub use codex::{create_body, update_body};
 
 /// The patch formats recognised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,6 +21,8 @@ pub enum Dialect {
     Codex,
     Unified,
     SearchReplace,
+    /// The structured `changes` list (and the Responses API's operations).
+    Changes,
 }
 
 impl Dialect {
@@ -28,6 +33,7 @@ impl Dialect {
             Dialect::Codex => "codex",
             Dialect::Unified => "unified",
             Dialect::SearchReplace => "search-replace",
+            Dialect::Changes => "changes",
         }
     }
 }

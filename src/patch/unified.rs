@@ -2,7 +2,8 @@
 //! headers (with or without `a/` and `b/`), `@@ -a,b +c,d @@` hunks whose counts are
 //! checked against their bodies, new files (`--- /dev/null`, `new file mode`), deletions
 //! (`+++ /dev/null`, `deleted file mode`), renames (`rename from`/`rename to`, with or
-//! without hunks) and `\ No newline at end of file`. A binary patch does not parse.
+//! without hunks) and `\ No newline at end of file`. A binary patch does not parse,
+//! except the deletion of a binary file, which needs no content.
 
 use super::{error, Dialect, FileChange, Hunk, Patch, PatchError, Placement};
 
@@ -210,11 +211,24 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
                 ..Section::default()
             });
         } else if line.starts_with("GIT binary patch") || line.starts_with("Binary files ") {
-            return Err(err(
-                i + 1,
-                line,
-                "a text patch (binary patches are not applied)",
-            ));
+            // A binary file deleted needs no content, only its name: `git diff` says
+            // `Binary files a/x and /dev/null differ` (or, with --binary, a literal patch
+            // whose data lines run to the next file). Any other binary patch is refused.
+            let deleted = section.as_ref().is_some_and(|s| s.deleted)
+                || line.starts_with("Binary files ") && line.ends_with(" and /dev/null differ");
+            let Some(s) = section.as_mut().filter(|_| deleted) else {
+                return Err(err(
+                    i + 1,
+                    line,
+                    "a text patch (binary patches are not applied)",
+                ));
+            };
+            s.deleted = true;
+            if line.starts_with("GIT binary patch") {
+                while i + 1 < lines.len() && !lines[i + 1].starts_with("diff --git ") {
+                    i += 1;
+                }
+            }
         } else if let Some(rest) = line.strip_prefix("--- ") {
             // A `---` header opens a new section unless `diff --git` just did.
             let fresh = section
@@ -345,5 +359,22 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
         assert!(e.expected.contains("2 old and 2 new lines"), "{e:?}");
         let e = parse("diff --git a/p.png b/p.png\nGIT binary patch\nliteral 5\n").unwrap_err();
         assert_eq!((e.line, e.dialect), (2, Some(Dialect::Unified)));
+        let e = parse("diff --git a/p.png b/p.png\nindex 1..2 100644\nBinary files a/p.png and b/p.png differ\n").unwrap_err();
+        assert_eq!(e.line, 3);
+    }
+
+    #[test]
+    fn a_binary_file_deleted_is_a_delete() {
+        let gone = FileChange::Delete {
+            path: "p.png".into(),
+        };
+        let plain = "diff --git a/p.png b/p.png\ndeleted file mode 100644\nindex 1..0\nBinary files a/p.png and /dev/null differ\n";
+        assert_eq!(parse(plain).unwrap().changes, std::slice::from_ref(&gone));
+        let literal = "diff --git a/p.png b/p.png\ndeleted file mode 100644\nindex 1..0\nGIT binary patch\nliteral 0\nHcmV?d00001\n\nliteral 5\nMcmZQzWMXCj0000\n\ndiff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\n";
+        let patch = parse(literal).unwrap();
+        assert_eq!(patch.changes[0], gone);
+        assert_eq!(patch.changes.len(), 2);
+        let bare = "Binary files a/p.png and /dev/null differ\n";
+        assert!(parse(bare).is_err());
     }
 }

@@ -106,6 +106,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
                 from: None,
                 before: Some(actual.clone()),
                 after: None,
+                from_before: None,
                 bytes: 0,
                 unfinished: false,
             },

@@ -193,6 +193,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<MoveResult> {
                 from: Some(from.real.clone()),
                 before: previous.clone(),
                 after: Some(sha256.clone()),
+                from_before: None,
                 bytes: 0,
                 unfinished: false,
             },

@@ -47,6 +47,9 @@ const RELEASE_APART: usize = 8 << 20;
 #[derive(Debug)]
 pub struct NotText {
     pub sha256: String,
+    /// The file that was read, open, for a caller that goes on with it (a delete keeps
+    /// the very inode it hashed); `None` once taken.
+    pub file: Option<OpenFile>,
     bytes: u64,
     reason: &'static str,
 }
@@ -88,17 +91,18 @@ pub fn load_any(ctx: &Context, location: &Location) -> Outcome<Result<Loaded, No
         }
     };
     let size = bytes.len() as u64;
-    let not_text = |reason: &'static str, bytes: &[u8]| NotText {
+    let not_text = |reason: &'static str, bytes: &[u8], file: OpenFile| NotText {
         sha256: crate::digest::sha256_hex(bytes),
+        file: Some(file),
         bytes: size,
         reason,
     };
     if memchr::memchr(0, &bytes).is_some() {
-        return Ok(Err(not_text(BINARY, &bytes)));
+        return Ok(Err(not_text(BINARY, &bytes, file)));
     }
     Ok(match String::from_utf8(bytes) {
         Ok(text) => Ok(Loaded { text, file }),
-        Err(e) => Err(not_text(INVALID_UTF8, e.as_bytes())),
+        Err(e) => Err(not_text(INVALID_UTF8, e.as_bytes(), file)),
     })
 }
 

@@ -20,6 +20,10 @@ mod read;
 mod write;
 // apply_patch: one change across files, all or nothing, in the formats models emit.
 mod apply;
+// apply_patch's changes list and OpenAI Responses API operations, whole or not at all.
+mod apply_changes;
+// apply_patch on files that move or are not text: binary deletes, a move and edit undone.
+mod apply_moves;
 // edit_file: exact snippets, counts, candidates, edits[] all or nothing, diffs.
 mod edit;
 // Realistic mistakes over real text: copying candidates[0] repairs at least 97% of them.

@@ -1,6 +1,6 @@
 //! `edit_file`: replace exact snippets in one file, all or nothing, atomically.
 
-mod apply;
+pub(super) mod apply;
 mod large;
 pub(super) mod request;
 pub(super) mod snippet;
@@ -237,6 +237,7 @@ fn publish(
             from: None,
             before: Some(before.to_owned()),
             after: Some(after.to_owned()),
+            from_before: None,
             bytes: 0,
             unfinished: false,
         },
@@ -302,7 +303,7 @@ fn stage<'a>(
 }
 
 /// Refuses empty snippets and edits that would change nothing, naming the item.
-fn validate(items: &[EditItem], multi: bool) -> Result<(), Refusal> {
+pub(super) fn validate(items: &[EditItem], multi: bool) -> Result<(), Refusal> {
     let field = |index: usize, name: &str| {
         if multi {
             format!("edits[{index}].{name}")

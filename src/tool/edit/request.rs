@@ -77,7 +77,7 @@ impl Request for EditRequest {
 
 impl EditRequest {
     /// The edits to apply, whichever form they came in; `multi` says they came as `edits`.
-    pub(super) fn items(&self) -> Result<(Vec<EditItem>, bool), Refusal> {
+    pub(in crate::tool) fn items(&self) -> Result<(Vec<EditItem>, bool), Refusal> {
         let single = self.old_text.is_some()
             || self.new_text.is_some()
             || self.replace_all.is_some()

@@ -41,7 +41,9 @@ pub struct Entry {
 
 /// One file of a change: `path` (the real workspace-relative path) went from `before` to
 /// `after` (sha256, `None` for absent); for a move, the content came from `from`, which
-/// is absent after.
+/// is absent after — and when the move also changed the content (a patch that renames and
+/// edits a file), `fromBefore` is the version `from` had, kept like `before`. Such a move
+/// is only recorded onto a path that was absent (`before` is `None`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FileRecord {
@@ -50,6 +52,8 @@ pub struct FileRecord {
     pub from: Option<String>,
     pub before: Option<String>,
     pub after: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_before: Option<String>,
     /// The size of the version kept for `before` (0 when nothing was kept).
     pub bytes: u64,
     /// The change was finished by a later call after its process died, and this file
@@ -69,9 +73,16 @@ impl FileRecord {
             from: None,
             before,
             after,
+            from_before: None,
             bytes: 0,
             unfinished: false,
         }
+    }
+
+    /// The versions this record names as kept: `before`, and `fromBefore` for a move that
+    /// also changed the content.
+    pub fn kept_versions(&self) -> impl Iterator<Item = &String> {
+        self.before.iter().chain(self.from_before.iter())
     }
 
     /// The version each path this record touches had after it.
@@ -178,6 +189,7 @@ mod tests {
                 from: None,
                 before: Some("x".into()),
                 after: Some("y".into()),
+                from_before: None,
                 bytes: 1,
                 unfinished: false,
             }],

@@ -133,7 +133,7 @@ pub fn prepare_keeping<'w>(
                 bytes,
             },
             Some(before),
-        ) = (keep, &record.before)
+        ) = (keep, record.before.as_ref().or(record.from_before.as_ref()))
         {
             let kept = ctx
                 .ws
@@ -175,7 +175,11 @@ pub fn prepare_keeping<'w>(
         let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
         match ctx.ws.journal_write(&name, &bytes) {
             Ok(unsynced) => {
-                let kept = records.iter().filter_map(|r| r.before.clone()).collect();
+                let kept = records
+                    .iter()
+                    .flat_map(FileRecord::kept_versions)
+                    .cloned()
+                    .collect();
                 return Ok(Some((
                     Pending {
                         id: entry.id,

@@ -51,9 +51,7 @@ pub fn bound(ctx: &Context, keyed: &Keyed) {
     let pending = entries(ctx, keyed, Shelf::Pending).map_or_else(|_| Vec::new(), |(p, _)| p);
     for (_, e) in valid[first_kept..].iter().chain(pending.iter()) {
         for file in &e.files {
-            if let Some(before) = &file.before {
-                named.insert(before.clone());
-            }
+            named.extend(file.kept_versions().cloned());
         }
     }
     let Ok(objects) = ctx.ws.journal_objects(false) else {

@@ -20,7 +20,7 @@ use crate::workspace::journal::Shelf;
 use crate::workspace::{Dirty, Replace};
 
 use super::super::Context;
-use super::entry::{self, Entry};
+use super::entry::{self, Entry, FileRecord};
 use super::{current, keyed, prune, Keyed};
 
 /// Settles what a process that died left pending, if anything is: the first step of
@@ -64,7 +64,13 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
             }
             continue;
         };
-        named_before.extend(entry.files.iter().filter_map(|f| f.before.clone()));
+        named_before.extend(
+            entry
+                .files
+                .iter()
+                .flat_map(FileRecord::kept_versions)
+                .cloned(),
+        );
         let paths: Vec<&str> = entry
             .files
             .iter()
@@ -121,7 +127,8 @@ fn settle(ctx: &Context, name: &str, entry: &Entry) {
     let kept: Vec<&str> = entry
         .files
         .iter()
-        .filter_map(|f| f.before.as_deref())
+        .flat_map(FileRecord::kept_versions)
+        .map(String::as_str)
         .collect();
     remove_new_versions(ctx, entry);
     if published {
@@ -137,11 +144,12 @@ fn finish(ctx: &Context, keyed: &Keyed, name: &str, mut entry: Entry) {
     let kept: Vec<String> = entry
         .files
         .iter()
-        .filter_map(|f| f.before.clone())
+        .flat_map(FileRecord::kept_versions)
+        .cloned()
         .collect();
     let kept: Vec<&str> = kept.iter().map(String::as_str).collect();
     let all_kept = entry.files.iter().enumerate().all(|(index, f)| {
-        f.from.is_some()
+        (f.from.is_some() && f.from_before.is_none())
             || f.after.is_none()
             || ctx
                 .ws
@@ -173,6 +181,23 @@ fn finish(ctx: &Context, keyed: &Keyed, name: &str, mut entry: Entry) {
                 &mut dirty,
             ),
             (None, None) => remove(ctx, &file.path, file.before.as_deref(), &mut dirty),
+            // A move that changed the content: the new version at the new path, then the
+            // source (still at its version before) removed.
+            (Some(from), Some(after)) if file.from_before.is_some() => {
+                let done = put(
+                    ctx,
+                    &id,
+                    index,
+                    &file.path,
+                    file.before.as_deref(),
+                    after,
+                    &mut dirty,
+                ) && remove(ctx, from, file.from_before.as_deref(), &mut dirty);
+                if done {
+                    vacated.push(from.clone());
+                }
+                done
+            }
             (Some(from), after) => {
                 let moved = move_back(
                     ctx,
@@ -214,11 +239,12 @@ fn untouched(ctx: &Context, entry: &Entry) -> bool {
     let mut seen: HashSet<&str> = HashSet::new();
     entry.files.iter().all(|f| {
         let here = !seen.insert(&f.path) || current(ctx, &f.path).is(f.before.as_deref());
-        // A move's source held the content it moves.
+        // A move's source held the content it moves (or, moved and changed, its own).
+        let held = f.from_before.as_deref().or(f.after.as_deref());
         let source = f
             .from
             .as_deref()
-            .is_none_or(|from| !seen.insert(from) || current(ctx, from).is(f.after.as_deref()));
+            .is_none_or(|from| !seen.insert(from) || current(ctx, from).is(held));
         here && source
     })
 }

@@ -88,6 +88,17 @@ fn rewrite(schema: &mut Value, rules: &Rules) {
     if map.get("type").and_then(Value::as_str) == Some("object") {
         strict_object(map, rules);
     }
+    // An optional object (`"type": ["object", "null"]`): its object branch, made by the
+    // split above after its subschemas were rewritten, is closed as any object is.
+    if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+        for branch in branches {
+            if let Value::Object(branch) = branch {
+                if branch.get("type").and_then(Value::as_str) == Some("object") {
+                    strict_object(branch, rules);
+                }
+            }
+        }
+    }
 }
 
 /// `additionalProperties: false`, optional properties nullable, and (for OpenAI) every

@@ -9,8 +9,13 @@ use super::super::journal::FileRecord;
 /// One step of an undo.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
-    /// The file at `from` goes back to `to`, where it was moved from.
-    MoveBack { from: String, to: String },
+    /// The file at `from` goes back to `to`, where it was moved from — as the kept version
+    /// `sha` when the move also changed its content (then `from` is removed), else renamed.
+    MoveBack {
+        from: String,
+        to: String,
+        sha: Option<String>,
+    },
     /// The kept version `sha` is put at `path` (replacing what is there, or creating it).
     Put { path: String, sha: String },
     /// The file at `path` is removed (it was created by the change).
@@ -38,6 +43,7 @@ pub fn steps(files: &[FileRecord]) -> Vec<Step> {
             steps.push(Step::MoveBack {
                 from: file.path.clone(),
                 to: from.clone(),
+                sha: file.from_before.clone(),
             });
             if let Some(before) = &file.before {
                 steps.push(Step::Put {
@@ -76,6 +82,7 @@ mod tests {
             from: from.map(Into::into),
             before: before.map(Into::into),
             after: after.map(Into::into),
+            from_before: None,
             bytes: 0,
             unfinished: false,
         }
@@ -89,7 +96,8 @@ mod tests {
             [
                 Step::MoveBack {
                     from: "to".into(),
-                    to: "from".into()
+                    to: "from".into(),
+                    sha: None,
                 },
                 Step::Put {
                     path: "to".into(),
@@ -100,6 +108,20 @@ mod tests {
         let after = after(&files);
         assert_eq!(after["to"].as_deref(), Some("moved"));
         assert_eq!(after["from"], None);
+    }
+
+    #[test]
+    fn a_move_that_edited_goes_back_as_the_version_before() {
+        let mut moved = record("to", Some("from"), None, Some("edited"));
+        moved.from_before = Some("old".into());
+        assert_eq!(
+            steps(&[moved]),
+            [Step::MoveBack {
+                from: "to".into(),
+                to: "from".into(),
+                sha: Some("old".into()),
+            }]
+        );
     }
 
     #[test]

@@ -53,7 +53,7 @@ pub fn run(
     }
     let mut kept: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
     for step in steps {
-        if let Step::Put { sha, .. } = step {
+        if let Step::Put { sha, .. } | Step::MoveBack { sha: Some(sha), .. } = step {
             if !kept.contains_key(sha) {
                 kept.insert(sha.clone(), kept_version(ctx, sha)?);
             }
@@ -131,21 +131,26 @@ fn records<'s>(
     let mut records: Vec<(FileRecord, Option<&str>)> = Vec::new();
     for step in steps {
         let (record, keep_original) = match step {
-            Step::MoveBack { from, to } => {
+            Step::MoveBack { from, to, sha } => {
                 let moved = state.get(from).cloned().flatten();
+                // Put back as another version, the file at `from` is gone: it is kept, so
+                // that undoing the undo can bring it back.
+                let keep = (sha.is_some() && moved.is_some() && !touched.contains(from))
+                    .then_some(from.as_str());
                 let record = FileRecord {
                     path: to.clone(),
                     from: Some(from.clone()),
                     before: state.get(to).cloned().flatten(),
-                    after: moved.clone(),
+                    after: sha.clone().or_else(|| moved.clone()),
+                    from_before: sha.as_ref().and(moved),
                     bytes: 0,
                     unfinished: false,
                 };
-                state.insert(to.clone(), moved);
+                state.insert(to.clone(), record.after.clone());
                 state.insert(from.clone(), None);
                 touched.insert(from.clone());
                 touched.insert(to.clone());
-                (record, None)
+                (record, keep)
             }
             Step::Put { path, .. } | Step::Remove { path } => {
                 let new = sha_of(step);
@@ -157,6 +162,7 @@ fn records<'s>(
                     from: None,
                     before,
                     after: new.clone(),
+                    from_before: None,
                     bytes: 0,
                     unfinished: false,
                 };
@@ -181,7 +187,7 @@ fn stage_all<'w>(
     let mut staged: Vec<Option<Staged<'_>>> = Vec::new();
     let mut created_dirs: Vec<String> = Vec::new();
     for (record, _) in records {
-        let Some(sha) = record.after.as_ref().filter(|_| record.from.is_none()) else {
+        let Some(sha) = record.after.as_ref().filter(|_| staged_content(record)) else {
             staged.push(None);
             continue;
         };
@@ -214,6 +220,11 @@ fn stage_all<'w>(
     Ok(staged)
 }
 
+/// Whether the record's new content is a kept version put in place (not a rename).
+fn staged_content(record: &FileRecord) -> bool {
+    record.from.is_none() || record.from_before.is_some()
+}
+
 fn sha_of(step: &Step) -> Option<String> {
     match step {
         Step::Put { sha, .. } => Some(sha.clone()),
@@ -231,6 +242,17 @@ fn apply(
     let located = |path: &str| ctx.ws.locate(path).map_err(|e| refuse::path(ctx, path, e));
     if let Some(from) = &record.from {
         let (source, dest) = (located(from)?, located(&record.path)?);
+        if let Some(staged) = staged {
+            // Moved back as its version before: the new name's file is published, the
+            // one at the old name removed.
+            staged
+                .publish()
+                .map_err(|e| refuse::path(ctx, &record.path, e))?;
+            return ctx
+                .ws
+                .remove(&source)
+                .map_err(|e| refuse::path(ctx, from, e));
+        }
         ctx.ws
             .create_dirs(&dest.missing_dirs)
             .and_then(|()| ctx.ws.rename_into(&source, &dest, Replace::Never, dirty))
@@ -289,20 +311,20 @@ fn restored(
             let new = record
                 .after
                 .as_ref()
-                .filter(|_| record.from.is_none())
+                .filter(|_| staged_content(record))
                 .and_then(|sha| kept.get(sha))
                 .and_then(|(bytes, _)| std::str::from_utf8(bytes).ok().map(str::to_owned));
-            let diff = match (&record.from, old, new) {
-                (Some(_), _, _) => String::new(),
-                (None, old, new) => {
-                    crate::text::diff::unified(
-                        &record.path,
-                        old.as_deref().unwrap_or(""),
-                        new.as_deref().unwrap_or(""),
-                        MAX_DIFF_BYTES,
-                    )
-                    .text
-                }
+            // A plain move back changes no content; one that puts a version back shows it.
+            let diff = if staged_content(record) {
+                crate::text::diff::unified(
+                    &record.path,
+                    old.as_deref().unwrap_or(""),
+                    new.as_deref().unwrap_or(""),
+                    MAX_DIFF_BYTES,
+                )
+                .text
+            } else {
+                String::new()
             };
             RestoredFile {
                 path: record.path.clone(),

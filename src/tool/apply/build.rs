@@ -1,0 +1,594 @@
+//! Building an apply's new contents in memory: each change, whatever form it came in
+//! (a patch's file change, a `changes` item, a Responses API operation), against the tree
+//! as the earlier changes left it — so a move and then an edit of the new path is one
+//! change of one file. Nothing here writes: a refusal names the change (`changeIndex`).
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use crate::digest::sha256_hex;
+use crate::patch::{self, FileChange, HunkFailure};
+use crate::refusal::{key, Code, Refusal};
+use crate::workspace::{Location, OpenFile};
+
+use super::super::edit::{self, request::EditItem, snippet};
+use super::super::mutation::{session_check, stale};
+use super::super::textfile::NotText;
+use super::super::{args::invalid, refuse, Context};
+use super::HunkPlaced;
+
+/// How a written file may meet one that exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Added {
+    /// A patch's added file (Codex `*** Add File`, a new file of a diff, `create_file`):
+    /// never replaces one.
+    ByPatch,
+    /// A `write` item: replaces one as write_file does (`overwrite`, a matching
+    /// `expectedSha256`, or the session's observation of it).
+    ByWrite { overwrite: bool },
+}
+
+/// One change, in the one shape every form is brought to.
+#[derive(Debug, Clone)]
+pub enum Op {
+    /// The file's whole content.
+    Write {
+        path: String,
+        content: String,
+        added: Added,
+    },
+    Delete {
+        path: String,
+    },
+    /// A patch's hunks, and a move after them when `move_to` says where.
+    Update {
+        path: String,
+        move_to: Option<String>,
+        hunks: Vec<patch::Hunk>,
+    },
+    /// edit_file's replacements (`multi`: they came as `edits`).
+    Edit {
+        path: String,
+        items: Vec<EditItem>,
+        multi: bool,
+    },
+    Move {
+        from: String,
+        to: String,
+        overwrite: bool,
+    },
+}
+
+/// One change and the version its file must be at.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub op: Op,
+    pub expected_sha256: Option<String>,
+}
+
+impl Change {
+    /// A patch's file change.
+    #[must_use]
+    pub fn of_patch(change: FileChange) -> Change {
+        let op = match change {
+            FileChange::Add { path, content } => Op::Write {
+                path,
+                content,
+                added: Added::ByPatch,
+            },
+            FileChange::Delete { path } => Op::Delete { path },
+            FileChange::Update {
+                path,
+                move_to,
+                hunks,
+            } => Op::Update {
+                path,
+                move_to,
+                hunks,
+            },
+        };
+        Change {
+            op,
+            expected_sha256: None,
+        }
+    }
+
+    /// Every path the change names, as the caller wrote them.
+    #[must_use]
+    pub fn paths(&self) -> Vec<&str> {
+        match &self.op {
+            Op::Write { path, .. } | Op::Delete { path } | Op::Edit { path, .. } => vec![path],
+            Op::Update { path, move_to, .. } => std::iter::once(path.as_str())
+                .chain(move_to.as_deref())
+                .collect(),
+            Op::Move { from, to, .. } => vec![from, to],
+        }
+    }
+}
+
+/// A file as the change finds it on disk: its text, or — a file that is not text — only
+/// its digest, which is all a delete needs.
+pub struct Original {
+    pub file: OpenFile,
+    pub body: Body,
+    pub sha256: String,
+}
+
+/// What an original file holds.
+pub enum Body {
+    Text(String),
+    Opaque(NotText),
+}
+
+impl Original {
+    #[must_use]
+    pub fn text(&self) -> Option<&str> {
+        match &self.body {
+            Body::Text(text) => Some(text),
+            Body::Opaque(_) => None,
+        }
+    }
+
+    /// The bytes in memory, when they are (a file that is not text is kept from disk).
+    #[must_use]
+    pub fn bytes(&self) -> Option<&[u8]> {
+        self.text().map(str::as_bytes)
+    }
+}
+
+/// What a path holds as the changes go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Held {
+    Absent,
+    Text(String),
+    /// The original file, not text, untouched.
+    Opaque,
+}
+
+/// A path's content as the changes go, and the original file it descends from by moves
+/// (`origin`), so that a file moved and edited is recorded as one move.
+#[derive(Debug, Clone)]
+pub struct Slot {
+    pub held: Held,
+    pub origin: Option<String>,
+}
+
+/// Every path the change names (real), and what it holds.
+pub type Tree = BTreeMap<String, Slot>;
+
+/// The tree the changes leave, and what each change did.
+pub struct Built {
+    pub tree: Tree,
+    pub steps: Vec<Step>,
+}
+
+/// One change as built: its operation, its path (real), its source (real, for a move),
+/// where its hunks landed, and its file's content before (at its source) and after.
+pub struct Step {
+    pub operation: &'static str,
+    pub real: String,
+    pub from: Option<String>,
+    pub placed: Vec<HunkPlaced>,
+    pub base_sha256: Option<String>,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// The change being built.
+struct State<'a> {
+    ctx: &'a Context,
+    located: &'a BTreeMap<&'a str, &'a Location>,
+    originals: &'a BTreeMap<String, Original>,
+    tree: Tree,
+    steps: Vec<Step>,
+}
+
+/// Builds every new content in memory, each change against the tree the earlier ones left.
+pub fn build(
+    ctx: &Context,
+    changes: &[Change],
+    located: &BTreeMap<&str, &Location>,
+    originals: &BTreeMap<String, Original>,
+) -> Result<Built, Refusal> {
+    let mut tree: Tree = BTreeMap::new();
+    for location in located.values() {
+        let held = match originals.get(&location.real).map(|o| &o.body) {
+            Some(Body::Text(text)) => Held::Text(text.clone()),
+            Some(Body::Opaque(_)) => Held::Opaque,
+            None => Held::Absent,
+        };
+        let origin = (held != Held::Absent).then(|| location.real.clone());
+        tree.insert(location.real.clone(), Slot { held, origin });
+    }
+    let mut state = State {
+        ctx,
+        located,
+        originals,
+        tree,
+        steps: Vec::new(),
+    };
+    for (index, change) in changes.iter().enumerate() {
+        state
+            .apply(change)
+            .map_err(|r| r.with(key::CHANGE_INDEX, index))?;
+    }
+    Ok(Built {
+        tree: state.tree,
+        steps: state.steps,
+    })
+}
+
+impl State<'_> {
+    fn location(&self, raw: &str) -> &Location {
+        self.located[raw]
+    }
+
+    /// The text at `real` now: `None` when absent; `NOT_TEXT` for a file that is not.
+    fn text(&self, real: &str, shown: &str) -> Result<Option<String>, Refusal> {
+        match &self.tree[real].held {
+            Held::Absent => Ok(None),
+            Held::Text(text) => Ok(Some(text.clone())),
+            Held::Opaque => Err(self.not_text(real, shown)),
+        }
+    }
+
+    fn not_text(&self, real: &str, shown: &str) -> Refusal {
+        match self.originals.get(real).map(|o| &o.body) {
+            Some(Body::Opaque(not_text)) => not_text.refusal(shown),
+            _ => Refusal::new(Code::NotText, format!("`{shown}` is not text")),
+        }
+    }
+
+    /// The digest of what `real` holds now.
+    fn sha256(&self, real: &str) -> Option<String> {
+        match &self.tree[real].held {
+            Held::Absent => None,
+            Held::Text(text) => Some(sha256_hex(text.as_bytes())),
+            Held::Opaque => self.originals.get(real).map(|o| o.sha256.clone()),
+        }
+    }
+
+    /// `STALE_VERSION` unless `real` is at the `expected` version now.
+    fn expect(&self, expected: Option<&str>, real: &str, shown: &str) -> Result<(), Refusal> {
+        let Some(expected) = expected else {
+            return Ok(());
+        };
+        let actual = self.sha256(real);
+        if actual
+            .as_deref()
+            .is_some_and(|a| a.eq_ignore_ascii_case(expected))
+        {
+            return Ok(());
+        }
+        Err(stale(shown, expected, actual.as_deref()))
+    }
+
+    /// Whether `real` is still the original the session observed.
+    fn observed_original(&self, real: &str) -> bool {
+        let slot = &self.tree[real];
+        self.originals.get(real).is_some_and(|o| {
+            slot.origin.as_deref() == Some(real)
+                && slot.held != Held::Absent
+                && self.sha256(real).as_deref() == Some(o.sha256.as_str())
+                && session_check::observed(self.ctx, real, &o.sha256)
+        })
+    }
+
+    fn put(&mut self, real: &str, held: Held, origin: Option<String>) {
+        self.tree.insert(real.to_owned(), Slot { held, origin });
+    }
+
+    fn apply(&mut self, change: &Change) -> Result<(), Refusal> {
+        let expected = change.expected_sha256.as_deref();
+        match &change.op {
+            Op::Write {
+                path,
+                content,
+                added,
+            } => self.write(path, content, *added, expected),
+            Op::Delete { path } => {
+                let location = self.location(path);
+                let (real, shown) = (location.real.clone(), location.shown.clone());
+                if self.tree[&real].held == Held::Absent {
+                    return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "delete"));
+                }
+                self.expect(expected, &real, &shown)?;
+                let before = self.text(&real, &shown).ok().flatten();
+                let base_sha256 = self.sha256(&real);
+                self.put(&real, Held::Absent, None);
+                self.steps.push(Step {
+                    operation: "delete",
+                    real,
+                    from: None,
+                    placed: Vec::new(),
+                    base_sha256,
+                    before,
+                    after: None,
+                });
+                Ok(())
+            }
+            Op::Update {
+                path,
+                move_to,
+                hunks,
+            } => {
+                let location = self.location(path);
+                let (real, shown) = (location.real.clone(), location.shown.clone());
+                let Some(text) = self.text(&real, &shown)? else {
+                    return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "edit"));
+                };
+                self.expect(expected, &real, &shown)?;
+                let applied = patch::apply(&text, hunks)
+                    .map_err(|failure| hunk_refusal(&shown, &text, hunks, &failure))?;
+                let placed = applied
+                    .placed
+                    .iter()
+                    .map(|p| HunkPlaced {
+                        line: p.line,
+                        offset: p.offset,
+                    })
+                    .collect();
+                if let Some(to) = move_to {
+                    return self.moved(&real, to, Some(applied.text), placed, Added::ByPatch);
+                }
+                self.edited(&real, text, applied.text, placed);
+                Ok(())
+            }
+            Op::Edit { path, items, multi } => {
+                let location = self.location(path);
+                let (real, shown) = (location.real.clone(), location.shown.clone());
+                let Some(text) = self.text(&real, &shown)? else {
+                    return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "edit"));
+                };
+                self.expect(expected, &real, &shown)?;
+                let edited = edit::apply::apply(&shown, &text, items, *multi, None)?;
+                let new = String::from_utf8(edited.parts().concat())
+                    .expect("an edit of text with text is text");
+                self.edited(&real, text, new, Vec::new());
+                Ok(())
+            }
+            Op::Move {
+                from,
+                to,
+                overwrite,
+            } => {
+                let location = self.location(from);
+                let (real, shown) = (location.real.clone(), location.shown.clone());
+                if self.tree[&real].held == Held::Absent {
+                    return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "move"));
+                }
+                if self.location(to).real == real {
+                    return Err(invalid(
+                        "to",
+                        format!(
+                            "`{}` is where `{shown}` already is",
+                            self.location(to).shown
+                        ),
+                    ));
+                }
+                // A file that is not text is moved by move_file, not by a patch.
+                self.text(&real, &shown)?;
+                self.expect(expected, &real, &shown)?;
+                let added = Added::ByWrite {
+                    overwrite: *overwrite,
+                };
+                self.moved(&real, to, None, Vec::new(), added)
+            }
+        }
+    }
+
+    fn write(
+        &mut self,
+        path: &str,
+        content: &str,
+        added: Added,
+        expected: Option<&str>,
+    ) -> Result<(), Refusal> {
+        let location = self.location(path);
+        let (real, shown) = (location.real.clone(), location.shown.clone());
+        self.expect(expected, &real, &shown)?;
+        let exists = self.tree[&real].held != Held::Absent;
+        if exists {
+            let allowed = match added {
+                Added::ByPatch => false,
+                Added::ByWrite { overwrite } => {
+                    overwrite || expected.is_some() || self.observed_original(&real)
+                }
+            };
+            if !allowed {
+                let message = match added {
+                    Added::ByPatch => format!("The patch adds `{shown}`, which already exists"),
+                    Added::ByWrite { .. } => {
+                        format!("`{shown}` already exists and overwrite was not set")
+                    }
+                };
+                let mut refusal =
+                    Refusal::new(Code::AlreadyExists, message).with(key::PATH, shown.as_str());
+                if let Some(sha) = self.sha256(&real) {
+                    refusal = refusal.with(key::SHA256, sha);
+                }
+                return Err(refusal);
+            }
+        }
+        let before = self.text(&real, &shown).ok().flatten();
+        let base_sha256 = self.sha256(&real);
+        self.put(&real, Held::Text(content.to_owned()), None);
+        self.steps.push(Step {
+            operation: if exists { "edit" } else { "write" },
+            real,
+            from: None,
+            placed: Vec::new(),
+            base_sha256,
+            before,
+            after: Some(content.to_owned()),
+        });
+        Ok(())
+    }
+
+    /// `real`'s text became `new` in place.
+    fn edited(&mut self, real: &str, old: String, new: String, placed: Vec<HunkPlaced>) {
+        let origin = self.tree[real].origin.clone();
+        self.put(real, Held::Text(new.clone()), origin);
+        self.steps.push(Step {
+            operation: "edit",
+            real: real.to_owned(),
+            from: None,
+            placed,
+            base_sha256: Some(sha256_hex(old.as_bytes())),
+            before: Some(old),
+            after: Some(new),
+        });
+    }
+
+    /// `real` moves to `to` (as the caller wrote it), as `new` when its hunks changed it;
+    /// a file at `to` is replaced as `added` says.
+    fn moved(
+        &mut self,
+        real: &str,
+        to: &str,
+        new: Option<String>,
+        placed: Vec<HunkPlaced>,
+        added: Added,
+    ) -> Result<(), Refusal> {
+        let shown = self
+            .located
+            .values()
+            .find(|l| l.real == real)
+            .map(|l| l.shown.clone())
+            .unwrap_or_default();
+        let dest = self.location(to);
+        let (dest_real, dest_shown) = (dest.real.clone(), dest.shown.clone());
+        if dest_real != real && self.tree[&dest_real].held != Held::Absent {
+            let allowed = match added {
+                Added::ByPatch => false,
+                Added::ByWrite { overwrite } => overwrite || self.observed_original(&dest_real),
+            };
+            if !allowed {
+                let message = match added {
+                    Added::ByPatch => {
+                        format!("The patch moves `{shown}` to `{dest_shown}`, which already exists")
+                    }
+                    Added::ByWrite { .. } => {
+                        format!("`{dest_shown}` already exists and overwrite was not set")
+                    }
+                };
+                let mut refusal =
+                    Refusal::new(Code::AlreadyExists, message).with(key::PATH, dest_shown.as_str());
+                if let Some(sha) = self.sha256(&dest_real) {
+                    refusal = refusal.with(key::SHA256, sha);
+                }
+                return Err(refusal);
+            }
+        }
+        let slot = self.tree[real].clone();
+        let Held::Text(old) = slot.held else {
+            return Err(self.not_text(real, &shown));
+        };
+        let text = new.unwrap_or_else(|| old.clone());
+        self.put(real, Held::Absent, None);
+        self.put(&dest_real, Held::Text(text.clone()), slot.origin);
+        self.steps.push(Step {
+            operation: "move",
+            real: dest_real,
+            from: Some(real.to_owned()),
+            placed,
+            base_sha256: Some(sha256_hex(old.as_bytes())),
+            before: Some(old),
+            after: Some(text),
+        });
+        Ok(())
+    }
+}
+
+/// The refusal of a hunk that did not land: edit_file's, with the hunk named.
+fn hunk_refusal(shown: &str, text: &str, hunks: &[patch::Hunk], failure: &HunkFailure) -> Refusal {
+    let (index, refusal) = match failure {
+        HunkFailure::NoMatch { hunk } | HunkFailure::NoAnchor { hunk } => {
+            let h = &hunks[*hunk];
+            let item = EditItem {
+                old_text: h.old.join("\n"),
+                new_text: h.new.join("\n"),
+                replace_all: false,
+                expected_replacements: None,
+            };
+            let mut refusal = snippet::no_match(shown, text, &item, None);
+            if let (HunkFailure::NoAnchor { .. }, Some(anchor)) = (failure, &h.anchor) {
+                refusal = Refusal::new(
+                    Code::NoMatch,
+                    format!("The anchor line `{anchor}` of a chunk is not in `{shown}` after the chunk before it"),
+                )
+                .with(key::PATH, shown)
+                .with(key::CANDIDATES, refusal.detail(key::CANDIDATES).cloned().unwrap_or(json!([])));
+            }
+            (*hunk, refusal)
+        }
+        HunkFailure::Ambiguous { hunk, lines } => (
+            *hunk,
+            Refusal::new(
+                Code::AmbiguousMatch,
+                format!("A hunk's old side appears {} times in `{shown}`, so where it goes is ambiguous", lines.len()),
+            )
+            .with(key::PATH, shown)
+            .with("occurrences", lines.len())
+            .with(key::LINES, lines.clone()),
+        ),
+    };
+    refusal.with("hunkIndex", index)
+}
+
+/// Whether the change is applied whole already: every update's hunks undone by their new
+/// sides, every edit's new text there in place of its old, every written file there with
+/// its content, every deleted file gone, every moved file at its new place only.
+pub fn applied_already(
+    changes: &[Change],
+    located: &BTreeMap<&str, &Location>,
+    originals: &BTreeMap<String, Original>,
+) -> bool {
+    let text_of = |raw: &str| {
+        originals
+            .get(&located[raw].real)
+            .map(|o| o.text().unwrap_or_default())
+    };
+    let absent = |raw: &str| !originals.contains_key(&located[raw].real);
+    changes.iter().all(|change| match &change.op {
+        Op::Write { path, content, .. } => text_of(path) == Some(content.as_str()),
+        Op::Delete { path } => absent(path),
+        Op::Update {
+            path,
+            move_to,
+            hunks,
+        } => {
+            let at = move_to.as_deref().unwrap_or(path);
+            let reversed: Vec<patch::Hunk> = hunks
+                .iter()
+                .map(|h| patch::Hunk {
+                    old: h.new.clone(),
+                    new: h.old.clone(),
+                    ..h.clone()
+                })
+                .collect();
+            text_of(at).is_some_and(|t| patch::apply(t, &reversed).is_ok())
+                && (move_to.is_none() || absent(path))
+        }
+        Op::Edit { path, items, .. } => text_of(path).is_some_and(|t| {
+            items.iter().all(|item| {
+                crate::text::matching::locate(t, &item.old_text, &item.new_text)
+                    .offsets
+                    .is_empty()
+                    && snippet::already_applied(t, item)
+            })
+        }),
+        Op::Move { from, to, .. } => absent(from) && !absent(to),
+    })
+}
+
+/// Whether the change leaves `original` as it found it.
+#[must_use]
+pub fn unchanged(original: &Original, now: &Held) -> bool {
+    match (&original.body, now) {
+        (Body::Text(text), Held::Text(new)) => text == new,
+        (Body::Opaque(_), Held::Opaque) => true,
+        _ => false,
+    }
+}

@@ -1,0 +1,119 @@
+//! What an apply reports and journals, from what it built: one result entry per change,
+//! in order, and one journal record per file — a file moved (and perhaps edited on the
+//! way) is one record with `from`, so that an undo moves it back with its old content.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::digest::sha256_hex;
+use crate::workspace::Location;
+
+use super::super::edit::MAX_DIFF_BYTES;
+use super::super::journal::FileRecord;
+use super::build::{Built, Held, Original, Step};
+use super::{Changed, HunkPlaced};
+
+/// The result's changes, and the journal's records.
+pub fn summary(
+    built: &Built,
+    located: &BTreeMap<&str, &Location>,
+    originals: &BTreeMap<String, Original>,
+) -> (Vec<Changed>, Vec<FileRecord>) {
+    let location = |real: &str| located.values().find(|l| l.real == real);
+    let shown = |real: &str| location(real).map_or_else(|| real.to_owned(), |l| l.shown.clone());
+    let mut changes = Vec::new();
+    for Step {
+        operation,
+        real,
+        from,
+        placed,
+        base_sha256,
+        before,
+        after,
+    } in &built.steps
+    {
+        let diff = crate::text::diff::unified(
+            &shown(real),
+            before.as_deref().unwrap_or(""),
+            after.as_deref().unwrap_or(""),
+            MAX_DIFF_BYTES,
+        );
+        let created = after.is_some() && base_sha256.is_none()
+            || *operation == "move" && !originals.contains_key(real);
+        changes.push(Changed {
+            path: shown(real),
+            operation,
+            from: from.as_deref().map(shown),
+            base_sha256: base_sha256.clone(),
+            sha256: after.as_deref().map(|t| sha256_hex(t.as_bytes())),
+            bytes: after.as_deref().map(str::len),
+            created,
+            created_directories: match (after, location(real)) {
+                (Some(_), Some(l)) => l.missing_dirs.clone(),
+                _ => Vec::new(),
+            },
+            hunks: placed
+                .iter()
+                .map(|p| HunkPlaced {
+                    line: p.line,
+                    offset: p.offset,
+                })
+                .collect(),
+            diff: diff.text,
+        });
+    }
+    (changes, records(built, originals))
+}
+
+/// One record per path whose content differs at the end from what it was; a file that
+/// ends at another path than its original's, now absent, is one record of a move.
+fn records(built: &Built, originals: &BTreeMap<String, Original>) -> Vec<FileRecord> {
+    let digest = |held: &Held, real: &str| match held {
+        Held::Absent => None,
+        Held::Text(text) => Some(sha256_hex(text.as_bytes())),
+        Held::Opaque => originals.get(real).map(|o| o.sha256.clone()),
+    };
+    let mut records = Vec::new();
+    let mut in_moves: BTreeSet<&str> = BTreeSet::new();
+    for (real, slot) in &built.tree {
+        let Some(origin) = slot.origin.as_deref().filter(|o| *o != real) else {
+            continue;
+        };
+        let (Some(source), Some(vacated)) = (originals.get(origin), built.tree.get(origin)) else {
+            continue;
+        };
+        if vacated.held != Held::Absent || in_moves.contains(origin) {
+            continue;
+        }
+        let before = originals.get(real).map(|o| o.sha256.clone());
+        let after = digest(&slot.held, real);
+        let from_before =
+            (after.as_deref() != Some(source.sha256.as_str())).then(|| source.sha256.clone());
+        // The journal keeps one version per record: a file moved and edited onto one
+        // that existed is recorded as that file's delete and a write instead.
+        if from_before.is_some() && before.is_some() {
+            continue;
+        }
+        records.push(FileRecord {
+            path: real.clone(),
+            from: Some(origin.to_owned()),
+            before,
+            after,
+            from_before,
+            bytes: 0,
+            unfinished: false,
+        });
+        in_moves.insert(origin);
+        in_moves.insert(real);
+    }
+    for (real, slot) in &built.tree {
+        if in_moves.contains(real.as_str()) {
+            continue;
+        }
+        let before = originals.get(real).map(|o| o.sha256.clone());
+        let after = digest(&slot.held, real);
+        if before != after {
+            records.push(FileRecord::write(real, before, after));
+        }
+    }
+    records
+}
