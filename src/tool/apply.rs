@@ -381,7 +381,7 @@ fn publish(
                     .remove_into(location, dirty)
                     .map_err(|e| refuse::path(ctx, &location.shown, e))?,
             }
-            kill_hook::published(done + 1);
+            kill_hook::published(done + 1)?;
         }
         Ok(())
     })

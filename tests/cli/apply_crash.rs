@@ -497,6 +497,79 @@ fn an_undo_killed_midway_is_finished_by_the_next_call() {
     assert_eq!(changes[1]["undone"], true);
 }
 
+#[cfg(debug_assertions)]
+#[test]
+fn a_change_that_fails_after_its_first_file_is_finished_by_the_next_call() {
+    let ws = TestWorkspace::new();
+    lay_out(&ws, 10);
+    ws.file("unrelated.txt", "x\n");
+    let patch = ws.outside_file("fail.patch", patch("A", "B", true));
+    // An I/O failure (here a debug build's hook) once the first file is published: the
+    // call fails with no cause shown, and the entry stays pending, past its commit point.
+    let output = ws
+        .spawnable()
+        .env("STITCH_TEST_FAIL_AFTER_PUBLISHING", "1")
+        .args(["apply", "--from"])
+        .arg(&patch)
+        .output()
+        .unwrap();
+    let run = crate::support::Run::from_output(output);
+    assert_eq!(
+        run.envelope["error"], "INTERNAL_SERVER_ERROR",
+        "{}",
+        run.stdout
+    );
+    assert_ne!(
+        snapshot(&ws),
+        expected(10, "A", false),
+        "one file was published"
+    );
+    assert_ne!(snapshot(&ws), expected(10, "B", true), "the rest was not");
+    assert_eq!(pending(&ws).iter().filter(|n| is_entry(n)).count(), 1);
+    // The next call of any kind finishes it: all new, listed once, undone whole.
+    assert_eq!(ws.run(&["read", "unrelated.txt"]).ok()["content"], "x\n");
+    assert_eq!(snapshot(&ws), expected(10, "B", true));
+    let history = ws.run(&["history"]);
+    let changes = &history.ok()["changes"];
+    assert_eq!(changes.as_array().unwrap().len(), 1, "{changes}");
+    assert!(changes[0]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|f| f.get("unfinished").is_none()));
+    ws.run(&["undo"]).ok();
+    assert_eq!(snapshot(&ws), expected(10, "A", false));
+    assert_eq!(pending(&ws).iter().filter(|n| is_entry(n)).count(), 0);
+}
+
+#[cfg(debug_assertions)]
+#[test]
+fn an_undo_that_fails_midway_is_finished_by_the_next_call() {
+    let ws = TestWorkspace::new();
+    lay_out(&ws, 10);
+    let patch = ws.outside_file("p.patch", patch("A", "B", true));
+    ws.run(&["apply", "--from", patch.to_str().unwrap()]).ok();
+    let output = ws
+        .spawnable()
+        .env("STITCH_TEST_FAIL_AFTER_PUBLISHING", "2")
+        .arg("undo")
+        .output()
+        .unwrap();
+    let run = crate::support::Run::from_output(output);
+    assert_eq!(
+        run.envelope["error"], "INTERNAL_SERVER_ERROR",
+        "{}",
+        run.stdout
+    );
+    assert_ne!(snapshot(&ws), expected(10, "A", false), "torn on disk");
+    ws.run(&["list"]).ok();
+    assert_eq!(snapshot(&ws), expected(10, "A", false));
+    let history = ws.run(&["history"]);
+    let changes = &history.ok()["changes"];
+    assert_eq!(changes[0]["tool"], "undo_change");
+    assert_eq!(changes[1]["undone"], true);
+}
+
 #[test]
 fn two_overlapping_applies_at_once_both_land_or_one_is_cleanly_refused() {
     const ROUNDS: usize = 60;

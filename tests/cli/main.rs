@@ -24,6 +24,8 @@ mod apply;
 mod apply_changes;
 // apply_patch on files that move or are not text: binary deletes, a move and edit undone.
 mod apply_moves;
+// apply_patch replaying real commits made by git through every dialect, byte for byte.
+mod apply_replay;
 // edit_file: exact snippets, counts, candidates, edits[] all or nothing, diffs.
 mod edit;
 // Realistic mistakes over real text: copying candidates[0] repairs at least 97% of them.

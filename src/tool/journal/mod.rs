@@ -86,6 +86,9 @@ pub struct Pending {
     name: String,
     /// The versions the entry names as before, kept under `pending/` until the commit.
     kept: Vec<String>,
+    rolls_forward: bool,
+    /// How many files the change has (each may have a new version kept beside it).
+    files: usize,
 }
 
 /// What an entry says besides its files.
@@ -185,6 +188,8 @@ pub fn prepare_keeping<'w>(
                         id: entry.id,
                         name,
                         kept,
+                        rolls_forward: rolling,
+                        files: staged.len(),
                     },
                     unsynced,
                 )));
@@ -225,9 +230,22 @@ impl Pending {
         self.id
     }
 
+    /// Whether the entry keeps the change's new versions (`rollForward`), so that a later
+    /// call can finish the change.
+    #[must_use]
+    pub fn rolls_forward(&self) -> bool {
+        self.rolls_forward
+    }
+
     /// The change was not published: the entry goes.
     pub fn abandon(self, ctx: &Context) {
         ctx.ws.journal_remove(Shelf::Pending, &self.name);
+        if self.rolls_forward {
+            for index in 0..self.files {
+                ctx.ws
+                    .journal_remove(Shelf::Pending, &entry::new_version_name(&self.id, index));
+            }
+        }
         // Versions no entry names are pruned later, like any other.
         for sha in &self.kept {
             ctx.ws.adopt_kept(sha);

@@ -10,7 +10,7 @@
 use crate::refusal::Outcome;
 use crate::workspace::{sync_all, Dirty, Staged};
 
-use super::super::journal::{self, About, Planned};
+use super::super::journal::{self, About, Pending, Planned};
 use super::super::Context;
 use super::session_check;
 
@@ -150,15 +150,41 @@ pub fn commit_staged<'w>(
         }
         return Err(failure);
     }
-    let id = journal::publish_under(ctx, pending, || {
-        let mut dirty = Dirty::default();
-        publish(staged, &mut dirty)?;
+    // Past the commit point: what is not published yet stays kept for a later call to
+    // finish, whatever stops this one.
+    if pending.as_ref().is_some_and(Pending::rolls_forward) {
+        for one in staged.iter_mut().flatten() {
+            one.outlive();
+        }
+    }
+    let mut dirty = Dirty::default();
+    let published = publish(staged, &mut dirty);
+    let started = !dirty.is_empty();
+    let outcome = published.and_then(|()| {
         dirty
             .sync()
             .map_err(|e| anyhow::Error::new(e).context("syncing directories").into())
-    })?;
-    record(ctx, versions);
-    Ok(id)
+    });
+    match (outcome, pending) {
+        (Ok(()), pending) => {
+            let id = pending.map(|p| p.commit(ctx));
+            record(ctx, versions);
+            Ok(id)
+        }
+        // Past the commit point, some file already published: the change is finished by
+        // the next call, as after a crash, so the tree ends all-new rather than half.
+        (Err(e), Some(pending)) if started && pending.rolls_forward() => {
+            // The entry stays under `pending/` for the next call of any kind to finish
+            // (`journal::recover`), as after a crash.
+            drop(pending);
+            Err(e)
+        }
+        (Err(e), Some(pending)) => {
+            pending.abandon(ctx);
+            Err(e)
+        }
+        (Err(e), None) => Err(e),
+    }
 }
 
 /// Each file's path, version after and source (for a move), for the session's ledger.

@@ -98,7 +98,7 @@ pub fn run(
     let id = commit_staged(ctx, change, staged, |staged, dirty| {
         for (done, ((record, _), staged)) in records.iter().zip(staged).enumerate() {
             apply(ctx, record, staged, dirty)?;
-            kill_hook::published(done + 1);
+            kill_hook::published(done + 1)?;
         }
         Ok(())
     })?;

@@ -70,6 +70,12 @@ impl Dirty {
         }
     }
 
+    /// Whether no directory is held: nothing was published into one.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.dirs.is_empty()
+    }
+
     /// Syncs every directory held, side by side: once this returns, every name the
     /// change gave or took survives a crash.
     pub fn sync(self) -> Result<(), Error> {

@@ -14,6 +14,13 @@ use super::{Error, Staged, Temp};
 use crate::platform;
 
 impl Staged<'_> {
+    /// Leaves the name [`Staged::keep_as`] gave when this is dropped unpublished (see the
+    /// module): once the change's entry is durable, what was not published yet is
+    /// finished from there. Without a kept name, nothing changes.
+    pub fn outlive(&mut self) {
+        self.outlives = matches!(self.temp, Some(Temp::Named { .. }));
+    }
+
     /// Names the staged file `name` in `dir` (which must be on the target's filesystem),
     /// never replacing a name there: [`Error::AlreadyExists`] when it is taken. Called
     /// again, it moves the name. Another filesystem (`EXDEV`), or no way to link an

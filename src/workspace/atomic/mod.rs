@@ -184,6 +184,7 @@ impl Workspace {
             replaced: None,
             base: reuse.map(|reuse| reuse.source),
             synced: AtomicBool::new(false),
+            outlives: false,
         };
         let spliced = fill::fill(staged.file(), parts, reuse, mode)?;
         staged.replaced = reuse.filter(|_| spliced).map(|reuse| reuse.source);
@@ -255,6 +256,9 @@ pub struct Staged<'a> {
     base: Option<&'a super::OpenFile>,
     /// The content has reached the disk: publishing it may follow.
     synced: AtomicBool,
+    /// Its name (one the journal gave it) outlives it when it is dropped unpublished: a
+    /// change cut short past its commit point is finished from there by a later call.
+    outlives: bool,
 }
 
 impl std::fmt::Debug for Staged<'_> {
@@ -347,7 +351,9 @@ impl<'a> Staged<'a> {
 impl Drop for Staged<'_> {
     fn drop(&mut self) {
         if let Some(temp) = &self.temp {
-            temp.discard();
+            if !self.outlives {
+                temp.discard();
+            }
         }
     }
 }
