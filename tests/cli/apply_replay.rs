@@ -4,6 +4,7 @@
 //! tree after compared with git's byte for byte.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
@@ -64,10 +65,13 @@ fn parse(diff: &str) -> Vec<FileDiff> {
 
 /// The old or new side of a hunk, lines ended by newlines.
 fn side(hunk: &[(char, String)], mark: char) -> String {
-    hunk.iter()
-        .filter(|(m, _)| *m == ' ' || *m == mark)
-        .map(|(_, text)| format!("{text}\n"))
-        .collect()
+    hunk.iter().filter(|(m, _)| *m == ' ' || *m == mark).fold(
+        String::new(),
+        |mut out, (_, text)| {
+            let _ = writeln!(out, "{text}");
+            out
+        },
+    )
 }
 
 fn codex(files: &[FileDiff], after: &Path) -> String {
@@ -75,21 +79,23 @@ fn codex(files: &[FileDiff], after: &Path) -> String {
     for file in files {
         match (&file.old, &file.new) {
             (None, Some(new)) => {
-                patch += &format!("*** Add File: {new}\n");
+                let _ = writeln!(patch, "*** Add File: {new}");
                 for line in std::fs::read_to_string(after.join(new)).unwrap().lines() {
-                    patch += &format!("+{line}\n");
+                    let _ = writeln!(patch, "+{line}");
                 }
             }
-            (Some(old), None) => patch += &format!("*** Delete File: {old}\n"),
+            (Some(old), None) => {
+                let _ = writeln!(patch, "*** Delete File: {old}");
+            }
             (Some(old), Some(new)) => {
-                patch += &format!("*** Update File: {old}\n");
+                let _ = writeln!(patch, "*** Update File: {old}");
                 if old != new {
-                    patch += &format!("*** Move to: {new}\n");
+                    let _ = writeln!(patch, "*** Move to: {new}");
                 }
                 for hunk in &file.hunks {
                     patch += "@@\n";
                     for (mark, text) in hunk {
-                        patch += &format!("{mark}{text}\n");
+                        let _ = writeln!(patch, "{mark}{text}");
                     }
                 }
             }
@@ -107,12 +113,15 @@ fn search_replace(files: &[FileDiff], after: &Path) -> String {
         match (&file.old, &file.new) {
             (None, Some(new)) => {
                 let text = std::fs::read_to_string(after.join(new)).unwrap();
-                blocks +=
-                    &format!("{new}\n```\n<<<<<<< SEARCH\n=======\n{text}>>>>>>> REPLACE\n```\n\n");
+                let _ = write!(
+                    blocks,
+                    "{new}\n```\n<<<<<<< SEARCH\n=======\n{text}>>>>>>> REPLACE\n```\n\n"
+                );
             }
             (Some(old), Some(new)) if old == new => {
                 for hunk in &file.hunks {
-                    blocks += &format!(
+                    let _ = write!(
+                        blocks,
                         "{new}\n<<<<<<< SEARCH\n{}=======\n{}>>>>>>> REPLACE\n\n",
                         side(hunk, '-'),
                         side(hunk, '+')
@@ -164,7 +173,10 @@ fn files_of(dir: &Path) -> BTreeMap<std::path::PathBuf, Vec<u8>> {
 /// moved into a new directory.
 fn history(repo: &Path) -> Vec<String> {
     let numbered = |name: &str, n: usize| -> String {
-        (1..=n).map(|i| format!("{name} line {i}\n")).collect()
+        (1..=n).fold(String::new(), |mut out, i| {
+            let _ = writeln!(out, "{name} line {i}");
+            out
+        })
     };
     let write = |rel: &str, text: &str| {
         let path = repo.join(rel);
