@@ -16,5 +16,9 @@ fn main() {
     let pie = std::env::var_os("STITCH_PIE").is_some_and(|v| v == "1");
     if os == "linux" && env == "gnu" && !pie {
         println!("cargo:rustc-link-arg-bins=-no-pie");
+        // The unwinder linked in from libgcc_eh.a (as a static build's is), so that no
+        // libgcc_s.so is looked up, mapped and relocated at every start: libc is then the
+        // only library loaded. `--as-needed` (rustc's default) drops libgcc_s.
+        println!("cargo:rustc-link-lib=static:-bundle=gcc_eh");
     }
 }

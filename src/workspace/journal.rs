@@ -68,8 +68,16 @@ impl Unsynced<'_> {
     /// filesystem's running transaction, so a sync of the new content at the same time
     /// shares the commit.
     pub fn sync(&self) -> Result<(), Error> {
-        self.file.sync_data().map_err(Error::Io)?;
-        sync_dir(self.dir)
+        // The two syncs side by side: the filesystem commits them together, and the
+        // directory's no longer waits for the data's on the call's critical path.
+        std::thread::scope(|scope| {
+            let dir = scope.spawn(|| sync_dir(self.dir));
+            let data = self.file.sync_data().map_err(Error::Io);
+            let dir = dir
+                .join()
+                .unwrap_or_else(|_| Err(Error::Io(std::io::Error::other("a sync panicked"))));
+            data.and(dir)
+        })
     }
 }
 
