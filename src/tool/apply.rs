@@ -26,7 +26,7 @@ use crate::workspace::{Kind, Location, Staged, WriteMode};
 
 use super::args::{self, Request};
 use super::journal::{FileRecord, Keep, Planned};
-use super::mutation::commit::{commit_staged, Change};
+use super::mutation::commit::{commit, Change};
 use super::mutation::kill_hook;
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::target;
@@ -346,7 +346,7 @@ fn publish(
         })
         .collect();
     let change = Change::of(ApplyRequest::TOOL, planned);
-    let id = commit_staged(ctx, change, staged, |staged, dirty| {
+    let id = commit(ctx, change, staged, |staged, dirty| {
         // Every file replaced or removed is looked at once more before any is published,
         // so a file another program rewrote meanwhile refuses the whole change.
         for real in records

@@ -116,9 +116,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
                 bytes: None,
             },
         };
-        id = commit(ctx, Change::of(DeleteRequest::TOOL, vec![planned]), || {
+        let change = Change::of(DeleteRequest::TOOL, vec![planned]);
+        id = commit(ctx, change, vec![None], |_, dirty| {
             ctx.ws
-                .remove(location)
+                .remove_into(location, dirty)
                 .map_err(|e| refuse::path(ctx, &shown, e))
         })?;
         ctx.ws.remove_emptied_parents(&location.real);

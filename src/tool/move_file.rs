@@ -209,13 +209,12 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<MoveResult> {
         ctx.ws
             .create_dirs(&to.missing_dirs)
             .map_err(|e| refuse::path(ctx, &to_shown, e))?;
-        let replace = if replaced.is_some() {
-            Replace::Allowed
-        } else {
-            Replace::Never
-        };
-        let moved = commit(ctx, Change::of(MoveRequest::TOOL, vec![planned]), || {
-            ctx.ws.rename(from, to, replace).map_err(|e| match e {
+        let replace = replaced
+            .as_ref()
+            .map_or(Replace::Never, |_| Replace::Allowed);
+        let change = Change::of(MoveRequest::TOOL, vec![planned]);
+        let moved = commit(ctx, change, vec![None], |_, dirty| {
+            ctx.ws.rename_into(from, to, replace, dirty).map_err(|e| match e {
                 Error::AlreadyExists => Refusal::new(
                     Code::AlreadyExists,
                     format!("`{to_shown}` appeared while `{from_shown}` was being moved there, and was not replaced"),

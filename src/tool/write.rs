@@ -10,7 +10,7 @@ use crate::workspace::{Error, Kind, WriteMode};
 
 use super::args::{self, invalid, Request};
 use super::journal::{FileRecord, Keep, Planned};
-use super::mutation::commit::{commit_syncing, Change};
+use super::mutation::commit::{commit, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::{stale, target};
 use super::{approve, refuse, textfile, Context};
@@ -237,13 +237,12 @@ fn publish(
         staged = staged.over(base);
     }
     let change = Change::of(WriteRequest::TOOL, vec![planned]);
-    commit_syncing(
-        ctx,
-        change,
-        staged,
-        |staged| staged.sync().map_err(|e| refuse::path(ctx, shown, e)),
-        |staged| staged.publish().map_err(failed),
-    )?;
+    commit(ctx, change, vec![Some(staged)], |staged, dirty| {
+        for one in staged.into_iter().flatten() {
+            one.publish_into(dirty).map_err(failed)?;
+        }
+        Ok(())
+    })?;
     Ok(())
 }
 

@@ -16,7 +16,7 @@ use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 use super::args::Request;
 use super::args::{self, invalid};
 use super::journal::{self, About, FileRecord, Keep, Planned};
-use super::mutation::commit::{commit_syncing, Change};
+use super::mutation::commit::{commit, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::target;
 use super::mutation::{stale, stale_while_changing};
@@ -226,10 +226,9 @@ fn publish(
 ) -> Outcome<()> {
     let failed = |e| refuse::path(ctx, &location.shown, e);
     // Staged early (a large file), it is synced already; else it syncs beside the entry.
-    let (staged, synced) = if let Some(staged) = staged {
-        (staged.map_err(failed)?, true)
-    } else {
-        (stage(ctx, location, loaded, edited).map_err(failed)?, false)
+    let staged = match staged {
+        Some(staged) => staged.map_err(failed)?,
+        None => stage(ctx, location, loaded, edited).map_err(failed)?,
     };
     let planned = Planned {
         record: FileRecord {
@@ -266,16 +265,11 @@ fn publish(
             edits,
         },
     };
-    let sync = |staged: &Staged<'_>| {
-        if synced {
-            return Ok(());
+    commit(ctx, change, vec![Some(staged)], |staged, dirty| {
+        for one in staged.into_iter().flatten() {
+            one.publish_into(dirty).map_err(failed)?;
         }
-        staged
-            .sync()
-            .map_err(|e| refuse::path(ctx, &location.shown, e))
-    };
-    commit_syncing(ctx, change, staged, sync, |staged| {
-        staged.publish().map_err(failed)
+        Ok(())
     })?;
     Ok(())
 }

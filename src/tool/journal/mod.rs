@@ -5,7 +5,7 @@
 //! after, and how to keep the version before — once every check has passed and just before
 //! it publishes; then [`Pending::commit`] after. An entry is made under `pending/` and moved
 //! to `entries/` once its change is published. A change of several files keeps its new
-//! versions beside the entry ([`prepare_keeping`]), so that one left pending by a process
+//! versions beside the entry (also [`prepare`]), so that one left pending by a process
 //! that died past the commit point is finished by the next call of any kind ([`recover`]);
 //! an entry without them is kept when its files are at their new versions, dropped when
 //! they are not. Entries are authenticated ([`entry`]); one that does not verify is
@@ -100,23 +100,14 @@ pub struct About {
 
 /// Writes the entry of a change by `tool` to `files`, keeping each version before, once
 /// every check has passed and just before publishing: the entry written, with what syncs
-/// it (which must succeed before anything is published). `None` when the journal is off.
-pub fn prepare<'w>(
-    ctx: &'w Context,
-    tool: &str,
-    files: Vec<Planned<'_>>,
-    about: &About,
-) -> Outcome<Option<(Pending, Unsynced<'w>)>> {
-    prepare_keeping(ctx, tool, files, about, &mut [])
-}
-
-/// [`prepare`] for a change whose new versions are `staged` (one per file of `files`,
-/// `None` for a file the change removes or moves): each is kept under `pending/` beside
+/// it (which must succeed before anything is published); `None` when the journal is off.
+/// The change's new versions `staged` (one per file of `files`, `None` for a file the
+/// change removes or moves; empty for a change of one file) are each kept under `pending/` beside
 /// the entry, which says so (`rollForward`), so that once the entry is durable the
 /// change can be finished by a later call if this process dies. Where a new version
 /// cannot be kept there (another filesystem), the entry does not say so, and a crash
 /// after its commit point is reconciled as a single file's would be.
-pub fn prepare_keeping<'w>(
+pub fn prepare<'w>(
     ctx: &'w Context,
     tool: &str,
     files: Vec<Planned<'_>>,
@@ -249,24 +240,6 @@ impl Pending {
         // Versions no entry names are pruned later, like any other.
         for sha in &self.kept {
             ctx.ws.adopt_kept(sha);
-        }
-    }
-}
-
-/// Runs `publish` under the entry `pending` (if any): committed when it succeeds,
-/// abandoned when it fails. Returns the entry's id.
-pub fn publish_under(
-    ctx: &Context,
-    pending: Option<Pending>,
-    publish: impl FnOnce() -> Outcome<()>,
-) -> Outcome<Option<String>> {
-    match publish() {
-        Ok(()) => Ok(pending.map(|p| p.commit(ctx))),
-        Err(e) => {
-            if let Some(p) = pending {
-                p.abandon(ctx);
-            }
-            Err(e)
         }
     }
 }

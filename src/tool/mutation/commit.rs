@@ -1,11 +1,9 @@
 //! The last steps every mutation runs, once its checks have passed and the authorize hook
-//! approved, with its new contents staged and synced: the journal entry made durable, the
-//! change published, the entry committed, and the session's ledger told what each file is
-//! now. A failure to publish leaves no entry behind; a failure before it changes nothing.
-//!
-//! A change of several files ([`commit_staged`]) keeps its new versions beside its entry,
-//! syncs them side by side, publishes each file and syncs each directory once: once the
-//! entry is durable, the change is finished by the next call even if this process dies.
+//! approved, with its new contents staged: the journal entry written, the new contents and
+//! the entry synced, the change published, the directories synced, the entry committed,
+//! and the session's ledger told what each file is now — one function, [`commit`], for
+//! every tool. A failure before anything is published changes nothing and leaves no entry;
+//! past the commit point, a change of several files is finished by the next call.
 
 use crate::refusal::Outcome;
 use crate::workspace::{sync_all, Dirty, Staged};
@@ -35,85 +33,16 @@ impl<'a> Change<'a> {
     }
 }
 
-/// Journals `change`, runs `publish`, commits the entry, and records in the session what
-/// each file is now. Returns the entry's id (`None` with the journal off).
-pub fn commit(
-    ctx: &Context,
-    change: Change<'_>,
-    publish: impl FnOnce() -> Outcome<()>,
-) -> Outcome<Option<String>> {
-    commit_syncing(ctx, change, (), |()| Ok(()), |()| publish())
-}
-
-/// [`commit`] for a change whose new contents (`staged`) are staged but not yet synced:
-/// `sync` syncs them on another core while the entry is written and synced here, since
-/// both must reach the disk before anything is published and neither needs the other;
-/// then `publish` publishes them.
-pub fn commit_syncing<T: Sync>(
-    ctx: &Context,
-    change: Change<'_>,
-    staged: T,
-    sync: impl FnOnce(&T) -> Outcome<()> + Send,
-    publish: impl FnOnce(T) -> Outcome<()>,
-) -> Outcome<Option<String>> {
-    let versions = versions(&change);
-    // The entry is written first, then both it and the new contents are synced at once:
-    // their metadata then reaches the disk in one commit of the filesystem's journal. The
-    // syncing thread is started before the entry is written, so that its start-up is not
-    // on the critical path, and waits for the entry before it syncs.
-    let pending = if ctx.policy.journal && journal::keyed(ctx).is_ok() {
-        let ready = std::sync::Barrier::new(2);
-        let (prepared, synced) = std::thread::scope(|scope| {
-            let (staged, ready) = (&staged, &ready);
-            let syncing = scope.spawn(move || {
-                ready.wait();
-                sync(staged)
-            });
-            let prepared = journal::prepare(ctx, change.tool, change.files, &change.about);
-            ready.wait();
-            let prepared = prepared.map(|p| {
-                p.map(|(pending, unsynced)| {
-                    let entry = unsynced.sync();
-                    (pending, entry)
-                })
-            });
-            let synced = syncing
-                .join()
-                .unwrap_or_else(|_| Err(anyhow::anyhow!("a sync panicked").into()));
-            (prepared, synced)
-        });
-        match (prepared?, synced) {
-            (None, synced) => {
-                synced?;
-                None
-            }
-            (Some((pending, entry)), synced) => {
-                if let Err(e) = entry {
-                    pending.abandon(ctx);
-                    return Err(journal::state_failure(ctx, e));
-                }
-                if let Err(e) = synced {
-                    pending.abandon(ctx);
-                    return Err(e);
-                }
-                Some(pending)
-            }
-        }
-    } else {
-        sync(&staged)?;
-        None
-    };
-    let id = journal::publish_under(ctx, pending, || publish(staged))?;
-    record(ctx, versions);
-    Ok(id)
-}
-
-/// [`commit`] for a change of several files whose new versions are `staged` (one per file
-/// of `change`, `None` for a file it removes or moves), not yet synced. Each new version is
-/// kept beside the entry (§12's roll forward), then the new versions are synced side by
-/// side while the entry is synced here; then `publish` publishes them, handing each
-/// directory it touched to the [`Dirty`] it is given, and each of those is synced once.
-pub fn commit_staged<'w>(
+/// The last steps of every mutation — write, edit, delete, move, undo, apply — in one
+/// function over the typed plan `change` and its new versions `staged` (one per file of
+/// `change`, `None` for a file it removes or moves), staged but not yet synced: the
+/// journal entry is written (for a change of several files, each new version kept beside
+/// it: §12's roll forward), the new versions and the entry are synced side by side, then
+/// `publish` publishes each file, handing every directory it touched to the [`Dirty`] it
+/// is given, and each of those is synced once; the entry is committed and the session's
+/// ledger told what each file is now. Returns the entry's id (`None` with the journal
+/// off).
+pub fn commit<'w>(
     ctx: &'w Context,
     change: Change<'_>,
     mut staged: Vec<Option<Staged<'w>>>,
@@ -121,12 +50,23 @@ pub fn commit_staged<'w>(
 ) -> Outcome<Option<String>> {
     let versions = versions(&change);
     let prepared = if ctx.policy.journal && journal::keyed(ctx).is_ok() {
-        journal::prepare_keeping(ctx, change.tool, change.files, &change.about, &mut staged)?
+        // One file's change is one rename or unlink: there is nothing to finish after a
+        // crash, so its new version is not kept beside the entry.
+        let keep: &mut [Option<Staged<'w>>] = if change.files.len() > 1 {
+            &mut staged
+        } else {
+            &mut []
+        };
+        journal::prepare(ctx, change.tool, change.files, &change.about, keep)?
     } else {
         None
     };
     let (entry, synced) = std::thread::scope(|scope| {
         let files: Vec<&Staged<'_>> = staged.iter().flatten().collect();
+        if prepared.is_none() {
+            // Nothing to sync beside them: here, on this thread.
+            return (None, sync_all(&files));
+        }
         let syncing = (!files.is_empty()).then(|| scope.spawn(move || sync_all(&files)));
         let entry = prepared.as_ref().map(|(_, unsynced)| unsynced.sync());
         let synced = syncing.map_or(Ok(()), |s| {

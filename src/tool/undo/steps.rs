@@ -13,7 +13,7 @@ use crate::workspace::{Dirty, Location, OpenFile, Replace, Staged, WriteMode};
 
 use super::super::args::Request;
 use super::super::journal::{self, About, Entry, FileRecord, Keep, Planned};
-use super::super::mutation::commit::{commit_staged, Change};
+use super::super::mutation::commit::{commit, Change};
 use super::super::mutation::kill_hook;
 use super::super::{approve, edit::MAX_DIFF_BYTES, refuse, Context};
 use super::plan::Step;
@@ -95,7 +95,7 @@ pub fn run(
         files: planned,
         about,
     };
-    let id = commit_staged(ctx, change, staged, |staged, dirty| {
+    let id = commit(ctx, change, staged, |staged, dirty| {
         for (done, ((record, _), staged)) in records.iter().zip(staged).enumerate() {
             apply(ctx, record, staged, dirty)?;
             kill_hook::published(done + 1)?;

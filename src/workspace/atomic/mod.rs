@@ -286,6 +286,9 @@ impl<'a> Staged<'a> {
     /// Syncs the content to the disk (on another thread if the caller likes: the
     /// handle is shared); [`Staged::publish`] syncs first if this has not succeeded.
     pub fn sync(&self) -> Result<(), Error> {
+        if self.synced.load(Ordering::Acquire) {
+            return Ok(());
+        }
         fill::sync(self.file(), self.replaced)?;
         self.synced.store(true, Ordering::Release);
         Ok(())
