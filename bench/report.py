@@ -252,9 +252,11 @@ def main():
                        ("loadavg_start", "load average at start"), ("loadavg_end", "load average at end"),
                        ("commit", "stitch commit"), ("versions", "tools")]:
         w(f"| {label} | {facts.get(key, '?')} |")
-    w("\n`stitch` below is a copy of `target/x86_64-unknown-linux-gnu/release/stitch` "
-      "(`cargo release-static`: static, non-PIE), `$W` the run's temp directory, and `python3` the interpreter "
-      "itself (resolved through any shim, so its start-up is not inflated).")
+    w("\n`stitch` below is a copy of `target/release/stitch`, the binary `cargo install --path .` "
+      f"gives ({facts.get('stitch', '?').split('(', 1)[-1].rstrip(')')}); `stitch-static` (rows g1 and g2 "
+      "only) a copy of `cargo release-static`'s, static and non-PIE. `$W` is the run's temp "
+      "directory, and `python3` the interpreter itself (resolved through any shim, so its "
+      "start-up is not inflated).")
 
     w("\n## Summary\n")
     w("| # | scenario | stitch median | baseline | baseline median | ratio (stitch / baseline) | target | verdict |")

@@ -4,11 +4,10 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{json, Value};
 
-use crate::support::TestWorkspace;
+use crate::support::{git, TestWorkspace};
 
 /// The workspace's files, stitch's own state aside.
 fn tree(root: &Path) -> BTreeMap<std::path::PathBuf, Vec<u8>> {
@@ -150,24 +149,6 @@ fn search_replace_blocks_apply_and_report_the_dialect() {
         ws.read_string("src/app.py"),
         "def greet():\n    print(\"hi there\")\n"
     );
-}
-
-/// Runs git in `dir` with no user or system configuration.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let output = Command::new("git")
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
 }
 
 fn write_all(dir: &Path, files: &BTreeMap<&str, String>) {

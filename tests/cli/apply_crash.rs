@@ -473,28 +473,37 @@ fn a_file_changed_between_the_crash_and_the_recovery_is_left_as_it_is_and_histor
     assert_eq!(fs::read_to_string(ws.path(FILES[2])).unwrap(), theirs);
 }
 
+/// An undo of the A → B change cut short by the debug build's `hook` once it has
+/// published `published` files: torn on disk, then finished by the next call (`next`), and
+/// listed as the undo of that change. Returns what the cut call printed.
 #[cfg(debug_assertions)]
-#[test]
-fn an_undo_killed_midway_is_finished_by_the_next_call() {
+fn undo_cut_short(hook: &str, published: usize, next: &str) -> std::process::Output {
     let ws = TestWorkspace::new();
     lay_out(&ws, 10);
     let patch = ws.outside_file("p.patch", patch("A", "B", true));
     ws.run(&["apply", "--from", patch.to_str().unwrap()]).ok();
     let output = ws
         .spawnable()
-        .env("STITCH_TEST_KILL_AFTER_PUBLISHING", "3")
+        .env(hook, published.to_string())
         .arg("undo")
         .output()
         .unwrap();
-    assert!(!output.status.success(), "the hook kills the undo");
+    assert!(!output.status.success(), "{hook} cuts the undo short");
     assert_ne!(snapshot(&ws), expected(10, "A", false), "torn on disk");
-    ws.run(&["history"]).ok();
+    ws.run(&[next]).ok();
     assert_eq!(snapshot(&ws), expected(10, "A", false));
     let history = ws.run(&["history"]);
     let changes = &history.ok()["changes"];
     assert_eq!(changes.as_array().unwrap().len(), 2);
     assert_eq!(changes[0]["tool"], "undo_change");
     assert_eq!(changes[1]["undone"], true);
+    output
+}
+
+#[cfg(debug_assertions)]
+#[test]
+fn an_undo_killed_midway_is_finished_by_the_next_call() {
+    undo_cut_short("STITCH_TEST_KILL_AFTER_PUBLISHING", 3, "history");
 }
 
 #[cfg(debug_assertions)]
@@ -545,29 +554,13 @@ fn a_change_that_fails_after_its_first_file_is_finished_by_the_next_call() {
 #[cfg(debug_assertions)]
 #[test]
 fn an_undo_that_fails_midway_is_finished_by_the_next_call() {
-    let ws = TestWorkspace::new();
-    lay_out(&ws, 10);
-    let patch = ws.outside_file("p.patch", patch("A", "B", true));
-    ws.run(&["apply", "--from", patch.to_str().unwrap()]).ok();
-    let output = ws
-        .spawnable()
-        .env("STITCH_TEST_FAIL_AFTER_PUBLISHING", "2")
-        .arg("undo")
-        .output()
-        .unwrap();
+    let output = undo_cut_short("STITCH_TEST_FAIL_AFTER_PUBLISHING", 2, "list");
     let run = crate::support::Run::from_output(output);
     assert_eq!(
         run.envelope["error"], "INTERNAL_SERVER_ERROR",
         "{}",
         run.stdout
     );
-    assert_ne!(snapshot(&ws), expected(10, "A", false), "torn on disk");
-    ws.run(&["list"]).ok();
-    assert_eq!(snapshot(&ws), expected(10, "A", false));
-    let history = ws.run(&["history"]);
-    let changes = &history.ok()["changes"];
-    assert_eq!(changes[0]["tool"], "undo_change");
-    assert_eq!(changes[1]["undone"], true);
 }
 
 #[test]

@@ -6,25 +6,10 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{json, Value};
 
-use crate::support::TestWorkspace;
-
-/// Runs git in `dir` with no user or system configuration.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let output = Command::new("git")
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.org"])
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(output.status.success(), "git {args:?}");
-    String::from_utf8(output.stdout).unwrap()
-}
+use crate::support::{git, TestWorkspace};
 
 /// One file's part of a `git diff`: its old and new path (`None` for absent) and hunks,
 /// each a list of (` `|`-`|`+`, line without its newline).

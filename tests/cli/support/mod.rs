@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 mod envelope;
+mod git;
 mod host;
 mod lock;
 mod mcp;
@@ -30,6 +31,7 @@ mod seccomp {
 // The placeholders are the helper's vocabulary, exported whether or not a suite uses each.
 #[allow(unused_imports)]
 pub use envelope::{assert_json, ANY, NUMBER, SHA256, STRING};
+pub use git::git;
 pub use host::{mount, sha256sum, Mount};
 pub use lock::hold_every_lock;
 pub use mcp::{envelope_of, McpServer};
