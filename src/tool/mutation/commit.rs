@@ -111,11 +111,11 @@ pub fn commit<'w>(
             record(ctx, versions);
             Ok(id)
         }
-        // Past the commit point, some file already published: the change is finished by
-        // the next call, as after a crash, so the tree ends all-new rather than half.
-        (Err(e), Some(pending)) if started && pending.rolls_forward() => {
-            // The entry stays under `pending/` for the next call of any kind to finish
-            // (`journal::recover`), as after a crash.
+        // Past the commit point, some file already published: the entry stays under
+        // `pending/`, and the next call of any kind settles it as after a crash
+        // (`journal::recover`): a change that keeps its new versions is finished, so the
+        // tree ends all-new rather than half; one file's change, published, is kept.
+        (Err(e), Some(pending)) if started => {
             drop(pending);
             Err(e)
         }
