@@ -307,6 +307,16 @@ mod tests {
     }
 
     #[test]
+    fn a_budget_spent_before_the_search_began_still_answers_for_a_small_file() {
+        // As when the process was held up by a loaded machine between the refusal's start
+        // and the search: the first lines and the best starts are always looked at.
+        let text = "def greet():\n    name = \"world\"\n    print(\"hello\", name)\n";
+        let snippet = "    name = 'world'\n    print('hello', name)";
+        let found = closest(text, snippet, 3, Duration::ZERO);
+        assert_eq!(found.first().map(|c| c.start_line), Some(2), "{found:?}");
+    }
+
+    #[test]
     fn ten_mib_text_is_searched_within_budget() {
         let mut text = numbered(120_000);
         let planted = "    if retries > limit {\n        return Err(Error::TooManyRetries(retries));\n    }\n    let backoff = base_delay * 2u32.pow(retries);\n    sleep(backoff);\n";
