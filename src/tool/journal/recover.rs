@@ -61,6 +61,8 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
                 .is_some_and(|age| age >= prune::IN_FLIGHT_SECS)
             {
                 ctx.ws.journal_remove(Shelf::Pending, name);
+                // The new versions kept for it go with it, below, as orphans.
+                entry_ids.remove(id);
             }
             continue;
         };
