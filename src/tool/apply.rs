@@ -30,6 +30,7 @@ use super::mutation::commit::{commit, Change};
 use super::mutation::kill_hook;
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::target;
+use super::payload::{FileChange, Payload};
 use super::{approve, refuse, textfile, Context};
 use build::{Body, Held, Original, Tree};
 
@@ -273,30 +274,30 @@ fn load_originals(
 }
 
 /// What the authorize command is told: the whole change.
-fn payload(ctx: &Context, changes: &[Changed], req: &ApplyRequest) -> Value {
-    let mut creates: Vec<&String> = changes
+fn payload<'a>(ctx: &'a Context, changes: &'a [Changed], req: &ApplyRequest) -> Payload<'a> {
+    let mut creates: Vec<&str> = changes
         .iter()
-        .flat_map(|c| &c.created_directories)
+        .flat_map(|c| c.created_directories.iter().map(String::as_str))
         .collect();
-    creates.sort();
+    creates.sort_unstable();
     creates.dedup();
-    let mut payload = json!({
-        "tool": ApplyRequest::TOOL,
-        "changes": changes.iter().map(|c| {
-            let mut one = json!({"path": c.path, "operation": c.operation});
-            if let Some(from) = &c.from { one["from"] = json!(from); }
-            if let Some(base) = &c.base_sha256 { one["baseSha256"] = json!(base); }
-            if let Some(sha) = &c.sha256 { one["resultSha256"] = json!(sha); }
-            if let Some(bytes) = c.bytes { one["bytes"] = json!(bytes); }
-            one
-        }).collect::<Vec<_>>(),
-        "createsDirectories": creates,
-        "dryRun": req.dry_run,
-    });
-    if let Some(session) = &ctx.session {
-        payload["session"] = json!(session.id());
+    Payload {
+        changes: Some(
+            changes
+                .iter()
+                .map(|c| FileChange {
+                    path: &c.path,
+                    operation: c.operation,
+                    from: c.from.as_deref(),
+                    base_sha256: c.base_sha256.as_deref(),
+                    result_sha256: c.sha256.as_deref(),
+                    bytes: c.bytes.map(|b| b as u64),
+                })
+                .collect(),
+        ),
+        creates_directories: Some(creates),
+        ..Payload::of(ctx, ApplyRequest::TOOL, req.dry_run)
     }
-    payload
 }
 
 /// Stages every new version, then journals the change (the new versions kept beside the

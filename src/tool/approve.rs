@@ -8,6 +8,7 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::home::Home;
 use crate::workspace::{Location, Workspace};
 
+use super::payload::Payload;
 use super::{Context, Output};
 
 /// The policy in force in `ws`: the user's config and the workspace's, the trust record
@@ -111,9 +112,14 @@ pub fn rules(ctx: &Context, location: &Location, mutation: bool) -> Result<(), R
 
 /// Asks each authorize command the policy names (the user's first) to approve a mutation
 /// described by `payload`; the first refusal ends the call.
-pub fn authorize(ctx: &Context, shown: &str, payload: &Value) -> Outcome<()> {
+pub fn authorize(ctx: &Context, shown: &str, payload: &Payload<'_>) -> Outcome<()> {
+    if ctx.policy.hooks.is_empty() {
+        return Ok(());
+    }
+    let payload = serde_json::to_value(payload)
+        .map_err(|e| anyhow::Error::new(e).context("serializing the authorize payload"))?;
     for hook in &ctx.policy.hooks {
-        let verdict = policy::authorize(&hook.argv, ctx.ws.root_path(), payload, hook.timeout);
+        let verdict = policy::authorize(&hook.argv, ctx.ws.root_path(), &payload, hook.timeout);
         if let Verdict::Deny { reason } = verdict {
             let config = match hook.source {
                 Source::User => Home::from_env().config_shown(),

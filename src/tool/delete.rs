@@ -5,7 +5,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::digest::is_sha256_hex;
 use crate::refusal::{key, Outcome};
@@ -16,6 +16,7 @@ use super::journal::{FileRecord, Keep, Planned};
 use super::mutation::commit::{commit, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::{stale, target};
+use super::payload::Payload;
 use super::{approve, refuse, Context};
 
 /// The arguments of `delete_file`.
@@ -86,17 +87,13 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
             return Err(stale(&shown, expected, Some(&actual)).into());
         }
     }
-    let mut payload = json!({
-        "tool": DeleteRequest::TOOL,
-        "path": shown,
-        "operation": "delete",
-        "bytes": file.size,
-        "baseSha256": actual,
-        "dryRun": req.dry_run,
-    });
-    if let Some(session) = &ctx.session {
-        payload["session"] = json!(session.id());
-    }
+    let payload = Payload {
+        path: Some(&shown),
+        operation: Some("delete"),
+        bytes: Some(file.size),
+        base_sha256: Some(&actual),
+        ..Payload::of(ctx, DeleteRequest::TOOL, req.dry_run)
+    };
     approve::authorize(ctx, &shown, &payload)?;
     let mut id = None;
     if !req.dry_run {

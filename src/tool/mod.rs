@@ -20,6 +20,7 @@ mod move_file;
 mod mutation;
 mod near;
 pub mod output;
+mod payload;
 mod read;
 mod refuse;
 pub mod registry;

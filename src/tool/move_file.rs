@@ -8,7 +8,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::digest::is_sha256_hex;
 use crate::refusal::{key, Code, Outcome, Refusal};
@@ -19,6 +19,7 @@ use super::journal::{FileRecord, Keep, Planned};
 use super::mutation::commit::{commit, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::{stale, target};
+use super::payload::Payload;
 use super::{approve, refuse, Context};
 
 /// The arguments of `move_file`.
@@ -109,31 +110,24 @@ fn destination(
 
 /// What the authorize command is told about this move: `(previous, sha256)` are the
 /// digests of the file replaced (if any) and of the file moved.
-fn payload(
-    ctx: &Context,
+fn payload<'a>(
+    ctx: &'a Context,
     req: &MoveRequest,
-    (from, to): (&Location, &Location),
+    (from, to): (&'a Location, &'a Location),
     bytes: u64,
-    (previous, sha256): (Option<&str>, &str),
-) -> Value {
-    let mut payload = json!({
-        "tool": MoveRequest::TOOL,
-        "path": to.shown,
-        "from": from.shown,
-        "operation": "move",
-        "bytes": bytes,
-        "overwrite": req.overwrite,
-        "createsDirectories": to.missing_dirs,
-        "resultSha256": sha256,
-        "dryRun": req.dry_run,
-    });
-    if let Some(previous) = previous {
-        payload["baseSha256"] = json!(previous);
+    (previous, sha256): (Option<&'a str>, &'a str),
+) -> Payload<'a> {
+    Payload {
+        path: Some(&to.shown),
+        from: Some(&from.shown),
+        operation: Some("move"),
+        bytes: Some(bytes),
+        overwrite: Some(req.overwrite),
+        creates_directories: Some(to.missing_dirs.iter().map(String::as_str).collect()),
+        base_sha256: previous,
+        result_sha256: Some(sha256),
+        ..Payload::of(ctx, MoveRequest::TOOL, req.dry_run)
     }
-    if let Some(session) = &ctx.session {
-        payload["session"] = json!(session.id());
-    }
-    payload
 }
 
 /// Moves the file named in `arguments`.

@@ -2,7 +2,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::digest::{is_sha256_hex, sha256_hex};
 use crate::refusal::{key, Code, Outcome, Refusal};
@@ -13,6 +13,7 @@ use super::journal::{FileRecord, Keep, Planned};
 use super::mutation::commit::{commit, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::{stale, target};
+use super::payload::Payload;
 use super::{approve, refuse, textfile, Context};
 
 /// The arguments of `write_file`.
@@ -259,28 +260,25 @@ fn text_diff(ctx: &Context, location: &crate::workspace::Location, bytes: &[u8])
 }
 
 /// What the authorize command is told about this write.
-fn payload(
-    ctx: &Context,
+fn payload<'a>(
+    ctx: &'a Context,
     req: &WriteRequest,
-    location: &crate::workspace::Location,
-    previous: Option<&str>,
-    sha256: &str,
-) -> Value {
-    let mut payload = json!({
-        "tool": WriteRequest::TOOL,
-        "path": location.shown,
-        "operation": if previous.is_some() { "replace" } else { "create" },
-        "bytes": req.content.len(),
-        "overwrite": req.overwrite,
-        "createsDirectories": location.missing_dirs,
-        "resultSha256": sha256,
-        "dryRun": req.dry_run,
-    });
-    if let Some(previous) = previous {
-        payload["baseSha256"] = json!(previous);
+    location: &'a crate::workspace::Location,
+    previous: Option<&'a str>,
+    sha256: &'a str,
+) -> Payload<'a> {
+    Payload {
+        path: Some(&location.shown),
+        operation: Some(if previous.is_some() {
+            "replace"
+        } else {
+            "create"
+        }),
+        bytes: Some(req.content.len() as u64),
+        overwrite: Some(req.overwrite),
+        creates_directories: Some(location.missing_dirs.iter().map(String::as_str).collect()),
+        base_sha256: previous,
+        result_sha256: Some(sha256),
+        ..Payload::of(ctx, WriteRequest::TOOL, req.dry_run)
     }
-    if let Some(session) = &ctx.session {
-        payload["session"] = json!(session.id());
-    }
-    payload
 }

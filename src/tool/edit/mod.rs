@@ -7,7 +7,7 @@ pub(super) mod snippet;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::digest::{is_sha256_hex, sha256_hex};
 use crate::refusal::{key, Code, Outcome, Refusal};
@@ -20,6 +20,7 @@ use super::mutation::commit::{commit, Change};
 use super::mutation::session_check::{self, Mutation};
 use super::mutation::target;
 use super::mutation::{stale, stale_while_changing};
+use super::payload::Payload;
 use super::textfile::Loaded;
 use super::{approve, refuse, textfile, Context};
 use apply::{apply, Edited};
@@ -144,20 +145,16 @@ fn edit_loaded(
         .into());
     }
     let diff = edited.diff(&shown, MAX_DIFF_BYTES);
-    let mut payload = json!({
-        "tool": EditRequest::TOOL,
-        "path": shown,
-        "operation": "edit",
-        "bytes": bytes,
-        "baseSha256": base_sha256,
-        "resultSha256": sha256,
-        "replacements": edited.replacements,
-        "diff": diff.text,
-        "dryRun": req.dry_run,
-    });
-    if let Some(session) = &ctx.session {
-        payload["session"] = json!(session.id());
-    }
+    let payload = Payload {
+        path: Some(&shown),
+        operation: Some("edit"),
+        bytes: Some(bytes as u64),
+        base_sha256: Some(&base_sha256),
+        result_sha256: Some(&sha256),
+        replacements: Some(edited.replacements),
+        diff: Some(&diff.text),
+        ..Payload::of(ctx, EditRequest::TOOL, req.dry_run)
+    };
     approve::authorize(ctx, &shown, &payload)?;
     if !req.dry_run && !edited.is_unchanged() {
         let versions = (base_sha256.as_str(), sha256.as_str());

@@ -2,9 +2,11 @@
 //! or forbidden paths (`target`), take the files' cross-process locks in one order and
 //! locate them again under the locks (`target`), check the session's record of them
 //! (`session_check`) and the caller's `expectedSha256` ([`stale`]), build the new content
-//! (the tool's own work), ask the authorize hook ([`super::approve::authorize`]), stage and
-//! sync the new contents, then journal, publish and record (`commit`) — the same last
-//! steps for write, edit, delete, move and undo.
+//! (the tool's own work), ask the authorize hook with the typed
+//! [`super::payload::Payload`] ([`super::approve::authorize`]), stage the new contents, then
+//! journal, sync, publish and record in one function over the typed plan
+//! ([`commit::commit`] and its [`commit::Change`]) — the same steps for write, edit,
+//! delete, move, undo and apply.
 
 pub mod commit;
 pub mod kill_hook;

@@ -5,8 +5,6 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::{json, Value};
-
 use crate::digest::sha256_hex;
 use crate::refusal::{Code, Failure, Outcome, Refusal};
 use crate::workspace::{Dirty, Location, OpenFile, Replace, Staged, WriteMode};
@@ -15,6 +13,7 @@ use super::super::args::Request;
 use super::super::journal::{self, About, Entry, FileRecord, Keep, Planned};
 use super::super::mutation::commit::{commit, Change};
 use super::super::mutation::kill_hook;
+use super::super::payload::{FileChange, Payload};
 use super::super::{approve, edit::MAX_DIFF_BYTES, refuse, Context};
 use super::plan::Step;
 use super::{RestoredFile, UndoRequest, UndoResult};
@@ -346,41 +345,30 @@ fn text_of(ctx: &Context, location: &Location) -> Option<String> {
 }
 
 /// What the authorize command is told about this undo: the whole change.
-fn payload(
-    ctx: &Context,
-    target: &Entry,
-    records: &[(FileRecord, Option<&str>)],
+fn payload<'a>(
+    ctx: &'a Context,
+    target: &'a Entry,
+    records: &'a [(FileRecord, Option<&str>)],
     dry_run: bool,
-) -> Value {
-    let changes: Vec<Value> = records
+) -> Payload<'a> {
+    let changes = records
         .iter()
-        .map(|(r, _)| {
-            let operation = match (&r.from, &r.after) {
+        .map(|(r, _)| FileChange {
+            path: &r.path,
+            operation: match (&r.from, &r.after) {
                 (Some(_), _) => "move",
                 (None, Some(_)) => "write",
                 (None, None) => "delete",
-            };
-            let mut change = json!({"path": r.path, "operation": operation});
-            if let Some(from) = &r.from {
-                change["from"] = json!(from);
-            }
-            if let Some(before) = &r.before {
-                change["baseSha256"] = json!(before);
-            }
-            if let Some(after) = &r.after {
-                change["resultSha256"] = json!(after);
-            }
-            change
+            },
+            from: r.from.as_deref(),
+            base_sha256: r.before.as_deref(),
+            result_sha256: r.after.as_deref(),
+            bytes: None,
         })
         .collect();
-    let mut payload = json!({
-        "tool": UndoRequest::TOOL,
-        "undoes": target.id,
-        "changes": changes,
-        "dryRun": dry_run,
-    });
-    if let Some(session) = &ctx.session {
-        payload["session"] = json!(session.id());
+    Payload {
+        undoes: Some(&target.id),
+        changes: Some(changes),
+        ..Payload::of(ctx, UndoRequest::TOOL, dry_run)
     }
-    payload
 }
