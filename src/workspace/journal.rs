@@ -68,16 +68,19 @@ impl Unsynced<'_> {
     /// filesystem's running transaction, so a sync of the new content at the same time
     /// shares the commit.
     pub fn sync(&self) -> Result<(), Error> {
-        // The two syncs side by side: the filesystem commits them together, and the
-        // directory's no longer waits for the data's on the call's critical path.
-        std::thread::scope(|scope| {
-            let dir = scope.spawn(|| sync_dir(self.dir));
-            let data = self.file.sync_data().map_err(Error::Io);
-            let dir = dir
-                .join()
-                .unwrap_or_else(|_| Err(Error::Io(std::io::Error::other("a sync panicked"))));
-            data.and(dir)
-        })
+        self.sync_data()?;
+        self.sync_name()
+    }
+
+    /// The entry's bytes synced: half of [`Unsynced::sync`], for a caller that syncs the
+    /// name on another thread.
+    pub fn sync_data(&self) -> Result<(), Error> {
+        self.file.sync_data().map_err(Error::Io)
+    }
+
+    /// The directory that names the entry synced: the other half.
+    pub fn sync_name(&self) -> Result<(), Error> {
+        sync_dir(self.dir)
     }
 }
 

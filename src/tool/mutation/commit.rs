@@ -6,6 +6,7 @@
 //! past the commit point, a change of several files is finished by the next call.
 
 use crate::refusal::Outcome;
+use crate::workspace::journal::Unsynced;
 use crate::workspace::{sync_all, Dirty, Staged};
 
 use super::super::journal::{self, About, Pending, Planned};
@@ -67,15 +68,27 @@ pub fn commit<'w>(
             // Nothing to sync beside them: here, on this thread.
             return (None, sync_all(&files));
         }
-        let syncing = (!files.is_empty()).then(|| scope.spawn(move || sync_all(&files)));
-        let entry = prepared.as_ref().map(|(_, unsynced)| unsynced.sync());
-        let synced = syncing.map_or(Ok(()), |s| {
-            s.join().unwrap_or_else(|_| {
-                Err(crate::workspace::Error::Io(std::io::Error::other(
-                    "a sync panicked",
-                )))
-            })
+        let unsynced = prepared.as_ref().map(|(_, unsynced)| unsynced);
+        if files.is_empty() {
+            // A delete or a move: only the entry to sync.
+            return (unsynced.map(Unsynced::sync), Ok(()));
+        }
+        // The new versions on a helper thread, then the directory that names the entry
+        // (by then most likely carried by the same filesystem commit, so cheap); the
+        // entry's bytes here meanwhile: one thread more, not two.
+        let syncing = scope.spawn(move || {
+            let synced = sync_all(&files);
+            (synced, unsynced.map(Unsynced::sync_name))
         });
+        let data = unsynced.map(Unsynced::sync_data);
+        let (synced, name) = syncing.join().unwrap_or_else(|_| {
+            let panicked = || crate::workspace::Error::Io(std::io::Error::other("a sync panicked"));
+            (Err(panicked()), Some(Err(panicked())))
+        });
+        let entry = match (data, name) {
+            (Some(data), Some(name)) => Some(data.and(name)),
+            _ => None,
+        };
         (entry, synced)
     });
     let pending = prepared.map(|(pending, _)| pending);
