@@ -78,6 +78,11 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
         .ws
         .open_file(location)
         .map_err(|e| refuse::path(ctx, &shown, e))?;
+    // A file the caller may not write is not removed behind its back, as write, edit,
+    // apply and undo refuse to replace or remove one.
+    ctx.ws
+        .check_replaceable(location, &file)
+        .map_err(|e| refuse::path(ctx, &shown, e))?;
     let actual = file
         .sha256()
         .map_err(|e| anyhow::Error::new(e).context("hashing the file to delete"))?;

@@ -115,6 +115,9 @@ fn refused_unchanged(u: &Unprivileged, rel: &str, reason: &str) {
         format!("*** Begin Patch\n*** Update File: {rel}\n@@\n-{first}\n+taken\n*** End Patch\n");
     let patched = u.run(&["apply", "--patch", &patch]);
     patched.assert_envelope(&denied(rel, reason));
+    // Nor is it deleted, as `rm` would ask first.
+    let deleted = u.run(&["delete", rel]);
+    deleted.assert_envelope(&denied(rel, reason));
     assert_eq!(facts(&u.ws, rel), before, "`{rel}` is as it was");
     assert_eq!(
         u.ws.read_string("own.txt"),
