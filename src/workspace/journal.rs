@@ -454,9 +454,19 @@ impl Workspace {
         let Ok(file) = open_file(pending, name, &path, OpenOptions::new().read(true)) else {
             return Ok(false);
         };
+        let Ok(checked) = rustix::fs::fstat(&file) else {
+            return Ok(false);
+        };
         match read_bounded(file, &path, limit) {
             Ok(bytes) if crate::digest::sha256_hex(&bytes) == sha => {}
             _ => return Ok(false),
+        }
+        // The name must still be the file whose bytes were checked: one swapped in under
+        // it meanwhile is not published.
+        let same = rustix::fs::statat(pending, name, AtFlags::SYMLINK_NOFOLLOW)
+            .is_ok_and(|now| now.st_dev == checked.st_dev && now.st_ino == checked.st_ino);
+        if !same {
+            return Ok(false);
         }
         let (parent, target) = self.parent_of(location)?;
         if replace {
