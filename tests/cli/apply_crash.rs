@@ -10,12 +10,12 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::PathBuf;
 use std::process::Child;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::support::{names_in, report, Run, TestWorkspace};
+use crate::support::{names_in, report, Run, TestWorkspace, XorShift};
 
 /// The files every multi-file change of these tests edits.
 const FILES: [&str; 6] = [
@@ -37,29 +37,6 @@ fn sha256(bytes: &[u8]) -> String {
             let _ = write!(hex, "{b:02x}");
             hex
         })
-}
-
-/// xorshift64: random delays need no crate.
-struct XorShift(u64);
-
-impl XorShift {
-    fn seeded() -> Self {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        // Truncation is fine: any non-zero 64 bits make a seed.
-        #[allow(clippy::cast_possible_truncation)]
-        XorShift((nanos as u64) | 1)
-    }
-
-    fn upto(&mut self, max: Duration) -> Duration {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        let micros = u64::try_from(max.as_micros()).unwrap_or(u64::MAX).max(1);
-        Duration::from_micros(self.0 % micros)
-    }
 }
 
 /// A file of `lines` lines with a `version: V` line in the middle.

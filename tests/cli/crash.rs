@@ -7,41 +7,13 @@
 use std::fs;
 use std::path::Path;
 use std::process::Child;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use crate::support::{names_in, report, Run, TestWorkspace};
+use crate::support::{names_in, report, Run, TestWorkspace, XorShift};
 
 /// Big enough that writing and syncing it takes a while even in a debug build.
 const SIZE: usize = 2 * 1024 * 1024;
 const ROUNDS: usize = 60;
-
-/// xorshift64: a few random delays need no crate.
-struct XorShift(u64);
-
-impl XorShift {
-    fn seeded() -> Self {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        // Truncation is fine: any non-zero 64 bits make a seed.
-        #[allow(clippy::cast_possible_truncation)]
-        XorShift((nanos as u64) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A duration from zero to `max`.
-    fn upto(&mut self, max: Duration) -> Duration {
-        let micros = u64::try_from(max.as_micros()).unwrap_or(u64::MAX).max(1);
-        Duration::from_micros(self.next() % micros)
-    }
-}
 
 /// `SIZE` bytes of text, one line pattern per `fill` letter, so A and B differ everywhere.
 fn content(fill: char) -> Vec<u8> {

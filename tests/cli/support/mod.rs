@@ -13,6 +13,7 @@ mod lock;
 mod mcp;
 mod memory;
 mod pty;
+mod random;
 mod requests;
 mod run;
 mod tree;
@@ -37,6 +38,7 @@ pub use lock::hold_every_lock;
 pub use mcp::{envelope_of, McpServer};
 pub use memory::{limit_address_space, run_measured};
 pub use pty::{run_on_terminal, run_on_terminals, run_with_terminal, OnTerminal};
+pub use random::XorShift;
 pub use requests::{request, HEADER, TOOLS};
 pub use run::{exit_status, has_hint, Run};
 // Only the Linux-only suites (races, the run without openat2) refuse openat2.
