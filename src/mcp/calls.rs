@@ -23,7 +23,6 @@ use crate::hint::Dialect;
 use crate::refusal::{Code, Failure, Outcome, Refusal};
 use crate::tool::registry::{ToolSpec, TOOLS};
 use crate::tool::{self, Output, Settings};
-use crate::workspace::Workspace;
 
 /// The tool a `tools/call` names, by its wire name (the name `tools/list` gives).
 fn tool_named(name: &str) -> Option<&'static ToolSpec> {
@@ -32,7 +31,7 @@ fn tool_named(name: &str) -> Option<&'static ToolSpec> {
 
 /// Starts the call `params` asks for on its own thread, which replies when it is done.
 /// A fault in the request itself (no name, an unknown tool) is the reply, at once.
-pub fn start(server: &Arc<Server>, id: &Value, params: &Value, era: Era) -> Result<(), Fault> {
+pub fn start(server: &Arc<Server>, id: &Value, params: &mut Value, era: Era) -> Result<(), Fault> {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
         return Err(Fault::new(
             INVALID_PARAMS,
@@ -58,10 +57,11 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &Value, era: Era) -> Resu
         return Err(Fault::new(INVALID_PARAMS, message).with_data(data));
     };
     // No arguments is an empty object: the tool's own defaults and checks apply. Any
-    // other value goes to the tool layer, which refuses what is not an object.
-    let arguments = match params.get("arguments") {
+    // other value goes to the tool layer, which refuses what is not an object. The value
+    // is taken, not copied: a large write's content is held once.
+    let arguments = match params.get_mut("arguments").map(Value::take) {
         None | Some(Value::Null) => Value::Object(serde_json::Map::new()),
-        Some(value) => value.clone(),
+        Some(value) => value,
     };
     let cancel = match server.in_flight.start(id) {
         Ok(cancel) => cancel,
@@ -97,7 +97,7 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &Value, era: Era) -> Resu
             let id = id.clone();
             let server = Arc::clone(server);
             move || {
-                let outcome = run(&server.root, &settings, tool, arguments);
+                let outcome = run(&server, &settings, tool, arguments);
                 if !cancel.is_cancelled() {
                     server
                         .out
@@ -118,7 +118,7 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &Value, era: Era) -> Resu
 
 /// Runs one call, a panic included: it is this call's internal failure, nothing more.
 fn run(
-    root: &Workspace,
+    server: &Server,
     settings: &Settings,
     tool: &'static ToolSpec,
     arguments: Value,
@@ -126,10 +126,12 @@ fn run(
     catch_unwind(AssertUnwindSafe(|| {
         #[cfg(debug_assertions)]
         test_hook::panic_if_armed(tool.name);
-        let root = root
+        let root = server
+            .root
             .try_clone()
             .map_err(|e| anyhow::Error::new(e).context("cloning the root's descriptor"))?;
         let ctx = tool::open_in(root, settings)?;
+        server.follow(&ctx.limits);
         tool::run(&ctx, tool, arguments)
     }))
     .unwrap_or_else(|_| {

@@ -30,7 +30,7 @@ pub fn request(
     server: &Arc<Server>,
     id: &Value,
     method: &str,
-    params: &Value,
+    params: &mut Value,
 ) -> Result<Reply, Fault> {
     if method == "initialize" {
         return initialize(server, params).map(Reply::Now);

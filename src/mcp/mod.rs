@@ -17,6 +17,7 @@ mod rpc;
 mod wire;
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -39,15 +40,26 @@ pub struct Server {
     out: wire::Writer,
     in_flight: InFlight,
     instructions: String,
+    /// The bound on the next line read: from the limits in force at start, then at each
+    /// call's start, so trusting or untrusting the workspace's config (or a changed
+    /// limit) moves it as it moves every call's limits.
+    line_limit: AtomicUsize,
 }
 
 impl Server {
-    /// Handles one line of input.
-    fn line(self: &Arc<Self>, bytes: &[u8]) {
+    /// Handles one line of input. The line's bytes are freed once parsed, before the
+    /// call they ask for starts.
+    fn line(self: &Arc<Self>, bytes: Vec<u8>) {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return;
         }
-        let Ok(message) = serde_json::from_slice::<Value>(bytes) else {
+        if !room_to_parse(&bytes) {
+            self.fault(&Value::Null, &unserved());
+            return;
+        }
+        let parsed = serde_json::from_slice::<Value>(&bytes);
+        drop(bytes);
+        let Ok(message) = parsed else {
             self.fault(
                 &Value::Null,
                 &Fault::new(rpc::PARSE_ERROR, "Parse error: the line is not JSON"),
@@ -55,13 +67,15 @@ impl Server {
             return;
         };
         match rpc::classify(message) {
-            Incoming::Request { id, method, params } => {
-                match methods::request(self, &id, &method, &params) {
-                    Ok(methods::Reply::Now(result)) => self.out.send(&rpc::result(&id, result)),
-                    Ok(methods::Reply::Later) => {}
-                    Err(fault) => self.fault(&id, &fault),
-                }
-            }
+            Incoming::Request {
+                id,
+                method,
+                mut params,
+            } => match methods::request(self, &id, &method, &mut params) {
+                Ok(methods::Reply::Now(result)) => self.out.send(&rpc::result(&id, result)),
+                Ok(methods::Reply::Later) => {}
+                Err(fault) => self.fault(&id, &fault),
+            },
             Incoming::Notification { method, params } => {
                 methods::notification(self, &method, &params);
             }
@@ -78,6 +92,27 @@ impl Server {
     fn fault(&self, id: &Value, fault: &Fault) {
         self.out.send(&rpc::error(id, fault));
     }
+
+    /// Bounds the next lines by `limits`, the limits a call just found in force.
+    fn follow(&self, limits: &crate::policy::Limits) {
+        self.line_limit.store(max_line(limits), Ordering::Relaxed);
+    }
+}
+
+/// Whether the process can hold a parsed copy of a large line beside the line itself (a
+/// JSON value takes about as much as its text): serde_json's parse cannot fail softly
+/// when memory runs out, so room is looked for first. Small lines are not looked at.
+fn room_to_parse(bytes: &[u8]) -> bool {
+    const SMALL: usize = 1 << 20;
+    bytes.len() < SMALL || Vec::<u8>::new().try_reserve_exact(bytes.len()).is_ok()
+}
+
+/// The fault for a message this process has no memory to hold.
+fn unserved() -> Fault {
+    Fault::new(
+        rpc::INTERNAL_ERROR,
+        "Internal error: the server has no memory to hold this message; send a smaller one",
+    )
 }
 
 /// Serves until stdin closes; exit status 0 then, 2 when the settings cannot serve at
@@ -112,20 +147,20 @@ pub fn serve(mut settings: Settings, no_session: bool) -> ExitCode {
             return ExitCode::from(crate::envelope::EXIT_INTERNAL);
         }
     };
-    let limit = max_line(&limits);
     let server = Arc::new(Server {
         instructions: instructions(settings.session.is_some()),
         settings,
         root,
         out: wire::Writer::default(),
         in_flight: InFlight::default(),
+        line_limit: AtomicUsize::new(max_line(&limits)),
     });
-    let mut reader = wire::Reader::new(std::io::stdin().lock(), limit);
+    let mut reader = wire::Reader::new(std::io::stdin().lock());
     loop {
-        match reader.next_line() {
+        match reader.next_line(&server.line_limit) {
             Ok(wire::Line::Message(bytes)) => {
                 let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    server.line(&bytes);
+                    server.line(bytes);
                 }));
                 if handled.is_err() {
                     server.fault(
@@ -134,13 +169,17 @@ pub fn serve(mut settings: Settings, no_session: bool) -> ExitCode {
                     );
                 }
             }
-            Ok(wire::Line::TooLong) => server.fault(
-                &Value::Null,
-                &Fault::new(
-                    rpc::INVALID_REQUEST,
-                    format!("Invalid request: the message is longer than {limit} bytes"),
-                ),
-            ),
+            Ok(wire::Line::TooLong) => {
+                let limit = server.line_limit.load(Ordering::Relaxed);
+                server.fault(
+                    &Value::Null,
+                    &Fault::new(
+                        rpc::INVALID_REQUEST,
+                        format!("Invalid request: the message is longer than {limit} bytes"),
+                    ),
+                );
+            }
+            Ok(wire::Line::Unserved) => server.fault(&Value::Null, &unserved()),
             Ok(wire::Line::End) | Err(_) => break,
         }
     }

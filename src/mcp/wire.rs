@@ -7,6 +7,7 @@
 //! ever reaches stdout.
 
 use std::io::{BufRead, ErrorKind};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use serde_json::Value;
@@ -18,25 +19,31 @@ pub enum Line {
     Message(Vec<u8>),
     /// A line longer than the bound; its bytes were skipped.
     TooLong,
+    /// A line within the bound that this process had no memory to hold; its bytes were
+    /// skipped.
+    Unserved,
     /// Stdin is closed.
     End,
 }
 
-/// Reads lines of at most `limit` bytes.
+/// Reads lines of at most a given number of bytes.
 pub struct Reader<R> {
     input: R,
-    limit: usize,
 }
 
 impl<R: BufRead> Reader<R> {
-    pub fn new(input: R, limit: usize) -> Self {
-        Reader { input, limit }
+    pub fn new(input: R) -> Self {
+        Reader { input }
     }
 
-    /// The next line. A last line without a newline counts as a line.
-    pub fn next_line(&mut self) -> std::io::Result<Line> {
+    /// The next line, of at most `limit` bytes (looked at as the line arrives, so a bound
+    /// lowered meanwhile holds for it). A last line without a newline counts as a line.
+    /// The line's buffer grows fallibly: a line the process cannot hold is skipped as
+    /// [`Line::Unserved`], never an abort.
+    pub fn next_line(&mut self, limit: &AtomicUsize) -> std::io::Result<Line> {
         let mut line = Vec::new();
         let mut over = false;
+        let mut unserved = false;
         loop {
             let buffer = match self.input.fill_buf() {
                 Ok(buffer) => buffer,
@@ -45,6 +52,7 @@ impl<R: BufRead> Reader<R> {
             };
             if buffer.is_empty() {
                 return Ok(match (over, line.is_empty()) {
+                    (true, _) if unserved => Line::Unserved,
                     (true, _) => Line::TooLong,
                     (false, true) => Line::End,
                     (false, false) => Line::Message(trim_cr(line)),
@@ -55,17 +63,23 @@ impl<R: BufRead> Reader<R> {
                 None => (buffer, None),
             };
             if !over {
-                if line.len() + chunk.len() > self.limit {
+                if line.len() + chunk.len() > limit.load(Ordering::Relaxed) {
                     over = true;
                     line = Vec::new();
-                } else {
+                } else if grow(&mut line, chunk.len()) {
                     line.extend_from_slice(chunk);
+                } else {
+                    over = true;
+                    unserved = true;
+                    line = Vec::new();
                 }
             }
             let consumed = done.unwrap_or(chunk.len());
             self.input.consume(consumed);
             if done.is_some() {
-                return Ok(if over {
+                return Ok(if unserved {
+                    Line::Unserved
+                } else if over {
                     Line::TooLong
                 } else {
                     Line::Message(trim_cr(line))
@@ -73,6 +87,16 @@ impl<R: BufRead> Reader<R> {
             }
         }
     }
+}
+
+/// Makes room for `more` bytes in `line`, doubling as `Vec` does, but fallibly.
+fn grow(line: &mut Vec<u8>, more: usize) -> bool {
+    let spare = line.capacity() - line.len();
+    if spare >= more {
+        return true;
+    }
+    let wanted = more.max(line.len());
+    line.try_reserve(wanted).is_ok() || line.try_reserve_exact(more).is_ok()
 }
 
 fn trim_cr(mut line: Vec<u8>) -> Vec<u8> {
@@ -103,15 +127,16 @@ impl Writer {
 
 #[cfg(test)]
 mod tests {
-    use super::{Line, Reader};
+    use super::{AtomicUsize, Line, Reader};
 
     fn lines(input: &[u8], limit: usize) -> Vec<String> {
-        let mut reader = Reader::new(std::io::BufReader::with_capacity(4, input), limit);
+        let mut reader = Reader::new(std::io::BufReader::with_capacity(4, input));
         let mut out = Vec::new();
         loop {
-            match reader.next_line().unwrap() {
+            match reader.next_line(&AtomicUsize::new(limit)).unwrap() {
                 Line::Message(m) => out.push(String::from_utf8(m).unwrap()),
                 Line::TooLong => out.push("<too long>".into()),
+                Line::Unserved => out.push("<unserved>".into()),
                 Line::End => return out,
             }
         }

@@ -9,6 +9,7 @@ use crate::support::{McpServer, TestWorkspace};
 mod calls;
 mod concurrency;
 mod hardening;
+mod memory;
 mod protocol;
 mod sessions;
 

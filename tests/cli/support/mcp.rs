@@ -31,7 +31,19 @@ pub struct McpServer {
 impl McpServer {
     /// Starts `stitch --root <ws> mcp <args>` with `env` on top of the cleared environment.
     pub fn start(ws: &TestWorkspace, args: &[&str], env: &[(&str, &str)]) -> McpServer {
+        McpServer::start_with(ws, args, env, |_| {})
+    }
+
+    /// Starts the server as [`McpServer::start`] does, with `setup` adjusting the command
+    /// first (a bound on its address space).
+    pub fn start_with(
+        ws: &TestWorkspace,
+        args: &[&str],
+        env: &[(&str, &str)],
+        setup: impl FnOnce(&mut std::process::Command),
+    ) -> McpServer {
         let mut cmd = ws.std_cmd();
+        setup(&mut cmd);
         cmd.arg("mcp")
             .args(args)
             .envs(env.iter().copied())
