@@ -164,18 +164,13 @@ fn opened(settings: &Settings) -> Option<(Workspace, Vec<u8>)> {
     }
 }
 
-/// `text` with every control character but newline and tab shown as an escape, so a
-/// planted config cannot drive the person's terminal.
+/// `text` with every control character but newline and tab, and every mark that reorders
+/// or hides text, shown as an escape, so a planted config cannot drive the person's
+/// terminal or read as something it is not.
 fn quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() && c != '\n' && c != '\t' {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::envelope::Quote { terminal: true }
+        .text(text)
+        .into_owned()
 }
 
 /// The question, on stderr without a newline.

@@ -16,6 +16,7 @@ use crate::tool::Output;
 
 mod text;
 
+pub use text::quote::Quote;
 pub use text::{Layout, Summary};
 
 /// How an outcome is shown.

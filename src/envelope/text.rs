@@ -7,7 +7,7 @@
 //! tool's result has its own shape.
 
 mod journal;
-mod quote;
+pub mod quote;
 mod refusal;
 
 use std::fmt::Write as _;

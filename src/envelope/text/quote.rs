@@ -9,6 +9,16 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
+/// Whether `c` may not reach a terminal raw: a control character, or one of the
+/// invisible marks that reorder or hide what a terminal shows (bidirectional overrides
+/// and isolates, zero-width marks, the byte-order mark), which would let a planted name
+/// or line read as something it is not.
+#[must_use]
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{61c}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{feff}')
+}
+
 /// Whether output goes to a terminal, and is quoted.
 #[derive(Debug, Clone, Copy)]
 pub struct Quote {
@@ -19,7 +29,7 @@ impl Quote {
     /// `name` as a terminal may show it: as it is, or quoted.
     #[must_use]
     pub fn name(self, name: &str) -> Cow<'_, str> {
-        if !self.terminal || !name.chars().any(char::is_control) {
+        if !self.terminal || !name.chars().any(is_unsafe) {
             return Cow::Borrowed(name);
         }
         let mut out = String::from("\"");
@@ -34,7 +44,7 @@ impl Quote {
                 '\u{b}' => out.push_str("\\v"),
                 '\u{c}' => out.push_str("\\f"),
                 '\r' => out.push_str("\\r"),
-                c if c.is_control() => {
+                c if is_unsafe(c) => {
                     let mut bytes = [0u8; 4];
                     for byte in c.encode_utf8(&mut bytes).bytes() {
                         let _ = write!(out, "\\{byte:03o}");
@@ -53,7 +63,7 @@ impl Quote {
     #[must_use]
     pub fn text(self, text: &str) -> Cow<'_, str> {
         let unsafe_at = |i: usize, c: char| {
-            c.is_control()
+            is_unsafe(c)
                 && c != '\t'
                 && c != '\n'
                 && !(c == '\r' && text[i + 1..].starts_with('\n'))
@@ -99,5 +109,19 @@ mod tests {
         assert_eq!(TERMINAL.text("a\tb\r\nc\n"), "a\tb\r\nc\n");
         assert_eq!(TERMINAL.text("x\u{1b}[2Jy\rz\n"), "x\\x1b[2Jy\\x0dz\n");
         assert_eq!(TERMINAL.text("\u{9b}"), "\\u{9b}");
+    }
+
+    #[test]
+    fn marks_that_reorder_or_hide_text_are_escaped_too() {
+        assert_eq!(
+            TERMINAL.text("ok = \"user\u{202e} \u{2066}// admin\u{2069}\u{2066}\";\n"),
+            "ok = \"user\\u{202e} \\u{2066}// admin\\u{2069}\\u{2066}\";\n"
+        );
+        assert_eq!(TERMINAL.text("zero\u{200b}width"), "zero\\u{200b}width");
+        assert_eq!(
+            TERMINAL.name("txt.\u{202e}exe"),
+            "\"txt.\\342\\200\\256exe\""
+        );
+        assert_eq!(TERMINAL.text("caf\u{e9} \u{4e2d}"), "caf\u{e9} \u{4e2d}");
     }
 }

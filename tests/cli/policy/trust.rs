@@ -66,8 +66,11 @@ fn assert_untrusted(run: &Run) {
 fn an_untrusted_hook_never_runs_and_every_mutation_is_refused() {
     let ws = TestWorkspace::new();
     let marker = plant(&ws);
-    let by_flags: [&[&str]; 6] = [
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch\n";
+    let by_flags: [&[&str]; 8] = [
         &["edit", "a.txt", "--old", "one", "--new", "two"],
+        &["apply", "--patch", patch],
+        &["apply", "--patch", patch, "--dry-run"],
         &["edit", "a.txt", "--old", "one", "--new", "two", "--dry-run"],
         &["write", "b.txt", "--content", "x"],
         &["write", "b.txt", "--content", "x", "--dry-run"],
@@ -98,6 +101,10 @@ fn an_untrusted_hook_never_runs_and_every_mutation_is_refused() {
         (
             "write",
             json!({"path": "b.txt", "content": "x", "dryRun": true}),
+        ),
+        (
+            "apply",
+            json!({"changes": [{"op": "write", "path": "b.txt", "content": "x"}], "dryRun": true}),
         ),
     ] {
         assert_untrusted(&ws.stitch(tool, &args));
