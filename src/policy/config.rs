@@ -118,6 +118,12 @@ pub fn parse(bytes: &[u8]) -> Result<Config, ConfigError> {
         });
     };
     if let Some(unknown) = map.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        if unknown.to_ascii_lowercase().contains("trust") {
+            return Err(error(
+                unknown.as_str(),
+                "a config cannot trust itself: a person trusts a workspace's config with `stitch config trust`",
+            ));
+        }
         return Err(error(
             unknown.as_str(),
             format!("unknown field; allowed: {}", FIELDS.join(", ")),

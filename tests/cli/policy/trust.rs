@@ -232,6 +232,32 @@ fn untrust_ends_the_trust() {
     assert!(stderr.contains("was not trusted"), "{stderr}");
 }
 
+/// A read of a path an untrusted config denies: refused as any config's `deny` is.
+static DENY_ENVELOPE: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
+    json!({
+        "ok": false,
+        "error": "DENIED",
+        "details": {
+            "message": "The workspace policy denies access to `secret.txt`",
+            "path": "secret.txt",
+            "rule": "deny"
+        }
+    })
+});
+
+/// An edit of a path an untrusted config makes read-only.
+static READ_ONLY_ENVELOPE: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
+    json!({
+        "ok": false,
+        "error": "DENIED",
+        "details": {
+            "message": "The workspace policy makes `vendor/lib.txt` read-only",
+            "path": "vendor/lib.txt",
+            "rule": "readOnly"
+        }
+    })
+});
+
 #[test]
 fn what_only_takes_away_applies_untrusted_and_widening_does_not() {
     let ws = TestWorkspace::new();
@@ -249,20 +275,10 @@ fn what_only_takes_away_applies_untrusted_and_widening_does_not() {
             "limits": {"maxReadBytes": 10_000_000, "listLimit": 2}
         }),
     );
-    let denied = ws.run(&["read", "secret.txt"]);
-    assert_eq!(
-        denied.refused("DENIED")["rule"],
-        "deny",
-        "{}",
-        denied.stdout
-    );
-    let read_only = ws.run(&["edit", "vendor/lib.txt", "--old", "v", "--new", "w"]);
-    assert_eq!(
-        read_only.refused("DENIED")["rule"],
-        "readOnly",
-        "{}",
-        read_only.stdout
-    );
+    ws.run(&["read", "secret.txt"])
+        .assert_envelope(&DENY_ENVELOPE);
+    ws.run(&["edit", "vendor/lib.txt", "--old", "v", "--new", "w"])
+        .assert_envelope(&READ_ONLY_ENVELOPE);
     // The raised maxReadBytes falls back to the default; the lowered listLimit applies.
     let read = ws.run(&["read", "a.txt"]);
     assert_eq!(read.ok()["content"].as_str().unwrap().len(), 262_144);
@@ -345,10 +361,19 @@ fn a_workspace_config_cannot_trust_itself() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "one\n");
     config(&ws, &json!({"trusted": true, "authorize": ["./x"]}));
-    let run = ws.run(&["read", "a.txt"]);
-    let details = run.refused("INVALID_CONFIG");
-    assert_eq!(details["field"], "trusted", "{}", run.stdout);
-    assert_eq!(details["path"], ".stitch/config.json");
+    let reason =
+        "a config cannot trust itself: a person trusts a workspace's config with `stitch config trust`";
+    ws.run(&["read", "a.txt"]).assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_CONFIG",
+        "details": {
+            "message": format!(".stitch/config.json is malformed: {reason}"),
+            "path": ".stitch/config.json",
+            "reason": reason,
+            "field": "trusted"
+        },
+        "_hint": "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem."
+    }));
 }
 
 #[test]
