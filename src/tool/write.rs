@@ -5,16 +5,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::digest::{is_sha256_hex, sha256_hex};
-use crate::refusal::{key, Code, Outcome, Refusal};
-use crate::workspace::{Error, Kind, WriteMode};
+use crate::refusal::{key, Code, Failure, Outcome, Refusal};
+use crate::workspace::{Error, Kind, Location, WriteMode};
 
 use super::args::{self, invalid, Request};
 use super::journal::{FileRecord, Keep, Planned};
-use super::mutation::commit::{commit, Change};
-use super::mutation::session_check::{self, Mutation};
-use super::mutation::{stale, target};
+use super::mutation::commit::Change;
+use super::mutation::pipeline::{self, Approved, Plan, Steps, Version};
+use super::mutation::{session_check, stale};
 use super::payload::Payload;
-use super::{approve, refuse, textfile, Context};
+use super::{refuse, textfile, Context};
 
 /// The arguments of `write_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -51,9 +51,36 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
         }
     }
+    pipeline::run(ctx, &req)
+}
+
+impl Plan for WriteRequest {
+    type Output = WriteResult;
+
+    fn paths(&self) -> Vec<&str> {
+        vec![&self.path]
+    }
+
+    fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<WriteResult> {
+        write_once(ctx, self, &at[0], steps)
+    }
+
+    fn gave_up(&self, _: &Context, at: &[Location], failure: Failure) -> Failure {
+        match &self.expected_sha256 {
+            Some(expected) => stale(&at[0].shown, expected, None).into(),
+            None => failure,
+        }
+    }
+}
+
+/// Checks the file at `location` (under the lock) and writes it.
+fn write_once(
+    ctx: &Context,
+    req: &WriteRequest,
+    location: &Location,
+    steps: Steps<'_>,
+) -> Outcome<WriteResult> {
     let bytes = req.content.as_bytes();
-    let target = target::acquire(ctx, &req.path)?;
-    let location = &target.location;
     let shown = location.shown.clone();
     if bytes.len() as u64 > ctx.limits.max_file_bytes {
         return Err(
@@ -62,33 +89,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
                 .into(),
         );
     }
-    // A file another program changed between the hash and the rename is looked at once
-    // more; changed again, the write is refused.
-    for _ in 1..PUBLISH_ATTEMPTS {
-        let result = write_once(ctx, &req, location);
-        if !result.as_ref().is_err_and(textfile::is_changed) {
-            return result;
-        }
-    }
-    write_once(ctx, &req, location).map_err(|failure| match &req.expected_sha256 {
-        Some(expected) if textfile::is_changed(&failure) => stale(&shown, expected, None).into(),
-        _ => failure,
-    })
-}
-
-/// How many times a write is tried before a file that keeps changing under it is `BUSY`.
-const PUBLISH_ATTEMPTS: u32 = 2;
-
-/// Checks the file at `location` (under the lock) and writes it: the rest of [`run`].
-fn write_once(
-    ctx: &Context,
-    req: &WriteRequest,
-    location: &crate::workspace::Location,
-) -> Outcome<WriteResult> {
-    let bytes = req.content.as_bytes();
-    let shown = location.shown.clone();
-    let mut replaced = None;
-    let (mode, previous) = match location.kind {
+    let replaced = match location.kind {
         Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&shown).into()),
         Some(Kind::File) => {
             let mut file = ctx
@@ -104,72 +105,67 @@ fn write_once(
             {
                 return Err(refuse::changed(&shown).into());
             }
-            session_check::check(ctx, &shown, &location.real, Some(&actual), Mutation::Write)?;
-            match &req.expected_sha256 {
-                Some(expected) if !expected.eq_ignore_ascii_case(&actual) => {
-                    return Err(stale(&shown, expected, Some(&actual)).into());
-                }
-                Some(_) => {}
-                None if req.overwrite || session_check::observed(ctx, &location.real, &actual) => {}
-                None => {
-                    return Err(Refusal::new(
-                        Code::AlreadyExists,
-                        format!("`{shown}` already exists and overwrite was not set"),
-                    )
-                    .with(key::PATH, shown.as_str())
-                    .with(key::SHA256, actual)
-                    .into())
-                }
+            Some((file, actual))
+        }
+        None => None,
+    };
+    let previous = replaced.as_ref().map(|(_, actual)| actual.clone());
+    let version = Version::of(location, previous.as_deref());
+    let checked = steps.check(&[version.expecting(req.expected_sha256.as_deref())])?;
+    let mode = match &replaced {
+        Some((file, actual)) => {
+            let observed = session_check::observed(ctx, &location.real, actual);
+            if req.expected_sha256.is_none() && !req.overwrite && !observed {
+                return Err(Refusal::new(
+                    Code::AlreadyExists,
+                    format!("`{shown}` already exists and overwrite was not set"),
+                )
+                .with(key::PATH, shown.as_str())
+                .with(key::SHA256, actual.as_str())
+                .into());
             }
             ctx.ws
-                .check_replaceable(location, &file)
+                .check_replaceable(location, file)
                 .map_err(|e| refuse::path(ctx, &shown, e))?;
-            let mode = WriteMode::Replace {
+            WriteMode::Replace {
                 mode: file.mode,
                 uid: file.uid,
                 gid: file.gid,
-            };
-            replaced = Some(file);
-            (mode, Some(actual))
-        }
-        None => {
-            session_check::check(ctx, &shown, &location.real, None, Mutation::Write)?;
-            if let Some(expected) = &req.expected_sha256 {
-                return Err(stale(&shown, expected, None).into());
             }
-            (WriteMode::CreateNew, None)
         }
+        None => WriteMode::CreateNew,
     };
     let sha256 = sha256_hex(bytes);
     let diff = ctx.text_diffs.then(|| text_diff(ctx, location, bytes));
     let payload = payload(ctx, req, location, previous.as_deref(), &sha256);
-    approve::authorize(ctx, &shown, &payload)?;
+    let approved = checked.authorize(&shown, &payload)?;
     // Content equal to the file's (same digest, so same bytes) is not rewritten: the
     // inode and mtime stay, and no build sees a change.
     let unchanged = previous.as_deref() == Some(sha256.as_str());
-    if unchanged {
-        if !req.dry_run {
-            session_check::note_written(ctx, &location.real, &sha256);
+    match approved {
+        Some(approved) if unchanged => approved.unchanged(&location.real, &sha256),
+        Some(approved) => {
+            ctx.ws
+                .create_dirs(&location.missing_dirs)
+                .map_err(|e| refuse::path(ctx, &shown, e))?;
+            let base = replaced.as_ref().map(|(file, _)| file);
+            let keep = base.map_or(Keep::Nothing, |file| Keep::File {
+                location,
+                file,
+                bytes: None,
+            });
+            let record = FileRecord::write(&location.real, previous.clone(), Some(sha256.clone()));
+            publish(
+                ctx,
+                approved,
+                location,
+                (bytes, mode),
+                Planned { record, keep },
+                base,
+            )
+            .inspect_err(|_| ctx.ws.remove_empty_dirs(&location.missing_dirs))?;
         }
-    } else if !req.dry_run {
-        ctx.ws
-            .create_dirs(&location.missing_dirs)
-            .map_err(|e| refuse::path(ctx, &shown, e))?;
-        let keep = replaced.as_ref().map_or(Keep::Nothing, |file| Keep::File {
-            location,
-            file,
-            bytes: None,
-        });
-        let record = FileRecord::write(&location.real, previous.clone(), Some(sha256.clone()));
-        publish(
-            ctx,
-            location,
-            bytes,
-            mode,
-            Planned { record, keep },
-            replaced.as_ref(),
-        )
-        .inspect_err(|_| ctx.ws.remove_empty_dirs(&location.missing_dirs))?;
+        None => {}
     }
     Ok(WriteResult {
         path: shown,
@@ -210,13 +206,13 @@ pub struct WriteResult {
     pub diff: Option<String>,
 }
 
-/// Stages the new content and syncs it, makes the journal entry, then publishes — over
-/// `base`, the file replaced, only while it is still as it was read.
+/// Stages the new content, then commits it — over `base`, the file replaced, only while
+/// it is still as it was read.
 fn publish(
     ctx: &Context,
-    location: &crate::workspace::Location,
-    bytes: &[u8],
-    mode: WriteMode,
+    approved: Approved<'_>,
+    location: &Location,
+    (bytes, mode): (&[u8], WriteMode),
     planned: Planned<'_>,
     base: Option<&crate::workspace::OpenFile>,
 ) -> Outcome<()> {
@@ -238,7 +234,7 @@ fn publish(
         staged = staged.over(base);
     }
     let change = Change::of(WriteRequest::TOOL, vec![planned]);
-    commit(ctx, change, vec![Some(staged)], |staged, dirty| {
+    approved.commit(change, vec![Some(staged)], |staged, dirty| {
         for one in staged.into_iter().flatten() {
             one.publish_into(dirty).map_err(failed)?;
         }

@@ -10,19 +10,18 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::digest::{is_sha256_hex, sha256_hex};
-use crate::refusal::{key, Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
 use super::args::Request;
 use super::args::{self, invalid};
 use super::journal::{self, About, FileRecord, Keep, Planned};
-use super::mutation::commit::{commit, Change};
-use super::mutation::session_check::{self, Mutation};
-use super::mutation::target;
-use super::mutation::{stale, stale_while_changing};
+use super::mutation::commit::Change;
+use super::mutation::pipeline::{self, Approved, Steps, Version};
+use super::mutation::stale_while_changing;
 use super::payload::Payload;
 use super::textfile::Loaded;
-use super::{approve, refuse, textfile, Context};
+use super::{refuse, textfile, Context};
 use apply::{apply, Edited};
 use request::EditItem;
 pub use request::EditRequest;
@@ -43,51 +42,56 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
         }
     }
-    let target = target::acquire(ctx, &req.path)?;
-    let location = &target.location;
-    let shown = location.shown.clone();
-    if location.kind.is_none() {
-        session_check::check(ctx, &shown, &location.real, None, Mutation::Edit)?;
-        return Err(refuse::not_found(ctx, &shown)
-            .with(key::OPERATION, "edit")
-            .into());
-    }
-    let edit = || {
-        // A file another program changed between the read and the rename is edited
-        // once more from a fresh read; changed again, the edit is refused.
-        for _ in 1..PUBLISH_ATTEMPTS {
-            let result = edit_once(ctx, &req, (&items, multi), location);
-            if !result.as_ref().is_err_and(textfile::is_changed) {
-                return result;
-            }
-        }
-        edit_once(ctx, &req, (&items, multi), location)
-    };
-    edit().map_err(|failure| match &req.expected_sha256 {
-        // The caller named the version it saw; the file is on its way to another.
-        Some(expected) if textfile::is_changed(&failure) => {
-            stale_while_changing(ctx, location, expected).into()
-        }
-        _ => failure,
-    })
+    pipeline::run(ctx, &Plan { req: &req, items: &items, multi })
 }
 
-/// How many times an edit is made before a file that keeps changing under it is `BUSY`.
-const PUBLISH_ATTEMPTS: u32 = 2;
+/// An edit's plan: the request and its edits, parsed.
+struct Plan<'r> {
+    req: &'r EditRequest,
+    items: &'r [EditItem],
+    multi: bool,
+}
+
+impl pipeline::Plan for Plan<'_> {
+    type Output = EditResult;
+
+    fn paths(&self) -> Vec<&str> {
+        vec![&self.req.path]
+    }
+
+    fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<EditResult> {
+        let location = &at[0];
+        if location.kind.is_none() {
+            steps.check(&[Version::of(location, None).edited()])?;
+            return Err(refuse::not_found(ctx, &location.shown)
+                .with(key::OPERATION, "edit")
+                .into());
+        }
+        edit_once(ctx, self, location, steps)
+    }
+
+    // The caller named the version it saw; the file is on its way to another.
+    fn gave_up(&self, ctx: &Context, at: &[Location], failure: Failure) -> Failure {
+        match &self.req.expected_sha256 {
+            Some(expected) => stale_while_changing(ctx, &at[0], expected).into(),
+            None => failure,
+        }
+    }
+}
 
 /// Loads the file, checks that it may be replaced, and edits it.
 fn edit_once(
     ctx: &Context,
-    req: &EditRequest,
-    items: (&[EditItem], bool),
+    plan: &Plan<'_>,
     location: &Location,
+    steps: Steps<'_>,
 ) -> Outcome<EditResult> {
     let loaded = textfile::load(ctx, location)?;
     let result = ctx
         .ws
         .check_replaceable(location, &loaded.file)
         .map_err(|e| refuse::path(ctx, &location.shown, e))
-        .and_then(|()| edit_loaded(ctx, req, items, location, &loaded));
+        .and_then(|()| edit_loaded(ctx, plan, location, &loaded, steps));
     loaded.release();
     result
 }
@@ -95,10 +99,10 @@ fn edit_once(
 /// Applies the edits to the loaded file, checks, and writes: the rest of [`run`].
 fn edit_loaded(
     ctx: &Context,
-    req: &EditRequest,
-    (items, multi): (&[EditItem], bool),
+    &Plan { req, items, multi }: &Plan<'_>,
     location: &Location,
     loaded: &Loaded,
+    steps: Steps<'_>,
 ) -> Outcome<EditResult> {
     let shown = location.shown.clone();
     let journaled = |item: &EditItem, text: &str| {
@@ -116,18 +120,10 @@ fn edit_loaded(
         });
         (sha256_hex(loaded.bytes()), applied, None)
     };
-    session_check::check(
-        ctx,
-        &shown,
-        &location.real,
-        Some(&base_sha256),
-        Mutation::Edit,
-    )?;
-    if let Some(expected) = &req.expected_sha256 {
-        if !expected.eq_ignore_ascii_case(&base_sha256) {
-            return Err(stale(&shown, expected, Some(&base_sha256)).into());
-        }
-    }
+    let version = Version::of(location, Some(&base_sha256))
+        .edited()
+        .expecting(req.expected_sha256.as_deref());
+    let checked = steps.check(&[version])?;
     let (edited, sha256) = applied?;
     let bytes = edited.len();
     if bytes as u64 > ctx.limits.max_file_bytes {
@@ -155,10 +151,10 @@ fn edit_loaded(
         diff: Some(&diff.text),
         ..Payload::of(ctx, EditRequest::TOOL, req.dry_run)
     };
-    approve::authorize(ctx, &shown, &payload)?;
-    if !req.dry_run && !edited.is_unchanged() {
+    let approved = checked.authorize(&shown, &payload)?;
+    if let Some(approved) = approved.filter(|_| !edited.is_unchanged()) {
         let versions = (base_sha256.as_str(), sha256.as_str());
-        publish(ctx, location, loaded, &edited, staged, items, versions)?;
+        publish(ctx, approved, (location, loaded), &edited, staged, items, versions)?;
     }
     // Every item already applied: nothing was (or would be) written.
     let already_applied = edited.already_applied.len() == items.len();
@@ -214,8 +210,8 @@ pub struct EditResult {
 /// the edit (`versions`: the digests before and after) and publishes it.
 fn publish(
     ctx: &Context,
-    location: &Location,
-    loaded: &Loaded,
+    approved: Approved<'_>,
+    (location, loaded): (&Location, &Loaded),
     edited: &Edited<'_>,
     staged: Option<Result<Staged<'_>, workspace::Error>>,
     items: &[EditItem],
@@ -262,7 +258,7 @@ fn publish(
             edits,
         },
     };
-    commit(ctx, change, vec![Some(staged)], |staged, dirty| {
+    approved.commit(change, vec![Some(staged)], |staged, dirty| {
         for one in staged.into_iter().flatten() {
             one.publish_into(dirty).map_err(failed)?;
         }

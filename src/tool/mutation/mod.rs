@@ -10,6 +10,7 @@
 
 pub mod commit;
 pub mod kill_hook;
+pub mod pipeline;
 pub mod session_check;
 pub mod target;
 

@@ -1,0 +1,183 @@
+//! The one path every mutation takes, from its typed plan to its journal entry: write,
+//! edit, delete, move, undo and apply are each a [`Plan`], and [`run`] takes every one
+//! through the same steps in the same order.
+//!
+//! [`run`] resolves the plan's paths, refuses protected or forbidden ones, locks them in
+//! one order and resolves them again under the locks; then the tool observes its files
+//! and builds its change, calling back for the steps that follow, each of which hands
+//! out the token the next one needs: [`Steps::check`] (the session's record of each file
+//! and the caller's `expectedSha256`) gives a [`Checked`], whose
+//! [`authorize`](Checked::authorize) (the hook, shown the typed
+//! [`Payload`]) gives an [`Approved`] — none on a dry run — whose
+//! [`commit`](Approved::commit) journals, syncs, publishes and records
+//! ([`commit::commit`]). No token is made anywhere else, so a change cannot reach the
+//! disk without every guard, and a guard added here holds for every tool.
+
+use crate::refusal::{Failure, Outcome};
+use crate::workspace::{Dirty, Location, Staged};
+
+use super::super::payload::Payload;
+use super::super::{approve, textfile, Context};
+use super::commit::{self, Change};
+use super::session_check::{self, Mutation};
+use super::{stale, target};
+
+/// A mutation's own part: which paths it touches, and how it observes them and builds
+/// its change once they are locked.
+pub trait Plan {
+    /// What the tool returns.
+    type Output;
+
+    /// The paths the change touches, as the caller named them (a file a step depends
+    /// on, such as a move's source, included).
+    fn paths(&self) -> Vec<&str>;
+
+    /// Under the locks, with `at[i]` where `paths()[i]` is now: observes the files,
+    /// builds the change and takes it through `steps` (check, authorize, commit).
+    fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<Self::Output>;
+
+    /// The failure to report when a file kept changing under every try (the caller who
+    /// named the version it saw is told it is stale instead).
+    fn gave_up(&self, ctx: &Context, at: &[Location], failure: Failure) -> Failure {
+        let _ = (ctx, at);
+        failure
+    }
+}
+
+/// How many times a plan is built before a file that keeps changing under it is `BUSY`.
+const ATTEMPTS: u32 = 2;
+
+/// Takes `plan` through every step of a mutation; see the module's documentation.
+pub fn run<P: Plan>(ctx: &Context, plan: &P) -> Outcome<P::Output> {
+    let targets = target::acquire_all(ctx, &plan.paths())?;
+    let at = targets.locations.as_slice();
+    // A file another program changed between the read and the rename is looked at once
+    // more, from a fresh read; changed again, the change is refused.
+    for _ in 1..ATTEMPTS {
+        let built = plan.build(ctx, at, Steps { ctx });
+        if !built.as_ref().is_err_and(textfile::is_changed) {
+            return built;
+        }
+    }
+    plan.build(ctx, at, Steps { ctx }).map_err(|failure| {
+        if textfile::is_changed(&failure) {
+            plan.gave_up(ctx, at, failure)
+        } else {
+            failure
+        }
+    })
+}
+
+/// A file's version as the tool found it under the lock, for the checks.
+#[derive(Debug, Clone, Copy)]
+pub struct Version<'a> {
+    pub location: &'a Location,
+    /// Its digest now, `None` when it does not exist.
+    pub sha256: Option<&'a str>,
+    /// The version the caller named (`expectedSha256`), if any.
+    pub expected: Option<&'a str>,
+    /// What the session's rules are asked about.
+    pub mutation: Mutation,
+}
+
+impl<'a> Version<'a> {
+    /// The version `sha256` of the file at `location`, to be written over or removed.
+    #[must_use]
+    pub fn of(location: &'a Location, sha256: Option<&'a str>) -> Version<'a> {
+        Version {
+            location,
+            sha256,
+            expected: None,
+            mutation: Mutation::Write,
+        }
+    }
+
+    /// This version, checked against the one the caller named.
+    #[must_use]
+    pub fn expecting(self, expected: Option<&'a str>) -> Version<'a> {
+        Version { expected, ..self }
+    }
+
+    /// This version, for an edit (the session's rule for a file never read differs).
+    #[must_use]
+    pub fn edited(self) -> Version<'a> {
+        Version {
+            mutation: Mutation::Edit,
+            ..self
+        }
+    }
+}
+
+/// The steps after the locks, handed to [`Plan::build`].
+#[derive(Debug)]
+pub struct Steps<'c> {
+    ctx: &'c Context,
+}
+
+impl<'c> Steps<'c> {
+    /// The session's record of each file (`NOT_OBSERVED`, `STALE_VERSION`), then the
+    /// caller's `expectedSha256` of each (`STALE_VERSION`), in the order given.
+    pub fn check(self, versions: &[Version<'_>]) -> Outcome<Checked<'c>> {
+        for v in versions {
+            let location = v.location;
+            session_check::check(
+                self.ctx,
+                &location.shown,
+                &location.real,
+                v.sha256,
+                v.mutation,
+            )?;
+            if let Some(expected) = v.expected {
+                let same = v.sha256.is_some_and(|a| expected.eq_ignore_ascii_case(a));
+                if !same {
+                    return Err(stale(&location.shown, expected, v.sha256).into());
+                }
+            }
+        }
+        Ok(Checked { ctx: self.ctx })
+    }
+}
+
+/// A change whose files passed the checks.
+#[derive(Debug)]
+pub struct Checked<'c> {
+    ctx: &'c Context,
+}
+
+impl<'c> Checked<'c> {
+    /// Asks the authorize hook (when one is configured) about the change `payload`
+    /// describes, `shown` naming it in a refusal. `None` on a dry run: nothing may be
+    /// written then.
+    pub fn authorize(self, shown: &str, payload: &Payload<'_>) -> Outcome<Option<Approved<'c>>> {
+        approve::authorize(self.ctx, shown, payload)?;
+        Ok((!payload.dry_run).then_some(Approved { ctx: self.ctx }))
+    }
+}
+
+/// A change approved and not a dry run: the only way to the journal and the disk.
+#[derive(Debug)]
+pub struct Approved<'c> {
+    ctx: &'c Context,
+}
+
+impl<'c> Approved<'c> {
+    /// Journals, syncs, publishes and records `change` ([`commit::commit`]), its new
+    /// versions `staged`; returns the journal entry's id.
+    pub fn commit<'w>(
+        self,
+        change: Change<'_>,
+        staged: Vec<Option<Staged<'w>>>,
+        publish: impl FnOnce(Vec<Option<Staged<'w>>>, &mut Dirty) -> Outcome<()>,
+    ) -> Outcome<Option<String>>
+    where
+        'c: 'w,
+    {
+        commit::commit(self.ctx, change, staged, publish)
+    }
+
+    /// Records that the file at `real` already holds `sha256`, the content asked for, so
+    /// nothing is written: the session's ledger is told, as after a write.
+    pub fn unchanged(self, real: &str, sha256: &str) {
+        session_check::note_written(self.ctx, real, sha256);
+    }
+}
