@@ -84,11 +84,6 @@ pub fn shard(real_path: &str) -> u64 {
     hash % SHARDS
 }
 
-/// Takes the exclusive lock for `real_path`, waiting as `wait` says.
-pub fn acquire(ws: &Workspace, real_path: &str, wait: &Wait) -> Result<Guard, Error> {
-    acquire_named(ws, &format!("{:02x}.lock", shard(real_path)), wait)
-}
-
 /// Takes the locks of every path in `real_paths`, in one order (by lock file), each lock
 /// file once, so that two calls that lock several paths never deadlock; `wait.timeout`
 /// covers each.

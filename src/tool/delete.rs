@@ -9,15 +9,14 @@ use serde_json::Value;
 
 use crate::digest::is_sha256_hex;
 use crate::refusal::{key, Outcome};
-use crate::workspace::Kind;
+use crate::workspace::{Kind, Location};
 
 use super::args::{self, invalid, Request};
 use super::journal::{FileRecord, Keep, Planned};
-use super::mutation::commit::{commit, Change};
-use super::mutation::session_check::{self, Mutation};
-use super::mutation::{stale, target};
+use super::mutation::commit::Change;
+use super::mutation::pipeline::{self, Plan, Steps, Version};
 use super::payload::Payload;
-use super::{approve, refuse, Context};
+use super::{refuse, Context};
 
 /// The arguments of `delete_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -62,8 +61,28 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
         }
     }
-    let target = target::acquire(ctx, &req.path)?;
-    let location = &target.location;
+    pipeline::run(ctx, &req)
+}
+
+impl Plan for DeleteRequest {
+    type Output = DeleteResult;
+
+    fn paths(&self) -> Vec<&str> {
+        vec![&self.path]
+    }
+
+    fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<DeleteResult> {
+        delete(ctx, self, &at[0], steps)
+    }
+}
+
+/// Checks the file at `location` (under the lock) and deletes it.
+fn delete(
+    ctx: &Context,
+    req: &DeleteRequest,
+    location: &Location,
+    steps: Steps<'_>,
+) -> Outcome<DeleteResult> {
     let shown = location.shown.clone();
     match location.kind {
         None => {
@@ -86,12 +105,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
     let actual = file
         .sha256()
         .map_err(|e| anyhow::Error::new(e).context("hashing the file to delete"))?;
-    session_check::check(ctx, &shown, &location.real, Some(&actual), Mutation::Write)?;
-    if let Some(expected) = &req.expected_sha256 {
-        if !expected.eq_ignore_ascii_case(&actual) {
-            return Err(stale(&shown, expected, Some(&actual)).into());
-        }
-    }
+    let version = Version::of(location, Some(&actual)).expecting(req.expected_sha256.as_deref());
+    let checked = steps.check(&[version])?;
     let payload = Payload {
         path: Some(&shown),
         operation: Some("delete"),
@@ -99,9 +114,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
         base_sha256: Some(&actual),
         ..Payload::of(ctx, DeleteRequest::TOOL, req.dry_run)
     };
-    approve::authorize(ctx, &shown, &payload)?;
     let mut id = None;
-    if !req.dry_run {
+    if let Some(approved) = checked.authorize(&shown, &payload)? {
         let planned = Planned {
             record: FileRecord {
                 path: location.real.clone(),
@@ -119,7 +133,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
             },
         };
         let change = Change::of(DeleteRequest::TOOL, vec![planned]);
-        id = commit(ctx, change, vec![None], |_, dirty| {
+        id = approved.commit(change, vec![None], |_, dirty| {
             ctx.ws
                 .remove_into(location, dirty)
                 .map_err(|e| refuse::path(ctx, &shown, e))

@@ -16,11 +16,11 @@ use crate::workspace::{Error, Kind, Location, OpenFile, Replace};
 
 use super::args::{self, invalid, Request};
 use super::journal::{FileRecord, Keep, Planned};
-use super::mutation::commit::{commit, Change};
-use super::mutation::session_check::{self, Mutation};
-use super::mutation::{stale, target};
+use super::mutation::commit::Change;
+use super::mutation::pipeline::{self, Plan, Steps, Version};
+use super::mutation::session_check;
 use super::payload::Payload;
-use super::{approve, refuse, Context};
+use super::{refuse, Context};
 
 /// The arguments of `move_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -67,13 +67,8 @@ pub struct MoveResult {
     pub id: Option<String>,
 }
 
-/// The file at the destination, open, and its digest, when there is one the move may
-/// replace; refused when it may not.
-fn destination(
-    ctx: &Context,
-    req: &MoveRequest,
-    to: &Location,
-) -> Outcome<(Option<OpenFile>, Option<String>)> {
+/// The file at the destination, open, and its digest, when there is one.
+fn destination(ctx: &Context, to: &Location) -> Outcome<(Option<OpenFile>, Option<String>)> {
     let to_shown = to.shown.as_str();
     match to.kind {
         Some(Kind::Directory | Kind::Other) => Err(refuse::not_a_file(to_shown).into()),
@@ -85,27 +80,34 @@ fn destination(
             let actual = file
                 .sha256()
                 .map_err(|e| anyhow::Error::new(e).context("hashing the file to replace"))?;
-            session_check::check(ctx, to_shown, &to.real, Some(&actual), Mutation::Write)?;
-            if !req.overwrite && !session_check::observed(ctx, &to.real, &actual) {
-                return Err(Refusal::new(
-                    Code::AlreadyExists,
-                    format!("`{to_shown}` already exists and overwrite was not set"),
-                )
-                .with(key::PATH, to_shown)
-                .with(key::SHA256, actual)
-                .into());
-            }
-            // A file the caller may not write is not replaced by a rename behind its back.
-            ctx.ws
-                .check_replaceable(to, &file)
-                .map_err(|e| refuse::path(ctx, to_shown, e))?;
             Ok((Some(file), Some(actual)))
         }
-        None => {
-            session_check::check(ctx, to_shown, &to.real, None, Mutation::Write)?;
-            Ok((None, None))
-        }
+        None => Ok((None, None)),
     }
+}
+
+/// Refuses to replace the destination `file` (digest `actual`) unless the caller may:
+/// `overwrite`, or a session that read this version; and never a file the caller may not
+/// write, by a rename behind its back.
+fn replaceable(
+    ctx: &Context,
+    req: &MoveRequest,
+    to: &Location,
+    (file, actual): (&OpenFile, &str),
+) -> Outcome<()> {
+    let to_shown = to.shown.as_str();
+    if !req.overwrite && !session_check::observed(ctx, &to.real, actual) {
+        return Err(Refusal::new(
+            Code::AlreadyExists,
+            format!("`{to_shown}` already exists and overwrite was not set"),
+        )
+        .with(key::PATH, to_shown)
+        .with(key::SHA256, actual)
+        .into());
+    }
+    ctx.ws
+        .check_replaceable(to, file)
+        .map_err(|e| refuse::path(ctx, to_shown, e))
 }
 
 /// What the authorize command is told about this move: `(previous, sha256)` are the
@@ -138,8 +140,28 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<MoveResult> {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
         }
     }
-    let targets = target::acquire_all(ctx, &[&req.from, &req.to])?;
-    let (from, to) = (&targets.locations[0], &targets.locations[1]);
+    pipeline::run(ctx, &req)
+}
+
+impl Plan for MoveRequest {
+    type Output = MoveResult;
+
+    fn paths(&self) -> Vec<&str> {
+        vec![&self.from, &self.to]
+    }
+
+    fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<MoveResult> {
+        move_file(ctx, self, (&at[0], &at[1]), steps)
+    }
+}
+
+/// Checks both ends (under the locks) and moves the file.
+fn move_file(
+    ctx: &Context,
+    req: &MoveRequest,
+    (from, to): (&Location, &Location),
+    steps: Steps<'_>,
+) -> Outcome<MoveResult> {
     let (from_shown, to_shown) = (from.shown.clone(), to.shown.clone());
     match from.kind {
         None => {
@@ -164,23 +186,22 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<MoveResult> {
     let sha256 = source
         .sha256()
         .map_err(|e| anyhow::Error::new(e).context("hashing the file to move"))?;
-    session_check::check(ctx, &from_shown, &from.real, Some(&sha256), Mutation::Write)?;
-    if let Some(expected) = &req.expected_sha256 {
-        if !expected.eq_ignore_ascii_case(&sha256) {
-            return Err(stale(&from_shown, expected, Some(&sha256)).into());
-        }
+    let moved = Version::of(from, Some(&sha256)).expecting(req.expected_sha256.as_deref());
+    let checked = steps.check(&[moved])?;
+    let (replaced, previous) = destination(ctx, to)?;
+    let checked = checked.and(&[Version::of(to, previous.as_deref())])?;
+    if let (Some(file), Some(actual)) = (&replaced, &previous) {
+        replaceable(ctx, req, to, (file, actual))?;
     }
-    let (replaced, previous) = destination(ctx, &req, to)?;
     let payload = payload(
         ctx,
-        &req,
+        req,
         (from, to),
         source.size,
         (previous.as_deref(), &sha256),
     );
-    approve::authorize(ctx, &to_shown, &payload)?;
     let mut id = None;
-    if !req.dry_run {
+    if let Some(approved) = checked.authorize(&to_shown, &payload)? {
         let planned = Planned {
             record: FileRecord {
                 path: to.real.clone(),
@@ -207,7 +228,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<MoveResult> {
             .as_ref()
             .map_or(Replace::Never, |_| Replace::Allowed);
         let change = Change::of(MoveRequest::TOOL, vec![planned]);
-        let moved = commit(ctx, change, vec![None], |_, dirty| {
+        let moved = approved.commit(change, vec![None], |_, dirty| {
             ctx.ws.rename_into(from, to, replace, dirty).map_err(|e| match e {
                 Error::AlreadyExists => Refusal::new(
                     Code::AlreadyExists,

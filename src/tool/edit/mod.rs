@@ -42,7 +42,14 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
         }
     }
-    pipeline::run(ctx, &Plan { req: &req, items: &items, multi })
+    pipeline::run(
+        ctx,
+        &Plan {
+            req: &req,
+            items: &items,
+            multi,
+        },
+    )
 }
 
 /// An edit's plan: the request and its edits, parsed.
@@ -154,7 +161,15 @@ fn edit_loaded(
     let approved = checked.authorize(&shown, &payload)?;
     if let Some(approved) = approved.filter(|_| !edited.is_unchanged()) {
         let versions = (base_sha256.as_str(), sha256.as_str());
-        publish(ctx, approved, (location, loaded), &edited, staged, items, versions)?;
+        publish(
+            ctx,
+            approved,
+            (location, loaded),
+            &edited,
+            staged,
+            items,
+            versions,
+        )?;
     }
     // Every item already applied: nothing was (or would be) written.
     let already_applied = edited.already_applied.len() == items.len();

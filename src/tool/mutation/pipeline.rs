@@ -118,24 +118,24 @@ impl<'c> Steps<'c> {
     /// The session's record of each file (`NOT_OBSERVED`, `STALE_VERSION`), then the
     /// caller's `expectedSha256` of each (`STALE_VERSION`), in the order given.
     pub fn check(self, versions: &[Version<'_>]) -> Outcome<Checked<'c>> {
-        for v in versions {
-            let location = v.location;
-            session_check::check(
-                self.ctx,
-                &location.shown,
-                &location.real,
-                v.sha256,
-                v.mutation,
-            )?;
-            if let Some(expected) = v.expected {
-                let same = v.sha256.is_some_and(|a| expected.eq_ignore_ascii_case(a));
-                if !same {
-                    return Err(stale(&location.shown, expected, v.sha256).into());
-                }
-            }
-        }
+        check(self.ctx, versions)?;
         Ok(Checked { ctx: self.ctx })
     }
+}
+
+/// The checks of [`Steps::check`].
+fn check(ctx: &Context, versions: &[Version<'_>]) -> Outcome<()> {
+    for v in versions {
+        let location = v.location;
+        session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
+        if let Some(expected) = v.expected {
+            let same = v.sha256.is_some_and(|a| expected.eq_ignore_ascii_case(a));
+            if !same {
+                return Err(stale(&location.shown, expected, v.sha256).into());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A change whose files passed the checks.
@@ -145,6 +145,13 @@ pub struct Checked<'c> {
 }
 
 impl<'c> Checked<'c> {
+    /// The checks of more files, found only once the first ones passed (a move's
+    /// destination, looked at after its source).
+    pub fn and(self, versions: &[Version<'_>]) -> Outcome<Checked<'c>> {
+        check(self.ctx, versions)?;
+        Ok(self)
+    }
+
     /// Asks the authorize hook (when one is configured) about the change `payload`
     /// describes, `shown` naming it in a refusal. `None` on a dry run: nothing may be
     /// written then.

@@ -7,30 +7,8 @@ use crate::workspace::Location;
 
 use super::super::{approve, refuse, Context};
 
-/// A locked mutation target. The lock is held until this is dropped.
-#[derive(Debug)]
-pub struct Target {
-    /// Where the file is, as seen under the lock.
-    pub location: Location,
-    _guard: lock::Guard,
-}
-
-/// Locates `raw` for a mutation, refuses protected or forbidden paths, and takes the
-/// file's lock. What exists is looked at again under the lock: that is what counts.
-pub fn acquire(ctx: &Context, raw: &str) -> Outcome<Target> {
-    let located = checked(ctx, raw)?;
-    refuse::file_path(raw, &located)?;
-    let guard = lock::acquire(&ctx.ws, &located.real, &ctx.wait)
-        .map_err(|e| refuse::lock(ctx, &located.shown, e))?;
-    let location = checked(ctx, raw)?;
-    Ok(Target {
-        location,
-        _guard: guard,
-    })
-}
-
-/// Several locked mutation targets (a move's two ends). The locks are held until this is
-/// dropped.
+/// The locked targets of a mutation (one file, a move's two ends, every file of a
+/// patch). The locks are held until this is dropped.
 #[derive(Debug)]
 pub struct Targets {
     /// Where each file is, as seen under the locks, in the order the paths were given.
@@ -38,18 +16,20 @@ pub struct Targets {
     _guards: Vec<lock::Guard>,
 }
 
-/// Locates each of `raws` for a mutation as [`acquire`] does, and takes all their locks
-/// in one order (see [`lock::acquire_all`]), so two calls never deadlock.
+/// Locates each of `raws` for a mutation, refuses protected or forbidden paths, and takes
+/// all their locks in one order (see [`lock::acquire_all`]), so two calls never
+/// deadlock. What exists is looked at again under the locks: that is what counts.
 pub fn acquire_all(ctx: &Context, raws: &[&str]) -> Outcome<Targets> {
-    let mut reals = Vec::with_capacity(raws.len());
+    let mut located = Vec::with_capacity(raws.len());
     for raw in raws {
-        let located = checked(ctx, raw)?;
-        refuse::file_path(raw, &located)?;
-        reals.push(located.real);
+        let one = checked(ctx, raw)?;
+        refuse::file_path(raw, &one)?;
+        located.push(one);
     }
-    let real_refs: Vec<&str> = reals.iter().map(String::as_str).collect();
-    let guards = lock::acquire_all(&ctx.ws, &real_refs, &ctx.wait)
-        .map_err(|e| refuse::lock(ctx, raws.first().copied().unwrap_or_default(), e))?;
+    let reals: Vec<&str> = located.iter().map(|l| l.real.as_str()).collect();
+    let first = located.first().map_or("", |l| l.shown.as_str());
+    let guards =
+        lock::acquire_all(&ctx.ws, &reals, &ctx.wait).map_err(|e| refuse::lock(ctx, first, e))?;
     let locations = raws
         .iter()
         .map(|raw| checked(ctx, raw))
