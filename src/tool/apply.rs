@@ -26,12 +26,11 @@ use crate::workspace::{Kind, Location, Staged, WriteMode};
 
 use super::args::{self, Request};
 use super::journal::{FileRecord, Keep, Planned};
-use super::mutation::commit::{commit, Change};
+use super::mutation::commit::Change;
 use super::mutation::kill_hook;
-use super::mutation::session_check::{self, Mutation};
-use super::mutation::target;
+use super::mutation::pipeline::{self, Approved, Steps, Version};
 use super::payload::{FileChange, Payload};
-use super::{approve, refuse, textfile, Context};
+use super::{refuse, textfile, Context};
 use build::{Body, Held, Original, Tree};
 
 /// The arguments of `apply_patch`.
@@ -162,22 +161,63 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
         let changes = patch.changes.into_iter().map(build::Change::of_patch);
         (patch.dialect, changes.collect())
     };
-    let mut raws: Vec<&str> = changes.iter().flat_map(build::Change::paths).collect();
-    raws.sort_unstable();
-    raws.dedup();
-    let targets = target::acquire_all(ctx, &raws)?;
-    let located: BTreeMap<&str, &Location> =
-        raws.iter().copied().zip(targets.locations.iter()).collect();
+    pipeline::run(
+        ctx,
+        &Plan {
+            req: &req,
+            dialect,
+            changes: &changes,
+        },
+    )
+}
+
+/// A change across files, parsed: the request, its dialect and the list of changes.
+struct Plan<'r> {
+    req: &'r ApplyRequest,
+    dialect: Dialect,
+    changes: &'r [build::Change],
+}
+
+impl pipeline::Plan for Plan<'_> {
+    type Output = ApplyResult;
+
+    /// Every path a change names, each once, in order.
+    fn paths(&self) -> Vec<&str> {
+        let mut raws: Vec<&str> = self.changes.iter().flat_map(build::Change::paths).collect();
+        raws.sort_unstable();
+        raws.dedup();
+        raws
+    }
+
+    fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<ApplyResult> {
+        let raws = self.paths();
+        let located: BTreeMap<&str, &Location> = raws.iter().copied().zip(at.iter()).collect();
+        apply(ctx, self, &located, steps)
+    }
+}
+
+/// Reads the files the change touches (under the locks), builds their new versions,
+/// checks and publishes them: the rest of [`run`].
+fn apply(
+    ctx: &Context,
+    &Plan {
+        req,
+        dialect,
+        changes,
+    }: &Plan<'_>,
+    located: &BTreeMap<&str, &Location>,
+    steps: Steps<'_>,
+) -> Outcome<ApplyResult> {
     for location in located.values() {
         if location.kind.is_some_and(|k| k != Kind::File) {
             return Err(refuse::not_a_file(&location.shown).into());
         }
     }
-    let originals = load_originals(ctx, &located)?;
-    let built = match build::build(ctx, &changes, &located, &originals) {
+    let originals = load_originals(ctx, located)?;
+    let built = match build::build(ctx, changes, located, &originals) {
         Ok(built) => built,
         Err(refusal)
-            if req.ok_if_applied && build::applied_already(&changes, &located, &originals) =>
+            if req.ok_if_applied && build::applied_already(changes, located, &originals) =>
         {
             let _ = refusal;
             return Ok(ApplyResult {
@@ -193,32 +233,31 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
     // The session's rules for every file the change touches: an existing one must have
     // been read at its version, a new one must not have appeared since it was seen
     // absent; and a file the caller may not write is not replaced behind its back.
+    let mut versions = Vec::new();
+    let mut replaced = Vec::new();
     for location in located.values() {
-        let (real, shown) = (&location.real, location.shown.as_str());
         let after = built
             .tree
-            .get(real)
+            .get(&location.real)
             .map_or(&Held::Absent, |slot| &slot.held);
-        match originals.get(real) {
+        match originals.get(&location.real) {
             Some(original) if !build::unchanged(original, after) => {
-                session_check::check(ctx, shown, real, Some(&original.sha256), Mutation::Write)?;
-                ctx.ws
-                    .check_replaceable(location, &original.file)
-                    .map_err(|e| refuse::path(ctx, shown, e))?;
+                versions.push(Version::of(location, Some(&original.sha256)));
+                replaced.push((location, original));
             }
-            None if *after != Held::Absent => {
-                session_check::check(ctx, shown, real, None, Mutation::Write)?;
-            }
+            None if *after != Held::Absent => versions.push(Version::of(location, None)),
             _ => {}
         }
     }
-    let (changed, records) = summary::summary(&built, &located, &originals);
-    approve::authorize(
-        ctx,
-        raws.first().copied().unwrap_or_default(),
-        &payload(ctx, &changed, &req),
-    )?;
-    if req.dry_run {
+    let checked = steps.check(&versions)?;
+    for (location, original) in replaced {
+        ctx.ws
+            .check_replaceable(location, &original.file)
+            .map_err(|e| refuse::path(ctx, &location.shown, e))?;
+    }
+    let (changed, records) = summary::summary(&built, located, &originals);
+    let first = located.keys().next().copied().unwrap_or_default();
+    let Some(approved) = checked.authorize(first, &payload(ctx, &changed, req))? else {
         return Ok(ApplyResult {
             dialect: dialect.as_str(),
             applied: false,
@@ -226,8 +265,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
             id: None,
             changes: changed,
         });
-    }
-    let id = publish(ctx, &located, &originals, &records, &built.tree)?;
+    };
+    let id = publish(ctx, approved, located, &originals, &records, &built.tree)?;
     for record in &records {
         let vacated = record.after.is_none().then_some(&record.path);
         for path in vacated.into_iter().chain(record.from.as_ref()) {
@@ -304,6 +343,7 @@ fn payload<'a>(ctx: &'a Context, changes: &'a [Changed], req: &ApplyRequest) -> 
 /// entry and synced side by side) and publishes each file.
 fn publish(
     ctx: &Context,
+    approved: Approved<'_>,
     located: &BTreeMap<&str, &Location>,
     originals: &BTreeMap<String, Original>,
     records: &[FileRecord],
@@ -347,46 +387,47 @@ fn publish(
         })
         .collect();
     let change = Change::of(ApplyRequest::TOOL, planned);
-    let id = commit(ctx, change, staged, |staged, dirty| {
-        // Every file replaced or removed is looked at once more before any is published,
-        // so a file another program rewrote meanwhile refuses the whole change.
-        for real in records
-            .iter()
-            .flat_map(|r| std::iter::once(&r.path).chain(r.from.as_ref()))
-        {
-            if let Some(original) = originals.get(real) {
-                let still = original.file.unchanged_but_for_links().unwrap_or(false)
-                    && !original.file.written_elsewhere();
-                if !still {
-                    return Err(refuse::changed(&location_of(real).shown).into());
-                }
-            }
-        }
-        for (done, (record, staged)) in records.iter().zip(staged).enumerate() {
-            let location = location_of(&record.path);
-            match staged {
-                Some(staged) => {
-                    staged
-                        .publish_into(dirty)
-                        .map_err(|e| refuse::path(ctx, &location.shown, e))?;
-                    // A move's source goes once its file is at the new path.
-                    if let Some(from) = &record.from {
-                        let source = location_of(from);
-                        ctx.ws
-                            .remove_into(source, dirty)
-                            .map_err(|e| refuse::path(ctx, &source.shown, e))?;
+    let id = approved
+        .commit(change, staged, |staged, dirty| {
+            // Every file replaced or removed is looked at once more before any is published,
+            // so a file another program rewrote meanwhile refuses the whole change.
+            for real in records
+                .iter()
+                .flat_map(|r| std::iter::once(&r.path).chain(r.from.as_ref()))
+            {
+                if let Some(original) = originals.get(real) {
+                    let still = original.file.unchanged_but_for_links().unwrap_or(false)
+                        && !original.file.written_elsewhere();
+                    if !still {
+                        return Err(refuse::changed(&location_of(real).shown).into());
                     }
                 }
-                None => ctx
-                    .ws
-                    .remove_into(location, dirty)
-                    .map_err(|e| refuse::path(ctx, &location.shown, e))?,
             }
-            kill_hook::published(done + 1)?;
-        }
-        Ok(())
-    })
-    .inspect_err(|_| ctx.ws.remove_empty_dirs(&created))?;
+            for (done, (record, staged)) in records.iter().zip(staged).enumerate() {
+                let location = location_of(&record.path);
+                match staged {
+                    Some(staged) => {
+                        staged
+                            .publish_into(dirty)
+                            .map_err(|e| refuse::path(ctx, &location.shown, e))?;
+                        // A move's source goes once its file is at the new path.
+                        if let Some(from) = &record.from {
+                            let source = location_of(from);
+                            ctx.ws
+                                .remove_into(source, dirty)
+                                .map_err(|e| refuse::path(ctx, &source.shown, e))?;
+                        }
+                    }
+                    None => ctx
+                        .ws
+                        .remove_into(location, dirty)
+                        .map_err(|e| refuse::path(ctx, &location.shown, e))?,
+                }
+                kill_hook::published(done + 1)?;
+            }
+            Ok(())
+        })
+        .inspect_err(|_| ctx.ws.remove_empty_dirs(&created))?;
     Ok(id)
 }
 
