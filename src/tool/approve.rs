@@ -112,7 +112,7 @@ pub fn rules(ctx: &Context, location: &Location, mutation: bool) -> Result<(), R
 
 /// Asks each authorize command the policy names (the user's first) to approve a mutation
 /// described by `payload`; the first refusal ends the call.
-pub fn authorize(ctx: &Context, shown: &str, payload: &Payload<'_>) -> Outcome<()> {
+pub(super) fn authorize(ctx: &Context, shown: &str, payload: &Payload<'_>) -> Outcome<()> {
     if ctx.policy.hooks.is_empty() {
         return Ok(());
     }

@@ -43,7 +43,7 @@ impl<'a> Change<'a> {
 /// is given, and each of those is synced once; the entry is committed and the session's
 /// ledger told what each file is now. Returns the entry's id (`None` with the journal
 /// off).
-pub fn commit<'w>(
+pub(super) fn commit<'w>(
     ctx: &'w Context,
     change: Change<'_>,
     mut staged: Vec<Option<Staged<'w>>>,

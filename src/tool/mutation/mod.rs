@@ -1,12 +1,13 @@
-//! The steps every mutation runs, in this order: locate the target and refuse protected
-//! or forbidden paths (`target`), take the files' cross-process locks in one order and
-//! locate them again under the locks (`target`), check the session's record of them
-//! (`session_check`) and the caller's `expectedSha256` ([`stale`]), build the new content
-//! (the tool's own work), ask the authorize hook with the typed
-//! [`super::payload::Payload`] ([`super::approve::authorize`]), stage the new contents, then
-//! journal, sync, publish and record in one function over the typed plan
-//! ([`commit::commit`] and its [`commit::Change`]) — the same steps for write, edit,
-//! delete, move, undo and apply.
+//! The steps every mutation runs, in this order, from one function over the tool's typed
+//! plan ([`pipeline::run`] and its [`pipeline::Plan`]): locate the targets and refuse
+//! protected or forbidden paths, take the files' cross-process locks in one order and
+//! locate them again under the locks (`target`); then the tool observes its files and
+//! builds its change, passing through the checks of the session's record and the
+//! caller's `expectedSha256` (`session_check`, [`stale`]), the authorize hook shown the
+//! typed [`super::payload::Payload`], and the commit — journal, sync, publish and record
+//! ([`commit::commit`] over its [`commit::Change`]) — each reached only with the token
+//! the step before hands out. The same steps for write, edit, delete, move, undo and
+//! apply; the guards themselves are private to this module.
 
 pub mod commit;
 pub mod kill_hook;

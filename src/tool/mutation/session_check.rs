@@ -15,7 +15,7 @@ pub enum Mutation {
 
 /// Checks the session's record of `real` against what is there now (`actual`: the
 /// current sha256, or `None` when the file is missing). Without a session, allows.
-pub fn check(
+pub(super) fn check(
     ctx: &Context,
     shown: &str,
     real: &str,

@@ -18,10 +18,12 @@ use serde_json::{json, Value};
 
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::journal::Shelf;
+use crate::workspace::Location;
 
 use super::args::{self, Request};
 use super::journal::{self, Entry};
-use super::{approve, refuse, Context};
+use super::mutation::pipeline::{self, Steps};
+use super::Context;
 
 /// The arguments of `undo_change`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -78,20 +80,47 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<UndoResult> {
         .ok_or_else(|| nothing(ctx, req.id.as_deref(), None))?
         .clone();
     let after = plan::after(&target.files);
-    let paths: Vec<&str> = after.keys().map(String::as_str).collect();
-    for path in &paths {
-        let location = ctx
-            .ws
-            .locate(path)
-            .map_err(|e| refuse::path(ctx, path, e))?;
-        refuse::protected(&location, true)?;
-        approve::rules(ctx, &location, true)?;
-    }
-    let _guards = crate::lock::acquire_all(&ctx.ws, &paths, &ctx.wait)
-        .map_err(|e| refuse::lock(ctx, paths.first().copied().unwrap_or(""), e))?;
-    stale(ctx, &target, &after)?;
     let steps = plan::steps(&target.files);
-    steps::run(ctx, &target, &after, &steps, req.dry_run)
+    pipeline::run(
+        ctx,
+        &Plan {
+            target: &target,
+            after: &after,
+            steps: &steps,
+            dry_run: req.dry_run,
+        },
+    )
+}
+
+/// An undo's plan: the entry taken back, the versions its files must be at now, and the
+/// steps that restore them.
+struct Plan<'a> {
+    target: &'a Entry,
+    after: &'a BTreeMap<String, Option<String>>,
+    steps: &'a [plan::Step],
+    dry_run: bool,
+}
+
+impl pipeline::Plan for Plan<'_> {
+    type Output = UndoResult;
+
+    fn paths(&self) -> Vec<&str> {
+        self.after.keys().map(String::as_str).collect()
+    }
+
+    /// The files are looked at against the entry's versions after, not a session's
+    /// record: an undo needs no read first, only that no work was done since.
+    fn build(&self, ctx: &Context, _: &[Location], steps: Steps<'_>) -> Outcome<UndoResult> {
+        stale(ctx, self.target, self.after)?;
+        let checked = steps.check(&[])?;
+        steps::run(
+            ctx,
+            self.target,
+            self.after,
+            self.steps,
+            (checked, self.dry_run),
+        )
+    }
 }
 
 /// The entry to undo: the one named, or the newest that is neither undone nor an undo

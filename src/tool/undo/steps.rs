@@ -11,10 +11,11 @@ use crate::workspace::{Dirty, Location, OpenFile, Replace, Staged, WriteMode};
 
 use super::super::args::Request;
 use super::super::journal::{self, About, Entry, FileRecord, Keep, Planned};
-use super::super::mutation::commit::{commit, Change};
+use super::super::mutation::commit::Change;
 use super::super::mutation::kill_hook;
+use super::super::mutation::pipeline::Checked;
 use super::super::payload::{FileChange, Payload};
-use super::super::{approve, edit::MAX_DIFF_BYTES, refuse, Context};
+use super::super::{edit::MAX_DIFF_BYTES, refuse, Context};
 use super::plan::Step;
 use super::{RestoredFile, UndoRequest, UndoResult};
 
@@ -30,7 +31,7 @@ pub fn run(
     target: &Entry,
     after: &BTreeMap<String, Option<String>>,
     steps: &[Step],
-    dry_run: bool,
+    (checked, dry_run): (Checked<'_>, bool),
 ) -> Outcome<UndoResult> {
     let mut originals: BTreeMap<String, Original> = BTreeMap::new();
     for (path, sha) in after {
@@ -60,15 +61,15 @@ pub fn run(
     }
     let records = records(after, steps);
     let files = restored(ctx, &records, &originals, &kept);
-    approve::authorize(ctx, &target.id, &payload(ctx, target, &records, dry_run))?;
-    if dry_run {
+    let payload = payload(ctx, target, &records, dry_run);
+    let Some(approved) = checked.authorize(&target.id, &payload)? else {
         return Ok(UndoResult {
             id: None,
             undid: target.id.clone(),
             files,
             applied: false,
         });
-    }
+    };
     // Everything new is staged and synced before the entry; nothing is visible yet.
     let staged = stage_all(ctx, &records, &originals, &kept)?;
     let planned: Vec<Planned<'_>> = records
@@ -94,7 +95,7 @@ pub fn run(
         files: planned,
         about,
     };
-    let id = commit(ctx, change, staged, |staged, dirty| {
+    let id = approved.commit(change, staged, |staged, dirty| {
         for (done, ((record, _), staged)) in records.iter().zip(staged).enumerate() {
             apply(ctx, record, staged, dirty)?;
             kill_hook::published(done + 1)?;
