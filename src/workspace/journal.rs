@@ -72,6 +72,12 @@ impl Unsynced<'_> {
         self.sync_name()
     }
 
+    /// Starts writing the entry's bytes back, so that a sync of another file that
+    /// follows carries them in the same filesystem commit.
+    pub fn start_writeback(&self) {
+        crate::platform::start_writeback(&self.file);
+    }
+
     /// The entry's bytes synced: half of [`Unsynced::sync`], for a caller that syncs the
     /// name on another thread.
     pub fn sync_data(&self) -> Result<(), Error> {

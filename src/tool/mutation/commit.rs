@@ -6,7 +6,6 @@
 //! past the commit point, a change of several files is finished by the next call.
 
 use crate::refusal::Outcome;
-use crate::workspace::journal::Unsynced;
 use crate::workspace::{sync_all, Dirty, Staged};
 
 use super::super::journal::{self, About, Pending, Planned};
@@ -62,35 +61,23 @@ pub(super) fn commit<'w>(
     } else {
         None
     };
-    let (entry, synced) = std::thread::scope(|scope| {
-        let files: Vec<&Staged<'_>> = staged.iter().flatten().collect();
-        if prepared.is_none() {
-            // Nothing to sync beside them: here, on this thread.
-            return (None, sync_all(&files));
-        }
-        let unsynced = prepared.as_ref().map(|(_, unsynced)| unsynced);
-        if files.is_empty() {
-            // A delete or a move: only the entry to sync.
-            return (unsynced.map(Unsynced::sync), Ok(()));
-        }
-        // The new versions on a helper thread, then the directory that names the entry
-        // (by then most likely carried by the same filesystem commit, so cheap); the
-        // entry's bytes here meanwhile: one thread more, not two.
-        let syncing = scope.spawn(move || {
+    let files: Vec<&Staged<'_>> = staged.iter().flatten().collect();
+    let (entry, synced) = match prepared.as_ref().map(|(_, unsynced)| unsynced) {
+        None => (None, sync_all(&files)),
+        Some(unsynced) => {
+            // The new versions' writeback and the entry's are started first, then each
+            // is synced in turn on this thread: the first sync's filesystem commit
+            // carries them all (their blocks were allocated in it), so the syncs after
+            // it find their work done.
+            for one in &files {
+                one.start_writeback();
+            }
+            unsynced.start_writeback();
             let synced = sync_all(&files);
-            (synced, unsynced.map(Unsynced::sync_name))
-        });
-        let data = unsynced.map(Unsynced::sync_data);
-        let (synced, name) = syncing.join().unwrap_or_else(|_| {
-            let panicked = || crate::workspace::Error::Io(std::io::Error::other("a sync panicked"));
-            (Err(panicked()), Some(Err(panicked())))
-        });
-        let entry = match (data, name) {
-            (Some(data), Some(name)) => Some(data.and(name)),
-            _ => None,
-        };
-        (entry, synced)
-    });
+            (Some(unsynced.sync()), synced)
+        }
+    };
+    drop(files);
     let pending = prepared.map(|(pending, _)| pending);
     let failed = match (entry, synced) {
         (Some(Err(e)), _) => Some(journal::state_failure(ctx, e)),
