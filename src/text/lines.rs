@@ -110,6 +110,25 @@ pub fn count_lines(text: &[u8]) -> usize {
     }
 }
 
+/// The byte offset where line `index` (0-based) starts, found by scanning: `None` when
+/// the text has no such line. No index of the text is built, so a caller that wants a
+/// few lines of a large file pays for the scan, never for memory.
+#[must_use]
+pub fn line_start(text: &[u8], index: usize) -> Option<usize> {
+    let start = match index.checked_sub(1) {
+        None => 0,
+        Some(before) => memchr::memchr_iter(b'\n', text).nth(before)? + 1,
+    };
+    (start < text.len()).then_some(start)
+}
+
+/// The byte offset just past the line that starts at `start`: after its `\n`, or the
+/// end of the text for a last line without one.
+#[must_use]
+pub fn line_end(text: &[u8], start: usize) -> usize {
+    memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |pos| start + pos + 1)
+}
+
 /// The 1-based line number holding byte `offset`, given the text's [`line_starts`]; a binary search keeps it cheap for repeated lookups.
 ///
 /// Offsets past the end map to the last line, and an empty `starts` yields 1 so the result is always a usable line number.
@@ -163,6 +182,24 @@ mod tests {
         }
         assert_eq!(count_lines(b"a\nb"), 2);
         assert_eq!(count_lines(b"a\n"), 1);
+    }
+
+    #[test]
+    fn scanning_agrees_with_starts() {
+        for text in [&b""[..], b"a", b"a\n", b"a\nb", b"\n\n", b"x\r\ny\r\nz\n"] {
+            let starts = line_starts(text);
+            for index in 0..=starts.len() {
+                assert_eq!(
+                    line_start(text, index),
+                    starts.get(index).copied(),
+                    "{text:?}"
+                );
+            }
+            for (i, &start) in starts.iter().enumerate() {
+                let end = starts.get(i + 1).copied().unwrap_or(text.len());
+                assert_eq!(line_end(text, start), end, "{text:?}");
+            }
+        }
     }
 
     #[test]
