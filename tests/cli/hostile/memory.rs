@@ -4,7 +4,8 @@
 //! an address space of 256 MiB, in reasonable time. Before the bound, the first passed
 //! 6 GB and the second 1.5 GB. A read pages a file of millions of empty lines in little
 //! more than the file's own size: an index of every line (8 bytes a line) once made a
-//! 250 MB file abort the process inside 1 GiB of address space.
+//! 250 MB file abort the process inside 1 GiB of address space; and context around a few
+//! hits among 16 Mi lines is found by scanning from each, not from an index of them all.
 
 use std::time::Instant;
 
@@ -183,4 +184,30 @@ fn a_read_of_millions_of_lines_holds_only_the_page() {
         },
         "_hint": "Fix the `--offset` argument and call again.",
     }));
+}
+
+#[test]
+fn context_around_a_few_hits_costs_nothing_by_the_file_s_line_count() {
+    let ws = TestWorkspace::new();
+    // Three hits among 16 Mi lines, the last at the end of a file with no final newline.
+    let empty = "\n".repeat(8 << 20);
+    let text = format!("one\nneedle\ntwo\n{empty}three\nneedle\nfour\n{empty}five\nneedle");
+    ws.file("lines.txt", &text);
+    let k = 8usize << 20;
+    let run = bounded(&ws, &["search", "needle", "--context", "2"]);
+    run.assert_envelope(&json!({"ok": true, "data": {
+        "matches": [
+            {"path": "lines.txt", "line": 2, "text": "needle",
+             "before": ["one"], "after": ["two", ""]},
+            {"path": "lines.txt", "line": k + 5, "text": "needle",
+             "before": ["", "three"], "after": ["four", ""]},
+            {"path": "lines.txt", "line": 2 * k + 8, "text": "needle",
+             "before": ["", "five"], "after": []},
+        ],
+        "truncated": false,
+        "scannedFiles": 1,
+        "skippedBinary": 0,
+        "skippedLarge": 0,
+        "denied": 0,
+    }}));
 }
