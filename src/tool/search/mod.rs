@@ -169,7 +169,11 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
         scanned.fetch_add(1, Ordering::Relaxed);
         let (hits, more) = if path_mode {
             let shown = respell(&location.shown, &location.real, &entry.path);
-            if !matcher.is_match(shown.as_bytes()).unwrap_or(false) || !confirmed(ctx, &entry) {
+            if !matcher.is_match(shown.as_bytes()).unwrap_or(false) {
+                return true;
+            }
+            if !confirmed(ctx, &entry) {
+                skipped.unreadable.fetch_add(1, Ordering::Relaxed);
                 return true;
             }
             (vec![Hit::default()], false)
@@ -205,6 +209,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
         };
         omitted = ctx.ws.walk_parallel(&walk, &visit);
     }
+    omitted.unreadable += skipped.unreadable.load(Ordering::Relaxed);
     let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
     let truncated = found.cut || found.total > limit;
     let matches = listing(found.files, &location, single_file, limit, |hit, shown| {
@@ -273,15 +278,18 @@ pub struct Match {
 struct Skipped {
     /// Files with NUL bytes.
     binary: AtomicUsize,
-    /// Files over `maxFileBytes`.
+    /// Files over `maxFileBytes`, or more than this process can hold now.
     large: AtomicUsize,
+    /// Files that could not be looked up again or read through the root handle
+    /// (searched without permission, vanished, no longer a regular file): added to the
+    /// walk's `skippedUnreadable`.
+    unreadable: AtomicUsize,
 }
 
 /// Whether one walked entry is really inside the root (see `Workspace::confirm`).
 fn confirmed(ctx: &Context, entry: &Entry) -> bool {
     let mut one = vec![entry.clone()];
-    ctx.ws.confirm(&mut one);
-    !one.is_empty()
+    ctx.ws.confirm(&mut one) == 0
 }
 
 /// The first `limit` matching lines of one walked file, and whether it has more; `None`
@@ -293,9 +301,20 @@ fn content_hits(
     (context, limit): (usize, usize),
     skipped: &Skipped,
 ) -> Option<(Vec<Hit>, bool)> {
-    let Some(bytes) = ctx.ws.read_walked(path, ctx.limits.max_file_bytes).ok()? else {
-        skipped.large.fetch_add(1, Ordering::Relaxed);
-        return None;
+    let bytes = match ctx.ws.read_walked(path, ctx.limits.max_file_bytes) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
+            skipped.large.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+        Err(crate::workspace::Error::Io(e)) if e.kind() == std::io::ErrorKind::OutOfMemory => {
+            skipped.large.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+        Err(_) => {
+            skipped.unreadable.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
     };
     let binary = &skipped.binary;
     if memchr::memchr(0, &bytes).is_some() {
