@@ -129,6 +129,24 @@ pub fn line_end(text: &[u8], start: usize) -> usize {
     memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |pos| start + pos + 1)
 }
 
+/// The 1-based line numbers holding each of `offsets` (ascending, as matches are
+/// found), counted by scanning the text between them: no index of the file's lines.
+#[must_use]
+pub fn lines_of(text: &[u8], offsets: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(offsets.len());
+    let (mut at, mut line) = (0usize, 1usize);
+    for &offset in offsets {
+        let offset = offset.min(text.len());
+        if offset < at {
+            (at, line) = (0, 1);
+        }
+        line += memchr::memchr_iter(b'\n', &text[at..offset]).count();
+        at = offset;
+        out.push(line);
+    }
+    out
+}
+
 /// The 1-based line number holding byte `offset`, given the text's [`line_starts`]; a binary search keeps it cheap for repeated lookups.
 ///
 /// Offsets past the end map to the last line, and an empty `starts` yields 1 so the result is always a usable line number.
@@ -213,6 +231,9 @@ mod tests {
         assert_eq!(line_of(&starts, 6), 3);
         assert_eq!(line_of(&starts, 100), 3);
         assert_eq!(line_of(&[], 0), 1);
+        let offsets = [0, 2, 3, 5, 6, 100, 3];
+        let indexed: Vec<usize> = offsets.iter().map(|&o| line_of(&starts, o)).collect();
+        assert_eq!(lines_of(text, &offsets), indexed);
     }
 
     #[test]

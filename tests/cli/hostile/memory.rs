@@ -211,3 +211,25 @@ fn context_around_a_few_hits_costs_nothing_by_the_file_s_line_count() {
         "denied": 0,
     }}));
 }
+
+#[test]
+fn an_edit_that_misses_in_millions_of_lines_answers_without_candidates() {
+    let ws = TestWorkspace::new();
+    ws.file("lines.txt", vec![b'\n'; EMPTY_LINES]);
+    // Room for the edit itself, not for an index, the lines and the votes of every line
+    // the search for the closest passages would take (about 100 MiB here).
+    let bound = 48 << 20;
+    let run = within(
+        &ws,
+        &["edit", "lines.txt", "--old", "foo", "--new", "bar"],
+        bound,
+        bound,
+    );
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NO_MATCH",
+        "details": {"message": "--old is not in `lines.txt`", "path": "lines.txt", "candidates": []},
+        "_hint": "Re-read `lines.txt` and copy --old exactly from it.",
+    }));
+    assert_eq!(ws.read("lines.txt"), vec![b'\n'; EMPTY_LINES]);
+}
