@@ -169,11 +169,9 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
         scanned.fetch_add(1, Ordering::Relaxed);
         let (hits, more) = if path_mode {
             let shown = respell(&location.shown, &location.real, &entry.path);
-            if !matcher.is_match(shown.as_bytes()).unwrap_or(false) {
-                return true;
-            }
-            if !confirmed(ctx, &entry) {
-                skipped.unreadable.fetch_add(1, Ordering::Relaxed);
+            if !matcher.is_match(shown.as_bytes()).unwrap_or(false)
+                || !confirmed(ctx, &entry, &skipped)
+            {
                 return true;
             }
             (vec![Hit::default()], false)
@@ -200,14 +198,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
             ino: None,
         });
     } else {
-        let walk = Walk {
-            start: location.real.clone(),
-            depth: None,
-            include_ignored: req.include_ignored,
-            sizes: false,
-            exclude: ctx.policy.deny.clone(),
-        };
-        omitted = ctx.ws.walk_parallel(&walk, &visit);
+        omitted = ctx.ws.walk_parallel(&walk_of(ctx, &req, &location), &visit);
     }
     omitted.unreadable += skipped.unreadable.load(Ordering::Relaxed);
     let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
@@ -232,6 +223,18 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
             )
         }),
     })
+}
+
+/// The walk of a search below `location`: every depth, file sizes not looked up, the
+/// policy's `deny` left out.
+fn walk_of(ctx: &Context, req: &SearchRequest, location: &crate::workspace::Location) -> Walk {
+    Walk {
+        start: location.real.clone(),
+        depth: None,
+        include_ignored: req.include_ignored,
+        sizes: false,
+        exclude: ctx.policy.deny.clone(),
+    }
 }
 
 /// What `search_files` returns, in this order.
@@ -286,10 +289,13 @@ struct Skipped {
     unreadable: AtomicUsize,
 }
 
-/// Whether one walked entry is really inside the root (see `Workspace::confirm`).
-fn confirmed(ctx: &Context, entry: &Entry) -> bool {
+/// Whether one walked entry is really inside the root (see `Workspace::confirm`); one
+/// that is not is counted as unreadable.
+fn confirmed(ctx: &Context, entry: &Entry, skipped: &Skipped) -> bool {
     let mut one = vec![entry.clone()];
-    ctx.ws.confirm(&mut one) == 0
+    let left_out = ctx.ws.confirm(&mut one);
+    skipped.unreadable.fetch_add(left_out, Ordering::Relaxed);
+    left_out == 0
 }
 
 /// The first `limit` matching lines of one walked file, and whether it has more; `None`

@@ -78,20 +78,25 @@ struct Tally {
     no_match: usize,
 }
 
-/// Runs `rounds` rounds of an edit racing an in-place rewrite of a `size`-byte file (with
-/// `digest`, the edit names the version before the round as `--expected-sha256`, and
-/// the writer writes that version back) and asserts every file left and every envelope.
-fn race(size: usize, rounds: usize, digest: bool) -> Tally {
-    let ws = TestWorkspace::new();
-    // Three versions, each with its edit, built once: each round's writer writes a
-    // version other than the one on disk, so a cut or a mix of the two is neither.
-    let versions: Vec<(Vec<u8>, Vec<u8>)> = (0..3)
+/// Three versions of a `size`-byte file, each with its edit, built once: each round's
+/// writer writes a version other than the one on disk, so a cut or a mix of the two is
+/// neither.
+fn versions(size: usize) -> Vec<(Vec<u8>, Vec<u8>)> {
+    (0..3)
         .map(|k| {
             let v = version(k, size);
             let e = edited(&v);
             (v, e)
         })
-        .collect();
+        .collect()
+}
+
+/// Runs `rounds` rounds of an edit racing an in-place rewrite of a `size`-byte file (with
+/// `digest`, the edit names the version before the round as `--expected-sha256`, and
+/// the writer writes that version back) and asserts every file left and every envelope.
+fn race(size: usize, rounds: usize, digest: bool) -> Tally {
+    let ws = TestWorkspace::new();
+    let versions = versions(size);
     ws.file("f.txt", &versions[0].0);
     let path = ws.path("f.txt");
     let mut tally = Tally::default();
