@@ -37,11 +37,12 @@ fn from_file(flag: &str, field: &str, path: &std::path::Path, limit: u64) -> Out
         notice_after: super::stdin::NOTICE_AFTER,
         give_up_after: super::stdin::SILENT_AFTER,
     };
+    // The path is the caller's, and may be a planted name: quoted for a terminal.
     let notice = || {
         crate::envelope::stderr_line(&format!(
             "stitch: --{flag} `{}` is a FIFO no program has opened to write yet; waiting for one \
              (refused after {} s without)",
-            path.display(),
+            crate::envelope::stderr_name(&path.to_string_lossy()),
             super::stdin::SILENT_AFTER.as_secs()
         ));
     };

@@ -17,7 +17,7 @@ use crate::tool::Output;
 mod text;
 
 pub use text::quote::Quote;
-pub use text::{Layout, Summary};
+pub use text::{stderr_name, Layout, Summary};
 
 /// How an outcome is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

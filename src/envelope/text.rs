@@ -115,6 +115,17 @@ pub enum Summary {
     Quiet,
 }
 
+/// `name` as a line on stderr may show it: quoted as text output quotes names when
+/// stderr is a terminal (so a planted escape sequence never reaches it raw), as it is
+/// through a pipe.
+#[must_use]
+pub fn stderr_name(name: &str) -> std::borrow::Cow<'_, str> {
+    quote::Quote {
+        terminal: super::is_terminal(&std::io::stderr()),
+    }
+    .name(name)
+}
+
 /// Shows one call as text: `output` when it succeeded, else the refusal in `envelope`.
 /// Returns the exit status: the envelope's `status`, or 1 when a search matched nothing.
 pub fn emit(output: Option<&Output>, envelope: &Value, status: u8, layout: Layout) -> u8 {

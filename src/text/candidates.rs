@@ -11,6 +11,10 @@ use self::score::{classify, narrow, normalise, similarity, MIN_SIMILARITY};
 use self::select::{select, Scored};
 use super::lines::line_starts;
 
+/// What the search for candidates holds for each line of the file: its start, its slice
+/// and its vote (8 + 16 + 8 bytes), and room for the starts kept.
+const BYTES_PER_LINE: usize = 48;
+
 /// How many of the best-voted window starts are scored with a real similarity.
 const TOP_STARTS: usize = 24;
 
@@ -120,6 +124,13 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
     let deadline = started + budget;
     let snippet_lines = Lines::new(snippet).all();
     if max == 0 || snippet.trim().is_empty() || text.is_empty() {
+        return Vec::new();
+    }
+    // The file's line index, its lines and their votes take about this much a line: a
+    // file within the limits whose index cannot be had has no candidates, rather than
+    // aborting the allocator.
+    let room = super::lines::count_lines(text.as_bytes()).saturating_mul(BYTES_PER_LINE);
+    if Vec::<u8>::new().try_reserve_exact(room).is_err() {
         return Vec::new();
     }
     let file = Lines::new(text);

@@ -110,6 +110,43 @@ pub fn count_lines(text: &[u8]) -> usize {
     }
 }
 
+/// The byte offset where line `index` (0-based) starts, found by scanning: `None` when
+/// the text has no such line. No index of the text is built, so a caller that wants a
+/// few lines of a large file pays for the scan, never for memory.
+#[must_use]
+pub fn line_start(text: &[u8], index: usize) -> Option<usize> {
+    let start = match index.checked_sub(1) {
+        None => 0,
+        Some(before) => memchr::memchr_iter(b'\n', text).nth(before)? + 1,
+    };
+    (start < text.len()).then_some(start)
+}
+
+/// The byte offset just past the line that starts at `start`: after its `\n`, or the
+/// end of the text for a last line without one.
+#[must_use]
+pub fn line_end(text: &[u8], start: usize) -> usize {
+    memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |pos| start + pos + 1)
+}
+
+/// The 1-based line numbers holding each of `offsets` (ascending, as matches are
+/// found), counted by scanning the text between them: no index of the file's lines.
+#[must_use]
+pub fn lines_of(text: &[u8], offsets: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(offsets.len());
+    let (mut at, mut line) = (0usize, 1usize);
+    for &offset in offsets {
+        let offset = offset.min(text.len());
+        if offset < at {
+            (at, line) = (0, 1);
+        }
+        line += memchr::memchr_iter(b'\n', &text[at..offset]).count();
+        at = offset;
+        out.push(line);
+    }
+    out
+}
+
 /// The 1-based line number holding byte `offset`, given the text's [`line_starts`]; a binary search keeps it cheap for repeated lookups.
 ///
 /// Offsets past the end map to the last line, and an empty `starts` yields 1 so the result is always a usable line number.
@@ -166,6 +203,24 @@ mod tests {
     }
 
     #[test]
+    fn scanning_agrees_with_starts() {
+        for text in [&b""[..], b"a", b"a\n", b"a\nb", b"\n\n", b"x\r\ny\r\nz\n"] {
+            let starts = line_starts(text);
+            for index in 0..=starts.len() {
+                assert_eq!(
+                    line_start(text, index),
+                    starts.get(index).copied(),
+                    "{text:?}"
+                );
+            }
+            for (i, &start) in starts.iter().enumerate() {
+                let end = starts.get(i + 1).copied().unwrap_or(text.len());
+                assert_eq!(line_end(text, start), end, "{text:?}");
+            }
+        }
+    }
+
+    #[test]
     fn maps_offsets_to_lines() {
         let text = b"ab\ncd\nef";
         let starts = line_starts(text);
@@ -176,6 +231,9 @@ mod tests {
         assert_eq!(line_of(&starts, 6), 3);
         assert_eq!(line_of(&starts, 100), 3);
         assert_eq!(line_of(&[], 0), 1);
+        let offsets = [0, 2, 3, 5, 6, 100, 3];
+        let indexed: Vec<usize> = offsets.iter().map(|&o| line_of(&starts, o)).collect();
+        assert_eq!(lines_of(text, &offsets), indexed);
     }
 
     #[test]

@@ -223,7 +223,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<GlobResult> {
     found.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let truncated = found.len() > limit;
     found.truncate(limit);
-    ctx.ws.confirm(&mut found);
+    let mut omitted = omitted;
+    omitted.unreadable += ctx.ws.confirm(&mut found);
     let matches: Vec<String> = found
         .iter()
         .map(|entry| respell(&location.shown, &location.real, &entry.path))

@@ -78,7 +78,8 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
     entries.sort_unstable_by(|a, b| a.path.cmp(&b.path));
     let truncated = entries.len() > limit;
     entries.truncate(limit);
-    ctx.ws.confirm(&mut entries);
+    let mut omitted = omitted;
+    omitted.unreadable += ctx.ws.confirm(&mut entries);
     let entries = entries
         .into_iter()
         .map(|e| ListEntry {

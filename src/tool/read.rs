@@ -42,14 +42,26 @@ impl Request for ReadRequest {
     const FIELDS: &'static [&'static str] = &["path", "offset", "limit", "maxBytes", "lineNumbers"];
 }
 
-/// `content` with each line prefixed by its number (from `first`) and a tab, as `cat -n`.
-fn numbered(content: &str, first: u64) -> String {
+/// The page's text as returned: `content` itself or, with `line_numbers`, each line
+/// prefixed by its number (from `first`) and a tab, as `cat -n`. The room is reserved
+/// whole and fallibly, as the page's size follows the file and the limits: `None` when
+/// it cannot be had.
+fn returned(content: &str, first: u64, line_numbers: bool) -> Option<String> {
     use std::fmt::Write as _;
-    let mut out = String::with_capacity(content.len() + content.len() / 8 + 8);
+    let mut out = String::new();
+    if !line_numbers {
+        out.try_reserve_exact(content.len()).ok()?;
+        out.push_str(content);
+        return Some(out);
+    }
+    let count = lines::count_lines(content.as_bytes());
+    let width = (first + count as u64).to_string().len().max(6) + 1;
+    out.try_reserve_exact(content.len().checked_add(count.checked_mul(width)?)?)
+        .ok()?;
     for (i, line) in content.split_inclusive('\n').enumerate() {
         let _ = write!(out, "{:>6}\t{line}", first + i as u64);
     }
-    out
+    Some(out)
 }
 
 /// What `read_file` returns, in this order.
@@ -143,14 +155,14 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
         .with(key::PATH, location.shown.as_str())
         .with("totalLines", total)
     })?;
+    let content = returned(page.content, offset, req.line_numbers).ok_or_else(|| {
+        let size = loaded.bytes().len() as u64;
+        textfile::out_of_memory(&location.shown, size, ctx.limits.max_file_bytes)
+    })?;
     Ok(ReadResult {
         path: location.shown,
         truncated: page.cut || page.next_offset.is_some(),
-        content: if req.line_numbers {
-            numbered(page.content, offset)
-        } else {
-            page.content.to_owned()
-        },
+        content,
         sha256,
         bytes: loaded.bytes().len(),
         total_lines: page.total_lines,
@@ -176,11 +188,19 @@ struct Page<'a> {
 /// The lines `offset..offset+limit` of `body`, within `max_bytes`; a first line longer
 /// than `max_bytes` is cut at a character boundary. `Err(total)` when `offset` is past
 /// the last line.
+///
+/// The lines are found by scanning, and the rest are counted, never indexed: a page
+/// costs the memory of what it returns, whatever the file's line count.
 fn page(body: &str, offset: u64, limit: u64, max_bytes: u64) -> Result<Page<'_>, usize> {
-    let starts = lines::line_starts(body.as_bytes());
-    let total = starts.len();
+    let bytes = body.as_bytes();
     let first = usize::try_from(offset - 1).unwrap_or(usize::MAX);
-    if first >= total {
+    let found = lines::line_start(bytes, first);
+    // Counted from the page on, so a page near the end is one scan of the file.
+    let total = found.map_or_else(
+        || lines::count_lines(bytes),
+        |begin| first + lines::count_lines(&bytes[begin..]),
+    );
+    let Some(begin) = found else {
         if total == 0 && offset == 1 {
             return Ok(Page {
                 content: "",
@@ -191,13 +211,11 @@ fn page(body: &str, offset: u64, limit: u64, max_bytes: u64) -> Result<Page<'_>,
             });
         }
         return Err(total);
-    }
-    let line_end = |i: usize| starts.get(i + 1).copied().unwrap_or(body.len());
-    let begin = starts[first];
+    };
     let budget = usize::try_from(max_bytes).unwrap_or(usize::MAX);
     let wanted = usize::try_from(limit).unwrap_or(usize::MAX);
-    let mut last = first;
-    if line_end(first) - begin > budget {
+    let mut end = lines::line_end(bytes, begin);
+    if end - begin > budget {
         let mut cut = begin + budget;
         while !body.is_char_boundary(cut) {
             cut -= 1;
@@ -210,15 +228,21 @@ fn page(body: &str, offset: u64, limit: u64, max_bytes: u64) -> Result<Page<'_>,
             cut: true,
         });
     }
-    while last + 1 < total && last + 1 - first < wanted && line_end(last + 1) - begin <= budget {
-        last += 1;
+    let mut taken = 1;
+    while taken < wanted && end < bytes.len() {
+        let next = lines::line_end(bytes, end);
+        if next - begin > budget {
+            break;
+        }
+        end = next;
+        taken += 1;
     }
-    let end_line = last as u64 + 1;
+    let end_line = offset + taken as u64 - 1;
     Ok(Page {
-        content: &body[begin..line_end(last)],
+        content: &body[begin..end],
         total_lines: total,
         end_line,
-        next_offset: (last + 1 < total).then_some(end_line + 1),
+        next_offset: (end < bytes.len()).then_some(end_line + 1),
         cut: false,
     })
 }

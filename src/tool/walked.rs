@@ -37,7 +37,8 @@ pub fn locate(ctx: &Context, raw: &str, allow_file: bool) -> Outcome<Location> {
 /// (they cannot be shown without being mistaken for other names), and
 /// `skippedIgnoreFiles`, directories not entered because an ignore file in them is a
 /// FIFO, a device, huge or a link out, and `skippedUnreadable`, entries the walk could
-/// not read (a directory it may not open, one that vanished meanwhile).
+/// not read (a directory it may not open, one that vanished meanwhile, one that could
+/// not be looked up again through the root handle or is another file there now).
 #[derive(Debug, Clone, Copy, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 // The fields are the wire's `skipped…` keys, which say what was left out and why.

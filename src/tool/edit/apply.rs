@@ -131,14 +131,7 @@ pub fn apply<'a>(
         let edit_index = multi.then_some(index);
         let located = matching::locate(&text, &item.old_text, &item.new_text);
         let count = located.offsets.len();
-        let starts = || {
-            let starts = lines::line_starts(text.as_bytes());
-            located
-                .offsets
-                .iter()
-                .map(|&o| lines::line_of(&starts, o))
-                .collect::<Vec<_>>()
-        };
+        let starts = || lines::lines_of(text.as_bytes(), &located.offsets);
         if count == 0 {
             let applied = |journaled: Journaled<'_>| {
                 journaled(item, &text) || snippet::already_applied(&text, item)

@@ -75,7 +75,8 @@ pub fn searcher() -> Searcher {
 
 /// The first `limit` matching lines of `bytes`, each with up to `context` lines either
 /// side, and whether the file has more. The search of the file stops at the limit, and
-/// context is cut only for the lines kept: memory follows the limit, not the file.
+/// context is found only around the lines kept, by scanning back and on from each (no
+/// index of the file's lines): memory and time follow the limit, not the file.
 pub fn hits(
     matcher: &RegexMatcher,
     searcher: &mut Searcher,
@@ -86,6 +87,7 @@ pub fn hits(
     let mut sink = Collect {
         matcher,
         hits: Vec::new(),
+        starts: Vec::new(),
         limit,
         more: false,
     };
@@ -93,20 +95,40 @@ pub fn hits(
     let _ = searcher.search_slice(matcher, bytes, &mut sink);
     let more = sink.more;
     let mut hits = sink.hits;
-    if context > 0 && !hits.is_empty() {
-        let starts = crate::text::lines::line_starts(bytes);
-        let line = |n: usize| {
-            let end = starts.get(n + 1).copied().unwrap_or(bytes.len());
-            line_text(&bytes[starts[n]..end])
-        };
-        for hit in &mut hits {
-            let index = usize::try_from(hit.line.saturating_sub(1)).unwrap_or(0);
-            hit.before = (index.saturating_sub(context)..index).map(line).collect();
-            let last = (index + context).min(starts.len().saturating_sub(1));
-            hit.after = (index + 1..=last).map(line).collect();
+    if context > 0 {
+        for (hit, &start) in hits.iter_mut().zip(&sink.starts) {
+            hit.before = before(bytes, start, context);
+            hit.after = after(bytes, start, context);
         }
     }
     (hits, more)
+}
+
+/// The text of up to `context` lines before the line that starts at byte `start`, in
+/// file order, found by scanning back from it.
+fn before(bytes: &[u8], start: usize, context: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut end = start;
+    while end > 0 && lines.len() < context {
+        let begin = memchr::memrchr(b'\n', &bytes[..end - 1]).map_or(0, |pos| pos + 1);
+        lines.push(line_text(&bytes[begin..end]));
+        end = begin;
+    }
+    lines.reverse();
+    lines
+}
+
+/// The text of up to `context` lines after the line that starts at byte `start`, found
+/// by scanning on from it.
+fn after(bytes: &[u8], start: usize, context: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut begin = crate::text::lines::line_end(bytes, start);
+    while begin < bytes.len() && lines.len() < context {
+        let end = crate::text::lines::line_end(bytes, begin);
+        lines.push(line_text(&bytes[begin..end]));
+        begin = end;
+    }
+    lines
 }
 
 /// Line text without its terminator, lossily decoded and cut to [`MAX_LINE_BYTES`].
@@ -128,6 +150,8 @@ pub fn line_text(bytes: &[u8]) -> String {
 struct Collect<'m> {
     matcher: &'m RegexMatcher,
     hits: Vec<Hit>,
+    /// Where each hit's line starts in the file, so its context is found from there.
+    starts: Vec<usize>,
     /// The most hits to keep.
     limit: usize,
     /// A match was found past `limit`.
@@ -178,6 +202,8 @@ impl Sink for Collect<'_> {
             before: Vec::new(),
             after: Vec::new(),
         });
+        self.starts
+            .push(usize::try_from(mat.absolute_byte_offset()).unwrap_or(usize::MAX));
         Ok(true)
     }
 }

@@ -169,7 +169,9 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
         scanned.fetch_add(1, Ordering::Relaxed);
         let (hits, more) = if path_mode {
             let shown = respell(&location.shown, &location.real, &entry.path);
-            if !matcher.is_match(shown.as_bytes()).unwrap_or(false) || !confirmed(ctx, &entry) {
+            if !matcher.is_match(shown.as_bytes()).unwrap_or(false)
+                || !confirmed(ctx, &entry, &skipped)
+            {
                 return true;
             }
             (vec![Hit::default()], false)
@@ -196,15 +198,9 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
             ino: None,
         });
     } else {
-        let walk = Walk {
-            start: location.real.clone(),
-            depth: None,
-            include_ignored: req.include_ignored,
-            sizes: false,
-            exclude: ctx.policy.deny.clone(),
-        };
-        omitted = ctx.ws.walk_parallel(&walk, &visit);
+        omitted = ctx.ws.walk_parallel(&walk_of(ctx, &req, &location), &visit);
     }
+    omitted.unreadable += skipped.unreadable.load(Ordering::Relaxed);
     let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
     let truncated = found.cut || found.total > limit;
     let matches = listing(found.files, &location, single_file, limit, |hit, shown| {
@@ -227,6 +223,18 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
             )
         }),
     })
+}
+
+/// The walk of a search below `location`: every depth, file sizes not looked up, the
+/// policy's `deny` left out.
+fn walk_of(ctx: &Context, req: &SearchRequest, location: &crate::workspace::Location) -> Walk {
+    Walk {
+        start: location.real.clone(),
+        depth: None,
+        include_ignored: req.include_ignored,
+        sizes: false,
+        exclude: ctx.policy.deny.clone(),
+    }
 }
 
 /// What `search_files` returns, in this order.
@@ -273,15 +281,21 @@ pub struct Match {
 struct Skipped {
     /// Files with NUL bytes.
     binary: AtomicUsize,
-    /// Files over `maxFileBytes`.
+    /// Files over `maxFileBytes`, or more than this process can hold now.
     large: AtomicUsize,
+    /// Files that could not be looked up again or read through the root handle
+    /// (searched without permission, vanished, no longer a regular file): added to the
+    /// walk's `skippedUnreadable`.
+    unreadable: AtomicUsize,
 }
 
-/// Whether one walked entry is really inside the root (see `Workspace::confirm`).
-fn confirmed(ctx: &Context, entry: &Entry) -> bool {
+/// Whether one walked entry is really inside the root (see `Workspace::confirm`); one
+/// that is not is counted as unreadable.
+fn confirmed(ctx: &Context, entry: &Entry, skipped: &Skipped) -> bool {
     let mut one = vec![entry.clone()];
-    ctx.ws.confirm(&mut one);
-    !one.is_empty()
+    let left_out = ctx.ws.confirm(&mut one);
+    skipped.unreadable.fetch_add(left_out, Ordering::Relaxed);
+    left_out == 0
 }
 
 /// The first `limit` matching lines of one walked file, and whether it has more; `None`
@@ -293,9 +307,20 @@ fn content_hits(
     (context, limit): (usize, usize),
     skipped: &Skipped,
 ) -> Option<(Vec<Hit>, bool)> {
-    let Some(bytes) = ctx.ws.read_walked(path, ctx.limits.max_file_bytes).ok()? else {
-        skipped.large.fetch_add(1, Ordering::Relaxed);
-        return None;
+    let bytes = match ctx.ws.read_walked(path, ctx.limits.max_file_bytes) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => {
+            skipped.large.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+        Err(crate::workspace::Error::Io(e)) if e.kind() == std::io::ErrorKind::OutOfMemory => {
+            skipped.large.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+        Err(_) => {
+            skipped.unreadable.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
     };
     let binary = &skipped.binary;
     if memchr::memchr(0, &bytes).is_some() {

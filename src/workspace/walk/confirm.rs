@@ -9,12 +9,17 @@ use super::super::Workspace;
 use super::Entry;
 
 impl Workspace {
-    /// Keeps the walked entries that are really inside the root. The walker reads
-    /// directories by path, so a directory swapped for a link out while it walks could
-    /// show outside names; every entry a tool returns is looked up again through the
-    /// root handle (kernel-contained) and must be the very inode the walk saw. Each
-    /// parent directory is opened once, and each entry looked up by its name in it.
-    pub fn confirm(&self, entries: &mut Vec<Entry>) {
+    /// Keeps the walked entries that are really inside the root, and returns how many
+    /// it left out. The walker reads directories by path, so a directory swapped for a
+    /// link out while it walks could show outside names; every entry a tool returns is
+    /// looked up again through the root handle (kernel-contained) and must be the very
+    /// inode the walk saw. Each parent directory is opened once, and each entry looked
+    /// up by its name in it. An entry that fails — its directory or itself cannot be
+    /// looked up (searched without permission, vanished), or it is another inode now —
+    /// is one the walk could not read: the caller counts it in `skippedUnreadable`.
+    #[must_use]
+    pub fn confirm(&self, entries: &mut Vec<Entry>) -> usize {
+        let before = entries.len();
         let mut parents: HashMap<String, Option<Dir>> = HashMap::new();
         entries.retain(|entry| {
             let (parent, name) = entry.path.rsplit_once('/').unwrap_or((".", &entry.path));
@@ -37,5 +42,6 @@ impl Workspace {
                 || (meta.is_symlink()
                     && self.dir.metadata(&entry.path).is_ok_and(|m| m.ino() == ino))
         });
+        before - entries.len()
     }
 }

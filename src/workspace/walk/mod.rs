@@ -106,7 +106,8 @@ pub struct Omitted {
     /// itself included: then nothing is walked).
     pub ignore_files: usize,
     /// Entries the walker could not read: a directory it may not open, one that
-    /// vanished meanwhile, a path the kernel refuses.
+    /// vanished meanwhile, a path the kernel refuses; and, added by the caller, those
+    /// that failed the confirmation through the root handle (`Workspace::confirm`).
     pub unreadable: usize,
 }
 

@@ -1,7 +1,8 @@
 //! A file whose workspace-relative path is legal but whose absolute path passes the
 //! kernel's 4096 bytes is listed, globbed and searched like any other: walks never hand
-//! the kernel the absolute path. And a directory the walk cannot read is counted in
-//! `skippedUnreadable`, never dropped in silence.
+//! the kernel the absolute path. And a directory the walk cannot read, or an entry that
+//! cannot be looked up again through the root handle, is counted in `skippedUnreadable`,
+//! never dropped in silence.
 
 use std::os::fd::OwnedFd;
 use std::os::unix::fs::PermissionsExt;
@@ -162,4 +163,54 @@ fn a_directory_the_walk_cannot_read_is_counted() {
         "truncated": false, "skipped": 1, "skippedUnreadable": 1,
     }}));
     std::fs::set_permissions(ws.path("closed"), PermissionsExt::from_mode(0o755)).expect("chmod");
+}
+
+#[test]
+fn an_entry_that_fails_its_confirmation_is_counted() {
+    if !rustix::process::geteuid().is_root() {
+        report("hostile::deep: skipped the unsearchable directory: root searches any directory, and only root can drop to nobody here");
+        return;
+    }
+    // A directory that may be read but not searched (r--): the walker lists its names,
+    // but none of them can be looked up again through the root handle.
+    let ws = TestWorkspace::new();
+    ws.file("open/a.txt", "needle\n")
+        .file("listed/b.txt", "needle\n");
+    let status = std::process::Command::new("chown")
+        .args(["-R", "65534:65534"])
+        .arg(ws.base())
+        .status()
+        .expect("chown");
+    assert!(status.success());
+    std::fs::set_permissions(ws.path("listed"), PermissionsExt::from_mode(0o444)).expect("chmod");
+    let as_nobody = |args: &[&str]| {
+        let mut cmd = ws.std_cmd();
+        cmd.args(args).stdin(Stdio::null()).uid(65534).gid(65534);
+        Run::from_output(cmd.output().expect("run stitch"))
+    };
+    as_nobody(&["search", "needle"]).assert_envelope(&json!({"ok": true, "data": {
+        "matches": [{"path": "open/a.txt", "line": 1, "text": "needle"}],
+        "truncated": false, "scannedFiles": 2, "skippedBinary": 0, "skippedLarge": 0,
+        "denied": 0, "skippedUnreadable": 1,
+    }}));
+    as_nobody(&["search", "b.txt", "--mode", "path"]).assert_envelope(
+        &json!({"ok": true, "data": {
+            "matches": [], "truncated": false, "scannedFiles": 2, "skippedBinary": 0,
+            "skippedLarge": 0, "denied": 0, "skippedUnreadable": 1,
+        }}),
+    );
+    as_nobody(&["glob", "**/*.txt"]).assert_envelope(&json!({"ok": true, "data": {
+        "matches": ["open/a.txt"], "truncated": false, "scannedFiles": 2, "denied": 0,
+        "skippedUnreadable": 1,
+    }}));
+    as_nobody(&["list", "--depth", "3"]).assert_envelope(&json!({"ok": true, "data": {
+        "path": ".",
+        "entries": [
+            {"path": "listed", "kind": "directory"},
+            {"path": "open", "kind": "directory"},
+            {"path": "open/a.txt", "kind": "file", "bytes": 7},
+        ],
+        "truncated": false, "skipped": 0, "skippedUnreadable": 1,
+    }}));
+    std::fs::set_permissions(ws.path("listed"), PermissionsExt::from_mode(0o755)).expect("chmod");
 }

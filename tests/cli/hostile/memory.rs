@@ -2,7 +2,10 @@
 //! matches, searched with the most context, and a regex built to grow each thread's DFA
 //! toward the regex crate's 1000 MB default, both answer with an ordinary envelope inside
 //! an address space of 256 MiB, in reasonable time. Before the bound, the first passed
-//! 6 GB and the second 1.5 GB.
+//! 6 GB and the second 1.5 GB. A read pages a file of millions of empty lines in little
+//! more than the file's own size: an index of every line (8 bytes a line) once made a
+//! 250 MB file abort the process inside 1 GiB of address space; and context around a few
+//! hits among 16 Mi lines is found by scanning from each, not from an index of them all.
 
 use std::time::Instant;
 
@@ -10,7 +13,7 @@ use serde_json::{json, Value};
 
 use super::{timed, PROMPT};
 use crate::support::{
-    limit_address_space, refuse_openat2, report, run_measured, Run, TestWorkspace,
+    limit_address_space, refuse_openat2, report, run_measured, Run, TestWorkspace, SHA256,
 };
 
 /// The address space a search is given: far below what the unbounded search took.
@@ -23,11 +26,17 @@ const PEAK: u64 = 64 << 20;
 /// Runs `stitch args` in at most [`BOUND`] of address space, asserting it was prompt and
 /// that its peak resident set stayed under [`PEAK`].
 fn bounded(ws: &TestWorkspace, args: &[&str]) -> Run {
+    within(ws, args, BOUND, PEAK)
+}
+
+/// Runs `stitch args` in at most `bound` of address space, asserting it was prompt and
+/// that its peak resident set stayed under `peak_bound`.
+fn within(ws: &TestWorkspace, args: &[&str], bound: u64, peak_bound: u64) -> Run {
     let mut cmd = ws.std_cmd();
     cmd.args(args);
     let start = Instant::now();
     let (output, peak) = run_measured(&cmd, |timed| {
-        limit_address_space(timed, BOUND);
+        limit_address_space(timed, bound);
         if ws.is_without_openat2() {
             refuse_openat2(timed);
         }
@@ -38,7 +47,7 @@ fn bounded(ws: &TestWorkspace, args: &[&str]) -> Run {
     let peak = match peak {
         Some(peak) => {
             assert!(
-                peak < PEAK,
+                peak < peak_bound,
                 "`stitch {}` peaked at {} MiB",
                 args.join(" "),
                 peak >> 20
@@ -50,7 +59,7 @@ fn bounded(ws: &TestWorkspace, args: &[&str]) -> Run {
     report(&format!(
         "hostile::memory: `stitch {}` answered within {} MiB of address space, {peak}, in {took:?}",
         args.join(" "),
-        BOUND >> 20,
+        bound >> 20,
     ));
     run
 }
@@ -119,4 +128,108 @@ fn a_regex_built_to_grow_its_dfa_is_bounded() {
         },
         "_hint": "The regex compiles larger than a search may hold: use fewer or shorter repetitions (a smaller `{n}`), or search literally.",
     }));
+}
+
+/// A file of 2 Mi empty lines: an index of its line starts would take 16 MiB, more than
+/// the address space [`within`] gives the read of it leaves after the binary's own.
+const EMPTY_LINES: usize = 2 << 20;
+
+#[test]
+fn a_read_of_millions_of_lines_holds_only_the_page() {
+    let ws = TestWorkspace::new();
+    ws.file("lines.txt", vec![b'\n'; EMPTY_LINES]);
+    let bound = 24 << 20;
+    let page = |start: usize, end: usize, next: Option<usize>| {
+        let mut data = json!({
+            "path": "lines.txt",
+            "content": "\n".repeat(end + 1 - start),
+            "sha256": SHA256,
+            "bytes": EMPTY_LINES,
+            "totalLines": EMPTY_LINES,
+            "startLine": start,
+            "endLine": end,
+            "truncated": next.is_some(),
+            "lineEnding": "lf",
+            "bom": false,
+        });
+        if let Some(next) = next {
+            data["nextOffset"] = json!(next);
+        }
+        json!({"ok": true, "data": data})
+    };
+    within(
+        &ws,
+        &["read", "lines.txt", "--offset", "5", "--limit", "2"],
+        bound,
+        bound,
+    )
+    .assert_envelope(&page(5, 6, Some(7)));
+    let last = EMPTY_LINES.to_string();
+    within(&ws, &["read", "lines.txt", "--offset", &last], bound, bound).assert_envelope(&page(
+        EMPTY_LINES,
+        EMPTY_LINES,
+        None,
+    ));
+    let past = (EMPTY_LINES + 1).to_string();
+    within(&ws, &["read", "lines.txt", "--offset", &past], bound, bound).assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_ARGUMENT",
+        "details": {
+            "message": format!(
+                "offset {past} is past the last line of `lines.txt`, which has {EMPTY_LINES} lines"
+            ),
+            "field": "offset",
+            "path": "lines.txt",
+            "totalLines": EMPTY_LINES,
+        },
+        "_hint": "Fix the `--offset` argument and call again.",
+    }));
+}
+
+#[test]
+fn context_around_a_few_hits_costs_nothing_by_the_file_s_line_count() {
+    let ws = TestWorkspace::new();
+    // Three hits among 16 Mi lines, the last at the end of a file with no final newline.
+    let empty = "\n".repeat(8 << 20);
+    let text = format!("one\nneedle\ntwo\n{empty}three\nneedle\nfour\n{empty}five\nneedle");
+    ws.file("lines.txt", &text);
+    let k = 8usize << 20;
+    let run = bounded(&ws, &["search", "needle", "--context", "2"]);
+    run.assert_envelope(&json!({"ok": true, "data": {
+        "matches": [
+            {"path": "lines.txt", "line": 2, "text": "needle",
+             "before": ["one"], "after": ["two", ""]},
+            {"path": "lines.txt", "line": k + 5, "text": "needle",
+             "before": ["", "three"], "after": ["four", ""]},
+            {"path": "lines.txt", "line": 2 * k + 8, "text": "needle",
+             "before": ["", "five"], "after": []},
+        ],
+        "truncated": false,
+        "scannedFiles": 1,
+        "skippedBinary": 0,
+        "skippedLarge": 0,
+        "denied": 0,
+    }}));
+}
+
+#[test]
+fn an_edit_that_misses_in_millions_of_lines_answers_without_candidates() {
+    let ws = TestWorkspace::new();
+    ws.file("lines.txt", vec![b'\n'; EMPTY_LINES]);
+    // Room for the edit itself, not for an index, the lines and the votes of every line
+    // the search for the closest passages would take (about 100 MiB here).
+    let bound = 48 << 20;
+    let run = within(
+        &ws,
+        &["edit", "lines.txt", "--old", "foo", "--new", "bar"],
+        bound,
+        bound,
+    );
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NO_MATCH",
+        "details": {"message": "--old is not in `lines.txt`", "path": "lines.txt", "candidates": []},
+        "_hint": "Re-read `lines.txt` and copy --old exactly from it.",
+    }));
+    assert_eq!(ws.read("lines.txt"), vec![b'\n'; EMPTY_LINES]);
 }

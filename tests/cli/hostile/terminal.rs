@@ -132,3 +132,42 @@ fn pipes_and_null_keep_the_raw_bytes() {
         format!("{CLEAR}\0plain.txt\0{TITLE}\0").as_bytes()
     );
 }
+
+#[test]
+fn the_wait_notice_for_a_fifo_quotes_its_name_at_a_terminal() {
+    let ws = TestWorkspace::new();
+    ws.file("t.txt", "keep me\n");
+    let fifo = "notes\u{1b}[2J\u{1b}]0;pwned\u{7}.md";
+    super::mkfifo(&ws.path(fifo));
+    let mut cmd = ws.std_cmd();
+    cmd.args(["write", "t.txt", "--from", fifo, "--overwrite"]);
+    let run = run_on_terminals(cmd);
+    // INVALID_ARGUMENT, shown as text on stderr, a terminal too.
+    assert_eq!(run.status.code(), Some(2));
+    assert!(
+        run.stdout.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&run.stdout)
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(
+        stderr,
+        "stitch: --from `\"notes\\033[2J\\033]0;pwned\\a.md\"` is a FIFO no program has opened \
+         to write yet; waiting for one (refused after 2 s without)\n\
+         error[INVALID_ARGUMENT]: --from `notes\\x1b[2J\\x1b]0;pwned\\x07.md` is a FIFO that no \
+         program opened to write within 2 s, so nothing was read\n\
+         hint: Start the program that writes the FIFO before (or while) calling stitch, or pass \
+         --from a regular file.\n"
+    );
+    no_controls(&run.stderr);
+    assert_eq!(ws.read("t.txt"), b"keep me\n", "the file is intact");
+    // Through a pipe the notice names the path as it is.
+    let (_, piped) = piped(&ws, &["write", "t.txt", "--from", fifo, "--overwrite"]);
+    assert_eq!(
+        String::from_utf8_lossy(&piped),
+        format!(
+            "stitch: --from `{fifo}` is a FIFO no program has opened to write yet; waiting for \
+             one (refused after 2 s without)\n"
+        )
+    );
+}
