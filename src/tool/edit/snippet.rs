@@ -58,7 +58,8 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
     let (old, new) = match &numbered {
         Some(old) => (
             old.as_str(),
-            lines::strip_numbers(&item.new_text).unwrap_or_else(|| item.new_text.clone()),
+            // The lines the caller copied are numbered, a line it added may not be.
+            lines::strip_numbers_where_present(&item.new_text),
         ),
         None => (item.old_text.as_str(), item.new_text.clone()),
     };
