@@ -15,6 +15,8 @@ mod mistakes;
 mod examples;
 // The repaired call, whole, for the cases new users met; okIfApplied as a claim.
 mod repairs;
+// Re-indented, numberless or withheld offers; okIfApplied beside a deletion or a revert.
+mod doubtful;
 
 use std::collections::BTreeMap;
 
