@@ -545,8 +545,10 @@ fn merge_line(base: &str, ours: &str, theirs: &str) -> Option<String> {
     let differs = mine
         .iter()
         .any(|m| !(blank(&b[m.start..m.end]) && blank(&m.with)));
-    if differs && rewritten > 0 && 2 * rewritten >= solid(&b) {
-        return None;
+    if rewritten > 0 && 2 * rewritten >= solid(&b) {
+        // Where the file differs only in spacing, the caller's rewrite stands as written:
+        // merged by characters, a space the file lacks would take one of the rewrite's.
+        return (!differs).then(|| theirs.to_owned());
     }
     let mut all: Vec<&Change> = mine.iter().chain(yours.iter()).collect();
     // By position; at one position an insertion goes before a replacement, and a change
@@ -750,6 +752,8 @@ mod tests {
     #[test]
     fn a_rewritten_line_the_file_holds_otherwise_is_in_doubt() {
         assert_eq!(carry("    foo(a, b", "    foo(a, b, c)", "    bar()"), None);
+        // Spacing aside, the rewrite stands as the caller wrote it.
+        assert_eq!(carry("  on: ", "  on:", "  x = 1").unwrap(), "  x = 1");
     }
 
     #[test]
