@@ -7,15 +7,15 @@
 #[derive(Clone, Copy)]
 pub enum Change {
     /// The content of the passage's last line (after its indentation) replaced.
-    ReplaceLine,
+    Replace,
     /// A new line after the first, at the first line's indentation.
-    InsertLine,
+    Insert,
     /// The passage's last line deleted (a passage of two lines or more).
-    DeleteLine,
+    Delete,
 }
 
 /// The new kinds, in the order cases take them in turn.
-pub const CHANGES: [Change; 3] = [Change::ReplaceLine, Change::InsertLine, Change::DeleteLine];
+pub const CHANGES: [Change; 3] = [Change::Replace, Change::Insert, Change::Delete];
 
 const REPLACED: &str = "replaced_line = 1";
 const INSERTED: &str = "inserted_line = 2";
@@ -23,9 +23,9 @@ const INSERTED: &str = "inserted_line = 2";
 impl Change {
     pub fn name(self) -> &'static str {
         match self {
-            Change::ReplaceLine => "replace-line",
-            Change::InsertLine => "insert-line",
-            Change::DeleteLine => "delete-line",
+            Change::Replace => "replace-line",
+            Change::Insert => "insert-line",
+            Change::Delete => "delete-line",
         }
     }
 
@@ -38,19 +38,19 @@ impl Change {
         let eol = if crlf { "\r\n" } else { "\n" };
         let last = mine.iter().rposition(|l| !l.trim().is_empty())?;
         match self {
-            Change::ReplaceLine => {
+            Change::Replace => {
                 let at = counterpart(mine[last], &theirs)?;
                 let new = with_line(&mine, last, Some(&replaced(mine[last])));
                 let meant = with_line(&theirs, at, Some(&replaced(theirs[at])));
                 Some((new, meant))
             }
-            Change::InsertLine => {
+            Change::Insert => {
                 let at = counterpart(mine[0], &theirs)?;
                 let new = inserted_after(&mine, 0, indent(body(mine[0])), "\n");
                 let meant = inserted_after(&theirs, at, indent(theirs[at]), eol);
                 Some((new, meant))
             }
-            Change::DeleteLine => {
+            Change::Delete => {
                 if last == 0 {
                     return None;
                 }
@@ -101,16 +101,15 @@ fn replaced(line: &str) -> String {
 /// before it when it is the last and has none).
 fn with_line(lines: &[&str], at: usize, with: Option<&str>) -> String {
     let mut out: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
-    match with {
-        Some(line) => out[at] = line.to_owned(),
-        None => {
-            let had_end = out[at].ends_with('\n');
-            out.remove(at);
-            if !had_end && at > 0 {
-                let prev = &mut out[at - 1];
-                let body = prev.trim_end_matches(['\n', '\r']).len();
-                prev.truncate(body);
-            }
+    if let Some(line) = with {
+        line.clone_into(&mut out[at]);
+    } else {
+        let had_end = out[at].ends_with('\n');
+        out.remove(at);
+        if !had_end && at > 0 {
+            let prev = &mut out[at - 1];
+            let body = prev.trim_end_matches(['\n', '\r']).len();
+            prev.truncate(body);
         }
     }
     out.concat()
@@ -123,9 +122,9 @@ fn inserted_after(lines: &[&str], at: usize, indent: &str, eol: &str) -> String 
         out.push_str(line);
         if i == at {
             if line.ends_with('\n') {
-                out.push_str(&format!("{indent}{INSERTED}{eol}"));
+                out.extend([indent, INSERTED, eol]);
             } else {
-                out.push_str(&format!("{eol}{indent}{INSERTED}"));
+                out.extend([eol, indent, INSERTED]);
             }
         }
     }
