@@ -218,16 +218,23 @@ fn invalid_config(refusal: &Refusal) -> String {
 /// applied, copy a candidate, or re-read.
 fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
     let (old, new) = (d.name("oldText"), d.name("newText"));
-    if refusal.detail(key::ALREADY_APPLIED) == Some(&Value::Bool(true)) {
-        format!(
-            "{new} is already in the file, so the edit may be applied already: re-read the file to confirm (or pass {} to accept that); otherwise copy a candidate's text exactly as {old}.",
-            d.switch("okIfApplied")
-        )
-    } else if let Some(first) = refusal
+    let first = refusal
         .detail(key::CANDIDATES)
         .and_then(Value::as_array)
-        .and_then(|c| c.first())
-    {
+        .and_then(|c| c.first());
+    if refusal.detail(key::ALREADY_APPLIED) == Some(&Value::Bool(true)) {
+        // Otherwise the repaired call, where one is offered: never the candidate's text
+        // with the caller's own newText, which may carry the caller's mistake.
+        let otherwise = if first.is_some_and(|c| c.get("newText").is_some()) {
+            format!("retry with {old} = candidates[0].text and {new} = candidates[0].newText")
+        } else {
+            format!("re-read the passage and write both {old} and {new} again from it")
+        };
+        format!(
+            "{new} is already in the file, once and as whole lines, so the edit may be applied already: re-read the file to confirm (or pass {} to accept that); otherwise {otherwise}.",
+            d.switch("okIfApplied")
+        )
+    } else if let Some(first) = first {
         let several = match d {
             Dialect::Flags => " (--old-from and --new-from FILE for several lines)",
             Dialect::Json => "",

@@ -83,7 +83,7 @@ pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
             out.push(if theirs_joined == base_joined {
                 o[j].to_owned()
             } else {
-                merge_line(&base_joined, o[j], &theirs_joined)?
+                merge_indented(&base_joined, o[j], &theirs_joined, &indent)?
             });
             gap = last + 1;
             continue;
@@ -100,7 +100,7 @@ pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
             // The caller kept the line: the file's own.
             (Some(j), Some(k)) if t[k] == b[gap] => Some(o[j].to_owned()),
             (Some(j), Some(k)) if o[j] == b[gap] => Some(t[k].to_owned()),
-            (Some(j), Some(k)) => Some(merge_line(b[gap], o[j], t[k])?),
+            (Some(j), Some(k)) => Some(merge_indented(b[gap], o[j], t[k], &indent)?),
             // The caller deleted the line: delete the file's, when it is the same line
             // but for whitespace.
             (Some(j), None) if normal(o[j]) == normal(b[gap]) => None,
@@ -468,12 +468,50 @@ fn clash(base: &[char], a: &Change, b: &Change) -> bool {
     }
     let (a0, a1) = reach(base, a);
     let (b0, b1) = reach(base, b);
+    // An insertion at the edge of whole words the other side deleted is about those
+    // words (`re` → `re: Regex` where the file no longer has `re` there).
+    let whole_words_deleted = |c: &Change| {
+        let bounded = |i: usize| i == 0 || i >= base.len() || !word(base[i - 1]) || !word(base[i]);
+        base[c.start..c.end].iter().copied().any(word)
+            && !c.with.iter().copied().any(word)
+            && bounded(c.start)
+            && bounded(c.end)
+    };
+    let beside = |insert: &Change, other: &Change| {
+        insert.start == insert.end
+            && whole_words_deleted(other)
+            && (insert.start == other.start || insert.start == other.end)
+    };
+    if beside(a, b) || beside(b, a) {
+        return true;
+    }
     match (a0 == a1, b0 == b1) {
         (true, true) => a0 == b0,
         (true, false) => b0 < a0 && a0 < b1,
         (false, true) => a0 < b0 && b0 < a1,
         (false, false) => a0 < b1 && b0 < a1,
     }
+}
+
+/// A line both sides changed, merged: its indentation apart from the rest — the file's
+/// where the caller kept the caller's, the caller's where the file kept the caller's
+/// remembered one, else the caller's mapped onto the file's as a new line's would be —
+/// and the rest character by character. `None` where the changes touch the same
+/// characters, or the indentation cannot be told.
+fn merge_indented(base: &str, ours: &str, theirs: &str, indent: &Indent) -> Option<String> {
+    let (lb, lo, lt) = (leading(base), leading(ours), leading(theirs));
+    let lead = if lt == lb {
+        lo.to_owned()
+    } else if lo == lb {
+        lt.to_owned()
+    } else if theirs.trim().is_empty() {
+        theirs.to_owned()
+    } else {
+        let moved = indent.apply(theirs)?;
+        leading(&moved).to_owned()
+    };
+    let body = merge_line(&base[lb.len()..], &ours[lo.len()..], &theirs[lt.len()..])?;
+    Some(format!("{lead}{body}"))
 }
 
 /// A line both sides changed, merged character by character; `None` where the changes
@@ -499,6 +537,18 @@ fn merge_line(base: &str, ours: &str, theirs: &str) -> Option<String> {
         .collect();
     if mine.iter().any(|m| yours.iter().any(|y| clash(&b, m, y))) {
         return None;
+    }
+    // A line the caller rewrote (most of it replaced) that the file holds otherwise than
+    // the caller remembered: what the caller meant for the file's line cannot be told.
+    let solid = |chars: &[char]| chars.iter().filter(|c| !c.is_whitespace()).count();
+    let rewritten: usize = yours.iter().map(|y| solid(&b[y.start..y.end])).sum();
+    let differs = mine
+        .iter()
+        .any(|m| !(blank(&b[m.start..m.end]) && blank(&m.with)));
+    if rewritten > 0 && 2 * rewritten >= solid(&b) {
+        // Where the file differs only in spacing, the caller's rewrite stands as written:
+        // merged by characters, a space the file lacks would take one of the rewrite's.
+        return (!differs).then(|| theirs.to_owned());
     }
     let mut all: Vec<&Change> = mine.iter().chain(yours.iter()).collect();
     // By position; at one position an insertion goes before a replacement, and a change
@@ -672,6 +722,38 @@ mod tests {
             carry(b, o, t).unwrap(),
             "                 width=70, EDITED-HERE\n                 initial_indent=\"\",\n"
         );
+    }
+
+    #[test]
+    fn a_rewritten_line_takes_the_file_s_indentation() {
+        let ours = "    for i in xs:\n        if m is None:\n            m = i\n";
+        let base = "for i in xs:\n    if m is None:\n        m = i\n";
+        let theirs = "for i in xs:\n    if m is None:\n        break\n";
+        assert_eq!(
+            carry(base, ours, theirs).unwrap(),
+            "    for i in xs:\n        if m is None:\n            break\n"
+        );
+    }
+
+    #[test]
+    fn an_insertion_beside_words_the_file_dropped_is_in_doubt() {
+        let base = "    let re = Regex::new(r\"x\").unwrap();";
+        let ours = "        Regex::new(r\"x\").unwrap();";
+        let theirs = "    let re: Regex = Regex::new(r\"x\").unwrap();";
+        assert_eq!(carry(base, ours, theirs), None);
+        // A change away from the dropped words is carried.
+        let theirs = "    let re = Regex::new(r\"x\").expect(\"valid\");";
+        assert_eq!(
+            carry(base, ours, theirs).unwrap(),
+            "        Regex::new(r\"x\").expect(\"valid\");"
+        );
+    }
+
+    #[test]
+    fn a_rewritten_line_the_file_holds_otherwise_is_in_doubt() {
+        assert_eq!(carry("    foo(a, b", "    foo(a, b, c)", "    bar()"), None);
+        // Spacing aside, the rewrite stands as the caller wrote it.
+        assert_eq!(carry("  on: ", "  on:", "  x = 1").unwrap(), "  x = 1");
     }
 
     #[test]

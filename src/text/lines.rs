@@ -60,26 +60,48 @@ pub fn strip_numbers(text: &str) -> Option<String> {
     let mut out = String::with_capacity(text.len());
     let mut expected: Option<u64> = None;
     for line in text.split_inclusive('\n') {
-        let rest = line.trim_start_matches(' ');
-        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        if digits == 0 || digits > 9 {
-            return None;
-        }
-        let number: u64 = rest[..digits].parse().ok()?;
+        let (number, body) = number_prefix(line)?;
         if expected.is_some_and(|e| e != number) {
             return None;
         }
         expected = Some(number + 1);
-        let after = &rest[digits..];
-        let body = ["\t", ": ", ":\t", "→", " | "]
-            .iter()
-            .find_map(|sep| after.strip_prefix(sep))
-            .or_else(|| {
-                matches!(after, "" | "\n" | "\r\n" | ":\n").then_some(after.trim_start_matches(':'))
-            })?;
         out.push_str(body);
     }
     expected.map(|_| out)
+}
+
+/// `text` with the line-number prefix taken off each line that carries one, the other
+/// lines as they are: a `newText` written over a numbered `oldText`, where the caller
+/// numbered the lines it copied and not the lines it added.
+#[must_use]
+pub fn strip_numbers_where_present(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| match number_prefix(line) {
+            // A bare number is a numbered blank line only with the padding a read puts
+            // before it; a line of the caller's own may be a number.
+            Some((_, body)) if body.trim().is_empty() && !line.starts_with(' ') => line,
+            Some((_, body)) => body,
+            None => line,
+        })
+        .collect()
+}
+
+/// A line's number and the line after its prefix, when it carries one.
+fn number_prefix(line: &str) -> Option<(u64, &str)> {
+    let rest = line.trim_start_matches(' ');
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 || digits > 9 {
+        return None;
+    }
+    let number: u64 = rest[..digits].parse().ok()?;
+    let after = &rest[digits..];
+    let body = ["\t", ": ", ":\t", "→", " | "]
+        .iter()
+        .find_map(|sep| after.strip_prefix(sep))
+        .or_else(|| {
+            matches!(after, "" | "\n" | "\r\n" | ":\n").then_some(after.trim_start_matches(':'))
+        })?;
+    Some((number, body))
 }
 
 /// The byte offset where each line starts, so lines can be sliced and offsets mapped to line numbers.

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::refusal::{key, Code, Refusal};
-use crate::text::{candidates, carry, lines};
+use crate::text::{applied, candidates, carry, lines};
 
 use super::request::{with_index, EditItem};
 
@@ -58,7 +58,8 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
     let (old, new) = match &numbered {
         Some(old) => (
             old.as_str(),
-            lines::strip_numbers(&item.new_text).unwrap_or_else(|| item.new_text.clone()),
+            // The lines the caller copied are numbered, a line it added may not be.
+            lines::strip_numbers_where_present(&item.new_text),
         ),
         None => (item.old_text.as_str(), item.new_text.clone()),
     };
@@ -136,40 +137,10 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
 }
 
 /// Whether an item whose `oldText` is absent is applied already, as far as the file alone
-/// can tell: its `newText` occurs exactly once, and that occurrence is distinctive — it
-/// holds at least one whole line of the file. A short `newText` that merely occurs
-/// somewhere (a version number in a dependency line) is no evidence.
+/// can tell: its `newText` occurs exactly once, as at least one whole line, and its
+/// `oldText` is not (nearly) still there ([`applied::looks_applied`]).
 pub fn already_applied(text: &str, item: &EditItem) -> bool {
-    let located = crate::text::matching::locate(text, &item.new_text, "");
-    let [at] = located.offsets[..] else {
-        return false;
-    };
-    let end = at + located.old.len();
-    if located.old.trim().is_empty() {
-        return false;
-    }
-    let bytes = text.as_bytes();
-    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r');
-    // The occurrence holds a whole line when a line that is not blank starts inside it
-    // (or it starts the line, after its indentation) and ends inside it (or only blanks
-    // follow it on the line).
-    let starts_line = bytes[..at]
-        .iter()
-        .rev()
-        .take_while(|&&b| b != b'\n')
-        .all(blank);
-    let ends_line = bytes[end..].iter().take_while(|&&b| b != b'\n').all(blank);
-    let mut starts: Vec<usize> = (at..end)
-        .filter(|&i| i > 0 && bytes[i - 1] == b'\n')
-        .collect();
-    if starts_line {
-        starts.insert(0, at);
-    }
-    starts.into_iter().any(|s| {
-        let line_end = memchr::memchr(b'\n', &bytes[s..]).map_or(bytes.len(), |n| s + n);
-        let within = line_end <= end || ends_line;
-        within && !bytes[s..line_end.min(end)].iter().all(blank)
-    })
+    applied::looks_applied(text, &item.old_text, &item.new_text)
 }
 
 /// `AMBIGUOUS_MATCH`: more than one occurrence and no instruction to replace them all.

@@ -352,11 +352,25 @@ pub fn shows_applied(
         crate::digest::sha256_hex(new_text.as_bytes()),
     ];
     let undone = undone(&all);
+    let now = crate::digest::sha256_hex(current_text.as_bytes());
+    // The result is still there when the file is the version the edit wrote, or when its
+    // newText is there once and what its oldText stood for is not (the file changed since
+    // by other edits): a file changed back by hand, with newText elsewhere, is not.
+    let still_there = |after: Option<&String>| {
+        after == Some(&now)
+            || crate::text::matching::locate(current_text, new_text, "")
+                .offsets
+                .len()
+                == 1
+                && !crate::text::applied::old_still_there(current_text, old_text, new_text)
+    };
     all.iter().rev().any(|(_, e)| {
         !undone.contains(&e.id)
             && e.edits.contains(&wanted)
-            && e.files.iter().any(|f| f.path == real)
-    }) && current_text.contains(new_text)
+            && e.files
+                .iter()
+                .any(|f| f.path == real && still_there(f.after.as_ref()))
+    })
 }
 
 /// The ids of the entries in `all` (oldest first) that stand taken back: undone by an

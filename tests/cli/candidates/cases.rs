@@ -2,6 +2,7 @@
 //! for each passage the mistakes an agent makes when it retypes one. Pure string work:
 //! nothing here runs stitch.
 
+use super::changes::{Change, CHANGES};
 use super::mistakes::{hash, typo, MISTAKES};
 
 /// One mistaken edit and what a repair must produce.
@@ -10,6 +11,8 @@ pub struct Case {
     pub fixture: &'static str,
     /// The kind of mistake, for the per-kind figures.
     pub kind: &'static str,
+    /// The kind of change the agent made: `append-marker`, or one of [`CHANGES`].
+    pub change: &'static str,
     /// The file as it is when the edit is sent.
     pub file: String,
     /// The mistaken `oldText`.
@@ -49,12 +52,15 @@ pub fn generate(name: &'static str, text: &str) -> Vec<Case> {
     };
     let mut cases = Vec::new();
     pinned(&mut cases, &fx);
-    for passage in passages(text) {
+    for (p, passage) in passages(text).into_iter().enumerate() {
         let view = text[passage.start..passage.end].replace("\r\n", "\n");
-        for (kind, mistake) in MISTAKES {
+        for (m, (kind, mistake)) in MISTAKES.iter().enumerate() {
             if let Some(old) = mistake(&view) {
                 let new = edited(&old);
-                push(&mut cases, &fx, kind, text, &passage, old, new);
+                push(&mut cases, &fx, kind, text, &passage, old.clone(), new);
+                // Each mistake, over the passages, with each other kind of change in turn.
+                let change = CHANGES[(p + m) % CHANGES.len()];
+                push_changed(&mut cases, &fx, kind, text, &passage, old, change);
             }
         }
         older_version(&mut cases, &fx, &passage, &view);
@@ -153,6 +159,7 @@ fn retry(cases: &mut Vec<Case>, fx: &Fixture, passage: &Passage, view: String) {
         cases.push(Case {
             fixture: fx.name,
             kind: "retry-after-success",
+            change: "append-marker",
             intended: applied.clone(),
             file: applied,
             old: view,
@@ -184,6 +191,39 @@ fn push(
     cases.push(Case {
         fixture: fx.name,
         kind,
+        change: "append-marker",
+        file: file.to_owned(),
+        old,
+        new,
+        intended,
+    });
+}
+
+/// Adds a case of another kind of change than the marker, as [`push`] does.
+fn push_changed(
+    cases: &mut Vec<Case>,
+    fx: &Fixture,
+    kind: &'static str,
+    file: &str,
+    passage: &Passage,
+    old: String,
+    change: Change,
+) {
+    let exact = &file[passage.start..passage.end];
+    if count(file, &old, fx.crlf) != 0 || file.matches(exact).count() != 1 {
+        return;
+    }
+    let Some((new, meant)) = change.make(&old, exact, fx.crlf) else {
+        return;
+    };
+    if new == old {
+        return;
+    }
+    let intended = format!("{}{meant}{}", &file[..passage.start], &file[passage.end..]);
+    cases.push(Case {
+        fixture: fx.name,
+        kind,
+        change: change.name(),
         file: file.to_owned(),
         old,
         new,
