@@ -97,6 +97,9 @@ pub struct Refusal {
     code: Code,
     message: String,
     details: Map<String, Value>,
+    /// Arguments the message names by a plain word (`overwrite`, `limit`), which a caller
+    /// by flags reads as their flags; camelCase field names need no such mark.
+    named: Vec<&'static str>,
 }
 
 impl Refusal {
@@ -108,7 +111,24 @@ impl Refusal {
             code,
             message: message.into(),
             details: Map::new(),
+            named: Vec::new(),
         }
+    }
+
+    /// Marks `field` as an argument the message names by its plain name, so that a
+    /// caller by flags reads its flag there (`--overwrite was not set`). The field the
+    /// refusal is about (`details.field`) is marked already.
+    #[must_use]
+    pub fn naming(mut self, field: &'static str) -> Self {
+        self.named.push(field);
+        self
+    }
+
+    /// The same refusal, facts and all, with another sentence.
+    #[must_use]
+    pub fn reworded(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
     }
 
     /// Adds one structured fact beside the message. `message` itself cannot be displaced.
@@ -134,6 +154,14 @@ impl Refusal {
     #[must_use]
     pub fn details(&self) -> &Map<String, Value> {
         &self.details
+    }
+
+    /// The arguments the message names by a plain word: [`Refusal::naming`]'s, and the
+    /// field the refusal is about.
+    #[must_use]
+    pub fn named(&self) -> Vec<&str> {
+        let field = self.detail(key::FIELD).and_then(Value::as_str);
+        self.named.iter().copied().chain(field).collect()
     }
 
     /// One fact, when present.

@@ -74,7 +74,11 @@ fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
     let mut details = Map::new();
     details.insert(
         "message".into(),
-        Value::String(crate::hint::in_dialect(refusal.message(), dialect)),
+        Value::String(crate::hint::in_dialect(
+            refusal.message(),
+            dialect,
+            &refusal.named(),
+        )),
     );
     for (key, value) in refusal.details() {
         details.insert(key.clone(), value.clone());
@@ -115,7 +119,13 @@ pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> ExitCo
     let pretty = match style {
         Style::Json { pretty } => pretty,
         Style::Text(layout) => {
-            return ExitCode::from(text::emit(outcome.as_ref().ok(), &envelope, status, layout));
+            return ExitCode::from(text::emit(
+                outcome.as_ref().ok(),
+                &envelope,
+                status,
+                layout,
+                dialect,
+            ));
         }
     };
     let text = if pretty {

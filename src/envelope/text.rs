@@ -117,7 +117,14 @@ pub enum Summary {
 
 /// Shows one call as text: `output` when it succeeded, else the refusal in `envelope`.
 /// Returns the exit status: the envelope's `status`, or 1 when a search matched nothing.
-pub fn emit(output: Option<&Output>, envelope: &Value, status: u8, layout: Layout) -> u8 {
+/// A refusal's facts are labelled as the caller spelled the call (`dialect`).
+pub fn emit(
+    output: Option<&Output>,
+    envelope: &Value,
+    status: u8,
+    layout: Layout,
+    dialect: crate::hint::Dialect,
+) -> u8 {
     let Some(output) = output else {
         // A refusal's control characters are quoted when stderr is a terminal.
         let quote = quote::Quote {
@@ -125,7 +132,7 @@ pub fn emit(output: Option<&Output>, envelope: &Value, status: u8, layout: Layou
         };
         stderr_line(
             quote
-                .text(refusal::render(envelope).trim_end_matches('\n'))
+                .text(refusal::render(envelope, dialect).trim_end_matches('\n'))
                 .as_ref(),
         );
         return status;

@@ -91,6 +91,7 @@ fn destination(
                     Code::AlreadyExists,
                     format!("`{to_shown}` already exists and overwrite was not set"),
                 )
+                .naming("overwrite")
                 .with(key::PATH, to_shown)
                 .with(key::SHA256, actual)
                 .into());

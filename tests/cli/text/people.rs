@@ -137,7 +137,7 @@ fn flags_without_a_required_one_say_stdin_was_not_read() {
         "ok": false,
         "error": "INVALID_ARGUMENT",
         "details": {
-            "message": "stitch edit needs --new; stdin was not read, because arguments were given as flags: pass --new too, or pass --json to send every argument as JSON on stdin",
+            "message": "stitch edit needs --new TEXT or --new-from FILE; stdin was not read, because arguments were given as flags: pass --new TEXT or --new-from FILE too, or pass --json to send every argument as JSON on stdin",
             "field": "newText"
         },
         "_hint": "Fix the `--new` argument and call again."
