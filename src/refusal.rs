@@ -97,9 +97,10 @@ pub struct Refusal {
     code: Code,
     message: String,
     details: Map<String, Value>,
-    /// Arguments the message names by a plain word (`overwrite`, `limit`), which a caller
-    /// by flags reads as their flags; camelCase field names need no such mark.
-    named: Vec<&'static str>,
+    /// An argument the message names by a plain word (`overwrite`), which a caller by
+    /// flags reads as its flag; camelCase field names need no such mark. (One, not a
+    /// list: a refusal stays small enough to return by value.)
+    named: Option<&'static str>,
 }
 
 impl Refusal {
@@ -111,7 +112,7 @@ impl Refusal {
             code,
             message: message.into(),
             details: Map::new(),
-            named: Vec::new(),
+            named: None,
         }
     }
 
@@ -120,7 +121,7 @@ impl Refusal {
     /// refusal is about (`details.field`) is marked already.
     #[must_use]
     pub fn naming(mut self, field: &'static str) -> Self {
-        self.named.push(field);
+        self.named = Some(field);
         self
     }
 
@@ -161,7 +162,7 @@ impl Refusal {
     #[must_use]
     pub fn named(&self) -> Vec<&str> {
         let field = self.detail(key::FIELD).and_then(Value::as_str);
-        self.named.iter().copied().chain(field).collect()
+        self.named.into_iter().chain(field).collect()
     }
 
     /// One fact, when present.
