@@ -25,6 +25,7 @@ pub fn settings(cli: &Cli, dialect: Dialect) -> Settings {
         },
         cancel: None,
         text_diffs: cli.format.as_deref() == Some("text"),
+        summary: cli.command.search_summary(),
     }
 }
 

@@ -16,7 +16,7 @@ use crate::tool::Output;
 
 mod text;
 
-pub use text::{Layout, Summary};
+pub use text::Layout;
 
 /// How an outcome is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

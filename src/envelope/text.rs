@@ -104,16 +104,7 @@ fn painted_diff(out: &mut String, diff: &str) {
     }
 }
 
-/// How a search's matches are summed up, as ripgrep's `-l`, `-c` and `-q` do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Summary {
-    /// Each path with a match, once.
-    Files,
-    /// Each path with a match and its number of matching lines.
-    Count,
-    /// Nothing: the exit status says whether anything matched.
-    Quiet,
-}
+use crate::tool::Summary;
 
 /// Shows one call as text: `output` when it succeeded, else the refusal in `envelope`.
 /// Returns the exit status: the envelope's `status`, or 1 when a search matched nothing.
@@ -218,6 +209,15 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
                 Some(Summary::Quiet) => {}
                 Some(summary) => summed(&mut out, &s.matches, summary, layout.null, q),
             }
+            // -l and -c take every file; one that a bound passed over is said once.
+            if matches!(layout.summary, Some(Summary::Files | Summary::Count))
+                && s.skipped_large > 0
+            {
+                footer.push(format!(
+                    "stitch: {} file(s) over the workspace's maxFileBytes were not searched",
+                    s.skipped_large
+                ));
+            }
             s.truncated
                 .then_some((s.matches.len(), ("match", "matches")))
         }
@@ -251,13 +251,15 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
 }
 
 /// A search's matches summed up: each path with a match once (`-l`), with its count of
-/// matching lines (`-c`), in the order of their first match.
+/// matching lines (`-c`: the match's own `count`, which the search sets for every line of
+/// the file, else one a match), in the order of their first match.
 fn summed(out: &mut String, matches: &[Match], summary: Summary, null: bool, q: quote::Quote) {
-    let mut seen: Vec<(&str, usize)> = Vec::new();
+    let mut seen: Vec<(&str, u64)> = Vec::new();
     for m in matches {
+        let n = m.count.unwrap_or(1);
         match seen.iter_mut().find(|(p, _)| *p == m.path) {
-            Some((_, n)) => *n += 1,
-            None => seen.push((&m.path, 1)),
+            Some((_, seen)) => *seen += n,
+            None => seen.push((&m.path, n)),
         }
     }
     for (path, n) in seen {
