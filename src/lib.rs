@@ -152,19 +152,34 @@ fn text_style(parsed: &cli::Cli) -> envelope::Style {
 }
 
 /// Whether a command line that did not parse asked for text: `--format text` (or
-/// `STITCH_FORMAT=text`), `--null`, or the default `auto` with stdout a terminal.
+/// `STITCH_FORMAT=text`), `--null` or search's `-l`, `-c` and `-q` (which shape text
+/// output, so imply it), or the default `auto` with stdout a terminal.
 fn text_asked(args: &[OsString]) -> bool {
     let mut format = std::env::var("STITCH_FORMAT").ok();
-    let mut null = false;
+    let mut text_only = false;
+    let mut command: Option<String> = None;
     let mut words = args.iter().skip(1).map(|a| a.to_string_lossy());
     while let Some(word) = words.next() {
         match word.as_ref() {
             "--" => break,
             "--format" => format = words.next().map(std::borrow::Cow::into_owned),
-            "--null" | "-0" => null = true,
+            // The global options that take a value: it is no command.
+            "--root" | "--session" | "--lock-timeout" | "--color" => {
+                words.next();
+            }
+            "--null" | "-0" => text_only = true,
+            "--files-with-matches" | "--count" | "--quiet"
+                if command.as_deref() == Some("search") =>
+            {
+                text_only = true;
+            }
+            // `-l`, `-c`, `-q`, alone or among other short flags (`-il`).
+            w if command.as_deref() == Some("search") && summary_shorts(w) => text_only = true,
             w => {
                 if let Some(value) = w.strip_prefix("--format=") {
                     format = Some(value.to_owned());
+                } else if command.is_none() && !w.starts_with('-') {
+                    command = Some(w.to_owned());
                 }
             }
         }
@@ -172,8 +187,18 @@ fn text_asked(args: &[OsString]) -> bool {
     match format.as_deref() {
         Some("text") => true,
         Some("json") => false,
-        _ => null || envelope::stdout_is_terminal(),
+        _ => text_only || envelope::stdout_is_terminal(),
     }
+}
+
+/// Whether `word` is a cluster of short flags holding search's `-l`, `-c` or `-q`.
+fn summary_shorts(word: &str) -> bool {
+    word.strip_prefix('-').is_some_and(|flags| {
+        !flags.starts_with('-')
+            && !flags.is_empty()
+            && flags.chars().all(|c| c.is_ascii_alphabetic())
+            && flags.contains(['l', 'c', 'q'])
+    })
 }
 
 /// Help and version print text and exit 0. Bare `stitch` prints the short help on stderr

@@ -97,6 +97,10 @@ pub struct Refusal {
     code: Code,
     message: String,
     details: Map<String, Value>,
+    /// An argument the message names by a plain word (`overwrite`), which a caller by
+    /// flags reads as its flag; camelCase field names need no such mark. (One, not a
+    /// list: a refusal stays small enough to return by value.)
+    named: Option<&'static str>,
 }
 
 impl Refusal {
@@ -108,7 +112,24 @@ impl Refusal {
             code,
             message: message.into(),
             details: Map::new(),
+            named: None,
         }
+    }
+
+    /// Marks `field` as an argument the message names by its plain name, so that a
+    /// caller by flags reads its flag there (`--overwrite was not set`). The field the
+    /// refusal is about (`details.field`) is marked already.
+    #[must_use]
+    pub fn naming(mut self, field: &'static str) -> Self {
+        self.named = Some(field);
+        self
+    }
+
+    /// The same refusal, facts and all, with another sentence.
+    #[must_use]
+    pub fn reworded(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
     }
 
     /// Adds one structured fact beside the message. `message` itself cannot be displaced.
@@ -134,6 +155,14 @@ impl Refusal {
     #[must_use]
     pub fn details(&self) -> &Map<String, Value> {
         &self.details
+    }
+
+    /// The arguments the message names by a plain word: [`Refusal::naming`]'s, and the
+    /// field the refusal is about.
+    #[must_use]
+    pub fn named(&self) -> Vec<&str> {
+        let field = self.detail(key::FIELD).and_then(Value::as_str);
+        self.named.into_iter().chain(field).collect()
     }
 
     /// One fact, when present.

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::{stdin, Cli, Command};
 use crate::hint::Dialect;
-use crate::refusal::{key, Code, Outcome, Refusal};
+use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::tool::registry::{self, ToolSpec};
 use crate::tool::{self, Output, Settings};
 
@@ -25,6 +25,7 @@ pub fn settings(cli: &Cli, dialect: Dialect) -> Settings {
         },
         cancel: None,
         text_diffs: cli.format.as_deref() == Some("text"),
+        summary: cli.command.search_summary(),
     }
 }
 
@@ -96,34 +97,77 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         stdin::unasked(limit)?
     };
     let outcome = tool::run(&ctx, tool, with_session_filter(cli, tool, arguments));
-    // Flags were given, so stdin was not read: a missing argument says so, and how to
-    // send JSON instead.
     match outcome {
-        Err(crate::refusal::Failure::Refused(refusal))
-            if flags_given
-                && !json_flag
-                && refusal.code() == Code::InvalidArgument
-                && refusal.message().contains(" needs the field ") =>
+        Err(Failure::Refused(refusal))
+            if refusal.code() == Code::InvalidArgument
+                && !reads_stdin(tool, json_flag, flags_given) =>
         {
-            let field = refusal
-                .detail(key::FIELD)
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            let flag = crate::hint::Dialect::Flags.name(field);
-            let mut missing = Refusal::new(
-                Code::InvalidArgument,
-                format!(
-                    "stitch {} needs {flag}; stdin was not read, because arguments were given as flags: pass {flag} too, or pass --json to send every argument as JSON on stdin",
-                    tool.command
-                ),
-            );
-            for (k, v) in refusal.details() {
-                missing = missing.with(k, v.clone());
-            }
-            Err(missing.into())
+            // Stdin was not read: flags were given, or it is a terminal.
+            let why = if flags_given {
+                "because arguments were given as flags"
+            } else {
+                "because it is a terminal"
+            };
+            Err(by_flags(refusal, tool, why).into())
         }
         outcome => outcome,
     }
+}
+
+/// An `INVALID_ARGUMENT` of a call by flags, in their terms: the allowed list holds the
+/// command's arguments, not the tool's fields, and a required argument that is missing
+/// is named by its flags, with why stdin was not read (`why`) and how to send JSON.
+fn by_flags(refusal: Refusal, tool: &ToolSpec, why: &str) -> Refusal {
+    let refusal = match refusal.detail(key::ALLOWED) {
+        Some(_) => refusal.with(key::ALLOWED, arguments_of(tool.command)),
+        None => refusal,
+    };
+    if !refusal
+        .message()
+        .starts_with(&format!("{} needs ", tool.name))
+    {
+        return refusal;
+    }
+    let field = refusal
+        .detail(key::FIELD)
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let flag = match field {
+        "oldText" => "--old TEXT or --old-from FILE",
+        "newText" => "--new TEXT or --new-from FILE",
+        "content" => "--content TEXT or --from FILE",
+        "patch" => "--patch TEXT or --from FILE",
+        field => Dialect::Flags.name(field),
+    };
+    let also = if why.contains("flags") { " too" } else { "" };
+    let message = format!(
+        "stitch {} needs {flag}; stdin was not read, {why}: pass {flag}{also}, or pass --json to send every argument as JSON on stdin",
+        tool.command
+    );
+    refusal.reworded(message)
+}
+
+/// The tool arguments `stitch <command>` takes, as a person types them: its positionals'
+/// value names and its long flags, without the options that shape output or pick the
+/// source (`--json`, `--format`, `-l`).
+fn arguments_of(command: &str) -> Vec<String> {
+    let Some(mut sub) = super::command().find_subcommand(command).cloned() else {
+        return Vec::new();
+    };
+    // The subcommand's arguments are built on demand (`super::deferred`).
+    sub.build();
+    sub.get_arguments()
+        .filter(|a| !super::flags::NOT_TOOL_ARGS.contains(&a.get_id().as_str()))
+        .filter_map(|a| match a.get_long() {
+            Some("help" | "version") => None,
+            Some(long) => Some(format!("--{long}")),
+            None if a.is_positional() => a
+                .get_value_names()
+                .and_then(|names| names.first())
+                .map(ToString::to_string),
+            None => None,
+        })
+        .collect()
 }
 
 /// On the command line, `history`'s session filter is the global `--session` (§11).

@@ -9,7 +9,7 @@ use super::Command;
 use crate::refusal::{key, Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.
-const NOT_TOOL_ARGS: [&str; 11] = [
+pub(super) const NOT_TOOL_ARGS: [&str; 11] = [
     "root",
     "color",
     "session",

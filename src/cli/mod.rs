@@ -536,17 +536,17 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with = "mode")]
     #[serde(skip)]
     pub paths_only: bool,
-    /// Print only the paths of files with a match, each once (as rg -l); implies --format
-    /// text.
+    /// Print only the paths of files with a match, each once, every one of them (as rg
+    /// -l; --limit does not apply); implies --format text.
     #[arg(short = 'l', long, conflicts_with_all = ["count", "quiet"])]
     #[serde(skip)]
     pub files_with_matches: bool,
     /// Print each file with a match and its number of matching lines, path:count (as rg
-    /// -c); implies --format text. Counts are of the matches within --limit.
+    /// -c), counting every match (--limit does not apply); implies --format text.
     #[arg(short = 'c', long, conflicts_with = "quiet")]
     #[serde(skip)]
     pub count: bool,
-    /// Print nothing: exit 0 when something matched, 1 when nothing did (as rg -q).
+    /// Print nothing: exit 0 at the first match, 1 when nothing matched (as rg -q).
     #[arg(short = 'q', long)]
     #[serde(skip)]
     pub quiet: bool,
@@ -559,8 +559,8 @@ impl Command {
     /// How `search` prints its matches in text: lines, paths (`-l`), counts (`-c`) or
     /// nothing (`-q`); `None` for lines and for every other command.
     #[must_use]
-    pub fn search_summary(&self) -> Option<crate::envelope::Summary> {
-        use crate::envelope::Summary;
+    pub fn search_summary(&self) -> Option<crate::tool::Summary> {
+        use crate::tool::Summary;
         match self {
             Command::Search(a) if a.quiet => Some(Summary::Quiet),
             Command::Search(a) if a.count => Some(Summary::Count),

@@ -17,7 +17,7 @@ use crate::tool::Output;
 mod text;
 
 pub use text::quote::Quote;
-pub use text::{stderr_name, Layout, Summary};
+pub use text::{stderr_name, Layout};
 
 /// How an outcome is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +75,11 @@ fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
     let mut details = Map::new();
     details.insert(
         "message".into(),
-        Value::String(crate::hint::in_dialect(refusal.message(), dialect)),
+        Value::String(crate::hint::in_dialect(
+            refusal.message(),
+            dialect,
+            &refusal.named(),
+        )),
     );
     for (key, value) in refusal.details() {
         details.insert(key.clone(), value.clone());
@@ -116,7 +120,13 @@ pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> ExitCo
     let pretty = match style {
         Style::Json { pretty } => pretty,
         Style::Text(layout) => {
-            return ExitCode::from(text::emit(outcome.as_ref().ok(), &envelope, status, layout));
+            return ExitCode::from(text::emit(
+                outcome.as_ref().ok(),
+                &envelope,
+                status,
+                layout,
+                dialect,
+            ));
         }
     };
     let text = if pretty {

@@ -104,16 +104,7 @@ fn painted_diff(out: &mut String, diff: &str) {
     }
 }
 
-/// How a search's matches are summed up, as ripgrep's `-l`, `-c` and `-q` do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Summary {
-    /// Each path with a match, once.
-    Files,
-    /// Each path with a match and its number of matching lines.
-    Count,
-    /// Nothing: the exit status says whether anything matched.
-    Quiet,
-}
+use crate::tool::Summary;
 
 /// `name` as a line on stderr may show it: quoted as text output quotes names when
 /// stderr is a terminal (so a planted escape sequence never reaches it raw), as it is
@@ -128,7 +119,14 @@ pub fn stderr_name(name: &str) -> std::borrow::Cow<'_, str> {
 
 /// Shows one call as text: `output` when it succeeded, else the refusal in `envelope`.
 /// Returns the exit status: the envelope's `status`, or 1 when a search matched nothing.
-pub fn emit(output: Option<&Output>, envelope: &Value, status: u8, layout: Layout) -> u8 {
+/// A refusal's facts are labelled as the caller spelled the call (`dialect`).
+pub fn emit(
+    output: Option<&Output>,
+    envelope: &Value,
+    status: u8,
+    layout: Layout,
+    dialect: crate::hint::Dialect,
+) -> u8 {
     let Some(output) = output else {
         // A refusal's control characters are quoted when stderr is a terminal.
         let quote = quote::Quote {
@@ -136,7 +134,7 @@ pub fn emit(output: Option<&Output>, envelope: &Value, status: u8, layout: Layou
         };
         stderr_line(
             quote
-                .text(refusal::render(envelope).trim_end_matches('\n'))
+                .text(refusal::render(envelope, dialect).trim_end_matches('\n'))
                 .as_ref(),
         );
         return status;
@@ -222,6 +220,15 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
                 Some(Summary::Quiet) => {}
                 Some(summary) => summed(&mut out, &s.matches, summary, layout.null, q),
             }
+            // -l and -c take every file; one that a bound passed over is said once.
+            if matches!(layout.summary, Some(Summary::Files | Summary::Count))
+                && s.skipped_large > 0
+            {
+                footer.push(format!(
+                    "stitch: {} file(s) over the workspace's maxFileBytes were not searched",
+                    s.skipped_large
+                ));
+            }
             s.truncated
                 .then_some((s.matches.len(), ("match", "matches")))
         }
@@ -255,13 +262,15 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
 }
 
 /// A search's matches summed up: each path with a match once (`-l`), with its count of
-/// matching lines (`-c`), in the order of their first match.
+/// matching lines (`-c`: the match's own `count`, which the search sets for every line of
+/// the file, else one a match), in the order of their first match.
 fn summed(out: &mut String, matches: &[Match], summary: Summary, null: bool, q: quote::Quote) {
-    let mut seen: Vec<(&str, usize)> = Vec::new();
+    let mut seen: Vec<(&str, u64)> = Vec::new();
     for m in matches {
+        let n = m.count.unwrap_or(1);
         match seen.iter_mut().find(|(p, _)| *p == m.path) {
-            Some((_, n)) => *n += 1,
-            None => seen.push((&m.path, 1)),
+            Some((_, seen)) => *seen += n,
+            None => seen.push((&m.path, n)),
         }
     }
     for (path, n) in seen {

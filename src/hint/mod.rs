@@ -105,6 +105,9 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             ),
         },
         Code::NoMatch => no_match(refusal, d, path),
+        Code::AmbiguousMatch if refusal.detail(HUNK_INDEX).is_some() => {
+            "Add context lines to the hunk (in a Codex patch, or an `@@ ANCHOR` line before it) until its old side matches once.".into()
+        }
         Code::AmbiguousMatch => format!(
             "Add surrounding lines to {} until it matches once, or pass {}.",
             d.name("oldText"),
@@ -130,11 +133,13 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
 }
 
 /// A refusal's sentence in the caller's dialect: by flags, the JSON field names it uses
-/// (`oldText`, `replaceAll`) become their flags (`--old`, `--replace-all`). Only
-/// camelCase names with a flag are touched, and nothing between backticks, where the
-/// sentence quotes the caller's own values.
+/// (`oldText`, `replaceAll`) become their flags (`--old`, `--replace-all`), and so do the
+/// plain-word fields it names (`named`: `limit`, `offset`, `overwrite`, which read as
+/// English too, so only where the refusal says the word is its argument). Only names
+/// with a flag are touched, never one already after a `-` (`--json`), and nothing
+/// between backticks, where the sentence quotes the caller's own values.
 #[must_use]
-pub fn in_dialect(message: &str, dialect: Dialect) -> String {
+pub fn in_dialect(message: &str, dialect: Dialect, named: &[&str]) -> String {
     if dialect == Dialect::Json {
         return message.to_owned();
     }
@@ -144,7 +149,13 @@ pub fn in_dialect(message: &str, dialect: Dialect) -> String {
     let flush = |word: &mut String, out: &mut String, quoted: bool| {
         let camel = word.starts_with(|c: char| c.is_ascii_lowercase())
             && word.chars().any(|c| c.is_ascii_uppercase());
-        match flag(word).filter(|f| camel && !quoted && f.starts_with("--")) {
+        let after_dash = out.ends_with('-');
+        match flag(word).filter(|f| {
+            (camel || named.contains(&word.as_str()))
+                && !quoted
+                && !after_dash
+                && f.starts_with("--")
+        }) {
             Some(spelled) => out.push_str(spelled),
             None => out.push_str(word),
         }
@@ -214,10 +225,18 @@ fn invalid_config(refusal: &Refusal) -> String {
     }
 }
 
+/// The detail of a refusal about one hunk of a patch: its 0-based index in its file.
+const HUNK_INDEX: &str = "hunkIndex";
+
 /// The hint of an edit whose `oldText` is not in the file: accept an edit already
 /// applied, copy a candidate, or re-read.
 fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
     let (old, new) = (d.name("oldText"), d.name("newText"));
+    if refusal.detail(HUNK_INDEX).is_some()
+        && refusal.detail(key::ALREADY_APPLIED) != Some(&Value::Bool(true))
+    {
+        return hunk_no_match(refusal, path);
+    }
     let first = refusal
         .detail(key::CANDIDATES)
         .and_then(Value::as_array)
@@ -240,8 +259,14 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
             Dialect::Json => "",
         };
         if first.get("newText").is_some() {
+            // By flags, the repaired text is what `--new` takes (the text style shows it
+            // as "repaired --new"); in JSON it is the candidate's `newText`.
+            let carried = match d {
+                Dialect::Flags => "that repaired --new",
+                Dialect::Json => "that newText",
+            };
             format!(
-                "Retry with {old} = candidates[0].text and {new} = candidates[0].newText{several}: that newText is your change carried onto the file's text."
+                "Retry with {old} = candidates[0].text and {new} = candidates[0].newText{several}: {carried} is your change carried onto the file's text."
             )
         } else {
             let lines = match (first.get("startLine"), first.get("endLine")) {
@@ -258,6 +283,31 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
     }
 }
 
+/// The hint of a hunk of a patch whose old side is not in the file: the patch is
+/// rewritten, in any dialect, so neither `oldText` nor `--old` is named.
+fn hunk_no_match(refusal: &Refusal, path: &str) -> String {
+    let first = refusal
+        .detail(key::CANDIDATES)
+        .and_then(Value::as_array)
+        .and_then(|c| c.first());
+    match first {
+        Some(first) if first.get("newText").is_some() => "Rewrite the hunk from the file's text and send the patch again: its old side (context and `-` lines) from candidates[0].text, its new side (context and `+` lines) from candidates[0].newText, which is your change carried onto the file's text.".into(),
+        Some(first) => {
+            let lines = match (first.get("startLine"), first.get("endLine")) {
+                (Some(a), Some(b)) if a == b => format!("line {a}"),
+                (Some(a), Some(b)) => format!("lines {a}-{b}"),
+                _ => "the passage".to_owned(),
+            };
+            format!(
+                "Your change could not be carried onto the file's text without doubt: re-read {lines} of `{path}` and write the hunk's old and new sides again from it."
+            )
+        }
+        None => format!(
+            "Re-read `{path}` and write the hunk's old side (its context and `-` lines) exactly as the file has it."
+        ),
+    }
+}
+
 /// The allowed fields a refusal lists, if it lists them.
 fn allowed(refusal: &Refusal) -> Vec<&str> {
     refusal
@@ -269,7 +319,12 @@ fn allowed(refusal: &Refusal) -> Vec<&str> {
 
 /// Whether the refusal is about `field` being no field of the tool at all. A field of an
 /// item (`changes[2].content`) is named by its place; the allowed names are the item's.
-fn unknown(refusal: &Refusal, field: &str) -> bool {
+/// By flags no field is unknown (the command line refuses an unknown flag itself), and
+/// the allowed names are the command's flags, not fields.
+fn unknown(refusal: &Refusal, field: &str, d: Dialect) -> bool {
+    if d == Dialect::Flags {
+        return false;
+    }
     let names = allowed(refusal);
     let name = field.rsplit('.').next().unwrap_or(field);
     !names.is_empty() && !names.contains(&field) && !names.contains(&name)
@@ -283,7 +338,7 @@ fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
         Some("root") if refusal.detail(key::ALLOWED).is_none() => {
             "Pass --root (or STITCH_ROOT) naming an existing directory.".into()
         }
-        Some(field) if unknown(refusal, field) => format!(
+        Some(field) if unknown(refusal, field, d) => format!(
             "Drop `{field}`: the allowed fields are {}.",
             allowed(refusal).join(", ")
         ),
@@ -320,18 +375,49 @@ mod tests {
         assert_eq!(
             in_dialect(
                 "oldText appears 2 times in `oldText.txt`, but expectedReplacements is 3",
-                Dialect::Flags
+                Dialect::Flags,
+                &[]
             ),
             "--old appears 2 times in `oldText.txt`, but --expected-replacements is 3"
         );
         // A field with no flag, and plain words, stay as they are; JSON is untouched.
         assert_eq!(
-            in_dialect("edits[1] needs the field path", Dialect::Flags),
+            in_dialect("edits[1] needs the field path", Dialect::Flags, &["path"]),
             "edits[1] needs the field path"
         );
         assert_eq!(
-            in_dialect("oldText is empty", Dialect::Json),
+            in_dialect("oldText is empty", Dialect::Json, &[]),
             "oldText is empty"
+        );
+    }
+
+    /// A plain-word field is spelled as its flag only where the refusal names it; a
+    /// word already after a dash is a flag.
+    #[test]
+    fn a_named_plain_word_is_spelled_as_its_flag() {
+        assert_eq!(
+            in_dialect(
+                "limit 9 is out of range: the limit must be from 1 to 5",
+                Dialect::Flags,
+                &["limit"]
+            ),
+            "--limit 9 is out of range: the --limit must be from 1 to 5"
+        );
+        assert_eq!(
+            in_dialect("offset 9 is past the end", Dialect::Flags, &[]),
+            "offset 9 is past the end"
+        );
+        assert_eq!(
+            in_dialect("got both flags and --json", Dialect::Flags, &["json"]),
+            "got both flags and --json"
+        );
+        assert_eq!(
+            in_dialect(
+                "`a` exists and overwrite was not set",
+                Dialect::Json,
+                &["overwrite"]
+            ),
+            "`a` exists and overwrite was not set"
         );
     }
 }

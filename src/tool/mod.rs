@@ -36,6 +36,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 pub use output::Output;
+pub use search::Summary;
 
 use crate::policy::{Limits, Policy};
 
@@ -61,6 +62,9 @@ pub struct Context {
     pub journal_key: std::sync::OnceLock<Result<journal::Keyed, String>>,
     /// A write's result carries its diff, for text output.
     pub text_diffs: bool,
+    /// A search is summed up per file (`-l`, `-c`, `-q`), so the match limit does not
+    /// bound it.
+    pub summary: Option<Summary>,
 }
 
 /// What a front end hands the tool layer besides the arguments: plain settings, no
@@ -83,6 +87,8 @@ pub struct Settings {
     /// The result is shown to a person as text, so a write's diff is worth computing
     /// (JSON callers never pay for it).
     pub text_diffs: bool,
+    /// How a search is summed up (`-l`, `-c`, `-q`), on the command line only.
+    pub summary: Option<Summary>,
 }
 
 /// Runs `tool` with one JSON object of arguments. A change a process that died left
@@ -188,5 +194,6 @@ pub fn open_in(ws: Workspace, settings: &Settings) -> Outcome<Context> {
         dialect: settings.dialect,
         journal_key: std::sync::OnceLock::new(),
         text_diffs: settings.text_diffs,
+        summary: settings.summary,
     })
 }

@@ -101,6 +101,7 @@ fn replaceable(
             Code::AlreadyExists,
             format!("`{to_shown}` already exists and overwrite was not set"),
         )
+        .naming("overwrite")
         .with(key::PATH, to_shown)
         .with(key::SHA256, actual)
         .into());

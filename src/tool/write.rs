@@ -120,6 +120,7 @@ fn write_once(
                     Code::AlreadyExists,
                     format!("`{shown}` already exists and overwrite was not set"),
                 )
+                .naming("overwrite")
                 .with(key::PATH, shown.as_str())
                 .with(key::SHA256, actual.as_str())
                 .into());

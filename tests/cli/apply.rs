@@ -93,7 +93,7 @@ fn a_hunk_that_does_not_match_in_the_last_file_changes_no_file() {
         "ok": false,
         "error": "NO_MATCH",
         "details": {
-            "message": "--old is not in `src/lib.py`",
+            "message": "A hunk's old side is not in `src/lib.py`",
             "path": "src/lib.py",
             "candidates": [{
                 "startLine": 1,
@@ -105,7 +105,7 @@ fn a_hunk_that_does_not_match_in_the_last_file_changes_no_file() {
             "hunkIndex": 0,
             "changeIndex": 2
         },
-        "_hint": "Your change could not be carried onto the file's text without doubt: re-read line 1 of `src/lib.py` and write both --old and --new again from it."
+        "_hint": "Your change could not be carried onto the file's text without doubt: re-read line 1 of `src/lib.py` and write the hunk's old and new sides again from it."
     }));
     assert_eq!(run.status, 1);
     assert_eq!(

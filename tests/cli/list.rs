@@ -303,7 +303,7 @@ fn depth_zero_is_an_invalid_argument() {
     run.assert_envelope(&json!({
         "ok": false,
         "error": "INVALID_ARGUMENT",
-        "details": {"message": "depth must be from 1 to 64", "field": "depth"},
+        "details": {"message": "--depth must be from 1 to 64", "field": "depth"},
         "_hint": "Fix the `--depth` argument and call again."
     }));
 }

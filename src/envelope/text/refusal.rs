@@ -8,17 +8,20 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use crate::hint::Dialect;
 use crate::refusal::key;
 
-/// The lines a refusal shows on stderr, each ending in a newline.
-pub fn render(envelope: &Value) -> String {
+/// The lines a refusal shows on stderr, each ending in a newline. Its facts are labelled
+/// in the caller's `dialect`: by flags, the allowed list holds the command's arguments
+/// and a repaired text is what `--new` takes.
+pub fn render(envelope: &Value, dialect: Dialect) -> String {
     let code = envelope["error"]
         .as_str()
         .unwrap_or("INTERNAL_SERVER_ERROR");
     let details = &envelope["details"];
     let message = details["message"].as_str().unwrap_or("internal error");
     let mut out = format!("error[{code}]: {message}\n");
-    facts(&mut out, details);
+    facts(&mut out, details, dialect);
     if let Some(hint) = envelope["_hint"].as_str() {
         let _ = writeln!(out, "hint: {hint}");
     }
@@ -26,12 +29,18 @@ pub fn render(envelope: &Value) -> String {
 }
 
 /// The facts in `details` that a hint may point at, one heading a line.
-fn facts(out: &mut String, details: &Value) {
+fn facts(out: &mut String, details: &Value, dialect: Dialect) {
     if let Some(index) = details[key::EDIT_INDEX].as_u64() {
         let _ = writeln!(out, "in edits[{index}]");
     }
+    // The repaired text is a hunk's new side in a patch, else what --new or newText takes.
+    let repaired = match dialect {
+        _ if details.get("hunkIndex").is_some() => "repaired new side of the hunk",
+        Dialect::Flags => "repaired --new",
+        Dialect::Json => "repaired newText",
+    };
     for candidate in list(details, key::CANDIDATES) {
-        candidate_lines(out, candidate);
+        candidate_lines(out, candidate, repaired);
     }
     let lines = joined(list(details, key::LINES));
     if !lines.is_empty() {
@@ -43,14 +52,18 @@ fn facts(out: &mut String, details: &Value) {
     }
     let allowed = joined(list(details, key::ALLOWED));
     if !allowed.is_empty() {
-        let _ = writeln!(out, "allowed fields: {allowed}");
+        let what = match dialect {
+            Dialect::Flags => "arguments",
+            Dialect::Json => "fields",
+        };
+        let _ = writeln!(out, "allowed {what}: {allowed}");
     }
 }
 
 /// One NO_MATCH candidate: its line range and how it differs, then its exact text and
-/// the repaired newText where one is offered, each verbatim between fences of `~` (never
-/// re-indented), so a person can paste them back as they are.
-fn candidate_lines(out: &mut String, candidate: &Value) {
+/// the repaired text where one is offered (under the label `repaired`), each verbatim
+/// between fences of `~` (never re-indented), so a person can paste them back as they are.
+fn candidate_lines(out: &mut String, candidate: &Value, repaired: &str) {
     let start = candidate["startLine"].as_u64().unwrap_or_default();
     let end = candidate["endLine"].as_u64().unwrap_or(start);
     let range = if start == end {
@@ -66,7 +79,7 @@ fn candidate_lines(out: &mut String, candidate: &Value) {
     out.push_str("):\n");
     fenced(out, candidate["text"].as_str().unwrap_or_default());
     if let Some(new) = candidate["newText"].as_str() {
-        out.push_str("repaired newText:\n");
+        let _ = writeln!(out, "{repaired}:");
         fenced(out, new);
     }
 }

@@ -512,7 +512,9 @@ fn hunk_refusal(shown: &str, text: &str, hunks: &[patch::Hunk], failure: &HunkFa
                 replace_all: false,
                 expected_replacements: None,
             };
-            let mut refusal = snippet::no_match(shown, text, &item, None);
+            // edit_file's candidates, but the sentence of a hunk: a patch has no oldText.
+            let mut refusal = snippet::no_match(shown, text, &item, None)
+                .reworded(format!("A hunk's old side is not in `{shown}`"));
             if let (HunkFailure::NoAnchor { .. }, Some(anchor)) = (failure, &h.anchor) {
                 refusal = Refusal::new(
                     Code::NoMatch,

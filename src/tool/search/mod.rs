@@ -4,8 +4,13 @@
 //! The walk is parallel, so results are gathered per file into a map ordered by path.
 //! Once `limit` matches are held, a file whose path sorts after the last one kept cannot
 //! enter the result and is not searched: the scan stops paying for what order rules out.
+//! A search summed up per file (`-l`, `-c`, `-q`) is bounded by its own [`Summary`]
+//! instead: every file with a match, or the first match.
 
 mod grep;
+mod tally;
+
+pub use tally::Summary;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -94,6 +99,7 @@ pub enum Mode {
 pub const MAX_CONTEXT: u64 = 10;
 
 /// Matches found so far, per file, in path order, trimmed to what can still be shown.
+#[derive(Default)]
 struct Found {
     files: BTreeMap<String, Vec<Hit>>,
     total: usize,
@@ -128,7 +134,9 @@ impl Found {
 /// Searches as `arguments` asks.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
     let req: SearchRequest = args::parse(arguments)?;
-    let (context, path_mode, limit) = checks(ctx, &req)?;
+    let (context, path_mode, asked) = checks(ctx, &req)?;
+    // Summed up per file, the search takes every file (or stops at the first match).
+    let limit = ctx.summary.map_or(asked, Summary::total);
     let matcher = grep::matcher(&req.query, req.regex, req.case_sensitive)?;
     let include = match &req.include {
         Some(g) => Some((glob::compile(g, "include")?, g.contains('/'))),
@@ -146,12 +154,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
         Some((glob, true)) => glob.is_match(&path[prefix..]),
         Some((glob, false)) => glob.is_match(path.rsplit('/').next().unwrap_or(path)),
     };
-    let found = Mutex::new(Found {
-        files: BTreeMap::new(),
-        total: 0,
-        cut: false,
-    });
+    let found = Mutex::new(Found::default());
     let full = AtomicBool::new(false);
+    // `-c`: each file's number of matching lines, by its path.
+    let counts = Mutex::new(BTreeMap::new());
     let scanned = AtomicUsize::new(0);
     let skipped = Skipped::default();
     let visit = |entry: Entry| -> bool {
@@ -176,7 +182,14 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
             }
             (vec![Hit::default()], false)
         } else {
-            match content_hits(ctx, &matcher, &entry.path, (context, limit), &skipped) {
+            match file_hits(
+                ctx,
+                &matcher,
+                &entry.path,
+                (context, limit),
+                &skipped,
+                &counts,
+            ) {
                 Some(hits) => hits,
                 None => return true,
             }
@@ -186,26 +199,25 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
         if found.total >= limit {
             full.store(true, Ordering::Relaxed);
         }
-        true
+        // `-q` has its answer at the first match: the walk stops.
+        ctx.summary != Some(Summary::Quiet) || found.total == 0
     };
-    let mut omitted = Omitted::default();
-    if single_file {
-        visit(Entry {
-            path: location.real.clone(),
-            kind: EntryKind::File,
-            target: Some(EntryKind::File),
-            bytes: None,
-            ino: None,
-        });
-    } else {
-        omitted = ctx.ws.walk_parallel(&walk_of(ctx, &req, &location), &visit);
-    }
+    let mut omitted = visit_all(ctx, &req, &location, single_file, &visit);
     omitted.unreadable += skipped.unreadable.load(Ordering::Relaxed);
     let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
-    let truncated = found.cut || found.total > limit;
-    let matches = listing(found.files, &location, single_file, limit, |hit, shown| {
-        render(shown, hit, path_mode, context > 0)
-    });
+    // `-q` stops at its answer, which cuts nothing it was asked for.
+    let truncated = ctx.summary.is_none() && (found.cut || found.total > limit);
+    let counts = counts.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let matches = listing(
+        found.files,
+        &location,
+        single_file,
+        limit,
+        |hit, shown, path| Match {
+            count: counts.get(path).copied(),
+            ..render(shown, hit, path_mode, context > 0)
+        },
+    );
     Ok(SearchResult {
         matches,
         truncated,
@@ -223,6 +235,28 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
             )
         }),
     })
+}
+
+/// Visits the one file searched, or every entry of the walk below the directory;
+/// returns what the walk left out.
+fn visit_all(
+    ctx: &Context,
+    req: &SearchRequest,
+    location: &crate::workspace::Location,
+    single_file: bool,
+    visit: &(dyn Fn(Entry) -> bool + Sync),
+) -> Omitted {
+    if single_file {
+        visit(Entry {
+            path: location.real.clone(),
+            kind: EntryKind::File,
+            target: Some(EntryKind::File),
+            bytes: None,
+            ino: None,
+        });
+        return Omitted::default();
+    }
+    ctx.ws.walk_parallel(&walk_of(ctx, req, location), visit)
 }
 
 /// The walk of a search below `location`: every depth, file sizes not looked up, the
@@ -274,6 +308,9 @@ pub struct Match {
     pub before: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<Vec<String>>,
+    /// The file's number of matching lines, for `-c`, which prints no JSON.
+    #[serde(skip)]
+    pub count: Option<u64>,
 }
 
 /// Files a content search passed over, by why.
@@ -331,13 +368,53 @@ fn content_hits(
     (!hits.is_empty()).then_some((hits, more))
 }
 
-/// The first `limit` hits in (path, line) order, rendered with the caller's spelling.
+/// What one walked file gives the result: its hits and whether it has more, as the
+/// summary asks — `-c` counts every matching line into `counts` and gives one entry,
+/// `-l` and `-q` the first match, a plain search its first `limit` hits with context.
+fn file_hits(
+    ctx: &Context,
+    matcher: &grep_regex::RegexMatcher,
+    path: &str,
+    (context, limit): (usize, usize),
+    skipped: &Skipped,
+    counts: &Mutex<BTreeMap<String, u64>>,
+) -> Option<(Vec<Hit>, bool)> {
+    match ctx.summary {
+        Some(Summary::Count) => {
+            let n = content_count(ctx, matcher, path, skipped)?;
+            let mut counts = counts.lock().unwrap_or_else(PoisonError::into_inner);
+            counts.insert(path.to_owned(), n);
+            Some((vec![Hit::default()], false))
+        }
+        Some(Summary::Files | Summary::Quiet) => {
+            let (hits, _) = content_hits(ctx, matcher, path, (0, 1), skipped)?;
+            Some((hits, false))
+        }
+        None => content_hits(ctx, matcher, path, (context, limit), skipped),
+    }
+}
+
+/// The number of matching lines of one walked file (`-c`); `None` when it has none, is
+/// binary (counted) or could not be read, as for [`content_hits`].
+fn content_count(
+    ctx: &Context,
+    matcher: &grep_regex::RegexMatcher,
+    path: &str,
+    skipped: &Skipped,
+) -> Option<u64> {
+    let bytes = searchable(ctx, path, skipped)?;
+    let n = tally::count(matcher, &mut grep::searcher(), &bytes);
+    (n > 0).then_some(n)
+}
+
+/// The first `limit` hits in (path, line) order, rendered with the caller's spelling
+/// (`render` takes the hit, the path as shown and the path as walked).
 fn listing(
     files: BTreeMap<String, Vec<Hit>>,
     location: &crate::workspace::Location,
     single_file: bool,
     limit: usize,
-    render: impl Fn(&Hit, &str) -> Match,
+    render: impl Fn(&Hit, &str, &str) -> Match,
 ) -> Vec<Match> {
     let mut matches = Vec::new();
     for (path, hits) in files {
@@ -350,10 +427,24 @@ fn listing(
             if matches.len() == limit {
                 return matches;
             }
-            matches.push(render(hit, &shown));
+            matches.push(render(hit, &shown, &path));
         }
     }
     matches
+}
+
+/// The bytes of one walked file to search, or `None` when it is over maxFileBytes or
+/// binary (each counted in `skipped`) or could not be read.
+fn searchable(ctx: &Context, path: &str, skipped: &Skipped) -> Option<Vec<u8>> {
+    let Some(bytes) = ctx.ws.read_walked(path, ctx.limits.max_file_bytes).ok()? else {
+        skipped.large.fetch_add(1, Ordering::Relaxed);
+        return None;
+    };
+    if memchr::memchr(0, &bytes).is_some() {
+        skipped.binary.fetch_add(1, Ordering::Relaxed);
+        return None;
+    }
+    Some(bytes)
 }
 
 /// Checks the arguments that need no workspace: returns (context, path mode, limit).
@@ -389,5 +480,6 @@ fn render(shown: &str, hit: &Hit, path_mode: bool, with_context: bool) -> Match 
             context(&hit.before)
         },
         after: if path_mode { None } else { context(&hit.after) },
+        count: None,
     }
 }

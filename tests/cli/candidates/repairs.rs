@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::support::TestWorkspace;
 
 const CARRIED: &str = "Retry with oldText = candidates[0].text and newText = candidates[0].newText: that newText is your change carried onto the file's text.";
-const CARRIED_FLAGS: &str = "Retry with --old = candidates[0].text and --new = candidates[0].newText (--old-from and --new-from FILE for several lines): that newText is your change carried onto the file's text.";
+const CARRIED_FLAGS: &str = "Retry with --old = candidates[0].text and --new = candidates[0].newText (--old-from and --new-from FILE for several lines): that repaired --new is your change carried onto the file's text.";
 
 fn no_match(path: &str, candidates: &Value, hint: &str) -> Value {
     // By flags the sentence names the flag, as the hint does.

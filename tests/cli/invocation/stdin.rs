@@ -113,6 +113,62 @@ fn a_bare_list_leaves_stdin_alone() {
     Run::from_output(output).assert_envelope(&root_listing());
 }
 
+/// `history` and `undo` take only optional arguments too: bare, each answers without
+/// reading stdin, so a `while read` loop that calls them reads every one of its lines.
+#[test]
+fn bare_history_and_undo_leave_stdin_alone() {
+    use std::io::{Seek, SeekFrom, Write};
+    let ws = workspace();
+    ws.run(&["write", "new.txt", "--content", "n\n"]).ok();
+    let mut input = tempfile::tempfile().unwrap();
+    input.write_all(b"first line\nsecond line\n").unwrap();
+    for command in ["history", "undo"] {
+        input.seek(SeekFrom::Start(0)).unwrap();
+        let output = ws
+            .std_cmd()
+            .arg(command)
+            .stdin(input.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(stderr(&output), "", "{command}");
+        let run = Run::from_output(output);
+        assert_eq!(run.envelope["ok"], true, "{command}: {}", run.stdout);
+        assert_eq!(input.stream_position().unwrap(), 0, "{command} read stdin");
+    }
+    // The bare undo took the write back.
+    assert!(!ws.exists("new.txt"));
+    // In a shell's `while read` loop, every line reaches the loop.
+    let mut loop_cmd = std::process::Command::new("sh");
+    let stitch = ws.std_cmd();
+    loop_cmd
+        .env_clear()
+        .envs(
+            stitch
+                .get_envs()
+                .filter_map(|(k, v)| v.map(|v| (k.to_owned(), v.to_owned()))),
+        )
+        .current_dir(ws.root())
+        .arg("-c")
+        .arg(
+            r#"while read line; do "$0" history >/dev/null; "$0" undo >/dev/null; echo "got $line"; done"#,
+        )
+        .arg(stitch.get_program())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    let mut child = loop_cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"one\ntwo\nthree\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        "got one\ngot two\ngot three\n"
+    );
+}
+
 #[test]
 fn a_silent_stdin_leaves_a_required_field_missing() {
     let ws = workspace();

@@ -128,7 +128,7 @@ fn a_move_guards_both_ends() {
         "ok": false,
         "error": "ALREADY_EXISTS",
         "details": {
-            "message": "`b.txt` already exists and overwrite was not set",
+            "message": "`b.txt` already exists and --overwrite was not set",
             "path": "b.txt",
             "sha256": sha256sum(b"b\n")
         },

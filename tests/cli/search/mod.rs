@@ -1,6 +1,7 @@
 //! `search_files`: literal by default, linear-time regexes, case, include globs, context,
 //! (path, line) order, binary files, path mode, limits that keep the first matches
-//! deterministically, ignore rules, symlinks out of the root, and the refusals.
+//! deterministically, ignore rules, symlinks out of the root, the refusals, and -l, -c
+//! and -q.
 
 use serde_json::Value;
 
@@ -8,6 +9,7 @@ mod limits;
 mod matching;
 mod output;
 mod scope;
+mod summary;
 
 /// `(path, line)` of every match, in the order returned.
 fn located(data: &Value) -> Vec<(String, u64)> {

@@ -93,7 +93,7 @@ fn context_over_ten_is_an_invalid_argument() {
     run.assert_envelope(&json!({
         "ok": false,
         "error": "INVALID_ARGUMENT",
-        "details": {"message": "context must be from 0 to 10", "field": "context"},
+        "details": {"message": "--context must be from 0 to 10", "field": "context"},
         "_hint": "Fix the `--context` argument and call again."
     }));
 }

@@ -37,7 +37,9 @@ pub use host::{mount, sha256sum, Mount};
 pub use lock::hold_every_lock;
 pub use mcp::{envelope_of, McpServer};
 pub use memory::{limit_address_space, run_measured};
-pub use pty::{run_on_terminal, run_on_terminals, run_with_terminal, OnTerminal};
+pub use pty::{
+    run_on_one_terminal, run_on_terminal, run_on_terminals, run_with_terminal, OnTerminal,
+};
 pub use random::XorShift;
 pub use requests::{request, HEADER, TOOLS};
 pub use run::{exit_status, has_hint, Run};

@@ -108,3 +108,19 @@ pub fn run_on_terminal(mut cmd: Command) -> (Option<i32>, String, String) {
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
 }
+
+/// Runs `cmd` with stdout and stderr on one terminal (stdin empty), as a person's
+/// terminal shows both: its exit status, and everything in the order it was written.
+pub fn run_on_one_terminal(mut cmd: Command) -> (Option<i32>, String) {
+    let (master, slave) = pty();
+    let err = slave.try_clone().expect("a second handle on the terminal");
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::from(slave))
+        .stderr(Stdio::from(err));
+    let mut child = cmd.spawn().expect("run stitch on one terminal");
+    drop(cmd);
+    let shown = drain(master);
+    let status = child.wait().expect("wait for stitch");
+    let shown = shown.join().expect("terminal drain");
+    (status.code(), String::from_utf8_lossy(&shown).into_owned())
+}

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::support::{run_on_terminal, TestWorkspace};
+use crate::support::{run_on_one_terminal, run_on_terminal, TestWorkspace};
 
 fn workspace() -> TestWorkspace {
     let ws = TestWorkspace::new();
@@ -137,7 +137,7 @@ fn flags_without_a_required_one_say_stdin_was_not_read() {
         "ok": false,
         "error": "INVALID_ARGUMENT",
         "details": {
-            "message": "stitch edit needs --new; stdin was not read, because arguments were given as flags: pass --new too, or pass --json to send every argument as JSON on stdin",
+            "message": "stitch edit needs --new TEXT or --new-from FILE; stdin was not read, because arguments were given as flags: pass --new TEXT or --new-from FILE too, or pass --json to send every argument as JSON on stdin",
             "field": "newText"
         },
         "_hint": "Fix the `--new` argument and call again."
@@ -237,4 +237,54 @@ fn an_undo_in_text_shows_its_diff_coloured_when_asked() {
         "{stdout:?}"
     );
     assert_eq!(ws.read_string("c.txt"), "gamma\n");
+}
+
+/// At a terminal, a read that stopped short says where to go on after the content, not
+/// above it: stdout and stderr share the terminal, so the order is what a person sees.
+#[test]
+fn a_read_s_footer_comes_after_the_content_at_a_terminal() {
+    let ws = workspace();
+    ws.file("three.txt", "l1\nl2\nl3\n");
+    let mut cmd = ws.std_cmd();
+    cmd.args(["read", "three.txt", "--limit", "2"]);
+    assert_eq!(
+        run_on_one_terminal(cmd),
+        (Some(0), "l1\nl2\n(more: --offset 3)\n".to_owned())
+    );
+    // Read to the end, there is no footer.
+    let mut cmd = ws.std_cmd();
+    cmd.args(["read", "three.txt", "--offset", "3"]);
+    assert_eq!(run_on_one_terminal(cmd), (Some(0), "l3\n".to_owned()));
+}
+
+/// apply in text prints each file's diff, then what it did: plain in a pipe, coloured as
+/// git colours it at a terminal.
+#[test]
+fn apply_in_text_prints_its_diff() {
+    let ws = workspace();
+    ws.file("g.py", "x = 1\n");
+    let patch = "*** Begin Patch\n*** Update File: g.py\n@@\n-x = 1\n+x = 2\n*** End Patch\n";
+    let diff = "--- a/g.py\n+++ b/g.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n";
+    assert_eq!(
+        piped(
+            &ws,
+            &["--format", "text", "apply", "--dry-run", "--patch", patch]
+        ),
+        (
+            0,
+            format!("{diff}would apply: 1 file(s) (codex patch)\n"),
+            String::new()
+        )
+    );
+    assert_eq!(ws.read_string("g.py"), "x = 1\n");
+    let mut cmd = ws.std_cmd();
+    cmd.args(["apply", "--patch", patch]);
+    let (status, shown, stderr) = run_on_terminal(cmd);
+    assert_eq!((status, stderr.as_str()), (Some(0), ""));
+    assert_eq!(
+        shown,
+        "\x1b[1m--- a/g.py\x1b[0m\n\x1b[1m+++ b/g.py\x1b[0m\n\x1b[36m@@ -1 +1 @@\x1b[0m\n\
+         \x1b[31m-x = 1\x1b[0m\n\x1b[32m+x = 2\x1b[0m\napplied: 1 file(s) (codex patch)\n"
+    );
+    assert_eq!(ws.read_string("g.py"), "x = 2\n");
 }

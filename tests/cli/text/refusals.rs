@@ -103,7 +103,7 @@ fn no_match_shows_the_repaired_new_text_verbatim() {
          build:\n\
          \tcargo build\n\
          ~~~\n\
-         repaired newText:\n\
+         repaired --new:\n\
          ~~~\n\
          build:\n\
          \tcargo build --release\n\
