@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::support::TestWorkspace;
 
 const CARRIED: &str = "Retry with oldText = candidates[0].text and newText = candidates[0].newText: that newText is your change carried onto the file's text.";
-const CARRIED_FLAGS: &str = "Retry with --old = candidates[0].text and --new = candidates[0].newText (--old-from and --new-from FILE for several lines): that newText is your change carried onto the file's text.";
+const CARRIED_FLAGS: &str = "Retry with --old = candidates[0].text and --new = candidates[0].newText (--old-from and --new-from FILE for several lines): that repaired --new is your change carried onto the file's text.";
 
 #[test]
 fn a_rewritten_line_of_a_dedented_edit_takes_the_file_s_indentation() {

@@ -176,7 +176,7 @@ fn a_read_of_millions_of_lines_holds_only_the_page() {
         "error": "INVALID_ARGUMENT",
         "details": {
             "message": format!(
-                "offset {past} is past the last line of `lines.txt`, which has {EMPTY_LINES} lines"
+                "--offset {past} is past the last line of `lines.txt`, which has {EMPTY_LINES} lines"
             ),
             "field": "offset",
             "path": "lines.txt",
