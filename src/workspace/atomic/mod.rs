@@ -284,7 +284,7 @@ impl<'a> Staged<'a> {
     }
 
     /// Starts writing the staged content back without waiting for it (see
-    /// [`crate::platform::start_writeback`]); a sync still follows.
+    /// `platform::start_writeback`); a sync still follows.
     pub fn start_writeback(&self) {
         if !self.synced.load(Ordering::Acquire) {
             crate::platform::start_writeback(self.file());
