@@ -85,8 +85,9 @@ SECTIONS = [
     ("search_regex", "e. Discovery: regex search over the tree", ""),
     ("build_edit", "g. The build people install: edit a 10 KiB file",
      "`stitch` is what `cargo install --path .` (`cargo build --release`) gives; on Linux with "
-     "glibc, build.rs links it position-dependent. The second command is the static, non-PIE "
-     "`cargo release-static` build."),
+     "glibc, build.rs links it static where glibc's static archives are installed (else "
+     "position-dependent and dynamic; the table's header says which). The second command is "
+     "the static, non-PIE `cargo release-static` build (rustc's `crt-static`)."),
     ("build_read", "g. The build people install: read a 10 KiB file", ""),
     ("floor_edit", "g. The physical floor of a crash-safe edit",
      "The second command is bench/floor.c, compiled static: open, read, find the snippet once "
@@ -253,7 +254,7 @@ def main():
                        ("commit", "stitch commit"), ("versions", "tools")]:
         w(f"| {label} | {facts.get(key, '?')} |")
     w("\n`stitch` below is a copy of `target/release/stitch`, the binary `cargo install --path .` "
-      f"gives ({facts.get('stitch', '?').split('(', 1)[-1].rstrip(')')}); `stitch-static` (rows g1 and g2 "
+      f"gives ({facts.get('stitch', '?').split('(', 1)[-1].rstrip(')')}, as `file` says); `stitch-static` (rows g1 and g2 "
       "only) a copy of `cargo release-static`'s, static and non-PIE. `$W` is the run's temp "
       "directory, and `python3` the interpreter itself (resolved through any shim, so its "
       "start-up is not inflated).")

@@ -61,6 +61,8 @@ mod dialect;
 // --format text: plain content, short lines, refusals with their facts on stderr, exit 1
 // when glob or search matched nothing, --null.
 mod text;
+// How the binary was linked: static where glibc's static archives are, never a PIE.
+mod linking;
 // Completions and man pages equal what the CLI generates; every --help shows an example.
 mod generated;
 // Sessions: read before write, every transition of the ledger across processes.

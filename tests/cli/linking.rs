@@ -1,0 +1,51 @@
+//! How the binary under test was linked (build.rs): on Linux with glibc, static where the C
+//! toolchain has glibc's static archives, else position-dependent and dynamic; never a PIE
+//! there, so a call starts without applying a PIE's relocations.
+
+/// The ELF header's type and whether a program header asks for an interpreter (the
+/// dynamic loader), read from the file's first bytes.
+fn elf_facts(path: &std::path::Path) -> (u16, bool) {
+    let bytes = std::fs::read(path).expect("the binary is readable");
+    assert_eq!(&bytes[..4], b"\x7fELF", "an ELF file");
+    assert_eq!(bytes[4], 2, "64-bit ELF");
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let kind = u16_at(16);
+    let (phoff, phentsize, phnum) = (u64_at(32) as usize, u16_at(54) as usize, u16_at(56));
+    const PT_INTERP: u32 = 3;
+    let interp = (0..usize::from(phnum)).any(|i| {
+        let at = phoff + i * phentsize;
+        u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) == PT_INTERP
+    });
+    (kind, interp)
+}
+
+/// Whether the C compiler finds glibc's static `libc.a`, as build.rs asks it.
+fn static_libc() -> bool {
+    let cc = std::env::var_os("CC").unwrap_or_else(|| "cc".into());
+    let Ok(out) = std::process::Command::new(cc)
+        .arg("-print-file-name=libc.a")
+        .output()
+    else {
+        return false;
+    };
+    let path = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    path.is_absolute() && path.is_file()
+}
+
+#[test]
+#[cfg(all(target_os = "linux", target_env = "gnu", target_endian = "little"))]
+fn the_binary_is_static_where_glibc_archives_are_installed_and_never_a_pie() {
+    const ET_EXEC: u16 = 2;
+    let (kind, interp) = elf_facts(std::path::Path::new(env!("CARGO_BIN_EXE_stitch")));
+    match std::env::var("STITCH_LINK").ok().as_deref() {
+        Some("pie") => return,
+        Some("dynamic") => assert!(interp, "STITCH_LINK=dynamic links dynamic"),
+        _ => assert_eq!(
+            interp,
+            !static_libc(),
+            "static exactly where libc.a is installed (interpreter: {interp})"
+        ),
+    }
+    assert_eq!(kind, ET_EXEC, "position-dependent (ET_EXEC), not a PIE (ET_DYN)");
+}
