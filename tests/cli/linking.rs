@@ -2,6 +2,9 @@
 //! toolchain has glibc's static archives, else position-dependent and dynamic; never a PIE
 //! there, so a call starts without applying a PIE's relocations.
 
+/// A program header that names the dynamic loader.
+const PT_INTERP: u32 = 3;
+
 /// The ELF header's type and whether a program header asks for an interpreter (the
 /// dynamic loader), read from the file's first bytes.
 fn elf_facts(path: &std::path::Path) -> (u16, bool) {
@@ -11,8 +14,8 @@ fn elf_facts(path: &std::path::Path) -> (u16, bool) {
     let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
     let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
     let kind = u16_at(16);
-    let (phoff, phentsize, phnum) = (u64_at(32) as usize, u16_at(54) as usize, u16_at(56));
-    const PT_INTERP: u32 = 3;
+    let phoff = usize::try_from(u64_at(32)).expect("program headers within the file");
+    let (phentsize, phnum) = (usize::from(u16_at(54)), u16_at(56));
     let interp = (0..usize::from(phnum)).any(|i| {
         let at = phoff + i * phentsize;
         u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) == PT_INTERP
@@ -47,5 +50,8 @@ fn the_binary_is_static_where_glibc_archives_are_installed_and_never_a_pie() {
             "static exactly where libc.a is installed (interpreter: {interp})"
         ),
     }
-    assert_eq!(kind, ET_EXEC, "position-dependent (ET_EXEC), not a PIE (ET_DYN)");
+    assert_eq!(
+        kind, ET_EXEC,
+        "position-dependent (ET_EXEC), not a PIE (ET_DYN)"
+    );
 }
