@@ -215,7 +215,7 @@ impl Pending {
         let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
         if ctx.ws.journal_commit(&self.name, &kept).is_ok() {
             if let Ok(keyed) = keyed(ctx) {
-                prune::bound(ctx, keyed);
+                prune::bound(ctx, keyed, &self.name);
             }
         }
         self.id

@@ -1,11 +1,21 @@
 //! The journal's bounds: at most `limits.journalEntries` entries and `limits.journalBytes`
-//! bytes of kept content. Checked at the end of every journaled mutation from the names
-//! alone (each entry's file name carries the bytes it keeps); only past a bound are the
-//! entries read, the oldest of ours removed — to a tenth below the bound for large
-//! bounds, so that this costs once in many calls — and the kept versions that no entry
-//! names any more removed with them. Foreign entries are neither counted nor removed.
+//! bytes of kept content. Checked at the end of a journaled mutation from the names alone
+//! (each entry's file name carries the bytes it keeps); only past a bound are the entries
+//! read, the oldest of ours removed — to a tenth below the bound for large bounds, so that
+//! this costs once in many calls — and the kept versions that no entry names any more
+//! removed with them. Foreign entries are neither counted nor removed.
+//!
+//! Listing the names costs in proportion to the entries (a third of a millisecond for a
+//! thousand, more than the rest of the journal's work on a small edit), so past
+//! [`CHECKED_EVERY_TIME`] entries allowed a change checks the bounds only when its id
+//! falls in one of [`CHECK_ONE_IN`] (by its digest, whatever the clock's granularity), or
+//! when it keeps a sizeable share of the bytes allowed: a journal passes its entry bound
+//! by about [`CHECK_ONE_IN`] entries at most on average, and its byte bound by a few
+//! percent, before the check that brings it to a tenth below.
 
 use std::collections::HashSet;
+
+use sha2::{Digest, Sha256};
 
 use crate::workspace::journal::Shelf;
 
@@ -15,9 +25,23 @@ use super::{entries, entry, Keyed};
 /// A kept version younger than this may belong to an entry being made right now.
 pub const IN_FLIGHT_SECS: u64 = 2;
 
-/// Holds the journal to its bounds, as the module says.
-pub fn bound(ctx: &Context, keyed: &Keyed) {
+/// Bounds allowing at most this many entries are checked at every change.
+pub const CHECKED_EVERY_TIME: u64 = 200;
+
+/// Past [`CHECKED_EVERY_TIME`], about one change in this many checks the bounds.
+pub const CHECK_ONE_IN: u8 = 16;
+
+/// A change that keeps more than this share of `limits.journalBytes` (one part in it)
+/// checks the bounds whatever its id.
+const SIZEABLE_SHARE: u64 = 256;
+
+/// Holds the journal to its bounds, as the module says, after the entry `name` was
+/// committed.
+pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
     let (max_entries, max_bytes) = (ctx.limits.journal_entries, ctx.limits.journal_bytes);
+    if !due(name, max_entries, max_bytes) {
+        return;
+    }
     let (mut count, mut total) = (0u64, 0u64);
     let tallied = ctx.ws.journal_each(Shelf::Entries, |name| {
         if let Some((_, kept)) = entry::parse_name(name) {
@@ -61,5 +85,40 @@ pub fn bound(ctx: &Context, keyed: &Keyed) {
         if !named.contains(&object.name) && object.age_secs >= IN_FLIGHT_SECS {
             ctx.ws.journal_remove_object(&object.name);
         }
+    }
+}
+
+/// Whether the change committed as `name` checks the bounds (see the module).
+fn due(name: &str, max_entries: u64, max_bytes: u64) -> bool {
+    let Some((id, kept)) = entry::parse_name(name) else {
+        return true;
+    };
+    max_entries <= CHECKED_EVERY_TIME
+        || kept.saturating_mul(SIZEABLE_SHARE) > max_bytes
+        || Sha256::digest(id.as_bytes())[0] % CHECK_ONE_IN == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{due, CHECKED_EVERY_TIME, CHECK_ONE_IN};
+    use crate::tool::journal::entry::file_name;
+
+    #[test]
+    fn small_bounds_and_sizeable_changes_are_checked_every_time() {
+        let name = file_name("00000000000000000001", 10);
+        assert!(due(&name, CHECKED_EVERY_TIME, 1 << 30));
+        assert!(due(&file_name("00000000000000000001", 1 << 23), 1000, 1 << 30));
+    }
+
+    #[test]
+    fn past_them_about_one_change_in_sixteen_is_checked() {
+        let checked = (0..16_000u64)
+            .filter(|n| due(&file_name(&format!("{:020}", n * 1000), 10), 1000, 1 << 30))
+            .count();
+        let expected = 16_000 / usize::from(CHECK_ONE_IN);
+        assert!(
+            (expected * 8 / 10..=expected * 12 / 10).contains(&checked),
+            "{checked} of 16000 checked, about {expected} expected"
+        );
     }
 }
