@@ -107,7 +107,11 @@ mod tests {
     fn small_bounds_and_sizeable_changes_are_checked_every_time() {
         let name = file_name("00000000000000000001", 10);
         assert!(due(&name, CHECKED_EVERY_TIME, 1 << 30));
-        assert!(due(&file_name("00000000000000000001", 1 << 23), 1000, 1 << 30));
+        assert!(due(
+            &file_name("00000000000000000001", 1 << 23),
+            1000,
+            1 << 30
+        ));
     }
 
     #[test]
