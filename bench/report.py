@@ -309,7 +309,12 @@ def main():
         w(f"### {title}\n")
         if intro:
             w(intro + "\n")
-        w("Commands (hyperfine, in this order, one invocation):\n")
+        rounds = res[0].get("rounds")
+        if rounds:
+            w(f"Commands (hyperfine, {rounds} invocations of alternating order, each command's "
+              "times pooled by bench/pool.py):\n")
+        else:
+            w("Commands (hyperfine, in this order, one invocation):\n")
         w("```")
         for r in res:
             w(display(r["command"], subs))
