@@ -23,17 +23,23 @@ fn elf_facts(path: &std::path::Path) -> (u16, bool) {
     (kind, interp)
 }
 
-/// Whether the C compiler finds glibc's static `libc.a`, as build.rs asks it.
-fn static_libc() -> bool {
+/// Whether the C compiler finds every static archive build.rs needs for a static link:
+/// glibc's libraries the standard library names, and libgcc's.
+fn static_archives() -> bool {
     let cc = std::env::var_os("CC").unwrap_or_else(|| "cc".into());
-    let Ok(out) = std::process::Command::new(cc)
-        .arg("-print-file-name=libc.a")
-        .output()
-    else {
-        return false;
+    let found = |name: &str| {
+        let Ok(out) = std::process::Command::new(&cc)
+            .arg(format!("-print-file-name={name}"))
+            .output()
+        else {
+            return false;
+        };
+        let path = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        path.is_absolute() && path.is_file()
     };
-    let path = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    path.is_absolute() && path.is_file()
+    ["c", "gcc", "gcc_eh", "util", "rt", "pthread", "m", "dl"]
+        .iter()
+        .all(|name| found(&format!("lib{name}.a")))
 }
 
 #[test]
@@ -46,8 +52,8 @@ fn the_binary_is_static_where_glibc_archives_are_installed_and_never_a_pie() {
         Some("dynamic") => assert!(interp, "STITCH_LINK=dynamic links dynamic"),
         _ => assert_eq!(
             interp,
-            !static_libc(),
-            "static exactly where libc.a is installed (interpreter: {interp})"
+            !static_archives(),
+            "static exactly where the static archives are installed (interpreter: {interp})"
         ),
     }
     assert_eq!(
