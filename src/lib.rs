@@ -27,7 +27,6 @@ pub mod workspace;
 pub use tool::registry;
 
 use std::ffi::OsString;
-use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::FromArgMatches;
@@ -35,8 +34,16 @@ use clap::FromArgMatches;
 use crate::refusal::key;
 use refusal::{Code, Failure, Refusal};
 
+/// Prepares the process as std's runtime start-up would for what stitch relies on: the
+/// standard descriptors open (on `/dev/null` if closed) and SIGPIPE ignored. For a binary
+/// whose C `main` is its own (`src/main.rs` on Linux with glibc).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub fn start() {
+    platform::prepare_start();
+}
+
 /// Runs one call of `stitch` and returns its exit status.
-pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
     envelope::on_panic();
     let args: Vec<OsString> = args.into_iter().collect();
     let mut command = cli::command();
@@ -63,7 +70,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             .unwrap_or(tool::schema::Format::JsonSchema);
         let document = tool::schema::document(args.tool.as_deref(), format);
         envelope::emit_plain(&serde_json::to_string_pretty(&document).unwrap_or_default());
-        return ExitCode::SUCCESS;
+        return 0;
     }
     if let cli::Command::Mcp(args) = &parsed.command {
         // `--session` is global, so clap cannot hold it against `--no-session` itself; a
@@ -205,22 +212,22 @@ fn summary_shorts(word: &str) -> bool {
 /// and exits 2. Every other clap error is a tool call that failed as `INVALID_ARGUMENT`:
 /// clap's human message (with its "did you mean", naming flags) on stderr, and, in JSON
 /// format, the envelope on stdout; in text format nothing on stdout.
-fn usage_error(error: clap::Error, text: bool) -> ExitCode {
+fn usage_error(error: clap::Error, text: bool) -> u8 {
     match error.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             envelope::emit_plain(error.render().to_string().trim_end());
-            ExitCode::SUCCESS
+            0
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand
             if text =>
         {
             envelope::stderr_line(cli::command().render_help().to_string().trim_end());
-            ExitCode::from(2)
+            2
         }
         _ if text => {
             let error = without_trailing_tip(error);
             envelope::stderr_line(error.render().to_string().trim_end());
-            ExitCode::from(2)
+            2
         }
         _ => {
             let error = without_trailing_tip(error);

@@ -8,7 +8,6 @@
 //! so a change of the bytes (a `git pull`) or of the workspace's place ends it.
 
 use std::io::{BufRead, Read};
-use std::process::ExitCode;
 
 use crate::envelope::stderr_line;
 use crate::policy;
@@ -21,17 +20,17 @@ const MAX_ANSWER: u64 = 256;
 
 /// `stitch config trust`.
 #[must_use]
-pub fn trust(settings: &Settings) -> ExitCode {
+pub fn trust(settings: &Settings) -> u8 {
     if !crate::input::stdin_is_terminal() {
         stderr_line(
             "stitch config trust: stdin is not a terminal. Trusting a workspace's config lets it \
              run commands, so a person must review it and answer at a terminal; a model or a \
              script cannot trust it.",
         );
-        return ExitCode::from(2);
+        return 2;
     }
     let Some((ws, bytes)) = opened(settings) else {
-        return ExitCode::from(1);
+        return 1;
     };
     let config = match policy::parse(&bytes) {
         Ok(config) => config,
@@ -40,7 +39,7 @@ pub fn trust(settings: &Settings) -> ExitCode {
                 "stitch config trust: {} is malformed ({e}); fix it first.",
                 policy::CONFIG_PATH
             ));
-            return ExitCode::from(1);
+            return 1;
         }
     };
     let home = Home::from_env();
@@ -48,7 +47,7 @@ pub fn trust(settings: &Settings) -> ExitCode {
         Ok(base) => base,
         Err(reason) => {
             stderr_line(&format!("stitch config trust: {reason}"));
-            return ExitCode::from(1);
+            return 1;
         }
     };
     let root = ws.root_path();
@@ -82,7 +81,7 @@ pub fn trust(settings: &Settings) -> ExitCode {
     let yes = read.is_ok() && matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes");
     if !yes {
         stderr_line("Not trusted; nothing changed.");
-        return ExitCode::from(1);
+        return 1;
     }
     match home.record_trust(&policy::trust_digest(root, &bytes), root) {
         Ok(()) => {
@@ -91,21 +90,21 @@ pub fn trust(settings: &Settings) -> ExitCode {
                 policy::CONFIG_PATH,
                 home.trust_shown()
             ));
-            ExitCode::SUCCESS
+            0
         }
         Err(crate::workspace::Error::NotFound) => {
             stderr_line(
                 "stitch config trust: there is no place to record trust: set HOME (or \
                  XDG_DATA_HOME) to a directory.",
             );
-            ExitCode::from(1)
+            1
         }
         Err(e) => {
             stderr_line(&format!(
                 "stitch config trust: the trust could not be recorded under {}: {e}",
                 home.trust_shown()
             ));
-            ExitCode::from(1)
+            1
         }
     }
 }
@@ -113,10 +112,10 @@ pub fn trust(settings: &Settings) -> ExitCode {
 /// `stitch config untrust`: removes every record of trust in this workspace's config. It
 /// only takes away, so it needs no terminal.
 #[must_use]
-pub fn untrust(settings: &Settings) -> ExitCode {
+pub fn untrust(settings: &Settings) -> u8 {
     let Ok(ws) = crate::tool::open_root(settings) else {
         stderr_line("stitch config untrust: the workspace root cannot be opened.");
-        return ExitCode::from(2);
+        return 2;
     };
     let home = Home::from_env();
     match home.remove_trust(ws.root_path()) {
@@ -125,18 +124,18 @@ pub fn untrust(settings: &Settings) -> ExitCode {
                 "{} was not trusted; nothing changed.",
                 policy::CONFIG_PATH
             ));
-            ExitCode::SUCCESS
+            0
         }
         Ok(_) => {
             stderr_line(&format!("{} is no longer trusted.", policy::CONFIG_PATH));
-            ExitCode::SUCCESS
+            0
         }
         Err(e) => {
             stderr_line(&format!(
                 "stitch config untrust: the trust records under {} could not be removed: {e}",
                 home.trust_shown()
             ));
-            ExitCode::from(1)
+            1
         }
     }
 }

@@ -6,8 +6,6 @@
 //! reduced to `INTERNAL_SERVER_ERROR` and its cause goes to stderr only when
 //! `STITCH_DEBUG=1`.
 
-use std::process::ExitCode;
-
 use serde_json::{json, Map, Value};
 
 use crate::hint::Dialect;
@@ -101,7 +99,7 @@ fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
 /// stderr) and returns the exit status, which is the same in every style. The hint
 /// speaks `dialect`.
 #[must_use]
-pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> ExitCode {
+pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> u8 {
     if let (Ok(data), Style::Json { pretty }) = (outcome, style) {
         // A result is written straight from its fields, as `render` would order them,
         // without a `Value` built (and its strings copied) on the way.
@@ -113,20 +111,14 @@ pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> ExitCo
         };
         if let Ok(text) = text {
             write_stdout(text.as_bytes());
-            return ExitCode::from(EXIT_OK);
+            return EXIT_OK;
         }
     }
     let (envelope, status) = render(outcome, dialect);
     let pretty = match style {
         Style::Json { pretty } => pretty,
         Style::Text(layout) => {
-            return ExitCode::from(text::emit(
-                outcome.as_ref().ok(),
-                &envelope,
-                status,
-                layout,
-                dialect,
-            ));
+            return text::emit(outcome.as_ref().ok(), &envelope, status, layout, dialect);
         }
     };
     let text = if pretty {
@@ -139,7 +131,7 @@ pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> ExitCo
             .into()
     });
     write_stdout(text.as_bytes());
-    ExitCode::from(status)
+    status
 }
 
 /// A successful call's envelope, in §2's order.

@@ -16,7 +16,6 @@ mod revision;
 mod rpc;
 mod wire;
 
-use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -118,7 +117,7 @@ fn unserved() -> Fault {
 /// Serves until stdin closes; exit status 0 then, 2 when the settings cannot serve at
 /// all (a root that is no directory, a malformed session ID).
 #[must_use]
-pub fn serve(mut settings: Settings, no_session: bool) -> ExitCode {
+pub fn serve(mut settings: Settings, no_session: bool) -> u8 {
     quiet_panics();
     if no_session {
         settings.session = None;
@@ -137,14 +136,14 @@ pub fn serve(mut settings: Settings, no_session: bool) -> ExitCode {
             if refusal.code() == Code::InvalidArgument =>
         {
             crate::envelope::stderr_line(&format!("stitch mcp: {}", refusal.message()));
-            return ExitCode::from(crate::envelope::EXIT_INVALID);
+            return crate::envelope::EXIT_INVALID;
         }
         // A malformed config or stitch's state: every call refuses it with INVALID_CONFIG
         // until the workspace owner fixes it, as on the command line.
         Ok((Err(_), root)) => (crate::policy::Limits::default(), root),
         Err(_) => {
             crate::envelope::stderr_line("stitch mcp: the workspace root cannot be opened");
-            return ExitCode::from(crate::envelope::EXIT_INTERNAL);
+            return crate::envelope::EXIT_INTERNAL;
         }
     };
     let server = Arc::new(Server {
@@ -185,7 +184,7 @@ pub fn serve(mut settings: Settings, no_session: bool) -> ExitCode {
     }
     server.in_flight.cancel_all();
     server.in_flight.drain();
-    ExitCode::SUCCESS
+    0
 }
 
 /// The bound on one line: the largest arguments any tool takes, and room for the rest.

@@ -68,3 +68,9 @@ pub struct Limits {
     /// `NAME_MAX`: the longest single name.
     pub name_max: usize,
 }
+
+// The binary's own start on Linux with glibc, in place of std's (src/main.rs).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod start;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub use start::prepare as prepare_start;

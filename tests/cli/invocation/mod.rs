@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use crate::support::TestWorkspace;
 
 mod hyphens;
+mod start;
 mod stdin;
 
 /// How long any call here may take before the test calls it hung: far above the 2 s a
