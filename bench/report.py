@@ -19,7 +19,7 @@ import sys
 #         None           reported only
 COMPARISONS = [
     ("a1", "edit, 10 KiB file", "percall_edit", 0, 1, "sed -i", ("le", 1.0)),
-    ("a2", "read, 10 KiB file", "percall_read", 0, 1, "cat", ("le", 1.5)),
+    ("a2", "read, 10 KiB file", "percall_read", 0, 1, "cat", ("le", 1.1)),
     ("a3", "write --overwrite, 10 KiB", "percall_write", 0, 1, "cp", None),
     ("a4", "edit, 10 KiB file", "percall_edit", 0, 2, "Python (bench/py_edit.py)", ("speedup", 30.0)),
     ("a4'", "edit, 10 KiB file", "percall_edit", 0, 3, "`python3 -c pass` (start-up only)", ("speedup", None)),
