@@ -39,6 +39,8 @@ COMPARISONS = [
     ("g1", "edit, 10 KiB file (installed build)", "build_edit", 0, 1, "the static build", ("le", 1.1)),
     ("g2", "read, 10 KiB file (installed build)", "build_read", 0, 1, "the static build", ("le", 1.1)),
     ("g3", "edit, 10 KiB file (installed build)", "floor_edit", 0, 1, "physical floor (bench/floor.c)", ("le", 1.25)),
+    ("g4", "the journaled floor (bench/floor.c with JOURNAL)", "floor_edit", 2, 1, "physical floor", None),
+    ("g5", "edit, 10 KiB file (installed build)", "floor_edit", 0, 2, "the journaled floor", None),
 ]
 
 SECTIONS = [
@@ -93,7 +95,12 @@ SECTIONS = [
      "The second command is bench/floor.c, compiled static: open, read, find the snippet once "
      "(memmem) and refuse a second, write the result to an O_TMPFILE, fsync it, link it in and "
      "rename it over the file, fsync the directory. The rest of stitch's time is its own work: "
-     "the lock, the state checks, the journal, two digests, the envelope, the diff."),
+     "the lock, the state checks, the journal, two digests, the envelope, the diff. The third "
+     "command is the floor of a journaled edit (bench/floor.c with a JOURNAL directory): the "
+     "same, and before the publish the replaced inode hard-linked under the journal's "
+     "pending/ beside a new 480-byte entry, the entry fdatasync'd and pending/ fsync'd; after "
+     "it, both renamed out of pending/. g4 is what the journal costs at the least; g5 is "
+     "stitch's own work over it."),
 ]
 
 FACT_LABELS = {
@@ -332,7 +339,8 @@ def main():
             if key in facts:
                 w(f"\n- {FACT_LABELS[key]}: {facts[key]}")
         for suffix, who in [("stitch", "stitch run"), ("before", "run of the earlier stitch build"),
-                            ("sed", "sed -i run"), ("base", "baseline run")]:
+                            ("sed", "sed -i run"), ("base", "baseline run"),
+                            ("floor", "floor run"), ("floor_journal", "journaled floor run")]:
             st = parse_strace(os.path.join(args.results, f"{name}.{suffix}.strace"))
             if not st:
                 continue
