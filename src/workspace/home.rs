@@ -16,7 +16,9 @@ use cap_fs_ext::DirExt;
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptions};
 
-use super::state::{look, open_dir, open_file, read_bounded, Expect, MAX_CONFIG_BYTES};
+use super::state::{
+    look, open_dir, open_dir_opt, open_file, read_bounded, read_file, Expect, MAX_CONFIG_BYTES,
+};
 use super::Error;
 
 /// The user's directories, as the environment names them (XDG base directories, with
@@ -88,8 +90,9 @@ impl Home {
         if look(&dir, "config.json", &shown, Expect::File)?.is_none() {
             return Ok(None);
         }
-        let file = open_file(&dir, "config.json", &shown, OpenOptions::new().read(true))?;
-        read_bounded(file, &shown, MAX_CONFIG_BYTES).map(Some)
+        Ok(Some(
+            read_file(&dir, "config.json", &shown, MAX_CONFIG_BYTES)?.0,
+        ))
     }
 
     /// Whether a trust record named `digest` exists (a regular file, not followed through
@@ -185,10 +188,7 @@ pub(super) fn stitch_dir(base: &Path, shown: &str) -> Result<Option<Dir>, Error>
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::Io(e)),
     };
-    if look(&base, "stitch", shown, Expect::Dir)?.is_none() {
-        return Ok(None);
-    }
-    open_dir(&base, "stitch", shown).map(Some)
+    open_dir_opt(&base, "stitch", shown)
 }
 
 /// Creates `parent/name` (and `parent`'s missing ancestors) with mode 0700 where missing.

@@ -22,7 +22,10 @@ use rustix::io::Errno;
 
 use super::atomic::Dirty;
 use super::atomic::{sync_dir, unique_name};
-use super::state::{look, open_dir, open_file, read_bounded, Expect, STATE_DIR};
+use super::state::{
+    create_file, each_name, look, look_at, open_dir, open_dir_opt, open_file, read_bounded,
+    read_dir, read_file, Expect, STATE_DIR,
+};
 use super::{Error, Location, OpenFile, Staged, StateProblem, Workspace};
 use crate::platform;
 
@@ -50,6 +53,7 @@ const OBJECTS: &str = "objects";
 /// The journal's directories, opened once a call.
 #[derive(Debug, Default)]
 pub struct Dirs {
+    journal: std::sync::OnceLock<Dir>,
     pending: std::sync::OnceLock<Dir>,
     entries: std::sync::OnceLock<Dir>,
     objects: std::sync::OnceLock<Dir>,
@@ -139,21 +143,28 @@ impl Workspace {
     }
 
     fn open_journal_sub(&self, sub: &str, create: bool) -> Result<Option<Dir>, Error> {
-        let Some(journal) = self.state_subdir_opt("journal", create)? else {
-            return Ok(None);
+        let journal = match self.journal.journal.get() {
+            Some(journal) => journal,
+            None => {
+                let Some(journal) = self.state_subdir_opt("journal", create)? else {
+                    return Ok(None);
+                };
+                self.journal.journal.get_or_init(|| journal)
+            }
         };
         let path = format!("{STATE_DIR}/journal/{sub}");
-        if look(&journal, sub, &path, Expect::Dir)?.is_none() {
-            if !create {
-                return Ok(None);
-            }
-            match journal.create_dir(sub) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(Error::Io(e)),
-            }
+        if let Some(dir) = open_dir_opt(journal, sub, &path)? {
+            return Ok(Some(dir));
         }
-        open_dir(&journal, sub, &path).map(Some)
+        if !create {
+            return Ok(None);
+        }
+        match journal.create_dir(sub) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(Error::Io(e)),
+        }
+        open_dir(journal, sub, &path).map(Some)
     }
 
     fn objects(&self) -> Result<&Dir, Error> {
@@ -180,8 +191,8 @@ impl Workspace {
         bytes: Option<&[u8]>,
     ) -> Result<Kept, Error> {
         let kept = self.objects()?;
-        if present(kept, sha)? {
-            touch(kept, sha);
+        if let Some(meta) = look_at(kept, sha, &shown(OBJECTS, sha), Expect::File)? {
+            touch(kept, sha, &meta);
             return Ok(Kept::Present);
         }
         let objects = self.pending()?;
@@ -241,9 +252,9 @@ impl Workspace {
                 return Err(Error::NotFound);
             }
         }
-        let file = open_file(objects, sha, &path, OpenOptions::new().read(true))?;
-        let mode = permission_bits(&rustix::fs::fstat(&file).map_err(io)?);
-        Ok((read_bounded(file, &path, limit)?, mode))
+        let (bytes, meta) = read_file(objects, sha, &path, limit)?;
+        use cap_std::fs::PermissionsExt;
+        Ok((bytes, meta.permissions().mode() & 0o7777))
     }
 
     /// Writes a new entry file `name` under `pending/` (never replacing one), not yet
@@ -255,7 +266,7 @@ impl Workspace {
         let path = shown(Shelf::Pending.name(), name);
         let mut options = OpenOptions::new();
         options.write(true).create_new(true).mode(0o600);
-        let mut file = match open_file(pending, name, &path, &mut options) {
+        let mut file = match create_file(pending, name, &path, &mut options) {
             Ok(file) => file,
             Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                 return Err(Error::AlreadyExists)
@@ -286,8 +297,12 @@ impl Workspace {
         let entries = self
             .journal_sub(Shelf::Entries.name(), true)?
             .ok_or(Error::NotFound)?;
-        look(pending, name, &shown("pending", name), Expect::File)?.ok_or(Error::NotFound)?;
-        rustix::fs::renameat(pending, name, entries, name).map_err(io)
+        // Whatever stands under the name is moved, never followed: a planted link or
+        // special file there is skipped by every listing.
+        match rustix::fs::renameat(pending, name, entries, name) {
+            Err(Errno::NOENT) => Err(Error::NotFound),
+            moved => moved.map_err(io),
+        }
     }
 
     /// Moves the kept version `sha` from `pending/` to `objects/` (where one with that
@@ -534,41 +549,24 @@ fn permission_bits(stat: &rustix::fs::Stat) -> u32 {
     u32::from(stat.st_mode) & 0o7777
 }
 
-/// Moves a kept version's change time to now (chmod(2) to its own mode), so that pruning
-/// takes it for in use while the entry that names it again is being made.
-fn touch(objects: &Dir, sha: &str) {
-    if let Ok(stat) = rustix::fs::statat(objects, sha, AtFlags::SYMLINK_NOFOLLOW) {
-        let mode = rustix::fs::Mode::from_raw_mode(stat.st_mode & 0o7777);
-        let _ = rustix::fs::chmodat(objects, sha, mode, AtFlags::empty());
-    }
+/// Moves a kept version's change time to now (chmod(2) to its own mode, `meta` as just
+/// looked at), so that pruning takes it for in use while the entry that names it again
+/// is being made.
+fn touch(objects: &Dir, sha: &str, meta: &cap_std::fs::Metadata) {
+    use cap_std::fs::PermissionsExt;
+    #[allow(clippy::useless_conversion)]
+    let mode = rustix::fs::Mode::from_raw_mode(
+        (meta.permissions().mode() & 0o7777)
+            .try_into()
+            .unwrap_or(0o600),
+    );
+    let _ = rustix::fs::chmodat(objects, sha, mode, AtFlags::empty());
 }
 
 fn list(dir: &Dir) -> Result<Vec<String>, Error> {
     let mut names = Vec::new();
     each_name(dir, |name| names.push(name.to_owned()))?;
     Ok(names)
-}
-
-/// `dir`'s entries, read through a descriptor of its own (`dir` itself is an `O_PATH`
-/// handle, which getdents(2) does not take).
-fn read_dir(dir: &Dir) -> Result<rustix::fs::Dir, Errno> {
-    use rustix::fs::{Mode, OFlags};
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK;
-    rustix::fs::Dir::new(rustix::fs::openat(dir, ".", flags, Mode::empty())?)
-}
-
-/// Calls `each` with every name in `dir` that is UTF-8 (`.` and `..` aside), read in one
-/// pass of getdents(2) with no name allocated on the way: the bounds look at every entry
-/// name at the end of every journaled change.
-fn each_name(dir: &Dir, mut each: impl FnMut(&str)) -> Result<(), Error> {
-    for entry in read_dir(dir).map_err(io)? {
-        let Ok(entry) = entry else { break };
-        match entry.file_name().to_str() {
-            Ok("." | "..") | Err(_) => {}
-            Ok(name) => each(name),
-        }
-    }
-    Ok(())
 }
 
 fn remove_regular(dir: &Dir, name: &str) {

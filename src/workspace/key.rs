@@ -13,7 +13,7 @@ use cap_std::fs::OpenOptions;
 use cap_std::fs::OpenOptionsExt;
 
 use super::home::{make_private, stitch_dir, Home};
-use super::state::{look, open_file, read_bounded, Expect};
+use super::state::{look, open_file, read_file, Expect};
 use super::{Error, StateProblem};
 
 /// The key's length.
@@ -81,8 +81,7 @@ impl Home {
         if look(&dir, "key", shown, Expect::File)?.is_none() {
             return Ok(None);
         }
-        let file = open_file(&dir, "key", shown, OpenOptions::new().read(true))?;
-        let bytes = read_bounded(file, shown, KEY_BYTES as u64)?;
+        let (bytes, _) = read_file(&dir, "key", shown, KEY_BYTES as u64)?;
         let key: [u8; KEY_BYTES] = bytes.try_into().map_err(|_| Error::State {
             path: shown.to_owned(),
             problem: StateProblem::TooLarge {

@@ -46,7 +46,7 @@ pub struct Workspace {
     /// The root with every symlink resolved.
     canonical: PathBuf,
     /// `.stitch`, once opened and checked (see [`state`]).
-    state: std::sync::OnceLock<Dir>,
+    state: std::sync::OnceLock<state::StateDir>,
     /// `.stitch/journal/`'s directories, once opened.
     journal: journal::Dirs,
 }
@@ -119,38 +119,53 @@ impl Location {
 }
 
 /// The shell's spelling of the working directory (`$PWD`), when it names the same
-/// directory as `.`: a caller in a directory reached through a symlink writes absolute
-/// paths that way, and they must count as inside the root.
-fn logical_cwd() -> Option<PathBuf> {
-    use std::os::unix::fs::MetadataExt;
+/// directory as `cwd`, the open working directory: a caller in a directory reached
+/// through a symlink writes absolute paths that way, and they must count as inside the
+/// root.
+fn logical_cwd(cwd: &Dir) -> Option<PathBuf> {
+    use cap_std::fs::MetadataExt;
     let pwd = PathBuf::from(std::env::var_os("PWD")?);
-    let (a, b) = (std::fs::metadata(&pwd).ok()?, std::fs::metadata(".").ok()?);
-    (pwd.is_absolute() && a.dev() == b.dev() && a.ino() == b.ino()).then_some(pwd)
+    if !pwd.is_absolute() {
+        return None;
+    }
+    let (a, b) = (std::fs::metadata(&pwd).ok()?, cwd.dir_metadata().ok()?);
+    (std::os::unix::fs::MetadataExt::dev(&a) == b.dev()
+        && std::os::unix::fs::MetadataExt::ino(&a) == b.ino())
+    .then_some(pwd)
+}
+
+/// Sorts an error met opening the root.
+fn root_error(e: std::io::Error) -> RootError {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => RootError::Missing,
+        std::io::ErrorKind::NotADirectory => RootError::NotADirectory,
+        _ => RootError::Io(e),
+    }
 }
 
 impl Workspace {
     /// Opens the root once; every later access is relative to this handle.
     pub fn open(root: &Path) -> Result<Workspace, RootError> {
-        let given = if root == Path::new(".") {
-            logical_cwd().unwrap_or(std::path::absolute(root).map_err(RootError::Io)?)
+        let (dir, given, canonical) = if root == Path::new(".") {
+            // The working directory, the usual root: the kernel spells it with every link
+            // resolved (getcwd(2)), and fails when it was removed.
+            let dir = Dir::open_ambient_dir(".", ambient_authority()).map_err(root_error)?;
+            let canonical = std::env::current_dir().map_err(root_error)?;
+            let given = logical_cwd(&dir).unwrap_or_else(|| canonical.clone());
+            (dir, given, canonical)
         } else {
-            std::path::absolute(root).map_err(RootError::Io)?
+            let given = std::path::absolute(root).map_err(RootError::Io)?;
+            let canonical = match std::fs::canonicalize(&given) {
+                Ok(c) => c,
+                // A component on the way is a file: there is no such directory.
+                Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+                    return Err(RootError::Missing)
+                }
+                Err(e) => return Err(root_error(e)),
+            };
+            let dir = Dir::open_ambient_dir(&canonical, ambient_authority()).map_err(root_error)?;
+            (dir, given, canonical)
         };
-        let canonical = match std::fs::canonicalize(&given) {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(RootError::Missing),
-            Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
-                return Err(RootError::Missing)
-            }
-            Err(e) => return Err(RootError::Io(e)),
-        };
-        if !std::fs::metadata(&canonical)
-            .map_err(RootError::Io)?
-            .is_dir()
-        {
-            return Err(RootError::NotADirectory);
-        }
-        let dir = Dir::open_ambient_dir(&canonical, ambient_authority()).map_err(RootError::Io)?;
         Ok(Workspace {
             dir,
             given,

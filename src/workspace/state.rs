@@ -42,6 +42,13 @@ const KNOWN: [(&str, Expect); 6] = [
 /// The suffix of every temp name stitch creates; only such names are swept.
 pub(super) const TEMP_SUFFIX: &str = ".stitch-tmp";
 
+/// `.stitch`, opened and checked, and whether its config was there when it was.
+#[derive(Debug)]
+pub(super) struct StateDir {
+    dir: Dir,
+    has_config: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Expect {
     Dir,
@@ -78,6 +85,16 @@ pub(super) fn opening(path: &str, e: std::io::Error) -> Error {
 
 /// Looks at `name` in `dir` without following it: `Ok(None)` when it does not exist.
 pub(super) fn look(dir: &Dir, name: &str, path: &str, expect: Expect) -> Result<Option<()>, Error> {
+    Ok(look_at(dir, name, path, expect)?.map(drop))
+}
+
+/// [`look`], with what it saw.
+pub(super) fn look_at(
+    dir: &Dir,
+    name: &str,
+    path: &str,
+    expect: Expect,
+) -> Result<Option<cap_std::fs::Metadata>, Error> {
     let meta = match dir.symlink_metadata(name) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -90,13 +107,27 @@ pub(super) fn look(dir: &Dir, name: &str, path: &str, expect: Expect) -> Result<
     match expect {
         Expect::Dir if !file_type.is_dir() => Err(state(path, StateProblem::NotADirectory)),
         Expect::File if !file_type.is_file() => Err(state(path, StateProblem::NotARegularFile)),
-        _ => Ok(Some(())),
+        _ => Ok(Some(meta)),
     }
 }
 
 /// Opens the directory `name` in `dir`, never through a link.
 pub(super) fn open_dir(dir: &Dir, name: &str, path: &str) -> Result<Dir, Error> {
     dir.open_dir_nofollow(name).map_err(|e| opening(path, e))
+}
+
+/// Opens the directory `name` in `dir`, never through a link: `Ok(None)` when it does
+/// not exist. Opened first and looked at only when that fails (an `O_PATH` open of a
+/// directory has no effect on anything), so that the refusal names what is there.
+pub(super) fn open_dir_opt(dir: &Dir, name: &str, path: &str) -> Result<Option<Dir>, Error> {
+    match dir.open_dir_nofollow(name) {
+        Ok(opened) => Ok(Some(opened)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => match look(dir, name, path, Expect::Dir)? {
+            None => Ok(None),
+            Some(()) => Err(opening(path, e)),
+        },
+    }
 }
 
 /// Opens the regular file `name` in `dir` with `options`, never through a link and
@@ -107,6 +138,16 @@ pub(super) fn open_file(
     path: &str,
     options: &mut OpenOptions,
 ) -> Result<File, Error> {
+    Ok(open_checked(dir, name, path, options)?.0)
+}
+
+/// [`open_file`], with the metadata it checked.
+fn open_checked(
+    dir: &Dir,
+    name: &str,
+    path: &str,
+    options: &mut OpenOptions,
+) -> Result<(File, cap_std::fs::Metadata), Error> {
     options.follow(FollowSymlinks::No).custom_flags(
         (OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC)
             .bits()
@@ -117,12 +158,46 @@ pub(super) fn open_file(
     if !meta.is_file() {
         return Err(state(path, StateProblem::NotARegularFile));
     }
-    Ok(file)
+    Ok((file, meta))
+}
+
+/// Opens the regular file `name` in `dir` as [`open_file`] does and reads it with a bound
+/// of `limit` bytes, as [`read_bounded`] does; with the metadata of the open file.
+pub(super) fn read_file(
+    dir: &Dir,
+    name: &str,
+    path: &str,
+    limit: u64,
+) -> Result<(Vec<u8>, cap_std::fs::Metadata), Error> {
+    let (file, meta) = open_checked(dir, name, path, OpenOptions::new().read(true))?;
+    Ok((read_sized(file, meta.len(), path, limit)?, meta))
+}
+
+/// Creates the regular file `name` in `dir` (never one that is there, never through a
+/// link) with `options`, which must ask for `create_new`: what `O_EXCL` made is a regular
+/// file, so it is not looked at again.
+pub(super) fn create_file(
+    dir: &Dir,
+    name: &str,
+    path: &str,
+    options: &mut OpenOptions,
+) -> Result<File, Error> {
+    options.follow(FollowSymlinks::No).custom_flags(
+        (OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC)
+            .bits()
+            .cast_signed(),
+    );
+    dir.open_with(name, options).map_err(|e| opening(path, e))
 }
 
 /// Reads an open state file, refusing it past `limit` bytes without reading more.
-pub(super) fn read_bounded(mut file: File, path: &str, limit: u64) -> Result<Vec<u8>, Error> {
+pub(super) fn read_bounded(file: File, path: &str, limit: u64) -> Result<Vec<u8>, Error> {
     let size = file.metadata().map_err(Error::Io)?.len();
+    read_sized(file, size, path, limit)
+}
+
+/// [`read_bounded`] of a file whose size, as its metadata said, is `size`.
+fn read_sized(mut file: File, size: u64, path: &str, limit: u64) -> Result<Vec<u8>, Error> {
     if size > limit {
         return Err(state(path, StateProblem::TooLarge { limit }));
     }
@@ -141,33 +216,49 @@ impl Workspace {
     /// The `.stitch` directory, opened without following links and with every known name
     /// under it checked; `None` when it does not exist and `create` is false.
     fn state_dir(&self, create: bool) -> Result<Option<&Dir>, Error> {
-        if let Some(dir) = self.state.get() {
-            return Ok(Some(dir));
+        Ok(self.checked_state_dir(create)?.map(|state| &state.dir))
+    }
+
+    fn checked_state_dir(&self, create: bool) -> Result<Option<&StateDir>, Error> {
+        if let Some(state) = self.state.get() {
+            return Ok(Some(state));
         }
-        if look(&self.dir, STATE_DIR, STATE_DIR, Expect::Dir)?.is_none() {
-            if !create {
-                return Ok(None);
-            }
-            match self.dir.create_dir(STATE_DIR) {
-                Ok(()) => {
-                    // Best effort: a missing .gitignore only means git may show the folder.
-                    if let Ok(new) = self.dir.open_dir_nofollow(STATE_DIR) {
-                        let mut options = OpenOptions::new();
-                        options.write(true).create_new(true);
-                        if let Ok(mut file) = open_file(&new, ".gitignore", "", &mut options) {
-                            let _ = std::io::Write::write_all(&mut file, GITIGNORE.as_bytes());
-                        }
+        let dir = match open_dir_opt(&self.dir, STATE_DIR, STATE_DIR)? {
+            Some(dir) => Some(dir),
+            None => self.create_state_dir(create)?,
+        };
+        let Some(dir) = dir else { return Ok(None) };
+        let mut has_config = false;
+        for (name, expect) in KNOWN {
+            let present = look(&dir, name, &format!("{STATE_DIR}/{name}"), expect)?.is_some();
+            has_config |= present && name == "config.json";
+        }
+        Ok(Some(
+            self.state.get_or_init(|| StateDir { dir, has_config }),
+        ))
+    }
+
+    /// Creates `.stitch` (when `create` asks) with its `.gitignore`, and opens it.
+    #[cold]
+    fn create_state_dir(&self, create: bool) -> Result<Option<Dir>, Error> {
+        if !create {
+            return Ok(None);
+        }
+        match self.dir.create_dir(STATE_DIR) {
+            Ok(()) => {
+                // Best effort: a missing .gitignore only means git may show the folder.
+                if let Ok(new) = self.dir.open_dir_nofollow(STATE_DIR) {
+                    let mut options = OpenOptions::new();
+                    options.write(true).create_new(true);
+                    if let Ok(mut file) = open_file(&new, ".gitignore", "", &mut options) {
+                        let _ = std::io::Write::write_all(&mut file, GITIGNORE.as_bytes());
                     }
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(opening(STATE_DIR, e)),
             }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(opening(STATE_DIR, e)),
         }
-        let dir = open_dir(&self.dir, STATE_DIR, STATE_DIR)?;
-        for (name, expect) in KNOWN {
-            look(&dir, name, &format!("{STATE_DIR}/{name}"), expect)?;
-        }
-        Ok(Some(self.state.get_or_init(|| dir)))
+        open_dir(&self.dir, STATE_DIR, STATE_DIR).map(Some)
     }
 
     /// Opens `.stitch/<sub>/`, creating it (and `.stitch`) when `create` is true;
@@ -177,15 +268,16 @@ impl Workspace {
             return Ok(None);
         };
         let path = format!("{STATE_DIR}/{sub}");
-        if look(state_dir, sub, &path, Expect::Dir)?.is_none() {
-            if !create {
-                return Ok(None);
-            }
-            match state_dir.create_dir(sub) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(opening(&path, e)),
-            }
+        if let Some(dir) = open_dir_opt(state_dir, sub, &path)? {
+            return Ok(Some(dir));
+        }
+        if !create {
+            return Ok(None);
+        }
+        match state_dir.create_dir(sub) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(opening(&path, e)),
         }
         open_dir(state_dir, sub, &path).map(Some)
     }
@@ -352,15 +444,18 @@ impl Workspace {
     /// The bytes of `.stitch/config.json` (at most `MAX_CONFIG_BYTES`), `None` when
     /// there is none. `.stitch` and everything known under it are checked first.
     pub fn read_config(&self) -> Result<Option<Vec<u8>>, Error> {
-        let Some(dir) = self.state_dir(false)? else {
+        let Some(state) = self.checked_state_dir(false)? else {
             return Ok(None);
         };
-        let path = format!("{STATE_DIR}/config.json");
-        if look(dir, "config.json", &path, Expect::File)?.is_none() {
+        // Looked at (never followed, a regular file) when `.stitch` was checked.
+        if !state.has_config {
             return Ok(None);
         }
-        let file = open_file(dir, "config.json", &path, OpenOptions::new().read(true))?;
-        read_bounded(file, &path, MAX_CONFIG_BYTES).map(Some)
+        let path = format!("{STATE_DIR}/config.json");
+        match read_file(&state.dir, "config.json", &path, MAX_CONFIG_BYTES) {
+            Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            read => Ok(Some(read?.0)),
+        }
     }
 
     /// The root's canonical absolute path: the working directory of the authorize
@@ -384,27 +479,48 @@ pub(super) fn sweep_dir(dir: &Dir) {
 /// files named by [`super::atomic::unique_name`]'s pattern, by name in the directory (never through a
 /// link). The directory is almost always empty, so this is one directory read.
 fn sweep(staging: &Dir) {
-    let Ok(entries) = staging.entries() else {
-        return;
-    };
-    let now = std::time::SystemTime::now();
-    for entry in entries.flatten() {
-        let ours = entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.starts_with('.') && n.ends_with(TEMP_SUFFIX));
-        if !ours {
-            continue;
+    let mut ours = Vec::new();
+    let listed = each_name(staging, |name| {
+        if name.starts_with('.') && name.ends_with(TEMP_SUFFIX) {
+            ours.push(name.to_owned());
         }
-        // `DirEntry::metadata` does not follow a link.
-        let Ok(meta) = entry.metadata() else { continue };
+    });
+    if listed.is_err() {
+        return;
+    }
+    let now = std::time::SystemTime::now();
+    for name in ours {
+        let Ok(meta) = staging.symlink_metadata(&name) else {
+            continue;
+        };
         let old = meta.is_file()
             && meta.modified().is_ok_and(|t| {
                 now.duration_since(t.into_std())
                     .is_ok_and(|age| age > STALE_STAGING)
             });
         if old {
-            let _ = staging.remove_file(entry.file_name());
+            let _ = staging.remove_file(&name);
         }
     }
+}
+
+/// `dir`'s entries, read through a descriptor of its own (`dir` itself is an `O_PATH`
+/// handle, which getdents(2) does not take).
+pub(super) fn read_dir(dir: &Dir) -> Result<rustix::fs::Dir, rustix::io::Errno> {
+    use rustix::fs::Mode;
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK;
+    rustix::fs::Dir::new(rustix::fs::openat(dir, ".", flags, Mode::empty())?)
+}
+
+/// Calls `each` with every name in `dir` that is UTF-8 (`.` and `..` aside), read in one
+/// pass of getdents(2) with no name allocated on the way.
+pub(super) fn each_name(dir: &Dir, mut each: impl FnMut(&str)) -> Result<(), Error> {
+    for entry in read_dir(dir).map_err(|e| Error::Io(e.into()))? {
+        let Ok(entry) = entry else { break };
+        match entry.file_name().to_str() {
+            Ok("." | "..") | Err(_) => {}
+            Ok(name) => each(name),
+        }
+    }
+    Ok(())
 }

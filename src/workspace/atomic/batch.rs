@@ -53,20 +53,38 @@ pub fn sync_all(staged: &[&Staged<'_>]) -> Result<(), Error> {
 /// synced together when the last file is in place.
 #[derive(Debug, Default)]
 pub struct Dirty {
-    dirs: Vec<(u64, u64, Dir)>,
+    /// Each directory, with its device and inode once a second one needed telling apart.
+    dirs: Vec<(Option<(u64, u64)>, Dir)>,
+}
+
+/// A directory's device and inode; `None` when they cannot be had (it is then never taken
+/// for another, and synced on its own).
+fn identity(dir: &Dir) -> Option<(u64, u64)> {
+    dir.dir_metadata().ok().map(|meta| (meta.dev(), meta.ino()))
 }
 
 impl Dirty {
-    /// Adds `dir`, unless the same directory (by device and inode) is held already.
+    /// Adds `dir`, unless the same directory (by device and inode) is held already. The
+    /// first one is not looked at: a change of one file has nothing to tell it from.
     pub fn add(&mut self, dir: Dir) {
-        let Ok(meta) = dir.dir_metadata() else {
-            // Not to be told apart from the others: synced on its own.
-            self.dirs.push((u64::MAX, u64::MAX, dir));
+        if self.dirs.is_empty() {
+            self.dirs.push((None, dir));
+            return;
+        }
+        if let [(first @ None, held)] = self.dirs.as_mut_slice() {
+            *first = Some(identity(held).unwrap_or((u64::MAX, u64::MAX)));
+        }
+        let Some(id) = identity(&dir) else {
+            self.dirs.push((Some((u64::MAX, u64::MAX)), dir));
             return;
         };
-        let (dev, ino) = (meta.dev(), meta.ino());
-        if !self.dirs.iter().any(|(d, i, _)| *d == dev && *i == ino) {
-            self.dirs.push((dev, ino, dir));
+        let unknown = (u64::MAX, u64::MAX);
+        if !self
+            .dirs
+            .iter()
+            .any(|(held, _)| *held == Some(id) && id != unknown)
+        {
+            self.dirs.push((Some(id), dir));
         }
     }
 
@@ -79,6 +97,6 @@ impl Dirty {
     /// Syncs every directory held, side by side: once this returns, every name the
     /// change gave or took survives a crash.
     pub fn sync(self) -> Result<(), Error> {
-        in_parallel(&self.dirs, |(_, _, dir)| sync_dir(dir))
+        in_parallel(&self.dirs, |(_, dir)| sync_dir(dir))
     }
 }
