@@ -143,14 +143,13 @@ impl Workspace {
     }
 
     fn open_journal_sub(&self, sub: &str, create: bool) -> Result<Option<Dir>, Error> {
-        let journal = match self.journal.journal.get() {
-            Some(journal) => journal,
-            None => {
-                let Some(journal) = self.state_subdir_opt("journal", create)? else {
-                    return Ok(None);
-                };
-                self.journal.journal.get_or_init(|| journal)
-            }
+        let journal = if let Some(journal) = self.journal.journal.get() {
+            journal
+        } else {
+            let Some(journal) = self.state_subdir_opt("journal", create)? else {
+                return Ok(None);
+            };
+            self.journal.journal.get_or_init(|| journal)
         };
         let path = format!("{STATE_DIR}/journal/{sub}");
         if let Some(dir) = open_dir_opt(journal, sub, &path)? {
@@ -253,8 +252,10 @@ impl Workspace {
             }
         }
         let (bytes, meta) = read_file(objects, sha, &path, limit)?;
-        use cap_std::fs::PermissionsExt;
-        Ok((bytes, meta.permissions().mode() & 0o7777))
+        Ok((
+            bytes,
+            cap_std::fs::PermissionsExt::mode(&meta.permissions()) & 0o7777,
+        ))
     }
 
     /// Writes a new entry file `name` under `pending/` (never replacing one), not yet
