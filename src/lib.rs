@@ -46,7 +46,7 @@ pub fn start() {
 pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
     envelope::on_panic();
     let args: Vec<OsString> = args.into_iter().collect();
-    let mut command = cli::command();
+    let mut command = cli::command_for(&args);
     let matches = match command.try_get_matches_from_mut(&args) {
         Ok(matches) => matches,
         Err(error) => return usage_error(error, text_asked(&args)),

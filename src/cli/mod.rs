@@ -8,10 +8,12 @@
 mod call;
 mod deferred;
 pub mod flags;
+mod parser;
 mod stdin;
 pub mod trust;
 
 pub use call::{call, dialect, settings};
+pub use parser::command_for;
 
 use std::path::PathBuf;
 
@@ -581,7 +583,8 @@ impl Command {
     }
 }
 
-/// The clap command, for completions, man pages and parsing.
+/// The whole clap command tree, for completions, man pages and help (a call parses
+/// with [`command_for`]).
 #[must_use]
 pub fn command() -> clap::Command {
     Cli::command()
