@@ -47,11 +47,21 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
     envelope::on_panic();
     let args: Vec<OsString> = args.into_iter().collect();
     let mut command = cli::command_for(&args);
-    let matches = match command.try_get_matches_from_mut(&args) {
+    let mut matches = match command.try_get_matches_from_mut(&args) {
         Ok(matches) => matches,
         Err(error) => return usage_error(error, text_asked(&args)),
     };
-    let mut parsed = match cli::Cli::from_arg_matches(&matches) {
+    // What is asked of where the values came from, before the parse takes the values out
+    // of the matches (rather than copying them all).
+    let on_command_line =
+        |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+    let (session_given, format_given) = (on_command_line("session"), on_command_line("format"));
+    let flags_given = matches.subcommand().is_some_and(|(name, sub)| {
+        command
+            .find_subcommand(name)
+            .is_some_and(|spec| cli::flags::any_given(spec, sub))
+    });
+    let mut parsed = match cli::Cli::from_arg_matches_mut(&mut matches) {
         Ok(parsed) => parsed,
         Err(error) => return usage_error(error, text_asked(&args)),
     };
@@ -75,9 +85,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
     if let cli::Command::Mcp(args) = &parsed.command {
         // `--session` is global, so clap cannot hold it against `--no-session` itself; a
         // session from STITCH_SESSION is overridden by the explicit flag.
-        if args.no_session
-            && matches.value_source("session") == Some(clap::parser::ValueSource::CommandLine)
-        {
+        if args.no_session && session_given {
             return usage_error(
                 command.error(
                     ErrorKind::ArgumentConflict,
@@ -98,16 +106,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
             _ => cli::trust::untrust(&settings),
         };
     }
-    let flags_given = matches.subcommand().is_some_and(|(name, sub)| {
-        command
-            .find_subcommand(name)
-            .is_some_and(|spec| cli::flags::any_given(spec, sub))
-    });
     let null = parsed.command.null();
     // `--null` is text output, as `fd -0` is; only a `--format json` on the same command
     // line contradicts it (STITCH_FORMAT=json is a default the flag overrides).
-    let json_asked = parsed.format.as_deref() == Some("json")
-        && matches.value_source("format") == Some(clap::parser::ValueSource::CommandLine);
+    let json_asked = parsed.format.as_deref() == Some("json") && format_given;
     // `--null`, `-l`, `-c` and `-q` shape text output, so they imply it.
     let text_only = null || parsed.command.search_summary().is_some();
     let style = match parsed.format.as_deref() {

@@ -24,6 +24,9 @@ impl<T: FromArgMatches> FromArgMatches for Deferred<T> {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
         T::from_arg_matches(matches).map(Deferred)
     }
+    fn from_arg_matches_mut(matches: &mut ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(matches).map(Deferred)
+    }
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
         self.0.update_from_arg_matches(matches)
     }
