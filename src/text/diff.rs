@@ -89,9 +89,11 @@ pub fn unified_splice(
 
 /// Renders the diff of two windows whose first lines are line `skip + 1` of the file.
 fn render(path: &str, skip: usize, old_mid: &str, new_mid: &str, max_bytes: usize) -> Diff {
+    let (old_lines, new_lines) = (lines(old_mid), lines(new_mid));
     let diff = TextDiff::configure()
         .timeout(DIFF_TIMEOUT)
-        .diff_lines(old_mid, new_mid);
+        .newline_terminated(true)
+        .diff_slices(&old_lines, &new_lines);
     let mut out = Capped {
         text: String::new(),
         max_bytes,
@@ -146,6 +148,27 @@ fn render(path: &str, skip: usize, old_mid: &str, new_mid: &str, max_bytes: usiz
         text: out.text,
         truncated: out.truncated,
     }
+}
+
+/// `text` cut into lines as similar's `diff_lines` cuts it — after each `\n`, `\r\n` or
+/// lone `\r`, the terminator kept — found with memchr rather than char by char.
+fn lines(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
+    let mut start = 0;
+    let mut at = 0;
+    while let Some(i) = memchr::memchr2(b'\n', b'\r', &bytes[at..]) {
+        let mut end = at + i + 1;
+        if bytes[end - 1] == b'\r' && bytes.get(end) == Some(&b'\n') {
+            end += 1;
+        }
+        lines.push(&text[start..end]);
+        (start, at) = (end, end);
+    }
+    if start < bytes.len() {
+        lines.push(&text[start..]);
+    }
+    lines
 }
 
 /// How many leading bytes `a` and `b` share, compared a block at a time (memcmp) before
@@ -230,6 +253,24 @@ fn changed_region<'a>(old: &'a str, new: &'a str) -> (usize, &'a str, &'a str) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn lines_are_cut_where_similar_cuts_them() {
+        use similar::DiffableStr;
+        for text in [
+            "",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "a\rb\r",
+            "\r\n\r\n\n\r\r",
+            "x\r\r\ny\n\nz",
+            "é\r\nü\rß\n€",
+        ] {
+            assert_eq!(super::lines(text), text.tokenize_lines(), "{text:?}");
+        }
+    }
+
     use super::*;
 
     fn numbered(count: usize, line: impl Fn(usize) -> String) -> String {

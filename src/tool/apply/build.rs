@@ -244,8 +244,21 @@ impl State<'_> {
     fn sha256(&self, real: &str) -> Option<String> {
         match &self.tree[real].held {
             Held::Absent => None,
-            Held::Text(text) => Some(sha256_hex(text.as_bytes())),
+            Held::Text(text) => Some(self.digest(real, text)),
             Held::Opaque => self.originals.get(real).map(|o| o.sha256.clone()),
+        }
+    }
+
+    /// The digest of `text`, which `real` holds: its original's when it is still that
+    /// text (compared, not hashed again).
+    fn digest(&self, real: &str, text: &str) -> String {
+        match self.originals.get(real) {
+            Some(Original {
+                body: Body::Text(original),
+                sha256,
+                ..
+            }) if original == text => sha256.clone(),
+            _ => sha256_hex(text.as_bytes()),
         }
     }
 
@@ -435,7 +448,7 @@ impl State<'_> {
             real: real.to_owned(),
             from: None,
             placed,
-            base_sha256: Some(sha256_hex(old.as_bytes())),
+            base_sha256: Some(self.digest(real, &old)),
             before: Some(old),
             after: Some(new),
         });

@@ -9,8 +9,37 @@ use crate::workspace::Location;
 
 use super::super::edit::MAX_DIFF_BYTES;
 use super::super::journal::FileRecord;
-use super::build::{Built, Held, Original, Step};
+use super::build::{Body, Built, Held, Original, Step};
 use super::{Changed, HunkPlaced};
+
+/// Digests of the texts a summary has hashed, found again by their content: a file's new
+/// text is both its change's `sha256` and its journal record's `after`, and an original's
+/// text has its digest already.
+#[derive(Default)]
+struct Digests<'a>(std::cell::RefCell<std::collections::HashMap<usize, Vec<(&'a str, String)>>>);
+
+impl<'a> Digests<'a> {
+    fn known(&self, text: &'a str, sha256: &str) {
+        let mut by_len = self.0.borrow_mut();
+        by_len
+            .entry(text.len())
+            .or_default()
+            .push((text, sha256.to_owned()));
+    }
+
+    fn of(&self, text: &'a str) -> String {
+        let found = self.0.borrow().get(&text.len()).and_then(|same| {
+            same.iter()
+                .find(|(t, _)| *t == text)
+                .map(|(_, sha)| sha.clone())
+        });
+        found.unwrap_or_else(|| {
+            let sha = sha256_hex(text.as_bytes());
+            self.known(text, &sha);
+            sha
+        })
+    }
+}
 
 /// The result's changes, and the journal's records.
 pub fn summary(
@@ -20,6 +49,12 @@ pub fn summary(
 ) -> (Vec<Changed>, Vec<FileRecord>) {
     let location = |real: &str| located.values().find(|l| l.real == real);
     let shown = |real: &str| location(real).map_or_else(|| real.to_owned(), |l| l.shown.clone());
+    let digests = Digests::default();
+    for original in originals.values() {
+        if let Body::Text(text) = &original.body {
+            digests.known(text, &original.sha256);
+        }
+    }
     let mut changes = Vec::new();
     for Step {
         operation,
@@ -44,7 +79,7 @@ pub fn summary(
             operation,
             from: from.as_deref().map(shown),
             base_sha256: base_sha256.clone(),
-            sha256: after.as_deref().map(|t| sha256_hex(t.as_bytes())),
+            sha256: after.as_deref().map(|t| digests.of(t)),
             bytes: after.as_deref().map(str::len),
             created,
             created_directories: match (after, location(real)) {
@@ -61,15 +96,19 @@ pub fn summary(
             diff: diff.text,
         });
     }
-    (changes, records(built, originals))
+    (changes, records(built, originals, &digests))
 }
 
 /// One record per path whose content differs at the end from what it was; a file that
 /// ends at another path than its original's, now absent, is one record of a move.
-fn records(built: &Built, originals: &BTreeMap<String, Original>) -> Vec<FileRecord> {
-    let digest = |held: &Held, real: &str| match held {
+fn records<'a>(
+    built: &'a Built,
+    originals: &BTreeMap<String, Original>,
+    digests: &Digests<'a>,
+) -> Vec<FileRecord> {
+    let digest = |held: &'a Held, real: &str| match held {
         Held::Absent => None,
-        Held::Text(text) => Some(sha256_hex(text.as_bytes())),
+        Held::Text(text) => Some(digests.of(text)),
         Held::Opaque => originals.get(real).map(|o| o.sha256.clone()),
     };
     let mut records = Vec::new();
