@@ -23,8 +23,8 @@ use rustix::io::Errno;
 use super::atomic::Dirty;
 use super::atomic::{sync_dir, unique_name};
 use super::state::{
-    create_file, each_name, look, look_at, open_dir, open_dir_opt, open_file, read_bounded,
-    read_dir, read_file, Expect, STATE_DIR,
+    create_file, each_name, look, look_at, open_dir_made, open_file, read_bounded, read_dir,
+    read_file, Expect, STATE_DIR,
 };
 use super::{Error, Location, OpenFile, Staged, StateProblem, Workspace};
 use crate::platform;
@@ -151,19 +151,7 @@ impl Workspace {
             };
             self.journal.journal.get_or_init(|| journal)
         };
-        let path = format!("{STATE_DIR}/journal/{sub}");
-        if let Some(dir) = open_dir_opt(journal, sub, &path)? {
-            return Ok(Some(dir));
-        }
-        if !create {
-            return Ok(None);
-        }
-        match journal.create_dir(sub) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(Error::Io(e)),
-        }
-        open_dir(journal, sub, &path).map(Some)
+        open_dir_made(journal, sub, &format!("{STATE_DIR}/journal/{sub}"), create)
     }
 
     fn objects(&self) -> Result<&Dir, Error> {

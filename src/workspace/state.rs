@@ -116,6 +116,28 @@ pub(super) fn open_dir(dir: &Dir, name: &str, path: &str) -> Result<Dir, Error> 
     dir.open_dir_nofollow(name).map_err(|e| opening(path, e))
 }
 
+/// [`open_dir_opt`], creating the directory first when it does not exist and `create`
+/// asks for it.
+pub(super) fn open_dir_made(
+    dir: &Dir,
+    name: &str,
+    path: &str,
+    create: bool,
+) -> Result<Option<Dir>, Error> {
+    if let Some(opened) = open_dir_opt(dir, name, path)? {
+        return Ok(Some(opened));
+    }
+    if !create {
+        return Ok(None);
+    }
+    match dir.create_dir(name) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(opening(path, e)),
+    }
+    open_dir(dir, name, path).map(Some)
+}
+
 /// Opens the directory `name` in `dir`, never through a link: `Ok(None)` when it does
 /// not exist. Opened first and looked at only when that fails (an `O_PATH` open of a
 /// directory has no effect on anything), so that the refusal names what is there.
@@ -267,19 +289,7 @@ impl Workspace {
         let Some(state_dir) = self.state_dir(create)? else {
             return Ok(None);
         };
-        let path = format!("{STATE_DIR}/{sub}");
-        if let Some(dir) = open_dir_opt(state_dir, sub, &path)? {
-            return Ok(Some(dir));
-        }
-        if !create {
-            return Ok(None);
-        }
-        match state_dir.create_dir(sub) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(opening(&path, e)),
-        }
-        open_dir(state_dir, sub, &path).map(Some)
+        open_dir_made(state_dir, sub, &format!("{STATE_DIR}/{sub}"), create)
     }
 
     /// Opens `.stitch/<sub>/`, creating it when `create` is true; `None` when it does
