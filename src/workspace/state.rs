@@ -2,9 +2,11 @@
 //! the journal and staged temp files.
 //!
 //! The workspace may have been planted by someone else, `.stitch/` included, so nothing
-//! here is trusted: `.stitch` must be a real directory of the root, every state path is
-//! looked at with `lstat` and opened with `O_NOFOLLOW` (and `O_NONBLOCK` for files),
-//! its type is checked on the open descriptor, and files are read with a size bound. A
+//! here is trusted: `.stitch` must be a real directory of the root, every state file is
+//! looked at with `lstat` before it is opened (opening some devices has effects), every
+//! state path is opened with `O_NOFOLLOW` (directories as `O_PATH | O_DIRECTORY`, looked
+//! at only when that fails, to name what stands there; files with `O_NONBLOCK`), its
+//! type is checked on the open descriptor, and files are read with a size bound. A
 //! state path that is a symlink, a FIFO, a device, the wrong kind or too large is
 //! [`Error::State`], never a problem of the caller's path. Only names stitch creates
 //! itself (its own naming patterns, regular files) are ever deleted, through the
