@@ -23,8 +23,8 @@ use rustix::io::Errno;
 use super::atomic::Dirty;
 use super::atomic::{sync_dir, unique_name};
 use super::state::{
-    create_file, each_name, look, look_at, open_dir_made, open_file, read_bounded, read_dir,
-    read_file, Expect, STATE_DIR,
+    create_file, each_name, look, open_dir_made, open_file, read_bounded, read_dir, read_file,
+    Expect, STATE_DIR,
 };
 use super::{Error, Location, OpenFile, Staged, StateProblem, Workspace};
 use crate::platform;
@@ -178,8 +178,8 @@ impl Workspace {
         bytes: Option<&[u8]>,
     ) -> Result<Kept, Error> {
         let kept = self.objects()?;
-        if let Some(meta) = look_at(kept, sha, &shown(OBJECTS, sha), Expect::File)? {
-            touch(kept, sha, &meta);
+        if present(kept, sha)? {
+            touch(kept, sha);
             return Ok(Kept::Present);
         }
         let objects = self.pending()?;
@@ -538,18 +538,23 @@ fn permission_bits(stat: &rustix::fs::Stat) -> u32 {
     u32::from(stat.st_mode) & 0o7777
 }
 
-/// Moves a kept version's change time to now (chmod(2) to its own mode, `meta` as just
-/// looked at), so that pruning takes it for in use while the entry that names it again
-/// is being made.
-fn touch(objects: &Dir, sha: &str, meta: &cap_std::fs::Metadata) {
-    use cap_std::fs::PermissionsExt;
-    #[allow(clippy::useless_conversion)]
-    let mode = rustix::fs::Mode::from_raw_mode(
-        (meta.permissions().mode() & 0o7777)
-            .try_into()
-            .unwrap_or(0o600),
-    );
-    let _ = rustix::fs::chmodat(objects, sha, mode, AtFlags::empty());
+/// Moves a kept version's change time to now, so that pruning takes it for in use while
+/// the entry that names it again is being made: its access time set to now, which changes
+/// nothing else, and never through a link (a name swapped for one since it was looked at
+/// has the link's own time set).
+fn touch(objects: &Dir, sha: &str) {
+    use rustix::fs::{Timespec, Timestamps, UTIME_NOW, UTIME_OMIT};
+    let times = Timestamps {
+        last_access: Timespec {
+            tv_sec: 0,
+            tv_nsec: UTIME_NOW,
+        },
+        last_modification: Timespec {
+            tv_sec: 0,
+            tv_nsec: UTIME_OMIT,
+        },
+    };
+    let _ = rustix::fs::utimensat(objects, sha, &times, AtFlags::SYMLINK_NOFOLLOW);
 }
 
 fn list(dir: &Dir) -> Result<Vec<String>, Error> {
