@@ -87,16 +87,6 @@ pub(super) fn opening(path: &str, e: std::io::Error) -> Error {
 
 /// Looks at `name` in `dir` without following it: `Ok(None)` when it does not exist.
 pub(super) fn look(dir: &Dir, name: &str, path: &str, expect: Expect) -> Result<Option<()>, Error> {
-    Ok(look_at(dir, name, path, expect)?.map(drop))
-}
-
-/// [`look`], with what it saw.
-pub(super) fn look_at(
-    dir: &Dir,
-    name: &str,
-    path: &str,
-    expect: Expect,
-) -> Result<Option<cap_std::fs::Metadata>, Error> {
     let meta = match dir.symlink_metadata(name) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -109,7 +99,7 @@ pub(super) fn look_at(
     match expect {
         Expect::Dir if !file_type.is_dir() => Err(state(path, StateProblem::NotADirectory)),
         Expect::File if !file_type.is_file() => Err(state(path, StateProblem::NotARegularFile)),
-        _ => Ok(Some(meta)),
+        _ => Ok(Some(())),
     }
 }
 
@@ -172,12 +162,9 @@ fn open_checked(
     path: &str,
     options: &mut OpenOptions,
 ) -> Result<(File, cap_std::fs::Metadata), Error> {
-    options.follow(FollowSymlinks::No).custom_flags(
-        (OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC)
-            .bits()
-            .cast_signed(),
-    );
-    let file = dir.open_with(name, options).map_err(|e| opening(path, e))?;
+    let file = dir
+        .open_with(name, never_through_a_link(options))
+        .map_err(|e| opening(path, e))?;
     let meta = file.metadata().map_err(Error::Io)?;
     if !meta.is_file() {
         return Err(state(path, StateProblem::NotARegularFile));
@@ -206,12 +193,17 @@ pub(super) fn create_file(
     path: &str,
     options: &mut OpenOptions,
 ) -> Result<File, Error> {
+    dir.open_with(name, never_through_a_link(options))
+        .map_err(|e| opening(path, e))
+}
+
+/// `options` for a state file: never through a link, never blocking, never a terminal.
+fn never_through_a_link(options: &mut OpenOptions) -> &mut OpenOptions {
     options.follow(FollowSymlinks::No).custom_flags(
         (OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC)
             .bits()
             .cast_signed(),
-    );
-    dir.open_with(name, options).map_err(|e| opening(path, e))
+    )
 }
 
 /// Reads an open state file, refusing it past `limit` bytes without reading more.
