@@ -53,38 +53,30 @@ pub fn sync_all(staged: &[&Staged<'_>]) -> Result<(), Error> {
 /// synced together when the last file is in place.
 #[derive(Debug, Default)]
 pub struct Dirty {
-    /// Each directory, with its device and inode once a second one needed telling apart.
+    /// Each directory, with its device and inode: `None` for the first until a second one
+    /// is added, and for one whose identity cannot be had (never taken for another).
     dirs: Vec<(Option<(u64, u64)>, Dir)>,
 }
 
-/// A directory's device and inode; `None` when they cannot be had (it is then never taken
-/// for another, and synced on its own).
 fn identity(dir: &Dir) -> Option<(u64, u64)> {
     dir.dir_metadata().ok().map(|meta| (meta.dev(), meta.ino()))
 }
 
 impl Dirty {
     /// Adds `dir`, unless the same directory (by device and inode) is held already. The
-    /// first one is not looked at: a change of one file has nothing to tell it from.
+    /// first one is looked at only when a second comes: a change of one file has nothing
+    /// to tell it from.
     pub fn add(&mut self, dir: Dir) {
-        if self.dirs.is_empty() {
-            self.dirs.push((None, dir));
-            return;
-        }
         if let [(first @ None, held)] = self.dirs.as_mut_slice() {
-            *first = Some(identity(held).unwrap_or((u64::MAX, u64::MAX)));
+            *first = identity(held);
         }
-        let Some(id) = identity(&dir) else {
-            self.dirs.push((Some((u64::MAX, u64::MAX)), dir));
-            return;
+        let id = if self.dirs.is_empty() {
+            None
+        } else {
+            identity(&dir)
         };
-        let unknown = (u64::MAX, u64::MAX);
-        if !self
-            .dirs
-            .iter()
-            .any(|(held, _)| *held == Some(id) && id != unknown)
-        {
-            self.dirs.push((Some(id), dir));
+        if id.is_none() || !self.dirs.iter().any(|(held, _)| *held == id) {
+            self.dirs.push((id, dir));
         }
     }
 
@@ -98,5 +90,34 @@ impl Dirty {
     /// change gave or took survives a crash.
     pub fn sync(self) -> Result<(), Error> {
         in_parallel(&self.dirs, |(_, dir)| sync_dir(dir))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Dirty;
+    use cap_std::ambient_authority;
+    use cap_std::fs::Dir;
+
+    #[test]
+    fn each_directory_is_held_once_however_often_it_is_added() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir(root.path().join("a")).unwrap();
+        let open = |name: &str| Dir::open_ambient_dir(root.path().join(name), ambient_authority());
+        let mut dirty = Dirty::default();
+        dirty.add(open(".").unwrap());
+        assert_eq!(dirty.dirs.len(), 1);
+        dirty.add(open(".").unwrap());
+        assert_eq!(
+            dirty.dirs.len(),
+            1,
+            "the same directory through a second handle"
+        );
+        dirty.add(open("a").unwrap());
+        dirty.add(open("a").unwrap());
+        dirty.add(open(".").unwrap());
+        assert_eq!(dirty.dirs.len(), 2);
+        assert!(dirty.dirs.iter().all(|(id, _)| id.is_some()));
+        dirty.sync().unwrap();
     }
 }
