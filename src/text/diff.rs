@@ -156,14 +156,13 @@ fn lines(text: &str) -> Vec<&str> {
     let bytes = text.as_bytes();
     let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
     let mut start = 0;
-    let mut at = 0;
-    while let Some(i) = memchr::memchr2(b'\n', b'\r', &bytes[at..]) {
-        let mut end = at + i + 1;
+    while let Some(i) = memchr::memchr2(b'\n', b'\r', &bytes[start..]) {
+        let mut end = start + i + 1;
         if bytes[end - 1] == b'\r' && bytes.get(end) == Some(&b'\n') {
             end += 1;
         }
         lines.push(&text[start..end]);
-        (start, at) = (end, end);
+        start = end;
     }
     if start < bytes.len() {
         lines.push(&text[start..]);
