@@ -102,9 +102,25 @@ fn delete(
     ctx.ws
         .check_replaceable(location, &file)
         .map_err(|e| refuse::path(ctx, &shown, e))?;
-    let actual = file
-        .sha256()
-        .map_err(|e| anyhow::Error::new(e).context("hashing the file to delete"))?;
+    // Within the size limit the bytes are held, so that the journal can copy them if a
+    // writer appends through the kept inode after the unlink.
+    let held = if file.size <= ctx.limits.max_file_bytes {
+        let bytes = file
+            .read_all()
+            .map_err(|e| anyhow::Error::new(e).context("reading the file to delete"))?;
+        if !file.read_whole(bytes.len()).unwrap_or(false) {
+            return Err(refuse::changed(&shown).into());
+        }
+        Some(bytes)
+    } else {
+        None
+    };
+    let actual = match &held {
+        Some(bytes) => crate::digest::sha256_hex(bytes),
+        None => file
+            .sha256()
+            .map_err(|e| anyhow::Error::new(e).context("hashing the file to delete"))?,
+    };
     let version = Version::of(location, Some(&actual)).expecting(req.expected_sha256.as_deref());
     let checked = steps.check(&[version])?;
     let payload = Payload {
@@ -125,17 +141,18 @@ fn delete(
                 from_before: None,
                 bytes: 0,
                 unfinished: false,
+                mode: None,
             },
             keep: Keep::File {
                 location,
                 file: &file,
-                bytes: None,
+                bytes: held.as_deref(),
             },
         };
         let change = Change::of(DeleteRequest::TOOL, vec![planned]);
         id = approved.commit(change, vec![None], |_, dirty| {
             ctx.ws
-                .remove_into(location, dirty)
+                .remove_unchanged(location, &file, dirty)
                 .map_err(|e| refuse::path(ctx, &shown, e))
         })?;
         ctx.ws.remove_emptied_parents(&location.real);

@@ -212,6 +212,7 @@ fn move_file(
                 from_before: None,
                 bytes: 0,
                 unfinished: false,
+                mode: None,
             },
             keep: match &replaced {
                 Some(file) => Keep::File {

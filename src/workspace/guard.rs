@@ -36,6 +36,13 @@ impl Workspace {
         Ok(())
     }
 
+    /// Whether the file open as `base` is still the file at `location`, as it was read:
+    /// [`Error::Changed`] when another program wrote to it or put another in its place.
+    pub fn still_as_read(&self, location: &Location, base: &OpenFile) -> Result<(), Error> {
+        let (parent, name) = self.parent_of(location)?;
+        still_as_read(&parent, name, base)
+    }
+
     /// The directory holding `location` and the last component's name.
     pub(super) fn parent_of<'l>(&self, location: &'l Location) -> Result<(Dir, &'l str), Error> {
         match location.real.rsplit_once('/') {

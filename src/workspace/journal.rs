@@ -178,13 +178,28 @@ impl Workspace {
         bytes: Option<&[u8]>,
     ) -> Result<Kept, Error> {
         let kept = self.objects()?;
-        if present(kept, sha)? {
-            touch(kept, sha);
+        let objects = self.pending()?;
+        // A version already kept under this name is relied on only once it is shown to
+        // be this version (size, then digest): a name in the journal proves nothing, as
+        // anyone who can commit files can plant one. What does not match is removed and
+        // kept anew below.
+        let size = bytes.map_or(file.size, |b| b.len() as u64);
+        if holds(objects, sha, size)? {
             return Ok(Kept::Present);
         }
-        let objects = self.pending()?;
-        if present(objects, sha)? {
-            return Ok(Kept::Present);
+        if holds(kept, sha, size)? {
+            // Named under `pending/` too, so that a prune that removes the one under
+            // `objects/` meanwhile leaves this change its own name for it.
+            match rustix::fs::linkat(kept, sha, objects, sha, AtFlags::empty()) {
+                Ok(()) => {
+                    if holds(objects, sha, size)? {
+                        return Ok(Kept::Present);
+                    }
+                }
+                Err(Errno::EXIST) if holds(objects, sha, size)? => return Ok(Kept::Present),
+                // Pruned between the look and the link, or no links here: kept anew.
+                Err(_) => {}
+            }
         }
         let stat = rustix::fs::fstat(file.fd()).map_err(io)?;
         if stat.st_nlink == 1 {
@@ -207,7 +222,7 @@ impl Workspace {
                     let _ = rustix::fs::unlinkat(objects, sha, AtFlags::empty());
                 }
                 Err(Errno::EXIST) => {
-                    if present(objects, sha)? {
+                    if holds(objects, sha, size)? {
                         return Ok(Kept::Present);
                     }
                 }
@@ -224,6 +239,29 @@ impl Workspace {
             None => copy_in(objects, sha, mode, |out| copy_fd(file, out)),
         }?;
         Ok(Kept::Copied)
+    }
+
+    /// Looks again at the version `sha` kept under `pending/` by a hard link to `file`'s
+    /// inode, once its change is published: if another program wrote to the file since it
+    /// was opened, the name is given a copy of `bytes` (what was read) instead, or, with
+    /// no bytes to copy, removed. Best effort: a version that cannot be put right is
+    /// refused by the undo that needs it.
+    pub fn recheck_linked(&self, sha: &str, file: &OpenFile, bytes: Option<&[u8]>) {
+        if file.unchanged_but_for_links().unwrap_or(false) {
+            return;
+        }
+        let Ok(Some(pending)) = self.journal_sub(Shelf::Pending.name(), false) else {
+            return;
+        };
+        // Only the inode that was linked is taken away: the name may hold another by now.
+        let same = rustix::fs::statat(pending, sha, AtFlags::SYMLINK_NOFOLLOW)
+            .is_ok_and(|now| file.seen().same_file(now.st_dev as u64, now.st_ino as u64));
+        if !same || rustix::fs::unlinkat(pending, sha, AtFlags::empty()).is_err() {
+            return;
+        }
+        if let Some(bytes) = bytes {
+            let _ = copy_in(pending, sha, file.mode & 0o7777, |out| out.write_all(bytes));
+        }
     }
 
     /// The bytes and permission bits of the kept version `sha`, read with the bound
@@ -538,23 +576,50 @@ fn permission_bits(stat: &rustix::fs::Stat) -> u32 {
     u32::from(stat.st_mode) & 0o7777
 }
 
-/// Moves a kept version's change time to now, so that pruning takes it for in use while
-/// the entry that names it again is being made: its access time set to now, which changes
-/// nothing else, and never through a link (a name swapped for one since it was looked at
-/// has the link's own time set).
-fn touch(objects: &Dir, sha: &str) {
-    use rustix::fs::{Timespec, Timestamps, UTIME_NOW, UTIME_OMIT};
-    let times = Timestamps {
-        last_access: Timespec {
-            tv_sec: 0,
-            tv_nsec: UTIME_NOW,
-        },
-        last_modification: Timespec {
-            tv_sec: 0,
-            tv_nsec: UTIME_OMIT,
-        },
+/// Whether `dir` holds, under the name `sha`, a regular file of `size` bytes whose digest
+/// is `sha`. Anything else standing there — planted by a clone, damaged, a link, a FIFO,
+/// another version — is removed (never followed, never opened for more than a look), so
+/// that the caller keeps its own version under the name.
+fn holds(dir: &Dir, sha: &str, size: u64) -> Result<bool, Error> {
+    let path = shown(OBJECTS, sha);
+    let regular = match look(dir, sha, &path, Expect::File) {
+        Ok(None) => return Ok(false),
+        Ok(Some(())) => true,
+        Err(Error::State { .. }) => false,
+        Err(e) => return Err(e),
     };
-    let _ = rustix::fs::utimensat(objects, sha, &times, AtFlags::SYMLINK_NOFOLLOW);
+    let matches = regular
+        && match open_file(dir, sha, &path, OpenOptions::new().read(true)) {
+            Ok(file) => file.metadata().is_ok_and(|m| m.len() == size) && digest_of(&file) == sha,
+            Err(Error::State { .. }) => false,
+            Err(e) => return Err(e),
+        };
+    if matches {
+        return Ok(true);
+    }
+    match rustix::fs::unlinkat(dir, sha, AtFlags::empty()) {
+        Ok(()) | Err(Errno::NOENT) => Ok(false),
+        Err(_) => Err(Error::State {
+            path,
+            problem: StateProblem::NotARegularFile,
+        }),
+    }
+}
+
+/// The sha256 of a file's bytes as hex, or an empty string when it cannot be read.
+fn digest_of(file: &cap_std::fs::File) -> String {
+    use sha2::Digest;
+    use std::io::Read;
+    let mut hasher = sha2::Sha256::new();
+    let mut buffer = vec![0u8; 1 << 16];
+    let mut reader = file;
+    loop {
+        match reader.read(&mut buffer) {
+            Ok(0) => return crate::digest::hex(&hasher.finalize()),
+            Ok(n) => hasher.update(&buffer[..n]),
+            Err(_) => return String::new(),
+        }
+    }
 }
 
 fn list(dir: &Dir) -> Result<Vec<String>, Error> {

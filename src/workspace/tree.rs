@@ -43,6 +43,23 @@ impl Workspace {
         Ok(())
     }
 
+    /// [`Workspace::remove_into`] of the file open as `base`, only if it is still that
+    /// file under its name, as it was read: [`Error::Changed`] when another program wrote
+    /// to it or put another file in its place since, and nothing is removed.
+    pub fn remove_unchanged(
+        &self,
+        location: &Location,
+        base: &super::OpenFile,
+        dirty: &mut Dirty,
+    ) -> Result<(), Error> {
+        let (parent, name) = self.parent_of_real(&location.real)?;
+        super::guard::still_as_read(&parent, name, base)?;
+        rustix::fs::unlinkat(&parent, name, AtFlags::empty())
+            .map_err(|e| Error::classify(e.into()))?;
+        dirty.add(parent);
+        Ok(())
+    }
+
     /// Moves the file at `from.real` to `to.real` (whose parents exist), and syncs both
     /// directories.
     pub fn rename(&self, from: &Location, to: &Location, replace: Replace) -> Result<(), Error> {

@@ -10,5 +10,8 @@ mod tree;
 mod foreign;
 // limits.journalEntries, limits.journalBytes, journal: false; kept versions by hard link.
 mod bounds;
+// Kept versions verified before they are relied on; undo and delete look again before
+// they publish, and a kept inode written through after is replaced by what was read.
+mod verified;
 // A journaled edit killed at any moment: the old or the new file, and a journal that agrees.
 mod crash;

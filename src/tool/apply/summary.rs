@@ -140,6 +140,7 @@ fn records<'a>(
             from_before,
             bytes: 0,
             unfinished: false,
+            mode: None,
         });
         in_moves.insert(origin);
         in_moves.insert(real);

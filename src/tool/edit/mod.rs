@@ -247,6 +247,7 @@ fn publish(
             from_before: None,
             bytes: 0,
             unfinished: false,
+            mode: None,
         },
         keep: Keep::File {
             location,

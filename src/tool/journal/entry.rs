@@ -56,6 +56,10 @@ pub struct FileRecord {
     pub from_before: Option<String>,
     /// The size of the version kept for `before` (0 when nothing was kept).
     pub bytes: u64,
+    /// The permission bits of the version kept for `before`, which an undo restores
+    /// (not the kept file's own, which anyone who can write the journal could set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<u32>,
     /// The change was finished by a later call after its process died, and this file
     /// had been changed by someone else in between (it was at neither `before` nor
     /// `after`), so it was left as it was.
@@ -76,6 +80,7 @@ impl FileRecord {
             from_before: None,
             bytes: 0,
             unfinished: false,
+            mode: None,
         }
     }
 
@@ -192,6 +197,7 @@ mod tests {
                 from_before: None,
                 bytes: 1,
                 unfinished: false,
+                mode: None,
             }],
             edits: Vec::new(),
             roll_forward: false,

@@ -78,6 +78,27 @@ pub struct Planned<'a> {
     pub keep: Keep<'a>,
 }
 
+/// A version kept by a hard link to the replaced file's own inode: a writer that held
+/// the file open may append through it after the publish, so it is looked at again then
+/// ([`recheck`]).
+#[derive(Debug)]
+pub struct Linked<'a> {
+    sha: String,
+    file: &'a OpenFile,
+    bytes: Option<&'a [u8]>,
+}
+
+/// Looks again at each version `linked` kept by a hard link, once its change is published
+/// and before its entry is committed: one that another program wrote through since it
+/// was read is replaced by a copy of what was read (its bytes, when the change held
+/// them), or else removed, so that an undo refuses it as missing rather than restore
+/// bytes that are not the version its entry names.
+pub fn recheck(ctx: &Context, linked: &[Linked<'_>]) {
+    for one in linked {
+        ctx.ws.recheck_linked(&one.sha, one.file, one.bytes);
+    }
+}
+
 /// A change's entry, written and synced, its change not yet published.
 #[derive(Debug)]
 #[must_use = "commit the entry once the change is published, or abandon it"]
@@ -107,17 +128,18 @@ pub struct About {
 /// change can be finished by a later call if this process dies. Where a new version
 /// cannot be kept there (another filesystem), the entry does not say so, and a crash
 /// after its commit point is reconciled as a single file's would be.
-pub fn prepare<'w>(
+pub fn prepare<'w, 'p>(
     ctx: &'w Context,
     tool: &str,
-    files: Vec<Planned<'_>>,
+    files: Vec<Planned<'p>>,
     about: &About,
     staged: &mut [Option<Staged<'_>>],
-) -> Outcome<Option<(Pending, Unsynced<'w>)>> {
+) -> Outcome<Option<(Pending, Unsynced<'w>, Vec<Linked<'p>>)>> {
     let Ok(keyed) = keyed(ctx) else {
         return Ok(None);
     };
     let mut records = Vec::with_capacity(files.len());
+    let mut linked = Vec::new();
     let mut kept_bytes = 0u64;
     for Planned { mut record, keep } in files {
         if let (
@@ -134,8 +156,15 @@ pub fn prepare<'w>(
                 .keep_version(location, file, before, bytes)
                 .map_err(|e| state_failure(ctx, e))?;
             record.bytes = file.size;
+            record.mode = Some(file.mode & 0o7777);
             kept_bytes += record.bytes;
-            let _: Kept = kept;
+            if kept == Kept::Linked {
+                linked.push(Linked {
+                    sha: before.clone(),
+                    file,
+                    bytes,
+                });
+            }
         }
         records.push(record);
     }
@@ -183,6 +212,7 @@ pub fn prepare<'w>(
                         files: staged.len(),
                     },
                     unsynced,
+                    linked,
                 )));
             }
             // Another process took this nanosecond: the next one (the new versions kept

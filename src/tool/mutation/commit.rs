@@ -10,6 +10,7 @@ use crate::workspace::{sync_all, Dirty, Staged};
 
 use super::super::journal::{self, About, Pending, Planned};
 use super::super::Context;
+use super::kill_hook::{self, Moment};
 use super::session_check;
 
 /// A change about to be published: which tool makes it, and what it does to each file
@@ -62,7 +63,7 @@ pub(super) fn commit<'w>(
         None
     };
     let files: Vec<&Staged<'_>> = staged.iter().flatten().collect();
-    let (entry, synced) = match prepared.as_ref().map(|(_, unsynced)| unsynced) {
+    let (entry, synced) = match prepared.as_ref().map(|(_, unsynced, _)| unsynced) {
         None => (None, sync_all(&files)),
         Some(unsynced) => {
             // The new versions' writeback and the entry's are started first, then each
@@ -78,7 +79,10 @@ pub(super) fn commit<'w>(
         }
     };
     drop(files);
-    let pending = prepared.map(|(pending, _)| pending);
+    let (pending, linked) = match prepared {
+        Some((pending, _, linked)) => (Some(pending), linked),
+        None => (None, Vec::new()),
+    };
     let failed = match (entry, synced) {
         (Some(Err(e)), _) => Some(journal::state_failure(ctx, e)),
         (_, Err(e)) => Some(anyhow::Error::new(e).context("syncing new versions").into()),
@@ -98,7 +102,9 @@ pub(super) fn commit<'w>(
         }
     }
     let mut dirty = Dirty::default();
+    kill_hook::pause(Moment::BeforePublish);
     let published = publish(staged, &mut dirty);
+    kill_hook::pause(Moment::AfterPublish);
     let started = !dirty.is_empty();
     let outcome = published.and_then(|()| {
         dirty
@@ -107,6 +113,7 @@ pub(super) fn commit<'w>(
     });
     match (outcome, pending) {
         (Ok(()), pending) => {
+            journal::recheck(ctx, &linked);
             let id = pending.map(|p| p.commit(ctx));
             record(ctx, versions);
             Ok(id)

@@ -2,7 +2,10 @@
 //! in a debug build, `STITCH_TEST_KILL_AFTER_PUBLISHING=N` makes the process kill itself
 //! (SIGKILL, as a crash would end it) once it has published N files of a change, and
 //! `STITCH_TEST_FAIL_AFTER_PUBLISHING=N` makes the next step fail there as an I/O error
-//! would. Release builds have no such code, so no caller can reach it.
+//! would. `STITCH_TEST_PAUSE=before-publish` (or `after-publish`) makes it say so on
+//! stderr (`stitch-test: paused before-publish`) and wait a second there, so that a test
+//! can write to a file in that window for certain. Release builds have no such code, so
+//! no caller can reach it.
 
 use crate::refusal::Outcome;
 
@@ -32,3 +35,30 @@ pub fn published(count: usize) -> Outcome<()> {
 pub fn published(_count: usize) -> Outcome<()> {
     Ok(())
 }
+
+/// Where a change may be held for a test: just before its first file is published, or
+/// just after its last one is.
+#[derive(Debug, Clone, Copy)]
+pub enum Moment {
+    BeforePublish,
+    AfterPublish,
+}
+
+/// Called at `moment` of every change.
+#[cfg(debug_assertions)]
+pub fn pause(moment: Moment) {
+    let name = match moment {
+        Moment::BeforePublish => "before-publish",
+        Moment::AfterPublish => "after-publish",
+    };
+    if std::env::var("STITCH_TEST_PAUSE").is_ok_and(|v| v == name) {
+        let line = format!("stitch-test: paused {name}\n");
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+        std::thread::sleep(std::time::Duration::from_secs(1));
+    }
+}
+
+/// Called at `moment` of every change: nothing, in a release build.
+#[cfg(not(debug_assertions))]
+#[inline]
+pub fn pause(_moment: Moment) {}

@@ -85,6 +85,7 @@ mod tests {
             from_before: None,
             bytes: 0,
             unfinished: false,
+            mode: None,
         }
     }
 

@@ -48,6 +48,17 @@ pub fn run(
             ctx.ws
                 .check_replaceable(&location, &file)
                 .map_err(|e| refuse::path(ctx, path, e))?;
+            // The file opened here is the one the undo replaces or removes: it must be the
+            // version the entry left, read from this very descriptor (the look before the
+            // locks was another open). Another program's write in between is looked at
+            // once more by the pipeline, whose next look names it as moved on.
+            let mut file = file;
+            let now = file
+                .sha256()
+                .map_err(|e| anyhow::Error::new(e).context("hashing a file to undo"))?;
+            if Some(&now) != sha.as_ref() {
+                return Err(refuse::changed(path).into());
+            }
             originals.insert(path.clone(), Original { location, file });
         }
     }
@@ -55,7 +66,11 @@ pub fn run(
     for step in steps {
         if let Step::Put { sha, .. } | Step::MoveBack { sha: Some(sha), .. } = step {
             if !kept.contains_key(sha) {
-                kept.insert(sha.clone(), kept_version(ctx, sha)?);
+                let (bytes, mode) = kept_version(ctx, sha)?;
+                kept.insert(
+                    sha.clone(),
+                    (bytes, recorded_mode(target, sha).unwrap_or(mode)),
+                );
             }
         }
     }
@@ -96,8 +111,19 @@ pub fn run(
         about,
     };
     let id = approved.commit(change, staged, |staged, dirty| {
+        // Each file is published only over the file read above, unchanged: a step that
+        // comes back to a path an earlier step changed has nothing of it to compare.
+        let mut touched: BTreeSet<String> = BTreeSet::new();
         for (done, ((record, _), staged)) in records.iter().zip(staged).enumerate() {
-            apply(ctx, record, staged, dirty)?;
+            let mut base = |path: &str| {
+                let first = touched.insert(path.to_owned());
+                originals.get(path).filter(|_| first).map(|o| &o.file)
+            };
+            let bases = Bases {
+                at: base(&record.path),
+                from: record.from.as_deref().and_then(&mut base),
+            };
+            apply(ctx, record, staged, bases, dirty)?;
             kill_hook::published(done + 1)?;
         }
         Ok(())
@@ -145,6 +171,7 @@ fn records<'s>(
                     from_before: sha.as_ref().and(moved),
                     bytes: 0,
                     unfinished: false,
+                    mode: None,
                 };
                 state.insert(to.clone(), record.after.clone());
                 state.insert(from.clone(), None);
@@ -165,6 +192,7 @@ fn records<'s>(
                     from_before: None,
                     bytes: 0,
                     unfinished: false,
+                    mode: None,
                 };
                 state.insert(path.clone(), new);
                 touched.insert(path.clone());
@@ -180,14 +208,19 @@ fn records<'s>(
 /// (`None` for the others), creating the directories it needs; nothing is visible yet.
 fn stage_all<'w>(
     ctx: &'w Context,
-    records: &[(FileRecord, Option<&str>)],
-    originals: &BTreeMap<String, Original>,
+    records: &'w [(FileRecord, Option<&str>)],
+    originals: &'w BTreeMap<String, Original>,
     kept: &BTreeMap<String, (Vec<u8>, u32)>,
 ) -> Outcome<Vec<Option<Staged<'w>>>> {
     let mut staged: Vec<Option<Staged<'_>>> = Vec::new();
     let mut created_dirs: Vec<String> = Vec::new();
+    let mut first: BTreeSet<&str> = BTreeSet::new();
     for (record, _) in records {
         let Some(sha) = record.after.as_ref().filter(|_| staged_content(record)) else {
+            first.insert(record.path.as_str());
+            if let Some(from) = &record.from {
+                first.insert(from.as_str());
+            }
             staged.push(None);
             continue;
         };
@@ -215,7 +248,14 @@ fn stage_all<'w>(
                 ctx.ws.remove_empty_dirs(&created_dirs);
                 refuse::path(ctx, &record.path, e)
             })?;
-        staged.push(Some(one));
+        // Published only over the file read, as it was read (the first step at a path).
+        let base = originals
+            .get(&record.path)
+            .filter(|_| record.before.is_some() && first.insert(record.path.as_str()));
+        staged.push(Some(match base {
+            Some(original) => one.over(&original.file),
+            None => one,
+        }));
     }
     Ok(staged)
 }
@@ -232,14 +272,28 @@ fn sha_of(step: &Step) -> Option<String> {
     }
 }
 
-/// Carries out one step of the undo, recorded as `record`.
+/// The files as read before the undo that one step replaces, removes or moves: at its
+/// path, and at the path it moves from.
+struct Bases<'a> {
+    at: Option<&'a OpenFile>,
+    from: Option<&'a OpenFile>,
+}
+
+/// Carries out one step of the undo, recorded as `record`, each file it removes or moves
+/// looked at once more just before (`bases`): another program's write since it was read
+/// is [`crate::workspace::Error::Changed`], never lost.
 fn apply(
     ctx: &Context,
     record: &FileRecord,
     staged: Option<Staged<'_>>,
+    bases: Bases<'_>,
     dirty: &mut Dirty,
 ) -> Outcome<()> {
     let located = |path: &str| ctx.ws.locate(path).map_err(|e| refuse::path(ctx, path, e));
+    let remove = |location: &Location, base: Option<&OpenFile>, dirty: &mut Dirty| match base {
+        Some(base) => ctx.ws.remove_unchanged(location, base, dirty),
+        None => ctx.ws.remove_into(location, dirty),
+    };
     if let Some(from) = &record.from {
         let (source, dest) = (located(from)?, located(&record.path)?);
         if let Some(staged) = staged {
@@ -248,10 +302,12 @@ fn apply(
             staged
                 .publish()
                 .map_err(|e| refuse::path(ctx, &record.path, e))?;
-            return ctx
-                .ws
-                .remove(&source)
-                .map_err(|e| refuse::path(ctx, from, e));
+            return remove(&source, bases.from, dirty).map_err(|e| refuse::path(ctx, from, e));
+        }
+        if let Some(base) = bases.from {
+            ctx.ws
+                .still_as_read(&source, base)
+                .map_err(|e| refuse::path(ctx, from, e))?;
         }
         ctx.ws
             .create_dirs(&dest.missing_dirs)
@@ -265,9 +321,18 @@ fn apply(
             .map_err(|e| refuse::path(ctx, &record.path, e));
     }
     let location = located(&record.path)?;
-    ctx.ws
-        .remove_into(&location, dirty)
-        .map_err(|e| refuse::path(ctx, &record.path, e))
+    remove(&location, bases.at, dirty).map_err(|e| refuse::path(ctx, &record.path, e))
+}
+
+/// The permission bits the entry `target` recorded for its version `sha`, when it did:
+/// what an undo restores, rather than the kept file's own.
+fn recorded_mode(target: &Entry, sha: &str) -> Option<u32> {
+    target
+        .files
+        .iter()
+        .find(|f| f.kept_versions().any(|kept| kept == sha) && f.mode.is_some())
+        .and_then(|f| f.mode)
+        .map(|mode| mode & 0o7777)
 }
 
 /// The kept version `sha`, checked against its digest: a missing or damaged one is
