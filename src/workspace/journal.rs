@@ -254,6 +254,7 @@ impl Workspace {
             return;
         };
         // Only the inode that was linked is taken away: the name may hold another by now.
+        #[allow(clippy::unnecessary_cast)] // st_dev and st_ino are not u64 everywhere
         let same = rustix::fs::statat(pending, sha, AtFlags::SYMLINK_NOFOLLOW)
             .is_ok_and(|now| file.seen().same_file(now.st_dev as u64, now.st_ino as u64));
         if !same || rustix::fs::unlinkat(pending, sha, AtFlags::empty()).is_err() {

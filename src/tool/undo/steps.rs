@@ -33,35 +33,7 @@ pub fn run(
     steps: &[Step],
     (checked, dry_run): (Checked<'_>, bool),
 ) -> Outcome<UndoResult> {
-    let mut originals: BTreeMap<String, Original> = BTreeMap::new();
-    for (path, sha) in after {
-        if sha.is_some() {
-            let location = ctx
-                .ws
-                .locate(path)
-                .map_err(|e| refuse::path(ctx, path, e))?;
-            let file = ctx
-                .ws
-                .open_file(&location)
-                .map_err(|e| refuse::path(ctx, path, e))?;
-            // A file the caller may not write is not replaced or removed behind its back.
-            ctx.ws
-                .check_replaceable(&location, &file)
-                .map_err(|e| refuse::path(ctx, path, e))?;
-            // The file opened here is the one the undo replaces or removes: it must be the
-            // version the entry left, read from this very descriptor (the look before the
-            // locks was another open). Another program's write in between is looked at
-            // once more by the pipeline, whose next look names it as moved on.
-            let mut file = file;
-            let now = file
-                .sha256()
-                .map_err(|e| anyhow::Error::new(e).context("hashing a file to undo"))?;
-            if Some(&now) != sha.as_ref() {
-                return Err(refuse::changed(path).into());
-            }
-            originals.insert(path.clone(), Original { location, file });
-        }
-    }
+    let originals = originals(ctx, after)?;
     let mut kept: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
     for step in steps {
         if let Step::Put { sha, .. } | Step::MoveBack { sha: Some(sha), .. } = step {
@@ -143,6 +115,44 @@ pub fn run(
         files,
         applied: true,
     })
+}
+
+/// Every file the undo replaces or removes, opened and checked to be the version the
+/// entry left (`after`), read from this very descriptor.
+fn originals(
+    ctx: &Context,
+    after: &BTreeMap<String, Option<String>>,
+) -> Outcome<BTreeMap<String, Original>> {
+    let mut originals: BTreeMap<String, Original> = BTreeMap::new();
+    for (path, sha) in after {
+        if sha.is_some() {
+            let location = ctx
+                .ws
+                .locate(path)
+                .map_err(|e| refuse::path(ctx, path, e))?;
+            let file = ctx
+                .ws
+                .open_file(&location)
+                .map_err(|e| refuse::path(ctx, path, e))?;
+            // A file the caller may not write is not replaced or removed behind its back.
+            ctx.ws
+                .check_replaceable(&location, &file)
+                .map_err(|e| refuse::path(ctx, path, e))?;
+            // The file opened here is the one the undo replaces or removes: it must be the
+            // version the entry left, read from this very descriptor (the look before the
+            // locks was another open). Another program's write in between is looked at
+            // once more by the pipeline, whose next look names it as moved on.
+            let mut file = file;
+            let now = file
+                .sha256()
+                .map_err(|e| anyhow::Error::new(e).context("hashing a file to undo"))?;
+            if Some(&now) != sha.as_ref() {
+                return Err(refuse::changed(path).into());
+            }
+            originals.insert(path.clone(), Original { location, file });
+        }
+    }
+    Ok(originals)
 }
 
 /// The undo's own records, step by step from the versions `after` (what is there now),
@@ -274,6 +284,7 @@ fn sha_of(step: &Step) -> Option<String> {
 
 /// The files as read before the undo that one step replaces, removes or moves: at its
 /// path, and at the path it moves from.
+#[derive(Clone, Copy)]
 struct Bases<'a> {
     at: Option<&'a OpenFile>,
     from: Option<&'a OpenFile>,
