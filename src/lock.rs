@@ -164,3 +164,41 @@ pub fn acquire_named(ws: &Workspace, name: &str, wait: &Wait) -> Result<Guard, E
         }
     }
 }
+
+/// The journal's lock file under `.stitch/locks/` (no shard's name: shards are hex).
+const JOURNAL: &str = "journal.lock";
+
+/// The journal's lock, held shared by every change from the moment it keeps its first
+/// version to the moment its entry is committed, so that a prune (which holds it
+/// exclusively, [`journal_exclusive`]) never sees a change in flight: what no entry names
+/// then is named by nothing, and goes at once. Waits up to `wait.timeout` for a prune to
+/// finish.
+pub fn journal_shared(ws: &Workspace, wait: &Wait) -> Result<Guard, Error> {
+    let file = ws.lock_file(JOURNAL).map_err(Error::Workspace)?;
+    let start = Instant::now();
+    loop {
+        match FileExt::try_lock_shared(&file) {
+            Ok(()) => return Ok(Guard { _file: file }),
+            Err(TryLockError::WouldBlock) => {}
+            Err(TryLockError::Error(e)) => return Err(Error::Io(e)),
+        }
+        if wait.cancel.as_ref().is_some_and(Cancel::is_cancelled) {
+            return Err(Error::Cancelled);
+        }
+        let waited = start.elapsed();
+        if waited >= wait.timeout {
+            return Err(Error::Busy { waited });
+        }
+        // A prune is short: a few milliseconds between looks.
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// The journal's lock held exclusively, if no change is in flight right now (no wait:
+/// a prune that cannot have it is left to a later change).
+#[must_use]
+pub fn journal_exclusive(ws: &Workspace) -> Option<Guard> {
+    let file = ws.lock_file(JOURNAL).ok()?;
+    FileExt::try_lock(&file).ok()?;
+    Some(Guard { _file: file })
+}

@@ -88,22 +88,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             tool(names::WRITE_FILE),
             d.name("expectedSha256")
         ),
-        Code::TooLarge => match text(refusal, key::FIELD) {
-            Some("oldText" | "newText") => format!(
-                "Edit a smaller part of the file at a time: shorten {} and {}.",
-                d.name("oldText"),
-                d.name("newText")
-            ),
-            Some("stdin") => "Send one JSON object holding only the arguments; pass large text with --from FILE, or split the work.".into(),
-            Some("content") => "Split the content into smaller files.".into(),
-            Some("result") => "Make the edit smaller, or split the file first.".into(),
-            _ if text(refusal, key::REASON) == Some("memory") => format!(
-                "`{path}` is within the limits but too large for the memory stitch has now: work on smaller files, or lower limits.maxFileBytes to what this machine can hold."
-            ),
-            _ => format!(
-                "`{path}` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
-            ),
-        },
+        Code::TooLarge => too_large(refusal, d, path),
         Code::NoMatch => no_match(refusal, d, path),
         Code::AmbiguousMatch if refusal.detail(HUNK_INDEX).is_some() => {
             "Add context lines to the hunk (in a Codex patch, or an `@@ ANCHOR` line before it) until its old side matches once.".into()
@@ -227,6 +212,27 @@ fn invalid_config(refusal: &Refusal) -> String {
 
 /// The detail of a refusal about one hunk of a patch: its 0-based index in its file.
 const HUNK_INDEX: &str = "hunkIndex";
+
+/// The next step past a `TOO_LARGE`, by the field or the file that was too large.
+fn too_large(refusal: &Refusal, d: Dialect, path: &str) -> String {
+    match text(refusal, key::FIELD) {
+        Some("oldText" | "newText") => format!(
+            "Edit a smaller part of the file at a time: shorten {} and {}.",
+            d.name("oldText"),
+            d.name("newText")
+        ),
+        Some("stdin") => "Send one JSON object holding only the arguments; pass large text with --from FILE, or split the work.".into(),
+        Some("content") => "Split the content into smaller files.".into(),
+        Some("result") => "Make the edit smaller, or split the file first.".into(),
+        Some("changes") => "Split the change: apply it as several smaller patches, each touching fewer files.".into(),
+        _ if text(refusal, key::REASON) == Some("memory") => format!(
+            "`{path}` is within the limits but too large for the memory stitch has now: work on smaller files, or lower limits.maxFileBytes to what this machine can hold."
+        ),
+        _ => format!(
+            "`{path}` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
+        ),
+    }
+}
 
 /// The hint of an edit whose `oldText` is not in the file: accept an edit already
 /// applied, copy a candidate, or re-read.

@@ -15,3 +15,6 @@ mod bounds;
 mod verified;
 // A journaled edit killed at any moment: the old or the new file, and a journal that agrees.
 mod crash;
+// The store: entries bounded where they are written, the byte bound held at once, and
+// two keys on one checkout never removing what the other's entries name.
+mod store;

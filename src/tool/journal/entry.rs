@@ -134,6 +134,30 @@ pub fn decode(bytes: &[u8], key: &[u8], root: &[u8], id: &str) -> Option<Entry> 
     (entry.id == id).then_some(entry)
 }
 
+/// What an entry file holds, told apart by parsing: one of ours (it verifies), one another
+/// key wrote (a well-formed entry named for its id, whose tag is not ours — a person on
+/// the host and an agent in a container may share a checkout), or neither (torn by a
+/// process killed while writing it, damaged, or not an entry at all).
+#[derive(Debug)]
+pub enum Found {
+    Ours(Entry),
+    Foreign(Entry),
+    Torn,
+}
+
+/// Tells what `bytes`, the file of the entry `id`, holds ([`Found`]).
+#[must_use]
+pub fn classify(bytes: &[u8], key: &[u8], root: &[u8], id: &str) -> Found {
+    if let Some(entry) = decode(bytes, key, root, id) {
+        return Found::Ours(entry);
+    }
+    let parsed = memchr::memchr(b'\n', bytes)
+        .filter(|&newline| unhex(&bytes[..newline]).is_some())
+        .and_then(|newline| serde_json::from_slice::<Entry>(&bytes[newline + 1..]).ok())
+        .filter(|entry| entry.id == id);
+    parsed.map_or(Found::Torn, Found::Foreign)
+}
+
 fn unhex(hex: &[u8]) -> Option<Vec<u8>> {
     if hex.len() != 64 {
         return None;
@@ -215,6 +239,32 @@ mod tests {
         let mut damaged = bytes.clone();
         *damaged.last_mut().unwrap() ^= 1;
         assert!(decode(&damaged, b"key", b"/root", id).is_none());
+    }
+
+    #[test]
+    fn another_keys_entry_is_foreign_and_a_cut_one_torn() {
+        use super::{classify, Found};
+        let id = "00000000000000000001";
+        let bytes = encode(&entry(), b"other", b"/root");
+        assert!(matches!(
+            classify(&bytes, b"key", b"/root", id),
+            Found::Foreign(_)
+        ));
+        assert!(matches!(
+            classify(&bytes, b"other", b"/root", id),
+            Found::Ours(_)
+        ));
+        let cut = &bytes[..bytes.len() - 3];
+        assert!(matches!(classify(cut, b"key", b"/root", id), Found::Torn));
+        assert!(matches!(
+            classify(b"junk", b"key", b"/root", id),
+            Found::Torn
+        ));
+        let other_id = "00000000000000000002";
+        assert!(matches!(
+            classify(&bytes, b"key", b"/root", other_id),
+            Found::Torn
+        ));
     }
 
     #[test]

@@ -110,6 +110,8 @@ pub struct Pending {
     rolls_forward: bool,
     /// How many files the change has (each may have a new version kept beside it).
     files: usize,
+    /// The journal's lock, shared, until the entry is committed or abandoned.
+    shared: crate::lock::Guard,
 }
 
 /// What an entry says besides its files.
@@ -138,6 +140,10 @@ pub fn prepare<'w, 'p>(
     let Ok(keyed) = keyed(ctx) else {
         return Ok(None);
     };
+    // Held until the entry is committed or abandoned: no prune runs while this change
+    // keeps versions and names them.
+    let shared = crate::lock::journal_shared(&ctx.ws, &ctx.wait)
+        .map_err(|e| refuse::lock(ctx, ".stitch/journal", e))?;
     let mut records = Vec::with_capacity(files.len());
     let mut linked = Vec::new();
     let mut kept_bytes = 0u64;
@@ -171,6 +177,29 @@ pub fn prepare<'w, 'p>(
     let mut nanos = time::now_nanos();
     let session = ctx.session.as_ref().map(|s| s.id().to_owned());
     let mut rolling = staged.iter().any(Option::is_some);
+    let entry = |id: String, nanos: u128, rolling: bool| Entry {
+        id,
+        time: time::rfc3339(nanos),
+        tool: tool.to_owned(),
+        session: session.clone(),
+        undoes: about.undoes.clone(),
+        files: records.clone(),
+        edits: about.edits.clone(),
+        roll_forward: rolling,
+    };
+    // An entry is bounded where it is written by the rule that reads it: one that could
+    // not be read back is refused before anything is kept beside it or published.
+    let largest = entry::encode(
+        &entry(time::id(nanos), nanos, true),
+        &keyed.key,
+        &keyed.root,
+    );
+    if largest.len() as u64 > entry::MAX_ENTRY_BYTES {
+        for sha in records.iter().flat_map(FileRecord::kept_versions) {
+            ctx.ws.adopt_kept(sha);
+        }
+        return Err(too_large(records.len(), largest.len()));
+    }
     loop {
         let id = time::id(nanos);
         if rolling {
@@ -184,16 +213,7 @@ pub fn prepare<'w, 'p>(
                 Err(_) => rolling = false,
             }
         }
-        let entry = Entry {
-            id,
-            time: time::rfc3339(nanos),
-            tool: tool.to_owned(),
-            session: session.clone(),
-            undoes: about.undoes.clone(),
-            files: records.clone(),
-            edits: about.edits.clone(),
-            roll_forward: rolling,
-        };
+        let entry = entry(id, nanos, rolling);
         let name = entry::file_name(&entry.id, kept_bytes);
         let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
         match ctx.ws.journal_write(&name, &bytes) {
@@ -210,6 +230,7 @@ pub fn prepare<'w, 'p>(
                         kept,
                         rolls_forward: rolling,
                         files: staged.len(),
+                        shared,
                     },
                     unsynced,
                     linked,
@@ -221,6 +242,23 @@ pub fn prepare<'w, 'p>(
             Err(e) => return Err(state_failure(ctx, e)),
         }
     }
+}
+
+/// The refusal of a change of `files` files whose entry (`bytes` long) is over what the
+/// journal reads back.
+fn too_large(files: usize, bytes: usize) -> Failure {
+    crate::refusal::Refusal::new(
+        crate::refusal::Code::TooLarge,
+        format!(
+            "This change of {files} files needs a journal entry of {bytes} bytes, over the {} the journal can read back, so it could not be undone",
+            entry::MAX_ENTRY_BYTES
+        ),
+    )
+    .with(crate::refusal::key::FIELD, "changes")
+    .with("files", files)
+    .with("entryBytes", bytes)
+    .with("limit", entry::MAX_ENTRY_BYTES)
+    .into()
 }
 
 /// Keeps each staged new version under `pending/`, named for the entry `id`.
@@ -243,7 +281,10 @@ impl Pending {
     /// to its bounds.
     pub fn commit(self, ctx: &Context) -> String {
         let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
-        if ctx.ws.journal_commit(&self.name, &kept).is_ok() {
+        let committed = ctx.ws.journal_commit(&self.name, &kept).is_ok();
+        // The prune below takes the journal's lock for itself.
+        drop(self.shared);
+        if committed {
             if let Ok(keyed) = keyed(ctx) {
                 prune::bound(ctx, keyed, &self.name);
             }
@@ -284,30 +325,51 @@ pub fn entries(
     keyed: &Keyed,
     shelf: Shelf,
 ) -> Outcome<(Vec<(String, Entry)>, usize)> {
+    let scan = scan(ctx, keyed, shelf)?;
+    Ok((scan.ours, scan.foreign))
+}
+
+/// What lies on a shelf: the entries that verify (oldest first), how many do not, and
+/// the versions named by those another key wrote (which no prune or recovery of ours
+/// removes).
+#[derive(Debug, Default)]
+pub struct Scan {
+    pub ours: Vec<(String, Entry)>,
+    pub foreign: usize,
+    pub foreign_kept: std::collections::HashSet<String>,
+}
+
+/// Reads every entry on `shelf` ([`Scan`]).
+pub fn scan(ctx: &Context, keyed: &Keyed, shelf: Shelf) -> Outcome<Scan> {
     let names = ctx
         .ws
         .journal_list(shelf)
         .map_err(|e| state_failure(ctx, e))?;
-    let mut valid = Vec::new();
-    let mut foreign = 0;
+    let mut scan = Scan::default();
     for name in names {
         if name.starts_with('.') {
             continue;
         }
-        let parsed = entry::parse_name(&name).and_then(|(id, _)| {
+        let found = entry::parse_name(&name).and_then(|(id, _)| {
             let bytes = ctx
                 .ws
                 .journal_read(shelf, &name, entry::MAX_ENTRY_BYTES)
                 .ok()??;
-            entry::decode(&bytes, &keyed.key, &keyed.root, id)
+            Some(entry::classify(&bytes, &keyed.key, &keyed.root, id))
         });
-        match parsed {
-            Some(entry) => valid.push((name, entry)),
-            None => foreign += 1,
+        match found {
+            Some(entry::Found::Ours(entry)) => scan.ours.push((name, entry)),
+            Some(entry::Found::Foreign(entry)) => {
+                scan.foreign += 1;
+                for file in &entry.files {
+                    scan.foreign_kept.extend(file.kept_versions().cloned());
+                }
+            }
+            _ => scan.foreign += 1,
         }
     }
-    valid.sort_by(|a, b| a.1.id.cmp(&b.1.id));
-    Ok((valid, foreign))
+    scan.ours.sort_by(|a, b| a.1.id.cmp(&b.1.id));
+    Ok(scan)
 }
 
 /// What is at a path now.

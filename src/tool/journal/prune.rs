@@ -3,7 +3,9 @@
 //! (each entry's file name carries the bytes it keeps); only past a bound are the entries
 //! read, the oldest of ours removed — to a tenth below the bound for large bounds, so that
 //! this costs once in many calls — and the kept versions that no entry names any more
-//! removed with them. Foreign entries are neither counted nor removed.
+//! removed with them, at once: the prune holds the journal's lock exclusively, so no
+//! change is in flight with a version kept and not yet named. Foreign entries are neither
+//! counted nor removed, and what they name stays (another key's, on a shared checkout).
 //!
 //! Listing the names costs in proportion to the entries (a third of a millisecond for a
 //! thousand, more than the rest of the journal's work on a small edit), so past
@@ -20,7 +22,7 @@ use sha2::{Digest, Sha256};
 use crate::workspace::journal::Shelf;
 
 use super::super::Context;
-use super::{entries, entry, Keyed};
+use super::{entry, scan, Keyed};
 
 /// A kept version younger than this may belong to an entry being made right now.
 pub const IN_FLIGHT_SECS: u64 = 2;
@@ -52,9 +54,15 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
     if tallied.is_err() || (count <= max_entries && total <= max_bytes) {
         return;
     }
-    let Ok((valid, _)) = entries(ctx, keyed, Shelf::Entries) else {
+    // No change is in flight while the journal's lock is held exclusively: every version
+    // one keeps is named by its entry, under `pending/` or `entries/`, before it lets go.
+    let Some(_alone) = crate::lock::journal_exclusive(&ctx.ws) else {
         return;
     };
+    let Ok(listed) = scan(ctx, keyed, Shelf::Entries) else {
+        return;
+    };
+    let valid = listed.ours;
     let slack = |max: u64| if max >= 20 { max / 10 } else { 0 };
     let (target_entries, target_bytes) = (
         max_entries - slack(max_entries),
@@ -71,9 +79,14 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
         bytes = bytes.saturating_sub(kept_of(name));
         first_kept += 1;
     }
-    let mut named: HashSet<String> = HashSet::new();
-    let pending = entries(ctx, keyed, Shelf::Pending).map_or_else(|_| Vec::new(), |(p, _)| p);
-    for (_, e) in valid[first_kept..].iter().chain(pending.iter()) {
+    // Named: by the entries that stay, by those pending (a change that died, settled by
+    // recovery), and by every entry another key wrote, on either shelf.
+    let Ok(pending) = scan(ctx, keyed, Shelf::Pending) else {
+        return;
+    };
+    let mut named: HashSet<String> = listed.foreign_kept;
+    named.extend(pending.foreign_kept);
+    for (_, e) in valid[first_kept..].iter().chain(pending.ours.iter()) {
         for file in &e.files {
             named.extend(file.kept_versions().cloned());
         }
@@ -82,7 +95,7 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
         return;
     };
     for object in objects {
-        if !named.contains(&object.name) && object.age_secs >= IN_FLIGHT_SECS {
+        if !named.contains(&object.name) {
             ctx.ws.journal_remove_object(&object.name);
         }
     }

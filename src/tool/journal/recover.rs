@@ -10,9 +10,11 @@
 //! left as it is and marked `unfinished`, and the entry is committed. One whose new
 //! versions are not all there, with every file untouched, never reached its commit point
 //! and is dropped. An entry without kept new versions is kept when some file is at its new
-//! version and dropped when none is. A torn entry, one that does not verify, is never acted
-//! on; leftovers (kept versions and new versions no entry names) go once they are old
-//! enough not to belong to a change being made right now.
+//! version and dropped when none is. An entry that does not verify is never acted on: one
+//! another key wrote (it parses) is left, with all it names, to that key's recovery; a
+//! torn one (it does not parse) goes once it is old. Leftovers (kept versions and new
+//! versions no entry names) go once they are old enough not to belong to a change being
+//! made right now.
 
 use std::collections::HashSet;
 
@@ -36,6 +38,16 @@ pub fn recover(ctx: &Context) {
 
 /// Settles every entry under `pending/`, as the module says.
 pub fn reconcile(ctx: &Context, keyed: &Keyed) {
+    let now = crate::lock::Wait {
+        timeout: std::time::Duration::ZERO,
+        notice: || {},
+        cancel: None,
+    };
+    // Shared, as a change holds it: a prune running right now is left to finish, and
+    // this is settled by a later call.
+    let Ok(_shared) = crate::lock::journal_shared(&ctx.ws, &now) else {
+        return;
+    };
     let Ok(names) = ctx.ws.journal_list(Shelf::Pending) else {
         return;
     };
@@ -52,19 +64,34 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
         else {
             continue;
         };
-        let Some(entry) = entry::decode(&bytes, &keyed.key, &keyed.root, id) else {
-            // Torn by a process killed while writing it (its change was never published),
-            // or not stitch's: either way nothing to finish, and it goes once it is old.
-            if ctx
-                .ws
-                .journal_age_secs(Shelf::Pending, name)
-                .is_some_and(|age| age >= prune::IN_FLIGHT_SECS)
-            {
-                ctx.ws.journal_remove(Shelf::Pending, name);
-                // The new versions kept for it go with it, below, as orphans.
-                entry_ids.remove(id);
+        let entry = match entry::classify(&bytes, &keyed.key, &keyed.root, id) {
+            entry::Found::Ours(entry) => entry,
+            // Another key's (a checkout shared by several users or containers): its own
+            // recovery settles it; what it names stays.
+            entry::Found::Foreign(entry) => {
+                named_before.extend(
+                    entry
+                        .files
+                        .iter()
+                        .flat_map(FileRecord::kept_versions)
+                        .cloned(),
+                );
+                continue;
             }
-            continue;
+            // Torn by a process killed while writing it (its change was never published),
+            // or not an entry at all: nothing to finish, and it goes once it is old.
+            entry::Found::Torn => {
+                if ctx
+                    .ws
+                    .journal_age_secs(Shelf::Pending, name)
+                    .is_some_and(|age| age >= prune::IN_FLIGHT_SECS)
+                {
+                    ctx.ws.journal_remove(Shelf::Pending, name);
+                    // The new versions kept for it go with it, below, as orphans.
+                    entry_ids.remove(id);
+                }
+                continue;
+            }
         };
         named_before.extend(
             entry
@@ -78,11 +105,6 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
             .iter()
             .flat_map(|f| f.states_after().into_iter().map(|(p, _)| p))
             .collect();
-        let now = crate::lock::Wait {
-            timeout: std::time::Duration::ZERO,
-            notice: || {},
-            cancel: None,
-        };
         let Ok(_guards) = crate::lock::acquire_all(&ctx.ws, &paths, &now) else {
             continue;
         };
