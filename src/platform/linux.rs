@@ -89,3 +89,17 @@ pub fn forget_cache(file: impl AsFd) {
 pub fn exit_fd(pid: Pid) -> Option<OwnedFd> {
     rustix::process::pidfd_open(pid, PidfdFlags::empty()).ok()
 }
+
+/// The birth time of the open file `fd` in nanoseconds since the epoch, 0 where the
+/// filesystem keeps none.
+#[must_use]
+pub fn born_nanos(fd: BorrowedFd<'_>) -> u128 {
+    use rustix::fs::{statx, StatxFlags};
+    match statx(fd, "", AtFlags::EMPTY_PATH, StatxFlags::BTIME) {
+        Ok(x) if x.stx_mask & StatxFlags::BTIME.bits() != 0 => {
+            let secs = u128::try_from(x.stx_btime.tv_sec).unwrap_or(0);
+            secs * 1_000_000_000 + u128::from(x.stx_btime.tv_nsec)
+        }
+        _ => 0,
+    }
+}

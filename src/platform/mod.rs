@@ -44,6 +44,14 @@ pub use portable::start_writeback;
 #[cfg(all(target_os = "linux", not(stitch_portable)))]
 pub use writeback::start_writeback;
 
+// A file's birth time, which no one can know before the file is made: statx(2) on Linux
+// where the filesystem keeps one; elsewhere none (0), and a file's device and inode alone
+// tell it apart.
+#[cfg(all(target_os = "linux", not(stitch_portable)))]
+pub use linux::born_nanos;
+#[cfg(any(not(target_os = "linux"), stitch_portable))]
+pub use portable::born_nanos;
+
 // Durability: macOS's fsync does not reach the disk, F_FULLFSYNC does.
 #[cfg(target_os = "macos")]
 mod apple;

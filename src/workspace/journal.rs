@@ -288,6 +288,17 @@ impl Workspace {
     /// Writes a new entry file `name` under `pending/` (never replacing one), not yet
     /// synced: [`Unsynced::sync`] makes it durable.
     pub fn journal_write(&self, name: &str, bytes: &[u8]) -> Result<Unsynced<'_>, Error> {
+        self.journal_write_as(name, |_| bytes.to_vec())
+    }
+
+    /// Writes a new entry file `name` under `pending/` as [`Workspace::journal_write`]
+    /// does, its bytes made by `bytes` from the new file's own identity (see
+    /// [`FileIdentity`]): what no one can know before the file exists.
+    pub fn journal_write_as(
+        &self,
+        name: &str,
+        bytes: impl FnOnce(FileIdentity) -> Vec<u8>,
+    ) -> Result<Unsynced<'_>, Error> {
         let pending = self
             .journal_sub(Shelf::Pending.name(), true)?
             .ok_or(Error::NotFound)?;
@@ -305,7 +316,14 @@ impl Workspace {
         // durable too and the directory's sync costs nothing more. A process killed before
         // that sync leaves a torn entry, which does not verify; its change was never
         // published, and reconciliation drops it.
-        if let Err(e) = file.write_all(bytes) {
+        let bytes = match identity(&file) {
+            Ok(identity) => bytes(identity),
+            Err(e) => {
+                let _ = pending.remove_file(name);
+                return Err(e);
+            }
+        };
+        if let Err(e) = file.write_all(&bytes) {
             let _ = pending.remove_file(name);
             return Err(Error::Io(e));
         }
@@ -408,6 +426,19 @@ impl Workspace {
             .ok()?
             .as_secs();
         Some(now.saturating_sub(u64::try_from(stat.st_ctime).unwrap_or(0)))
+    }
+
+    /// The identity of the entry `name` on `shelf` ([`FileIdentity`]), if it is a
+    /// regular file.
+    #[must_use]
+    pub fn journal_identity(&self, shelf: Shelf, name: &str) -> Option<FileIdentity> {
+        let dir = self.journal_sub(shelf.name(), false).ok()??;
+        let path = shown(shelf.name(), name);
+        if !matches!(look(dir, name, &path, Expect::File), Ok(Some(()))) {
+            return None;
+        }
+        let file = open_file(dir, name, &path, OpenOptions::new().read(true)).ok()?;
+        identity(&file).ok()
     }
 
     /// Removes the entry `name` from `shelf`, if it is a regular file.
@@ -566,6 +597,38 @@ impl Workspace {
 
 /// Whether a regular file named `sha` is in `objects`; a planted link or special file
 /// there is the state's problem.
+/// What tells one file from every other, now and later, and what no one can know before
+/// it is made: its device and inode, and its birth time to the nanosecond where the
+/// filesystem keeps one (zero where it does not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileIdentity {
+    pub dev: u64,
+    pub ino: u64,
+    pub born_nanos: u128,
+}
+
+impl FileIdentity {
+    /// The identity as bytes, to derive a key from.
+    #[must_use]
+    pub fn to_bytes(self) -> [u8; 32] {
+        let mut bytes = [0u8; 32];
+        bytes[..8].copy_from_slice(&self.dev.to_le_bytes());
+        bytes[8..16].copy_from_slice(&self.ino.to_le_bytes());
+        bytes[16..].copy_from_slice(&self.born_nanos.to_le_bytes());
+        bytes
+    }
+}
+
+#[allow(clippy::unnecessary_cast)] // st_dev and st_ino are not u64 everywhere
+fn identity(file: &cap_std::fs::File) -> Result<FileIdentity, Error> {
+    let stat = rustix::fs::fstat(file).map_err(io)?;
+    Ok(FileIdentity {
+        dev: stat.st_dev as u64,
+        ino: stat.st_ino as u64,
+        born_nanos: platform::born_nanos(file.as_fd()),
+    })
+}
+
 fn present(objects: &Dir, sha: &str) -> Result<bool, Error> {
     Ok(look(objects, sha, &shown(OBJECTS, sha), Expect::File)?.is_some())
 }

@@ -405,6 +405,70 @@ fn a_change_killed_after_its_first_file_is_finished_by_the_next_read() {
     assert_eq!(snapshot(&ws), expected(10, "A", false));
 }
 
+/// A change killed past its commit point in a workspace whose journal cannot be used
+/// (`off` sets it up) is finished by the next call all the same, and leaves no history.
+#[cfg(debug_assertions)]
+fn finished_without_the_journal(off: impl Fn(&TestWorkspace)) {
+    let ws = TestWorkspace::new();
+    off(&ws);
+    lay_out(&ws, 10);
+    killed_after(&ws, 1);
+    ws.run(&["list"]).ok();
+    assert_eq!(snapshot(&ws), expected(10, "B", true));
+    assert_eq!(pending(&ws), Vec::<String>::new());
+    assert_eq!(staging_left(&ws), 0);
+    let history = ws.run(&["history"]);
+    assert_eq!(history.ok()["changes"], json!([]));
+    assert!(history.ok()["journalOff"].is_string(), "{}", history.stdout);
+}
+
+#[cfg(debug_assertions)]
+#[test]
+fn with_journal_false_from_a_clone_a_change_killed_midway_is_finished() {
+    finished_without_the_journal(|ws| {
+        ws.file(".stitch/config.json", r#"{"journal": false}"#);
+    });
+}
+
+#[cfg(debug_assertions)]
+#[test]
+fn without_a_journal_key_a_change_killed_midway_is_finished() {
+    // The key's directory cannot be made: a file stands where it would be.
+    finished_without_the_journal(|ws| {
+        let stitch = ws.home().join("data/stitch");
+        let _ = fs::remove_dir_all(&stitch);
+        fs::create_dir_all(ws.home().join("data")).unwrap();
+        fs::write(stitch, "").unwrap();
+    });
+}
+
+#[cfg(debug_assertions)]
+#[test]
+fn a_record_copied_into_place_is_never_acted_on() {
+    let ws = TestWorkspace::new();
+    ws.file(".stitch/config.json", r#"{"journal": false}"#);
+    lay_out(&ws, 10);
+    killed_after(&ws, 1);
+    // The record and its new versions as a clone or an archive would bring them: the
+    // same names and bytes, other files.
+    let dir = ws.path(".stitch/journal/pending");
+    for name in pending(&ws) {
+        let bytes = fs::read(dir.join(&name)).unwrap();
+        fs::remove_file(dir.join(&name)).unwrap();
+        fs::write(dir.join(&name), bytes).unwrap();
+    }
+    let torn = snapshot(&ws);
+    let left = pending(&ws);
+    std::thread::sleep(Duration::from_millis(2100));
+    ws.run(&["list"]).ok();
+    assert_eq!(snapshot(&ws), torn, "a copied record changed the tree");
+    assert_eq!(
+        pending(&ws),
+        left,
+        "a record that parses is not removed as torn"
+    );
+}
+
 #[cfg(debug_assertions)]
 #[test]
 fn a_change_killed_midway_is_finished_by_a_listing_too() {

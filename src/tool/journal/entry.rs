@@ -37,6 +37,12 @@ pub struct Entry {
     /// dies (§12).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub roll_forward: bool,
+    /// Written only so that a change of several files can be finished after a crash
+    /// while the journal is off or without a key (§11): authenticated under a key
+    /// derived from its own file's identity ([`record_key`]), never listed or undone,
+    /// and removed, not committed, once its change is published.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub record_only: bool,
 }
 
 /// One file of a change: `path` (the real workspace-relative path) went from `before` to
@@ -110,6 +116,19 @@ fn tag(key: &[u8], root: &[u8], body: &[u8]) -> Tag {
     mac.update(b"\0");
     mac.update(body);
     mac
+}
+
+/// The key a record-only entry ([`Entry::record_only`]) is authenticated under: derived
+/// from the identity of its own file, which no one can know before that file is made —
+/// so a record planted by a clone or an archive, or copied, does not verify, while any
+/// process that finds it where it was written can check it without a key of its own.
+#[must_use]
+pub fn record_key(identity: crate::workspace::journal::FileIdentity) -> [u8; 32] {
+    use sha2::Digest;
+    let mut hash = Sha256::new();
+    hash.update(b"stitch record 1\0");
+    hash.update(identity.to_bytes());
+    hash.finalize().into()
 }
 
 /// The file of `entry`: the tag's hex digits, a newline, the entry's JSON.
@@ -225,6 +244,7 @@ mod tests {
             }],
             edits: Vec::new(),
             roll_forward: false,
+            record_only: false,
         }
     }
 

@@ -110,8 +110,12 @@ pub struct Pending {
     rolls_forward: bool,
     /// How many files the change has (each may have a new version kept beside it).
     files: usize,
-    /// The journal's lock, shared, until the entry is committed or abandoned.
-    shared: crate::lock::Guard,
+    /// The journal's lock, shared, until the entry is committed or abandoned (none for a
+    /// record-only entry, which keeps nothing a prune could take).
+    shared: Option<crate::lock::Guard>,
+    /// The entry only records the change so that it can be finished after a crash: it
+    /// goes once the change is published ([`Entry::record_only`]).
+    record_only: bool,
 }
 
 /// What an entry says besides its files.
@@ -138,7 +142,7 @@ pub fn prepare<'w, 'p>(
     staged: &mut [Option<Staged<'_>>],
 ) -> Outcome<Option<(Pending, Unsynced<'w>, Vec<Linked<'p>>)>> {
     let Ok(keyed) = keyed(ctx) else {
-        return Ok(None);
+        return record_only(ctx, tool, files, staged);
     };
     // Held until the entry is committed or abandoned: no prune runs while this change
     // keeps versions and names them.
@@ -186,6 +190,7 @@ pub fn prepare<'w, 'p>(
         files: records.clone(),
         edits: about.edits.clone(),
         roll_forward: rolling,
+        record_only: false,
     };
     // An entry is bounded where it is written by the rule that reads it: one that could
     // not be read back is refused before anything is kept beside it or published.
@@ -230,7 +235,8 @@ pub fn prepare<'w, 'p>(
                         kept,
                         rolls_forward: rolling,
                         files: staged.len(),
-                        shared,
+                        shared: Some(shared),
+                        record_only: false,
                     },
                     unsynced,
                     linked,
@@ -238,6 +244,74 @@ pub fn prepare<'w, 'p>(
             }
             // Another process took this nanosecond: the next one (the new versions kept
             // are renamed to it).
+            Err(crate::workspace::Error::AlreadyExists) => nanos += 1,
+            Err(e) => return Err(state_failure(ctx, e)),
+        }
+    }
+}
+
+/// With the journal off or without a key, a change of several files whose new versions
+/// are staged still writes an entry that records it (§11: crash atomicity never depends
+/// on the journal): its new versions kept beside it, nothing of the versions before, the
+/// entry authenticated under its own file's identity ([`entry::record_key`]) — so that
+/// a later call can finish the change if this process dies — and removed once the change
+/// is published. `None` when there is nothing to record, or it cannot be kept.
+fn record_only<'w, 'p>(
+    ctx: &'w Context,
+    tool: &str,
+    files: Vec<Planned<'p>>,
+    staged: &mut [Option<Staged<'_>>],
+) -> Outcome<Option<(Pending, Unsynced<'w>, Vec<Linked<'p>>)>> {
+    if !staged.iter().any(Option::is_some) {
+        return Ok(None);
+    }
+    let root = ctx.ws.root_path().as_os_str().as_encoded_bytes().to_vec();
+    let records: Vec<FileRecord> = files.into_iter().map(|p| p.record).collect();
+    let mut nanos = time::now_nanos();
+    let entry = |nanos: u128| Entry {
+        id: time::id(nanos),
+        time: time::rfc3339(nanos),
+        tool: tool.to_owned(),
+        session: None,
+        undoes: None,
+        files: records.clone(),
+        edits: Vec::new(),
+        roll_forward: true,
+        record_only: true,
+    };
+    let largest = entry::encode(&entry(nanos), &[0; 32], &root);
+    if largest.len() as u64 > entry::MAX_ENTRY_BYTES {
+        return Err(too_large(records.len(), largest.len()));
+    }
+    loop {
+        let entry = entry(nanos);
+        match keep_new(ctx, &entry.id, staged) {
+            Ok(()) => {}
+            Err(crate::workspace::Error::AlreadyExists) => {
+                nanos += 1;
+                continue;
+            }
+            // Nowhere to keep them (another filesystem): the change goes unrecorded, as a
+            // change of one file is.
+            Err(_) => return Ok(None),
+        }
+        let name = entry::file_name(&entry.id, 0);
+        let written = ctx.ws.journal_write_as(&name, |identity| {
+            entry::encode(&entry, &entry::record_key(identity), &root)
+        });
+        match written {
+            Ok(unsynced) => {
+                let pending = Pending {
+                    id: entry.id,
+                    name,
+                    kept: Vec::new(),
+                    rolls_forward: true,
+                    files: staged.len(),
+                    shared: None,
+                    record_only: true,
+                };
+                return Ok(Some((pending, unsynced, Vec::new())));
+            }
             Err(crate::workspace::Error::AlreadyExists) => nanos += 1,
             Err(e) => return Err(state_failure(ctx, e)),
         }
@@ -278,8 +352,12 @@ fn keep_new(
 
 impl Pending {
     /// The change was published: the entry moves to `entries/`, and the journal is held
-    /// to its bounds.
-    pub fn commit(self, ctx: &Context) -> String {
+    /// to its bounds; its id. A record-only entry goes instead (no id).
+    pub fn commit(self, ctx: &Context) -> Option<String> {
+        if self.record_only {
+            ctx.ws.journal_remove(Shelf::Pending, &self.name);
+            return None;
+        }
         let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
         let committed = ctx.ws.journal_commit(&self.name, &kept).is_ok();
         // The prune below takes the journal's lock for itself.
@@ -289,7 +367,7 @@ impl Pending {
                 prune::bound(ctx, keyed, &self.name);
             }
         }
-        self.id
+        Some(self.id)
     }
 
     /// Whether the entry keeps the change's new versions (`rollForward`), so that a later

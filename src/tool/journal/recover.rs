@@ -22,22 +22,43 @@ use crate::workspace::journal::Shelf;
 use crate::workspace::{Dirty, Replace};
 
 use super::super::Context;
-use super::entry::{self, Entry, FileRecord};
+use super::entry::{self, Entry, FileRecord, Found};
 use super::{current, keyed, prune, Keyed};
 
 /// Settles what a process that died left pending, if anything is: the first step of
 /// every call.
 pub fn recover(ctx: &Context) {
-    if !ctx.policy.journal || !ctx.ws.journal_pending_any() {
+    // With the journal off too: a change of several files is recorded all the same.
+    if !ctx.ws.journal_pending_any() {
         return;
     }
-    if let Ok(keyed) = keyed(ctx) {
-        reconcile(ctx, keyed);
+    reconcile(ctx, keyed(ctx).ok());
+}
+
+/// What the entry `name` (of id `id`, its file `bytes`) under `pending/` is: ours when it
+/// verifies under the key (`keyed`, when the journal is on) or is a record-only entry
+/// that verifies under its own file's identity; else another key's, or torn.
+fn found(ctx: &Context, keyed: Option<&Keyed>, name: &str, id: &str, bytes: &[u8]) -> Found {
+    let root = ctx.ws.root_path().as_os_str().as_encoded_bytes();
+    if let Some(keyed) = keyed {
+        if let Some(entry) = entry::decode(bytes, &keyed.key, &keyed.root, id) {
+            return Found::Ours(entry);
+        }
     }
+    let recorded = ctx
+        .ws
+        .journal_identity(Shelf::Pending, name)
+        .and_then(|identity| entry::decode(bytes, &entry::record_key(identity), root, id))
+        .filter(|entry| entry.record_only);
+    if let Some(entry) = recorded {
+        return Found::Ours(entry);
+    }
+    // No key verifies it here: parsed only to tell another key's from a torn one.
+    entry::classify(bytes, &[], root, id)
 }
 
 /// Settles every entry under `pending/`, as the module says.
-pub fn reconcile(ctx: &Context, keyed: &Keyed) {
+pub fn reconcile(ctx: &Context, keyed: Option<&Keyed>) {
     let now = crate::lock::Wait {
         timeout: std::time::Duration::ZERO,
         notice: || {},
@@ -64,11 +85,11 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
         else {
             continue;
         };
-        let entry = match entry::classify(&bytes, &keyed.key, &keyed.root, id) {
-            entry::Found::Ours(entry) => entry,
+        let entry = match found(ctx, keyed, name, id, &bytes) {
+            Found::Ours(entry) => entry,
             // Another key's (a checkout shared by several users or containers): its own
             // recovery settles it; what it names stays.
-            entry::Found::Foreign(entry) => {
+            Found::Foreign(entry) => {
                 named_before.extend(
                     entry
                         .files
@@ -80,7 +101,7 @@ pub fn reconcile(ctx: &Context, keyed: &Keyed) {
             }
             // Torn by a process killed while writing it (its change was never published),
             // or not an entry at all: nothing to finish, and it goes once it is old.
-            entry::Found::Torn => {
+            Found::Torn => {
                 if ctx
                     .ws
                     .journal_age_secs(Shelf::Pending, name)
@@ -155,7 +176,7 @@ fn settle(ctx: &Context, name: &str, entry: &Entry) {
         .map(String::as_str)
         .collect();
     remove_new_versions(ctx, entry);
-    if published {
+    if published && !entry.record_only {
         let _ = ctx.ws.journal_commit(name, &kept);
     } else {
         drop_entry(ctx, name, &kept);
@@ -164,7 +185,7 @@ fn settle(ctx: &Context, name: &str, entry: &Entry) {
 
 /// An entry that keeps its new versions: finished, or dropped when it never reached its
 /// commit point, as the module says.
-fn finish(ctx: &Context, keyed: &Keyed, name: &str, mut entry: Entry) {
+fn finish(ctx: &Context, keyed: Option<&Keyed>, name: &str, mut entry: Entry) {
     let kept: Vec<String> = entry
         .files
         .iter()
@@ -250,11 +271,16 @@ fn finish(ctx: &Context, keyed: &Keyed, name: &str, mut entry: Entry) {
             ctx.ws.remove_emptied_parents(&path);
         }
     }
-    if entry.files.iter().any(|f| f.unfinished) {
-        let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
-        let _ = ctx.ws.journal_commit_as(name, &bytes, &kept);
-    } else {
-        let _ = ctx.ws.journal_commit(name, &kept);
+    match keyed {
+        // Only recorded, not journaled: it goes, its change finished.
+        _ if entry.record_only => ctx.ws.journal_remove(Shelf::Pending, name),
+        Some(keyed) if entry.files.iter().any(|f| f.unfinished) => {
+            let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
+            let _ = ctx.ws.journal_commit_as(name, &bytes, &kept);
+        }
+        _ => {
+            let _ = ctx.ws.journal_commit(name, &kept);
+        }
     }
 }
 

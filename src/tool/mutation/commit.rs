@@ -50,7 +50,9 @@ pub(super) fn commit<'w>(
     publish: impl FnOnce(Vec<Option<Staged<'w>>>, &mut Dirty) -> Outcome<()>,
 ) -> Outcome<Option<String>> {
     let versions = versions(&change);
-    let prepared = if ctx.policy.journal && journal::keyed(ctx).is_ok() {
+    // A change of several files is recorded even with the journal off, so that a crash
+    // past its commit point is finished by a later call (§11).
+    let prepared = if journal::keyed(ctx).is_ok() || change.files.len() > 1 {
         // One file's change is one rename or unlink: there is nothing to finish after a
         // crash, so its new version is not kept beside the entry.
         let keep: &mut [Option<Staged<'w>>] = if change.files.len() > 1 {
@@ -114,7 +116,7 @@ pub(super) fn commit<'w>(
     match (outcome, pending) {
         (Ok(()), pending) => {
             journal::recheck(ctx, &linked);
-            let id = pending.map(|p| p.commit(ctx));
+            let id = pending.and_then(|p| p.commit(ctx));
             record(ctx, versions);
             Ok(id)
         }
