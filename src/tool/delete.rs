@@ -12,7 +12,7 @@ use crate::refusal::{key, Outcome};
 use crate::workspace::{Kind, Location};
 
 use super::args::{self, invalid, Request};
-use super::journal::{FileRecord, Keep, Planned};
+use super::journal::{entry::link_version, FileRecord, Keep, Planned};
 use super::mutation::commit::Change;
 use super::mutation::pipeline::{self, Plan, Steps, Version};
 use super::payload::Payload;
@@ -71,6 +71,10 @@ impl Plan for DeleteRequest {
         vec![&self.path]
     }
 
+    fn own_links(&self) -> bool {
+        true
+    }
+
     fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<DeleteResult> {
         delete(ctx, self, &at[0], steps)
     }
@@ -91,6 +95,7 @@ fn delete(
                 .into())
         }
         Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&shown).into()),
+        Some(Kind::Link) => return delete_link(ctx, req, location, steps),
         Some(Kind::File) => {}
     }
     let mut file = ctx
@@ -142,6 +147,7 @@ fn delete(
                 bytes: 0,
                 unfinished: false,
                 mode: None,
+                link: None,
             },
             keep: Keep::File {
                 location,
@@ -153,6 +159,54 @@ fn delete(
         id = approved.commit(change, vec![None], |_, dirty| {
             ctx.ws
                 .remove_unchanged(location, &file, dirty)
+                .map_err(|e| refuse::path(ctx, &shown, e))
+        })?;
+        ctx.ws.remove_emptied_parents(&location.real);
+    }
+    Ok(DeleteResult {
+        path: shown,
+        previous_sha256: actual,
+        applied: !req.dry_run,
+        id,
+    })
+}
+
+/// Deletes the symbolic link at `location` itself (never what it leads to), journaled
+/// with its target so that an undo makes it again.
+fn delete_link(
+    ctx: &Context,
+    req: &DeleteRequest,
+    location: &Location,
+    steps: Steps<'_>,
+) -> Outcome<DeleteResult> {
+    let shown = location.shown.clone();
+    let target = ctx
+        .ws
+        .read_link(location)
+        .map_err(|e| refuse::path(ctx, &shown, e))?;
+    let actual = link_version(&target);
+    let version = Version::of(location, Some(&actual)).expecting(req.expected_sha256.as_deref());
+    let checked = steps.check(&[version])?;
+    let payload = Payload {
+        path: Some(&shown),
+        operation: Some("delete"),
+        bytes: Some(target.len() as u64),
+        base_sha256: Some(&actual),
+        ..Payload::of(ctx, DeleteRequest::TOOL, req.dry_run)
+    };
+    let mut id = None;
+    if let Some(approved) = checked.authorize(&shown, &payload)? {
+        let planned = Planned {
+            record: FileRecord {
+                link: Some(target.clone()),
+                ..FileRecord::write(&location.real, Some(actual.clone()), None)
+            },
+            keep: Keep::Nothing,
+        };
+        let change = Change::of(DeleteRequest::TOOL, vec![planned]);
+        id = approved.commit(change, vec![None], |_, dirty| {
+            ctx.ws
+                .remove_link(location, &target, dirty)
                 .map_err(|e| refuse::path(ctx, &shown, e))
         })?;
         ctx.ws.remove_emptied_parents(&location.real);

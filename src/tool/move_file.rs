@@ -15,7 +15,7 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{Error, Kind, Location, OpenFile, Replace};
 
 use super::args::{self, invalid, Request};
-use super::journal::{FileRecord, Keep, Planned};
+use super::journal::{entry::link_version, FileRecord, Keep, Planned};
 use super::mutation::commit::Change;
 use super::mutation::pipeline::{self, Plan, Steps, Version};
 use super::mutation::session_check;
@@ -71,7 +71,11 @@ pub struct MoveResult {
 fn destination(ctx: &Context, to: &Location) -> Outcome<(Option<OpenFile>, Option<String>)> {
     let to_shown = to.shown.as_str();
     match to.kind {
-        Some(Kind::Directory | Kind::Other) => Err(refuse::not_a_file(to_shown).into()),
+        // A link at the destination is not replaced: what it leads to would be the
+        // caller's concern.
+        Some(Kind::Directory | Kind::Other | Kind::Link) => {
+            Err(refuse::not_a_file(to_shown).into())
+        }
         Some(Kind::File) => {
             let mut file = ctx
                 .ws
@@ -151,9 +155,53 @@ impl Plan for MoveRequest {
         vec![&self.from, &self.to]
     }
 
+    fn own_links(&self) -> bool {
+        true
+    }
+
     fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<MoveResult> {
         move_file(ctx, self, (&at[0], &at[1]), steps)
     }
+}
+
+/// The file to move, open, and its digest — or, for a symbolic link (moved as itself,
+/// as mv moves it), no file, its version and its target.
+fn source(ctx: &Context, from: &Location) -> Outcome<(Option<OpenFile>, String, Option<String>)> {
+    let shown = from.shown.as_str();
+    if from.kind == Some(Kind::Link) {
+        let target = ctx
+            .ws
+            .read_link(from)
+            .map_err(|e| refuse::path(ctx, shown, e))?;
+        return Ok((None, link_version(&target), Some(target)));
+    }
+    let mut file = ctx
+        .ws
+        .open_file(from)
+        .map_err(|e| refuse::path(ctx, shown, e))?;
+    let sha256 = file
+        .sha256()
+        .map_err(|e| anyhow::Error::new(e).context("hashing the file to move"))?;
+    Ok((Some(file), sha256, None))
+}
+
+/// Refuses to move a symbolic link to `target` to `to` unless, read from there, it
+/// leads where any path may (§5): inside the root, not into `.stitch/` or `.git/`.
+fn leads_inside(ctx: &Context, to: &Location, target: &str) -> Outcome<()> {
+    let from_there = if target.starts_with('/') {
+        target.to_owned()
+    } else {
+        match to.real.rsplit_once('/') {
+            Some((parent, _)) => format!("{parent}/{target}"),
+            None => target.to_owned(),
+        }
+    };
+    let location = ctx
+        .ws
+        .locate(&from_there)
+        .map_err(|e| refuse::path(ctx, &to.shown, e))?;
+    refuse::protected(&location, true)?;
+    Ok(())
 }
 
 /// Checks both ends (under the locks) and moves the file.
@@ -171,7 +219,7 @@ fn move_file(
                 .into())
         }
         Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&from_shown).into()),
-        Some(Kind::File) => {}
+        Some(Kind::File | Kind::Link) => {}
     }
     if from.real == to.real {
         return Err(invalid(
@@ -180,13 +228,13 @@ fn move_file(
         )
         .into());
     }
-    let mut source = ctx
-        .ws
-        .open_file(from)
-        .map_err(|e| refuse::path(ctx, &from_shown, e))?;
-    let sha256 = source
-        .sha256()
-        .map_err(|e| anyhow::Error::new(e).context("hashing the file to move"))?;
+    let (source, sha256, link) = source(ctx, from)?;
+    if let Some(target) = &link {
+        leads_inside(ctx, to, target)?;
+    }
+    let size = source
+        .as_ref()
+        .map_or_else(|| link.as_ref().map_or(0, |t| t.len() as u64), |s| s.size);
     let moved = Version::of(from, Some(&sha256)).expecting(req.expected_sha256.as_deref());
     let checked = steps.check(&[moved])?;
     let (replaced, previous) = destination(ctx, to)?;
@@ -194,13 +242,7 @@ fn move_file(
     if let (Some(file), Some(actual)) = (&replaced, &previous) {
         replaceable(ctx, req, to, (file, actual))?;
     }
-    let payload = payload(
-        ctx,
-        req,
-        (from, to),
-        source.size,
-        (previous.as_deref(), &sha256),
-    );
+    let payload = payload(ctx, req, (from, to), size, (previous.as_deref(), &sha256));
     let mut id = None;
     if let Some(approved) = checked.authorize(&to_shown, &payload)? {
         let planned = Planned {
@@ -213,6 +255,7 @@ fn move_file(
                 bytes: 0,
                 unfinished: false,
                 mode: None,
+                link: link.clone(),
             },
             keep: match &replaced {
                 Some(file) => Keep::File {

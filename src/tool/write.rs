@@ -90,7 +90,9 @@ fn write_once(
         );
     }
     let replaced = match location.kind {
-        Some(Kind::Directory | Kind::Other) => return Err(refuse::not_a_file(&shown).into()),
+        Some(Kind::Directory | Kind::Other | Kind::Link) => {
+            return Err(refuse::not_a_file(&shown).into())
+        }
         Some(Kind::File) => {
             let mut file = ctx
                 .ws

@@ -188,7 +188,7 @@ impl Workspace {
     pub fn open_file(&self, location: &Location) -> Result<OpenFile, Error> {
         match location.kind {
             None => return Err(Error::NotFound),
-            Some(Kind::Directory | Kind::Other) => return Err(Error::NotAFile),
+            Some(Kind::Directory | Kind::Other | Kind::Link) => return Err(Error::NotAFile),
             Some(Kind::File) => {}
         }
         let mut options = OpenOptions::new();

@@ -17,6 +17,7 @@ mod guard;
 pub mod home;
 pub mod journal;
 mod key;
+mod link;
 pub mod path;
 mod resolve;
 mod state;

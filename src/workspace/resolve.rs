@@ -36,6 +36,8 @@ pub enum Kind {
     File,
     Directory,
     Other,
+    /// A symbolic link taken as itself ([`super::Workspace::locate_own`] only).
+    Link,
 }
 
 impl Kind {

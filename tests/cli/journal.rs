@@ -18,3 +18,5 @@ mod crash;
 // The store: entries bounded where they are written, the byte bound held at once, and
 // two keys on one checkout never removing what the other's entries name.
 mod store;
+// A symbolic link deleted and moved as itself, kept as a link, made again by undo.
+mod links;

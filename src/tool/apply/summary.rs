@@ -141,6 +141,7 @@ fn records<'a>(
             bytes: 0,
             unfinished: false,
             mode: None,
+            link: None,
         });
         in_moves.insert(origin);
         in_moves.insert(real);

@@ -248,6 +248,7 @@ fn publish(
             bytes: 0,
             unfinished: false,
             mode: None,
+            link: None,
         },
         keep: Keep::File {
             location,

@@ -66,6 +66,11 @@ pub struct FileRecord {
     /// (not the kept file's own, which anyone who can write the journal could set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<u32>,
+    /// The target of the symbolic link this record creates, removes or moves (a link is
+    /// taken as itself, as rm, mv and git take it): its version, in `before` or `after`,
+    /// is [`link_version`] of this target, and nothing is kept for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
     /// The change was finished by a later call after its process died, and this file
     /// had been changed by someone else in between (it was at neither `before` nor
     /// `after`), so it was left as it was.
@@ -87,6 +92,7 @@ impl FileRecord {
             bytes: 0,
             unfinished: false,
             mode: None,
+            link: None,
         }
     }
 
@@ -105,6 +111,15 @@ impl FileRecord {
         }
         states
     }
+}
+
+/// The version of a symbolic link to `target`, as the journal names it beside files'
+/// digests: a digest no file's content is known to have.
+#[must_use]
+pub fn link_version(target: &str) -> String {
+    let mut bytes = b"stitch symlink\0".to_vec();
+    bytes.extend_from_slice(target.as_bytes());
+    crate::digest::sha256_hex(&bytes)
 }
 
 type Tag = Hmac<Sha256>;
@@ -241,6 +256,7 @@ mod tests {
                 bytes: 1,
                 unfinished: false,
                 mode: None,
+                link: None,
             }],
             edits: Vec::new(),
             roll_forward: false,

@@ -454,7 +454,7 @@ pub fn scan(ctx: &Context, keyed: &Keyed, shelf: Shelf) -> Outcome<Scan> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Now {
     Absent,
-    /// A regular file with this digest.
+    /// A regular file with this digest (or a symbolic link, with its version).
     File(String),
     /// Something that cannot be told apart: a directory, a special file, an error.
     Other,
@@ -481,14 +481,19 @@ impl Now {
     }
 }
 
-/// What is at the real path `real` now.
+/// What is at the real path `real` now: a symbolic link there is taken as itself, its
+/// version [`entry::link_version`] of its target.
 pub fn current(ctx: &Context, real: &str) -> Now {
     use crate::workspace::Kind;
-    let Ok(location) = ctx.ws.locate(real) else {
+    let Ok(location) = ctx.ws.locate_own(real) else {
         return Now::Other;
     };
     match location.kind {
         None => Now::Absent,
+        Some(Kind::Link) => ctx
+            .ws
+            .read_link(&location)
+            .map_or(Now::Other, |target| Now::File(entry::link_version(&target))),
         Some(Kind::File) => match ctx
             .ws
             .open_file(&location)

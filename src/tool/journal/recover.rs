@@ -196,6 +196,7 @@ fn finish(ctx: &Context, keyed: Option<&Keyed>, name: &str, mut entry: Entry) {
     let all_kept = entry.files.iter().enumerate().all(|(index, f)| {
         (f.from.is_some() && f.from_before.is_none())
             || f.after.is_none()
+            || f.link.is_some()
             || ctx
                 .ws
                 .journal_present(Shelf::Pending, &entry::new_version_name(&entry.id, index))
@@ -216,6 +217,13 @@ fn finish(ctx: &Context, keyed: Option<&Keyed>, name: &str, mut entry: Entry) {
     let id = entry.id.clone();
     for (index, file) in entry.files.iter_mut().enumerate() {
         let done = match (&file.from, &file.after) {
+            (None, Some(after)) if file.link.is_some() => make_link(
+                ctx,
+                &file.path,
+                (file.before.as_deref(), after),
+                file.link.as_deref().unwrap_or_default(),
+                &mut dirty,
+            ),
             (None, Some(after)) => put(
                 ctx,
                 &id,
@@ -317,7 +325,7 @@ fn put(
     if !now.is(before) {
         return false;
     }
-    let Ok(location) = ctx.ws.locate(path) else {
+    let Ok(location) = ctx.ws.locate_own(path) else {
         return false;
     };
     if ctx.ws.create_dirs(&location.missing_dirs).is_err() {
@@ -330,6 +338,32 @@ fn put(
         .unwrap_or(false)
 }
 
+/// Makes the symbolic link to `target` (version `after`) at `path` if it is still at
+/// `before` — nothing: a link is only made where nothing was. True when the link is
+/// there now.
+fn make_link(
+    ctx: &Context,
+    path: &str,
+    (before, after): (Option<&str>, &str),
+    target: &str,
+    dirty: &mut Dirty,
+) -> bool {
+    let now = current(ctx, path);
+    if now.is(Some(after)) {
+        return true;
+    }
+    if before.is_some() || !now.is(None) || entry::link_version(target) != after {
+        return false;
+    }
+    ctx.ws
+        .locate_own(path)
+        .and_then(|location| {
+            ctx.ws.create_dirs(&location.missing_dirs)?;
+            ctx.ws.make_link(&location, target, dirty)
+        })
+        .is_ok()
+}
+
 /// Removes `path` if it is still at `before`. True when it is absent now.
 fn remove(ctx: &Context, path: &str, before: Option<&str>, dirty: &mut Dirty) -> bool {
     let now = current(ctx, path);
@@ -340,7 +374,7 @@ fn remove(ctx: &Context, path: &str, before: Option<&str>, dirty: &mut Dirty) ->
         return false;
     }
     ctx.ws
-        .locate(path)
+        .locate_own(path)
         .and_then(|location| ctx.ws.remove_into(&location, dirty))
         .is_ok()
 }
@@ -367,7 +401,7 @@ fn move_back(
     } else {
         Replace::Never
     };
-    let (Ok(source), Ok(dest)) = (ctx.ws.locate(from), ctx.ws.locate(to)) else {
+    let (Ok(source), Ok(dest)) = (ctx.ws.locate_own(from), ctx.ws.locate_own(to)) else {
         return false;
     };
     ctx.ws

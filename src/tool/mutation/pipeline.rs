@@ -36,6 +36,12 @@ pub trait Plan {
     /// builds the change and takes it through `steps` (check, authorize, commit).
     fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<Self::Output>;
 
+    /// Whether a symbolic link at the last component of a path is the object itself (a
+    /// delete, a move, an undo: as rm, mv and git take it) rather than what it leads to.
+    fn own_links(&self) -> bool {
+        false
+    }
+
     /// The failure to report when a file kept changing under every try (the caller who
     /// named the version it saw is told it is stale instead).
     fn gave_up(&self, ctx: &Context, at: &[Location], failure: Failure) -> Failure {
@@ -49,7 +55,7 @@ const ATTEMPTS: u32 = 2;
 
 /// Takes `plan` through every step of a mutation; see the module's documentation.
 pub fn run<P: Plan>(ctx: &Context, plan: &P) -> Outcome<P::Output> {
-    let targets = target::acquire_all(ctx, &plan.paths())?;
+    let targets = target::acquire_all(ctx, &plan.paths(), plan.own_links())?;
     let at = targets.locations.as_slice();
     // A file another program changed between the read and the rename is looked at once
     // more, from a fresh read; changed again, the change is refused.
@@ -127,7 +133,11 @@ impl<'c> Steps<'c> {
 fn check(ctx: &Context, versions: &[Version<'_>]) -> Outcome<()> {
     for v in versions {
         let location = v.location;
-        session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
+        // A link taken as itself cannot be read as itself, so no session has read it:
+        // what it leads to is the session's concern, and it is not touched.
+        if location.kind != Some(crate::workspace::Kind::Link) {
+            session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
+        }
         if let Some(expected) = v.expected {
             let same = v.sha256.is_some_and(|a| expected.eq_ignore_ascii_case(a));
             if !same {

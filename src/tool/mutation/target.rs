@@ -18,11 +18,13 @@ pub struct Targets {
 
 /// Locates each of `raws` for a mutation, refuses protected or forbidden paths, and takes
 /// all their locks in one order (see [`lock::acquire_all`]), so two calls never
-/// deadlock. What exists is looked at again under the locks: that is what counts.
-pub fn acquire_all(ctx: &Context, raws: &[&str]) -> Outcome<Targets> {
+/// deadlock. What exists is looked at again under the locks: that is what counts. With
+/// `own_links`, a symbolic link at a path's last component is the target itself
+/// ([`crate::workspace::Workspace::locate_own`]).
+pub fn acquire_all(ctx: &Context, raws: &[&str], own_links: bool) -> Outcome<Targets> {
     let mut located = Vec::with_capacity(raws.len());
     for raw in raws {
-        let one = checked(ctx, raw)?;
+        let one = checked(ctx, raw, own_links)?;
         refuse::file_path(raw, &one)?;
         located.push(one);
     }
@@ -32,7 +34,7 @@ pub fn acquire_all(ctx: &Context, raws: &[&str]) -> Outcome<Targets> {
         lock::acquire_all(&ctx.ws, &reals, &ctx.wait).map_err(|e| refuse::lock(ctx, first, e))?;
     let locations = raws
         .iter()
-        .map(|raw| checked(ctx, raw))
+        .map(|raw| checked(ctx, raw, own_links))
         .collect::<Outcome<Vec<_>>>()?;
     Ok(Targets {
         locations,
@@ -40,8 +42,13 @@ pub fn acquire_all(ctx: &Context, raws: &[&str]) -> Outcome<Targets> {
     })
 }
 
-fn checked(ctx: &Context, raw: &str) -> Outcome<Location> {
-    let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
+fn checked(ctx: &Context, raw: &str, own_links: bool) -> Outcome<Location> {
+    let location = if own_links {
+        ctx.ws.locate_own(raw)
+    } else {
+        ctx.ws.locate(raw)
+    }
+    .map_err(|e| refuse::path(ctx, raw, e))?;
     refuse::protected(&location, true)?;
     approve::rules(ctx, &location, true)?;
     Ok(location)

@@ -108,6 +108,11 @@ impl pipeline::Plan for Plan<'_> {
         self.after.keys().map(String::as_str).collect()
     }
 
+    /// The entry's paths are real paths: a symbolic link at one is what stands there.
+    fn own_links(&self) -> bool {
+        true
+    }
+
     /// The files are looked at against the entry's versions after, not a session's
     /// record: an undo needs no read first, only that no work was done since.
     fn build(&self, ctx: &Context, _: &[Location], steps: Steps<'_>) -> Outcome<UndoResult> {

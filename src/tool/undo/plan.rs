@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::super::journal::FileRecord;
+use super::super::journal::{entry::link_version, FileRecord};
 
 /// One step of an undo.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,11 +15,23 @@ pub enum Step {
         from: String,
         to: String,
         sha: Option<String>,
+        /// The target, when what moves back is a symbolic link.
+        link: Option<String>,
     },
     /// The kept version `sha` is put at `path` (replacing what is there, or creating it).
     Put { path: String, sha: String },
-    /// The file at `path` is removed (it was created by the change).
-    Remove { path: String },
+    /// A symbolic link to `target` is made at `path` (the change removed it).
+    Link { path: String, target: String },
+    /// The file at `path` is removed (it was created by the change) — or, with `link`,
+    /// the symbolic link to that target.
+    Remove { path: String, link: Option<String> },
+}
+
+/// The target of `file`'s link, when its version `version` is that link.
+fn link_at(file: &FileRecord, version: &str) -> Option<String> {
+    file.link
+        .clone()
+        .filter(|target| link_version(target) == version)
 }
 
 /// Each path the change touched, with its version after the change (`None`: absent).
@@ -44,6 +56,7 @@ pub fn steps(files: &[FileRecord]) -> Vec<Step> {
                 from: file.path.clone(),
                 to: from.clone(),
                 sha: file.from_before.clone(),
+                link: file.after.as_deref().and_then(|v| link_at(file, v)),
             });
             if let Some(before) = &file.before {
                 steps.push(Step::Put {
@@ -54,12 +67,19 @@ pub fn steps(files: &[FileRecord]) -> Vec<Step> {
             continue;
         }
         steps.push(match &file.before {
-            Some(before) => Step::Put {
-                path: file.path.clone(),
-                sha: before.clone(),
+            Some(before) => match link_at(file, before) {
+                Some(target) => Step::Link {
+                    path: file.path.clone(),
+                    target,
+                },
+                None => Step::Put {
+                    path: file.path.clone(),
+                    sha: before.clone(),
+                },
             },
             None => Step::Remove {
                 path: file.path.clone(),
+                link: file.after.as_deref().and_then(|v| link_at(file, v)),
             },
         });
     }
@@ -86,6 +106,7 @@ mod tests {
             bytes: 0,
             unfinished: false,
             mode: None,
+            link: None,
         }
     }
 
@@ -99,6 +120,7 @@ mod tests {
                     from: "to".into(),
                     to: "from".into(),
                     sha: None,
+                    link: None,
                 },
                 Step::Put {
                     path: "to".into(),
@@ -121,6 +143,7 @@ mod tests {
                 from: "to".into(),
                 to: "from".into(),
                 sha: Some("old".into()),
+                link: None,
             }]
         );
     }
@@ -129,7 +152,10 @@ mod tests {
     fn a_created_file_is_removed_and_a_deleted_one_put_back() {
         assert_eq!(
             steps(&[record("a", None, None, Some("x"))]),
-            [Step::Remove { path: "a".into() }]
+            [Step::Remove {
+                path: "a".into(),
+                link: None
+            }]
         );
         assert_eq!(
             steps(&[record("a", None, Some("x"), None)]),

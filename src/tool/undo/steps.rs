@@ -7,10 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::digest::sha256_hex;
 use crate::refusal::{Code, Failure, Outcome, Refusal};
-use crate::workspace::{Dirty, Location, OpenFile, Replace, Staged, WriteMode};
+use crate::workspace::{Dirty, Kind, Location, OpenFile, Replace, Staged, WriteMode};
 
 use super::super::args::Request;
-use super::super::journal::{self, About, Entry, FileRecord, Keep, Planned};
+use super::super::journal::{self, entry::link_version, About, Entry, FileRecord, Keep, Planned};
 use super::super::mutation::commit::Change;
 use super::super::mutation::kill_hook;
 use super::super::mutation::pipeline::Checked;
@@ -128,8 +128,20 @@ fn originals(
         if sha.is_some() {
             let location = ctx
                 .ws
-                .locate(path)
+                .locate_own(path)
                 .map_err(|e| refuse::path(ctx, path, e))?;
+            // A symbolic link the entry left (a link moved or made) is the link itself:
+            // it must still lead where it did. Nothing of it is kept or opened.
+            if location.kind == Some(Kind::Link) {
+                let target = ctx
+                    .ws
+                    .read_link(&location)
+                    .map_err(|e| refuse::path(ctx, path, e))?;
+                if Some(link_version(&target)) != *sha {
+                    return Err(refuse::changed(path).into());
+                }
+                continue;
+            }
             let file = ctx
                 .ws
                 .open_file(&location)
@@ -167,7 +179,12 @@ fn records<'s>(
     let mut records: Vec<(FileRecord, Option<&str>)> = Vec::new();
     for step in steps {
         let (record, keep_original) = match step {
-            Step::MoveBack { from, to, sha } => {
+            Step::MoveBack {
+                from,
+                to,
+                sha,
+                link,
+            } => {
                 let moved = state.get(from).cloned().flatten();
                 // Put back as another version, the file at `from` is gone: it is kept, so
                 // that undoing the undo can bring it back.
@@ -182,6 +199,7 @@ fn records<'s>(
                     bytes: 0,
                     unfinished: false,
                     mode: None,
+                    link: link.clone(),
                 };
                 state.insert(to.clone(), record.after.clone());
                 state.insert(from.clone(), None);
@@ -189,7 +207,7 @@ fn records<'s>(
                 touched.insert(to.clone());
                 (record, keep)
             }
-            Step::Put { path, .. } | Step::Remove { path } => {
+            Step::Put { path, .. } | Step::Link { path, .. } | Step::Remove { path, .. } => {
                 let new = sha_of(step);
                 let before = state.get(path).cloned().flatten();
                 let original =
@@ -203,6 +221,11 @@ fn records<'s>(
                     bytes: 0,
                     unfinished: false,
                     mode: None,
+                    link: match step {
+                        Step::Link { target, .. } => Some(target.clone()),
+                        Step::Remove { link, .. } => link.clone(),
+                        _ => None,
+                    },
                 };
                 state.insert(path.clone(), new);
                 touched.insert(path.clone());
@@ -270,14 +293,16 @@ fn stage_all<'w>(
     Ok(staged)
 }
 
-/// Whether the record's new content is a kept version put in place (not a rename).
+/// Whether the record's new content is a kept version put in place (not a rename, not a
+/// symbolic link made).
 fn staged_content(record: &FileRecord) -> bool {
-    record.from.is_none() || record.from_before.is_some()
+    record.link.is_none() && (record.from.is_none() || record.from_before.is_some())
 }
 
 fn sha_of(step: &Step) -> Option<String> {
     match step {
         Step::Put { sha, .. } => Some(sha.clone()),
+        Step::Link { target, .. } => Some(link_version(target)),
         _ => None,
     }
 }
@@ -300,7 +325,11 @@ fn apply(
     bases: Bases<'_>,
     dirty: &mut Dirty,
 ) -> Outcome<()> {
-    let located = |path: &str| ctx.ws.locate(path).map_err(|e| refuse::path(ctx, path, e));
+    let located = |path: &str| {
+        ctx.ws
+            .locate_own(path)
+            .map_err(|e| refuse::path(ctx, path, e))
+    };
     let remove = |location: &Location, base: Option<&OpenFile>, dirty: &mut Dirty| match base {
         Some(base) => ctx.ws.remove_unchanged(location, base, dirty),
         None => ctx.ws.remove_into(location, dirty),
@@ -332,6 +361,17 @@ fn apply(
             .map_err(|e| refuse::path(ctx, &record.path, e));
     }
     let location = located(&record.path)?;
+    if let Some(target) = &record.link {
+        // A symbolic link made again, or removed: only the link, never what it leads to.
+        return match record.after {
+            Some(_) => ctx
+                .ws
+                .create_dirs(&location.missing_dirs)
+                .and_then(|()| ctx.ws.make_link(&location, target, dirty)),
+            None => ctx.ws.remove_link(&location, target, dirty),
+        }
+        .map_err(|e| refuse::path(ctx, &record.path, e));
+    }
     remove(&location, bases.at, dirty).map_err(|e| refuse::path(ctx, &record.path, e))
 }
 
