@@ -204,11 +204,26 @@ fn unhex(hex: &[u8]) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// The file name of an entry: its id and the bytes of content it keeps, so that the
-/// bounds can be checked from a directory listing.
+/// The file name of an entry: its id, the bytes of content it keeps (so that the bounds
+/// can be checked from a directory listing) and the id of the key it is authenticated
+/// under ([`key_id`]; [`RECORD_KEY`] for a record-only entry), so that another key's
+/// entries are told from the listing, without reading them.
 #[must_use]
-pub fn file_name(id: &str, kept: u64) -> String {
-    format!("{id}-{kept}.entry")
+pub fn file_name(id: &str, kept: u64, key: &str) -> String {
+    format!("{id}-{kept}-{key}.entry")
+}
+
+/// The key id in the name of a record-only entry ([`Entry::record_only`]).
+pub const RECORD_KEY: &str = "record";
+
+/// The id of `key`, as entry names carry it: 16 hex digits of an HMAC under it, which
+/// tell nothing of the key.
+#[must_use]
+pub fn key_id(key: &[u8]) -> String {
+    let mut mac = Tag::new_from_slice(key).expect("HMAC takes a key of any length");
+    mac.update(b"stitch key id 1");
+    let digest = mac.finalize().into_bytes();
+    crate::digest::hex(&digest[..8])
 }
 
 /// The name under `pending/` of the new version of the `index`th file of the entry `id`.
@@ -228,12 +243,31 @@ pub fn parse_new_version_name(name: &str) -> Option<&str> {
     valid.then_some(id)
 }
 
-/// The id and kept bytes a file name of [`file_name`]'s pattern holds.
+/// The id and kept bytes a file name of [`file_name`]'s pattern holds (or of the
+/// pattern before key ids, `{id}-{kept}.entry`).
 #[must_use]
 pub fn parse_name(name: &str) -> Option<(&str, u64)> {
-    let (id, kept) = name.strip_suffix(".entry")?.split_once('-')?;
-    let valid = id.len() == 20 && id.bytes().all(|b| b.is_ascii_digit());
-    Some((id, kept.parse().ok()?)).filter(|_| valid)
+    parts(name).map(|(id, kept, _)| (id, kept))
+}
+
+/// The key id a file name of [`file_name`]'s pattern holds; `None` for a name of the
+/// pattern before key ids, or not an entry's.
+#[must_use]
+pub fn key_of(name: &str) -> Option<&str> {
+    parts(name).and_then(|(_, _, key)| key)
+}
+
+fn parts(name: &str) -> Option<(&str, u64, Option<&str>)> {
+    let mut parts = name.strip_suffix(".entry")?.splitn(3, '-');
+    let id = parts.next()?;
+    let kept = parts.next()?.parse().ok()?;
+    let key = parts.next();
+    let valid = id.len() == 20
+        && id.bytes().all(|b| b.is_ascii_digit())
+        && key.is_none_or(|k| {
+            !k.is_empty() && k.len() <= 32 && k.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
+    valid.then_some((id, kept, key))
 }
 
 #[cfg(test)]
@@ -305,8 +339,18 @@ mod tests {
 
     #[test]
     fn names_carry_the_id_and_the_kept_bytes() {
-        let name = super::file_name("00000000000000000001", 42);
+        let name = super::file_name("00000000000000000001", 42, "0123abcd");
         assert_eq!(parse_name(&name), Some(("00000000000000000001", 42)));
+        assert_eq!(super::key_of(&name), Some("0123abcd"));
+        let before_key_ids = "00000000000000000001-42.entry";
+        assert_eq!(
+            parse_name(before_key_ids),
+            Some(("00000000000000000001", 42))
+        );
+        assert_eq!(super::key_of(before_key_ids), None);
+        assert_eq!(parse_name("00000000000000000001-42-a/b.entry"), None);
+        assert_ne!(super::key_id(b"one"), super::key_id(b"two"));
+        assert_eq!(super::key_id(b"one").len(), 16);
         assert_eq!(parse_name("1-2.entry"), None);
         assert_eq!(parse_name("00000000000000000001-x.entry"), None);
     }

@@ -30,6 +30,8 @@ pub use recover::recover;
 pub struct Keyed {
     key: [u8; crate::workspace::KEY_BYTES],
     root: Vec<u8>,
+    /// The key's id, as the names of its entries carry it ([`entry::key_id`]).
+    id: String,
 }
 
 /// Whether the journal is on in `ctx`: the key, or why it is off. Looked up once a call.
@@ -49,6 +51,7 @@ fn look_up(ctx: &Context) -> Result<Keyed, String> {
         Ok(key) => Ok(Keyed {
             key,
             root: ctx.ws.root_path().as_os_str().as_encoded_bytes().to_vec(),
+            id: entry::key_id(&key),
         }),
         Err(_) => Err(format!(
             "the journal's key ({}) cannot be made or read, so the journal is off",
@@ -219,7 +222,7 @@ pub fn prepare<'w, 'p>(
             }
         }
         let entry = entry(id, nanos, rolling);
-        let name = entry::file_name(&entry.id, kept_bytes);
+        let name = entry::file_name(&entry.id, kept_bytes, &keyed.id);
         let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
         match ctx.ws.journal_write(&name, &bytes) {
             Ok(unsynced) => {
@@ -295,7 +298,7 @@ fn record_only<'w, 'p>(
             // change of one file is.
             Err(_) => return Ok(None),
         }
-        let name = entry::file_name(&entry.id, 0);
+        let name = entry::file_name(&entry.id, 0, entry::RECORD_KEY);
         let written = ctx.ws.journal_write_as(&name, |identity| {
             entry::encode(&entry, &entry::record_key(identity), &root)
         });
@@ -403,51 +406,86 @@ pub fn entries(
     keyed: &Keyed,
     shelf: Shelf,
 ) -> Outcome<(Vec<(String, Entry)>, usize)> {
-    let scan = scan(ctx, keyed, shelf)?;
+    let scan = scan(ctx, keyed, shelf, Others::Counted)?;
     Ok((scan.ours, scan.foreign))
 }
 
-/// What lies on a shelf: the entries that verify (oldest first), how many do not, and
-/// the versions named by those another key wrote (which no prune or recovery of ours
-/// removes).
+/// How [`scan`] takes the entries another key wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Others {
+    /// Counted from their names, never read: what listing and undoing need.
+    Counted,
+    /// Read, for the versions they name (which no prune of ours removes).
+    Read,
+}
+
+/// The most bytes one call reads of entries that turn out not to verify (another key's,
+/// planted, copied, damaged): past it, the rest are counted in `foreign` unread, so
+/// thousands of planted entries cost a call little.
+pub const FOREIGN_BUDGET: u64 = 8 << 20;
+
+/// What lies on a shelf: the entries that verify (oldest first), how many do not, the
+/// versions named by those another key wrote (which no prune or recovery of ours
+/// removes), and whether some were left unread ([`FOREIGN_BUDGET`]) though asked for.
 #[derive(Debug, Default)]
 pub struct Scan {
     pub ours: Vec<(String, Entry)>,
     pub foreign: usize,
     pub foreign_kept: std::collections::HashSet<String>,
+    pub unread: bool,
 }
 
-/// Reads every entry on `shelf` ([`Scan`]).
-pub fn scan(ctx: &Context, keyed: &Keyed, shelf: Shelf) -> Outcome<Scan> {
+/// Reads the entries on `shelf` ([`Scan`]): ours, by the key id in their names (and those
+/// named before key ids, within the budget); another key's only as `others` says.
+pub fn scan(ctx: &Context, keyed: &Keyed, shelf: Shelf, others: Others) -> Outcome<Scan> {
     let names = ctx
         .ws
         .journal_list(shelf)
         .map_err(|e| state_failure(ctx, e))?;
     let mut scan = Scan::default();
+    let mut budget = FOREIGN_BUDGET;
     for name in names {
         if name.starts_with('.') {
             continue;
         }
-        let found = entry::parse_name(&name).and_then(|(id, _)| {
-            let bytes = ctx
-                .ws
-                .journal_read(shelf, &name, entry::MAX_ENTRY_BYTES)
-                .ok()??;
-            Some(entry::classify(&bytes, &keyed.key, &keyed.root, id))
-        });
-        match found {
-            Some(entry::Found::Ours(entry)) => scan.ours.push((name, entry)),
-            Some(entry::Found::Foreign(entry)) => {
+        let Some((id, _)) = entry::parse_name(&name) else {
+            scan.foreign += 1;
+            continue;
+        };
+        let key = entry::key_of(&name);
+        let ours = key == Some(keyed.id.as_str());
+        let wanted = ours || key.is_none() || others == Others::Read;
+        if !wanted || (!ours && budget == 0) {
+            scan.foreign += 1;
+            scan.unread |= wanted;
+            continue;
+        }
+        let Ok(Some(bytes)) = ctx.ws.journal_read(shelf, &name, entry::MAX_ENTRY_BYTES) else {
+            scan.foreign += 1;
+            continue;
+        };
+        match entry::classify(&bytes, &keyed.key, &keyed.root, id) {
+            entry::Found::Ours(entry) => scan.ours.push((name, entry)),
+            found => {
                 scan.foreign += 1;
-                for file in &entry.files {
-                    scan.foreign_kept.extend(file.kept_versions().cloned());
+                budget = budget.saturating_sub(bytes.len() as u64);
+                if let entry::Found::Foreign(entry) = found {
+                    for file in &entry.files {
+                        scan.foreign_kept.extend(file.kept_versions().cloned());
+                    }
                 }
             }
-            _ => scan.foreign += 1,
         }
     }
     scan.ours.sort_by(|a, b| a.1.id.cmp(&b.1.id));
     Ok(scan)
+}
+
+/// Whether the entry `name` may be this key's: its name carries this key's id, or no
+/// key id at all (an entry named before key ids).
+#[must_use]
+pub fn maybe_ours(keyed: &Keyed, name: &str) -> bool {
+    entry::key_of(name).is_none_or(|key| key == keyed.id)
 }
 
 /// What is at a path now.

@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 use crate::workspace::journal::Shelf;
 
 use super::super::Context;
-use super::{entry, scan, Keyed};
+use super::{entry, maybe_ours, scan, Keyed, Others};
 
 /// A kept version younger than this may belong to an entry being made right now.
 pub const IN_FLIGHT_SECS: u64 = 2;
@@ -46,7 +46,7 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
     }
     let (mut count, mut total) = (0u64, 0u64);
     let tallied = ctx.ws.journal_each(Shelf::Entries, |name| {
-        if let Some((_, kept)) = entry::parse_name(name) {
+        if let Some((_, kept)) = entry::parse_name(name).filter(|_| maybe_ours(keyed, name)) {
             count += 1;
             total = total.saturating_add(kept);
         }
@@ -59,7 +59,7 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
     let Some(_alone) = crate::lock::journal_exclusive(&ctx.ws) else {
         return;
     };
-    let Ok(listed) = scan(ctx, keyed, Shelf::Entries) else {
+    let Ok(listed) = scan(ctx, keyed, Shelf::Entries, Others::Read) else {
         return;
     };
     let valid = listed.ours;
@@ -81,7 +81,7 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
     }
     // Named: by the entries that stay, by those pending (a change that died, settled by
     // recovery), and by every entry another key wrote, on either shelf.
-    let Ok(pending) = scan(ctx, keyed, Shelf::Pending) else {
+    let Ok(pending) = scan(ctx, keyed, Shelf::Pending, Others::Read) else {
         return;
     };
     let mut named: HashSet<String> = listed.foreign_kept;
@@ -90,6 +90,10 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
         for file in &e.files {
             named.extend(file.kept_versions().cloned());
         }
+    }
+    // Another key's entries left unread may name any version: none is removed then.
+    if listed.unread || pending.unread {
+        return;
     }
     let Ok(objects) = ctx.ws.journal_objects(false) else {
         return;
@@ -118,10 +122,10 @@ mod tests {
 
     #[test]
     fn small_bounds_and_sizeable_changes_are_checked_every_time() {
-        let name = file_name("00000000000000000001", 10);
+        let name = file_name("00000000000000000001", 10, "k");
         assert!(due(&name, CHECKED_EVERY_TIME, 1 << 30));
         assert!(due(
-            &file_name("00000000000000000001", 1 << 23),
+            &file_name("00000000000000000001", 1 << 23, "k"),
             1000,
             1 << 30
         ));
@@ -130,7 +134,13 @@ mod tests {
     #[test]
     fn past_them_about_one_change_in_sixteen_is_checked() {
         let checked = (0..16_000u64)
-            .filter(|n| due(&file_name(&format!("{:020}", n * 1000), 10), 1000, 1 << 30))
+            .filter(|n| {
+                due(
+                    &file_name(&format!("{:020}", n * 1000), 10, "k"),
+                    1000,
+                    1 << 30,
+                )
+            })
             .count();
         let expected = 16_000 / usize::from(CHECK_ONE_IN);
         assert!(

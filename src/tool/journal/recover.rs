@@ -74,11 +74,22 @@ pub fn reconcile(ctx: &Context, keyed: Option<&Keyed>) {
     };
     let mut named_before = Vec::new();
     let mut entry_ids: HashSet<&str> = HashSet::new();
+    // Another key's entry is pending: the kept versions beside it may be its own.
+    let mut others_pending = false;
     for name in &names {
         let Some((id, _)) = entry::parse_name(name) else {
             continue;
         };
         entry_ids.insert(id);
+        // Another key's, by its name: left unread to that key's recovery.
+        let key = entry::key_of(name);
+        let foreign = key.is_some_and(|key| {
+            key != entry::RECORD_KEY && keyed.is_none_or(|keyed| !super::maybe_ours(keyed, name))
+        });
+        if foreign {
+            others_pending = true;
+            continue;
+        }
         let Ok(Some(bytes)) = ctx
             .ws
             .journal_read(Shelf::Pending, name, entry::MAX_ENTRY_BYTES)
@@ -90,6 +101,7 @@ pub fn reconcile(ctx: &Context, keyed: Option<&Keyed>) {
             // Another key's (a checkout shared by several users or containers): its own
             // recovery settles it; what it names stays.
             Found::Foreign(entry) => {
+                others_pending = true;
                 named_before.extend(
                     entry
                         .files
@@ -139,8 +151,26 @@ pub fn reconcile(ctx: &Context, keyed: Option<&Keyed>) {
             settle(ctx, name, &entry);
         }
     }
+    sweep(ctx, &names, &entry_ids, (&named_before, others_pending));
+}
+
+/// What no entry of ours names any more under `pending/`, once it is old enough not to
+/// belong to a change being made right now: kept versions (moved to `objects/`, where
+/// the bounds hold them; left alone while another key's entry is pending, as they may be
+/// its own) and new versions (removed).
+fn sweep(
+    ctx: &Context,
+    names: &[String],
+    entry_ids: &HashSet<&str>,
+    (named_before, others_pending): (&[String], bool),
+) {
     // A version kept by a process that died before it wrote the entry naming it.
-    if let Ok(orphans) = ctx.ws.journal_objects(true) {
+    let orphans = if others_pending {
+        Ok(Vec::new())
+    } else {
+        ctx.ws.journal_objects(true)
+    };
+    if let Ok(orphans) = orphans {
         for orphan in orphans {
             if orphan.age_secs >= prune::IN_FLIGHT_SECS && !named_before.contains(&orphan.name) {
                 ctx.ws.adopt_kept(&orphan.name);
@@ -148,7 +178,7 @@ pub fn reconcile(ctx: &Context, keyed: Option<&Keyed>) {
         }
     }
     // A new version whose entry was never written, or went without it.
-    for name in &names {
+    for name in names {
         let orphan = entry::parse_new_version_name(name).is_some_and(|id| !entry_ids.contains(id));
         if orphan
             && ctx

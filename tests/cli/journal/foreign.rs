@@ -139,3 +139,41 @@ fn a_planted_link_for_the_journal_refuses_every_change() {
     assert_eq!(ws.read_string("a.txt"), "one\n");
     assert!(fs::read_dir(ws.outside()).unwrap().next().is_none());
 }
+
+#[test]
+fn thousands_of_planted_megabytes_leave_ours_listed_and_undoable() {
+    let ws = TestWorkspace::new();
+    ws.user_config(&json!({"limits": {"journalEntries": 2}}));
+    ws.file("a.txt", "one\n");
+    ws.run(&["edit", "a.txt", "--old", "one", "--new", "two"])
+        .ok();
+    // Planted: entries named for another key, and entries named as they were before key
+    // ids, each just under what an entry may hold — far more than a call reads of them.
+    let junk = format!("{}\n{}", "0".repeat(64), "x".repeat((1 << 20) - 100));
+    for i in 0..30u64 {
+        let id = format!("{:020}", 1_000 + i);
+        fs::write(
+            entries_dir(&ws).join(format!("{id}-0-0123456789abcdef.entry")),
+            &junk,
+        )
+        .unwrap();
+    }
+    for i in 0..12u64 {
+        let id = format!("{:020}", 2_000 + i);
+        fs::write(entries_dir(&ws).join(format!("{id}-0.entry")), &junk).unwrap();
+    }
+    ws.run(&["edit", "a.txt", "--old", "two", "--new", "three"])
+        .ok();
+    let history = ws.run(&["history"]);
+    let changes = history.ok()["changes"].as_array().unwrap().clone();
+    assert_eq!(changes.len(), 2, "{}", history.stdout);
+    assert_eq!(history.ok()["foreign"], 42);
+    // The bound holds for ours; the planted entries are neither counted nor removed.
+    ws.run(&["edit", "a.txt", "--old", "three", "--new", "four"])
+        .ok();
+    let history = ws.run(&["history"]);
+    assert_eq!(history.ok()["changes"].as_array().unwrap().len(), 2);
+    assert_eq!(history.ok()["foreign"], 42);
+    ws.run(&["undo"]).ok();
+    assert_eq!(ws.read_string("a.txt"), "three\n");
+}
