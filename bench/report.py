@@ -25,6 +25,7 @@ COMPARISONS = [
     ("a4'", "edit, 10 KiB file", "percall_edit", 0, 3, "`python3 -c pass` (start-up only)", ("speedup", None)),
     ("a4''", "edit, 10 KiB file", "percall_edit", 0, 4, "Python without site (`python3 -S`)", ("speedup", None)),
     ("j1", "edit, 10 KiB file, journal on", "journal_edit", 0, 1, "the same edit, `journal: false`", ("le", 1.10)),
+    ("j2", "history, 2,000 planted 1 MiB entries", "journal_foreign", 0, 1, "history, the same journal without them", ("le", 2.0)),
     ("k1", "apply a real 5-file commit (`git diff 5b66657~1 5b66657`)", "apply_5b66657", 0, 1, "`git apply` + `sync FILE...`", ("le", 1.0)),
     ("k2", "apply a real 27-file commit (`git diff b987776~1 b987776`)", "apply_b987776", 0, 1, "`git apply` + `sync FILE...`", ("le", 1.0)),
     ("b1", "edit one line, 100 MiB file (journal on)", "large_edit", 0, 2, "durable floor: sha256 + cp + fsync + sha256", ("le", 1.0)),
@@ -67,6 +68,11 @@ SECTIONS = [
      "false`. Each run first restores `t.txt` in both and appends a line with the time, so "
      "every journaled run keeps a new version (a hard link of the replaced inode) and writes, "
      "syncs and commits its entry; the journal grows over the runs as it does in use."),
+    ("journal_foreign", "j. The journal's cost: history beside 2,000 planted entries",
+     "A clone or an archive planted 2,000 entries of 1 MiB under `.stitch/journal/entries/`, "
+     "half named for another key and half named as entries were before key ids. Another "
+     "key's entries are counted from their names; the others are read up to 8 MiB a call "
+     "and the rest counted unread."),
     ("large_edit", "b. Edit one line of a 100 MiB text file",
      "The prepare step restores `big.txt`, removes `big2.txt` and runs `sync`, so no command "
      "pays for the previous one's writeback. The durable floor (third command, the target's "
@@ -108,6 +114,7 @@ FACT_LABELS = {
     "b_bytes": "test file size (bytes)",
     "b_before": "earlier build (`STITCH_BENCH_BEFORE`)",
     "j_entries": "the journal after the runs",
+    "j_foreign": "the planted journal",
     "apply_5b66657": "the commit",
     "apply_b987776": "the commit",
     "c_one_verified": "runs with all 32 edits present (checked separately, before timing)",
@@ -124,6 +131,7 @@ SECTION_FACTS = {
     "percall_edit": ["a_bytes"],
     "large_edit": ["b_bytes", "b_before"],
     "journal_edit": ["j_entries"],
+    "journal_foreign": ["j_foreign"],
     "apply_5b66657": ["apply_5b66657"],
     "apply_b987776": ["apply_b987776"],
     "contention_one": ["c_one_verified", "c_one_after_bench"],

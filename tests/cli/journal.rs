@@ -20,3 +20,5 @@ mod crash;
 mod store;
 // A symbolic link deleted and moved as itself, kept as a link, made again by undo.
 mod links;
+// A guard planted where every mutation's files are checked refuses every tool alike.
+mod guarded;

@@ -4,8 +4,10 @@
 //! `STITCH_TEST_FAIL_AFTER_PUBLISHING=N` makes the next step fail there as an I/O error
 //! would. `STITCH_TEST_PAUSE=before-publish` (or `after-publish`) makes it say so on
 //! stderr (`stitch-test: paused before-publish`) and wait a second there, so that a test
-//! can write to a file in that window for certain. Release builds have no such code, so
-//! no caller can reach it.
+//! can write to a file in that window for certain. `STITCH_TEST_GUARD=PATH` is a guard
+//! planted in the one place every mutation's files are checked ([`guarded`]), refusing
+//! any change to that real path, so that a test shows a guard added there holds for every
+//! tool. Release builds have no such code, so no caller can reach it.
 
 use crate::refusal::Outcome;
 
@@ -62,3 +64,18 @@ pub fn pause(moment: Moment) {
 #[cfg(not(debug_assertions))]
 #[inline]
 pub fn pause(_moment: Moment) {}
+
+/// Whether the test's planted guard refuses a change to the real path `real`.
+#[cfg(debug_assertions)]
+#[must_use]
+pub fn guarded(real: &str) -> bool {
+    std::env::var("STITCH_TEST_GUARD").is_ok_and(|v| v == real)
+}
+
+/// Whether the test's planted guard refuses a change: never, in a release build.
+#[cfg(not(debug_assertions))]
+#[inline]
+#[must_use]
+pub fn guarded(_real: &str) -> bool {
+    false
+}

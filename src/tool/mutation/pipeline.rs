@@ -13,7 +13,7 @@
 //! ([`commit::commit`]). No token is made anywhere else, so a change cannot reach the
 //! disk without every guard, and a guard added here holds for every tool.
 
-use crate::refusal::{Failure, Outcome};
+use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{Dirty, Location, Staged};
 
 use super::super::payload::Payload;
@@ -133,9 +133,19 @@ impl<'c> Steps<'c> {
 fn check(ctx: &Context, versions: &[Version<'_>]) -> Outcome<()> {
     for v in versions {
         let location = v.location;
+        if super::kill_hook::guarded(&location.real) {
+            return Err(Refusal::new(
+                Code::Denied,
+                format!("`{}` is refused by the test's guard", location.shown),
+            )
+            .with(key::PATH, location.shown.as_str())
+            .with("rule", "test")
+            .into());
+        }
         // A link taken as itself cannot be read as itself, so no session has read it:
         // what it leads to is the session's concern, and it is not touched.
-        if location.kind != Some(crate::workspace::Kind::Link) {
+        let link = location.kind == Some(crate::workspace::Kind::Link);
+        if !link && v.mutation != Mutation::Undo {
             session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
         }
         if let Some(expected) = v.expected {

@@ -11,6 +11,9 @@ use super::super::{refuse, Context};
 pub enum Mutation {
     Write,
     Edit,
+    /// An undo: it needs no read first, only that nothing was done since the change it
+    /// takes back, which it checks against the journal itself.
+    Undo,
 }
 
 /// Checks the session's record of `real` against what is there now (`actual`: the

@@ -22,7 +22,8 @@ use crate::workspace::Location;
 
 use super::args::{self, Request};
 use super::journal::{self, Entry};
-use super::mutation::pipeline::{self, Steps};
+use super::mutation::pipeline::{self, Steps, Version};
+use super::mutation::session_check::Mutation;
 use super::Context;
 
 /// The arguments of `undo_change`.
@@ -115,9 +116,19 @@ impl pipeline::Plan for Plan<'_> {
 
     /// The files are looked at against the entry's versions after, not a session's
     /// record: an undo needs no read first, only that no work was done since.
-    fn build(&self, ctx: &Context, _: &[Location], steps: Steps<'_>) -> Outcome<UndoResult> {
+    fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<UndoResult> {
         stale(ctx, self.target, self.after)?;
-        let checked = steps.check(&[])?;
+        // Every file through the checks every mutation's files go through: the versions
+        // are the entry's after, as shown just above.
+        let versions: Vec<Version<'_>> = at
+            .iter()
+            .zip(self.after.values())
+            .map(|(location, sha)| Version {
+                mutation: Mutation::Undo,
+                ..Version::of(location, sha.as_deref())
+            })
+            .collect();
+        let checked = steps.check(&versions)?;
         steps::run(
             ctx,
             self.target,
