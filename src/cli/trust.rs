@@ -36,8 +36,9 @@ pub fn trust(settings: &Settings) -> u8 {
         Ok(config) => config,
         Err(e) => {
             stderr_line(&format!(
-                "stitch config trust: {} is malformed ({e}); fix it first.",
-                policy::CONFIG_PATH
+                "stitch config trust: {} is malformed ({}); fix it first.",
+                policy::CONFIG_PATH,
+                quoted(&e.to_string())
             ));
             return 1;
         }
@@ -46,7 +47,7 @@ pub fn trust(settings: &Settings) -> u8 {
     let base = match crate::tool::user_limits() {
         Ok(base) => base,
         Err(reason) => {
-            stderr_line(&format!("stitch config trust: {reason}"));
+            stderr_line(&format!("stitch config trust: {}", quoted(&reason)));
             return 1;
         }
     };
@@ -101,8 +102,9 @@ pub fn trust(settings: &Settings) -> u8 {
         }
         Err(e) => {
             stderr_line(&format!(
-                "stitch config trust: the trust could not be recorded under {}: {e}",
-                home.trust_shown()
+                "stitch config trust: the trust could not be recorded under {}: {}",
+                home.trust_shown(),
+                quoted(&e.to_string())
             ));
             1
         }
@@ -132,8 +134,9 @@ pub fn untrust(settings: &Settings) -> u8 {
         }
         Err(e) => {
             stderr_line(&format!(
-                "stitch config untrust: the trust records under {} could not be removed: {e}",
-                home.trust_shown()
+                "stitch config untrust: the trust records under {} could not be removed: {}",
+                home.trust_shown(),
+                quoted(&e.to_string())
             ));
             1
         }
@@ -157,7 +160,7 @@ fn opened(settings: &Settings) -> Option<(Workspace, Vec<u8>)> {
             None
         }
         Err(e) => {
-            stderr_line(&format!("stitch config trust: {e}"));
+            stderr_line(&format!("stitch config trust: {}", quoted(&e.to_string())));
             None
         }
     }
@@ -165,7 +168,9 @@ fn opened(settings: &Settings) -> Option<(Workspace, Vec<u8>)> {
 
 /// `text` with every control character but newline and tab, and every mark that reorders
 /// or hides text, shown as an escape, so a planted config cannot drive the person's
-/// terminal or read as something it is not.
+/// terminal or read as something it is not. Everything `trust` says that came from the
+/// workspace (the config, an error quoting it) goes through here, whether or not stderr
+/// is a terminal: the person answering is at one.
 fn quoted(text: &str) -> String {
     crate::envelope::Quote { terminal: true }
         .text(text)

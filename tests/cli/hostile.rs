@@ -35,6 +35,9 @@ mod permissions;
 mod memory;
 // Names and lines holding escape sequences reach a terminal quoted.
 mod terminal;
+// A config's text holding escape sequences reaches a terminal quoted: config trust and
+// check, the tools' refusals, the MCP server's start-up line.
+mod config_text;
 // Paths past 4096 absolute bytes, and directories the walk cannot read.
 mod deep;
 
