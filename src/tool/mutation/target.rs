@@ -42,7 +42,7 @@ pub fn acquire_all(ctx: &Context, raws: &[&str]) -> Outcome<Targets> {
 
 fn checked(ctx: &Context, raw: &str) -> Outcome<Location> {
     let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
-    refuse::protected(&location, true)?;
+    refuse::protected(ctx, &location, true)?;
     approve::rules(ctx, &location, true)?;
     Ok(location)
 }
