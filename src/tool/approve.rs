@@ -7,6 +7,7 @@ use crate::workspace::home::Home;
 use crate::workspace::{Location, Workspace};
 
 use super::payload::Payload;
+use super::pin;
 use super::Context;
 
 /// The policy in force in `ws`: the user's config and the workspace's, the trust record
@@ -24,10 +25,17 @@ pub fn policy(ws: &Workspace) -> Outcome<Policy> {
             Some(policy::parse(bytes).map_err(|e| invalid_config(policy::CONFIG_PATH, &e))?)
         }
     };
+    // Trust covers the config's bytes and the program its authorize runs (see `pin`).
+    let program = workspace
+        .as_ref()
+        .and_then(pin::program_of)
+        .map(str::to_owned);
     Ok(policy::combine(user, workspace, || {
-        workspace_bytes
-            .as_deref()
-            .is_some_and(|bytes| home.is_trusted(&policy::trust_digest(ws.root_path(), bytes)))
+        workspace_bytes.as_deref().is_some_and(|bytes| {
+            pin::pin(ws, program.as_deref())
+                .digest(ws, bytes)
+                .is_some_and(|digest| home.is_trusted(&digest))
+        })
     }))
 }
 

@@ -1,5 +1,6 @@
 //! `stitch config check`: what the two configs enforce and where each setting came from,
-//! whether the workspace's config is trusted (and what trusting it would enable), and
+//! whether the workspace's config is trusted (and what trusting it would enable), the
+//! program its `authorize` runs when trust pins it, and
 //! warnings about stitch's own places a person should know of — its user-level state
 //! lying inside the workspace.
 
@@ -63,6 +64,12 @@ pub fn config_check(ctx: &Context) -> Output {
         "authorize": hooks,
         "journal": {"value": policy.journal, "from": journal_from.as_str()},
     });
+    // The program trust pins, shown whether or not the config is trusted yet.
+    if let Some(pinned) =
+        workspace.and_then(|w| super::pin::pin(&ctx.ws, super::pin::program_of(w)).shown())
+    {
+        report["authorizeProgram"] = pinned;
+    }
     untrusted(ctx, &mut report);
     let warnings = warnings(ctx);
     if !warnings.is_empty() {

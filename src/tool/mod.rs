@@ -22,6 +22,7 @@ mod mutation;
 mod near;
 pub mod output;
 mod payload;
+pub mod pin;
 mod read;
 mod refuse;
 pub mod registry;
