@@ -10,6 +10,7 @@ use crate::policy::{self, Config, Limits, Source, Trust};
 use crate::workspace::home::Home;
 use crate::workspace::UserDir;
 
+use super::pin::{self, Pin};
 use super::{Context, Output};
 
 /// `stitch config check`: for each setting in force, its value and the config it came
@@ -65,9 +66,7 @@ pub fn config_check(ctx: &Context) -> Output {
         "journal": {"value": policy.journal, "from": journal_from.as_str()},
     });
     // The program trust pins, shown whether or not the config is trusted yet.
-    if let Some(pinned) =
-        workspace.and_then(|w| super::pin::pin(&ctx.ws, super::pin::program_of(w)).shown())
-    {
+    if let Some(pinned) = workspace.and_then(|w| pin::pin(&ctx.ws, pin::program_of(w)).shown()) {
         report["authorizeProgram"] = pinned;
     }
     untrusted(ctx, &mut report);
@@ -131,9 +130,11 @@ fn untrusted(ctx: &Context, report: &mut Value) {
 
 /// What a person should know of stitch's own places: its user-level state lying inside
 /// the workspace (a root at `$HOME`), where no tool may touch it but every other program
-/// run there can.
+/// run there can; and the user's own authorize program lying inside it, where a tool may
+/// rewrite what runs before every change.
 fn warnings(ctx: &Context) -> Vec<String> {
-    ctx.ws
+    let mut warnings: Vec<String> = ctx
+        .ws
         .user_dirs_inside()
         .into_iter()
         .map(|(dir, shown)| {
@@ -147,7 +148,17 @@ fn warnings(ctx: &Context) -> Vec<String> {
                  does not hold it is safer"
             )
         })
-        .collect()
+        .collect();
+    let user_program = ctx.policy.user.as_ref().and_then(pin::program_of);
+    if let Pin::Program { shown, .. } | Pin::Unpinnable { shown, .. } =
+        pin::pin(&ctx.ws, user_program)
+    {
+        warnings.push(format!(
+            "your own authorize program `{shown}` lies inside the workspace, where a tool may \
+             rewrite it, and it runs before every change; keep it outside the workspace"
+        ));
+    }
+    warnings
 }
 
 fn in_force_value(limits: &Limits, name: &str) -> u64 {

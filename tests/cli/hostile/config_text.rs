@@ -99,6 +99,11 @@ fn a_valid_configs_escapes_reach_a_terminal_quoted() {
         stderr.contains(r#""deny":["deny\u001b]0;pwned\u0007/**"]"#),
         "{stderr}"
     );
+    // The program trust pins, named by its planted file name.
+    assert!(
+        stderr.contains(r"Its authorize program `hooks/approve\x1b[2J` lies inside the workspace"),
+        "{stderr}"
+    );
     for format in ["text", "json"] {
         let (stdout, _) = checked_at_terminals(&ws, &["--format", format, "config", "check"]);
         assert!(

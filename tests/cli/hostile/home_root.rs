@@ -224,4 +224,17 @@ fn config_check_warns_of_the_users_state_under_a_root_at_home() {
     // Elsewhere, no warning.
     let run = ws.run(&["config", "check"]);
     assert!(run.ok().get("warnings").is_none(), "{}", run.stdout);
+    // The user's own authorize program inside the workspace: a tool could rewrite it.
+    let program = ws.path("bin/approve").to_string_lossy().into_owned();
+    ws.user_config(&json!({"authorize": [program]}));
+    let run = ws.run(&["config", "check"]);
+    assert_eq!(
+        run.ok()["warnings"],
+        json!([
+            "your own authorize program `bin/approve` lies inside the workspace, where a tool \
+             may rewrite it, and it runs before every change; keep it outside the workspace"
+        ]),
+        "{}",
+        run.stdout
+    );
 }
