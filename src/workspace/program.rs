@@ -18,7 +18,7 @@ use super::{Error, Kind, OpenFile, Workspace};
 /// Where an authorize command's program is, as far as trust is concerned.
 #[derive(Debug)]
 pub enum Program {
-    /// Outside the workspace (or nowhere, with no workspace directory to appear in): the
+    /// Outside the workspace (or, for a name looked for along `PATH`, nowhere): the
     /// person's own, not pinned.
     Outside,
     /// Inside the workspace at `shown` (workspace-relative): the file open for reading,
@@ -54,9 +54,10 @@ impl Workspace {
     }
 
     /// The program named `name` (no `/`), found along `path_var` as execvp(3) finds it.
+    /// Found nowhere, nothing runs and nothing is pinned; should it appear inside the
+    /// workspace later, what is pinned changes, and the trust with it.
     #[must_use]
     pub fn program_on_path(&self, name: &str, path_var: &OsStr) -> Program {
-        let mut inside_dirs = false;
         for dir in path_var.as_encoded_bytes().split(|&b| b == b':') {
             let Ok(dir) = std::str::from_utf8(dir) else {
                 continue;
@@ -78,12 +79,8 @@ impl Workspace {
                 continue;
             };
             match self.program_inside(&relative) {
-                Ok(found) => {
-                    inside_dirs = true;
-                    if runnable(&found) {
-                        return found;
-                    }
-                }
+                Ok(found) if runnable(&found) => return found,
+                Ok(_) => {}
                 // A directory on PATH that lies (or leads) outside: the person's own.
                 Err(
                     Program::Outside
@@ -97,12 +94,6 @@ impl Workspace {
                 }
                 Err(program) => return program,
             }
-        }
-        if inside_dirs {
-            return Program::Unpinnable {
-                shown: name.to_owned(),
-                reason: "is not on PATH now, and a directory on PATH lies inside the workspace, where it could be made",
-            };
         }
         Program::Outside
     }
