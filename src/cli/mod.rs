@@ -228,6 +228,10 @@ pub struct SchemaArgs {
 pub enum ConfigCommand {
     /// Validate the configs and print, for each setting in force, the config it came
     /// from, and whether the workspace's config is trusted.
+    ///
+    /// Shows the authorize program trust pins (its path and sha256) when it lies inside
+    /// the workspace, and warns when stitch's user-level state (~/.config/stitch,
+    /// ~/.local/share/stitch) lies inside it, as with a root at $HOME.
     Check,
     /// Trust this workspace's .stitch/config.json, at a terminal, after reviewing it.
     ///
@@ -236,7 +240,8 @@ pub enum ConfigCommand {
     /// (exit 2): neither a model nor a script can trust on a person's behalf. The trust is
     /// recorded under $XDG_DATA_HOME/stitch/trusted/ (default ~/.local/share/stitch/trusted/)
     /// for these exact bytes in this place: any change of the file, or a move of the
-    /// workspace, ends it.
+    /// workspace, ends it. When the authorize program lies inside the workspace, its bytes
+    /// are pinned too, and shown with their sha256: any change to it ends the trust.
     ///
     /// Example: stitch config trust
     Trust,

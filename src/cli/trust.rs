@@ -4,13 +4,16 @@
 //! Trust is asked of a person, never of a program: with no terminal on stdin, `trust`
 //! refuses (exit 2), so neither a model nor a script can trust on a person's behalf. It
 //! talks in text on stderr (the config, what trusting it enables, the question) and reads
-//! one line of answer. The record names `sha256(canonical root, NUL, the config's bytes)`,
-//! so a change of the bytes (a `git pull`) or of the workspace's place ends it.
+//! one line of answer. The record names `sha256(canonical root, NUL, the config's bytes)`
+//! — and `NUL, the program's bytes` when its authorize program lies inside the workspace
+//! (`tool::pin`) — so a change of either (a `git pull`, a tool rewriting the program) or
+//! of the workspace's place ends it.
 
 use std::io::{BufRead, Read};
 
 use crate::envelope::stderr_line;
 use crate::policy;
+use crate::tool::pin::{self, Pin};
 use crate::tool::Settings;
 use crate::workspace::home::Home;
 use crate::workspace::Workspace;
@@ -36,42 +39,34 @@ pub fn trust(settings: &Settings) -> u8 {
         Ok(config) => config,
         Err(e) => {
             stderr_line(&format!(
-                "stitch config trust: {} is malformed ({e}); fix it first.",
-                policy::CONFIG_PATH
+                "stitch config trust: {} is malformed ({}); fix it first.",
+                policy::CONFIG_PATH,
+                quoted(&e.to_string())
             ));
             return 1;
         }
     };
-    let home = Home::from_env();
     let base = match crate::tool::user_limits() {
         Ok(base) => base,
         Err(reason) => {
-            stderr_line(&format!("stitch config trust: {reason}"));
+            stderr_line(&format!("stitch config trust: {}", quoted(&reason)));
             return 1;
         }
     };
-    let root = ws.root_path();
-    stderr_line(&format!(
-        "{} of the workspace {}:\n",
-        policy::CONFIG_PATH,
-        quoted(&root.to_string_lossy())
-    ));
-    stderr_line(&quoted(&String::from_utf8_lossy(&bytes)));
-    let wanted = policy::needs_trust(&config, &base);
-    if wanted.is_empty() {
-        stderr_line(
-            "\nNothing in it needs trust: its deny, readOnly and lower limits apply already.",
-        );
-    } else {
-        stderr_line("\nTrusting it enables:");
-        for item in &wanted {
-            stderr_line(&format!("  - {}", quoted(item)));
+    // What is shown is what is pinned: the program is read once, here.
+    let pin = pin::pin(&ws, pin::program_of(&config));
+    let Some(digest) = pin.digest(&ws, &bytes) else {
+        if let Pin::Unpinnable { shown, reason } = &pin {
+            stderr_line(&format!(
+                "stitch config trust: the authorize program `{}` {reason}, so its bytes cannot \
+                 be pinned; name a program inside the workspace, or one outside it by its own \
+                 path.",
+                quoted(shown)
+            ));
         }
-    }
-    stderr_line(
-        "\nThe trust ends when the file's bytes change or the workspace moves; \
-         `stitch config untrust` ends it at once.",
-    );
+        return 1;
+    };
+    show(&ws, &bytes, &policy::needs_trust(&config, &base), &pin);
     eprint_prompt("Trust this config? [y/N] ");
     let mut answer = String::new();
     let read = std::io::stdin()
@@ -83,7 +78,54 @@ pub fn trust(settings: &Settings) -> u8 {
         stderr_line("Not trusted; nothing changed.");
         return 1;
     }
-    match home.record_trust(&policy::trust_digest(root, &bytes), root) {
+    record(&Home::from_env(), &digest, ws.root_path())
+}
+
+/// Shows the person the config, what trusting it enables (`wanted`) and the program it
+/// pins, before the question.
+fn show(ws: &Workspace, bytes: &[u8], wanted: &[String], pin: &Pin) {
+    stderr_line(&format!(
+        "{} of the workspace {}:\n",
+        policy::CONFIG_PATH,
+        quoted(&ws.root_path().to_string_lossy())
+    ));
+    stderr_line(&quoted(&String::from_utf8_lossy(bytes)));
+    if wanted.is_empty() {
+        stderr_line(
+            "\nNothing in it needs trust: its deny, readOnly and lower limits apply already.",
+        );
+    } else {
+        stderr_line("\nTrusting it enables:");
+        for item in wanted {
+            stderr_line(&format!("  - {}", quoted(item)));
+        }
+    }
+    match pin {
+        Pin::Program {
+            shown,
+            bytes: Some(program),
+        } => stderr_line(&format!(
+            "\nIts authorize program `{}` lies inside the workspace (sha256 {}): trusting \
+             pins its bytes too, so any change to it ends the trust.",
+            quoted(shown),
+            crate::digest::sha256_hex(program)
+        )),
+        Pin::Program { shown, bytes: None } => stderr_line(&format!(
+            "\nIts authorize program `{}` would lie inside the workspace and is not there now: \
+             if it appears, the trust ends.",
+            quoted(shown)
+        )),
+        Pin::Nothing | Pin::Unpinnable { .. } => {}
+    }
+    stderr_line(
+        "\nThe trust ends when the file's bytes (or its program's) change or the workspace \
+         moves; `stitch config untrust` ends it at once.",
+    );
+}
+
+/// Records the trust named `digest` for the workspace at `root`: the exit status.
+fn record(home: &Home, digest: &str, root: &std::path::Path) -> u8 {
+    match home.record_trust(digest, root) {
         Ok(()) => {
             stderr_line(&format!(
                 "Trusted {} (recorded under {}).",
@@ -101,8 +143,9 @@ pub fn trust(settings: &Settings) -> u8 {
         }
         Err(e) => {
             stderr_line(&format!(
-                "stitch config trust: the trust could not be recorded under {}: {e}",
-                home.trust_shown()
+                "stitch config trust: the trust could not be recorded under {}: {}",
+                home.trust_shown(),
+                quoted(&e.to_string())
             ));
             1
         }
@@ -132,8 +175,9 @@ pub fn untrust(settings: &Settings) -> u8 {
         }
         Err(e) => {
             stderr_line(&format!(
-                "stitch config untrust: the trust records under {} could not be removed: {e}",
-                home.trust_shown()
+                "stitch config untrust: the trust records under {} could not be removed: {}",
+                home.trust_shown(),
+                quoted(&e.to_string())
             ));
             1
         }
@@ -157,7 +201,7 @@ fn opened(settings: &Settings) -> Option<(Workspace, Vec<u8>)> {
             None
         }
         Err(e) => {
-            stderr_line(&format!("stitch config trust: {e}"));
+            stderr_line(&format!("stitch config trust: {}", quoted(&e.to_string())));
             None
         }
     }
@@ -165,7 +209,9 @@ fn opened(settings: &Settings) -> Option<(Workspace, Vec<u8>)> {
 
 /// `text` with every control character but newline and tab, and every mark that reorders
 /// or hides text, shown as an escape, so a planted config cannot drive the person's
-/// terminal or read as something it is not.
+/// terminal or read as something it is not. Everything `trust` says that came from the
+/// workspace (the config, an error quoting it) goes through here, whether or not stderr
+/// is a terminal: the person answering is at one.
 fn quoted(text: &str) -> String {
     crate::envelope::Quote { terminal: true }
         .text(text)

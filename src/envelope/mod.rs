@@ -14,7 +14,7 @@ use crate::tool::Output;
 
 mod text;
 
-pub use text::quote::Quote;
+pub use crate::streams::Quote;
 pub use text::{stderr_name, Layout};
 
 /// How an outcome is shown.
@@ -110,7 +110,7 @@ pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> u8 {
             serde_json::to_string(&success)
         };
         if let Ok(text) = text {
-            write_stdout(text.as_bytes());
+            write_stdout(&text);
             return EXIT_OK;
         }
     }
@@ -130,7 +130,7 @@ pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> u8 {
         r#"{"ok":false,"error":"INTERNAL_SERVER_ERROR","details":{"message":"internal error"}}"#
             .into()
     });
-    write_stdout(text.as_bytes());
+    write_stdout(&text);
     status
 }
 
@@ -160,13 +160,19 @@ pub fn on_panic() {
     }));
 }
 
-/// Writes plain text that is not a tool call (schemas, config reports) to stdout.
+/// Writes plain text that is not a tool call (schemas, help, MCP messages) to stdout.
 pub fn emit_plain(text: &str) {
-    write_stdout(text.as_bytes());
+    write_stdout(text);
 }
 
-fn write_stdout(bytes: &[u8]) {
-    write_raw(bytes);
+/// Writes a JSON document (or plain text) and a newline to stdout; at a terminal, with
+/// what the serializer leaves raw escaped (see [`crate::streams::json_for_terminal`]).
+fn write_stdout(text: &str) {
+    if stdout_is_terminal() {
+        write_raw(crate::streams::json_for_terminal(text).as_bytes());
+    } else {
+        write_raw(text.as_bytes());
+    }
     write_raw(b"\n");
 }
 

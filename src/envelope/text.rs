@@ -7,7 +7,6 @@
 //! tool's result has its own shape.
 
 mod journal;
-pub mod quote;
 mod refusal;
 
 use std::fmt::Write as _;
@@ -15,6 +14,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::{stderr_line, write_raw, EXIT_REFUSED};
+use crate::streams::quote;
 use crate::tool::output::{Match, Output};
 
 /// How results are laid out.
@@ -243,11 +243,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             None
         }
         Output::Config(report) => {
-            let _ = writeln!(
-                out,
-                "{}",
-                serde_json::to_string_pretty(report).unwrap_or_default()
-            );
+            config_report(&mut out, report, q);
             None
         }
     };
@@ -259,6 +255,18 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
         ));
     }
     (out, footer)
+}
+
+/// `config check`'s report, as pretty JSON: at a terminal with what the serializer
+/// leaves raw escaped.
+fn config_report(out: &mut String, report: &Value, q: quote::Quote) {
+    let json = serde_json::to_string_pretty(report).unwrap_or_default();
+    if q.terminal {
+        out.push_str(&crate::streams::json_for_terminal(&json));
+    } else {
+        out.push_str(&json);
+    }
+    out.push('\n');
 }
 
 /// A search's matches summed up: each path with a match once (`-l`), with its count of

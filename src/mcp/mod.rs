@@ -139,8 +139,14 @@ pub fn serve(mut settings: Settings, no_session: bool) -> u8 {
             return crate::envelope::EXIT_INVALID;
         }
         // A malformed config or stitch's state: every call refuses it with INVALID_CONFIG
-        // until the workspace owner fixes it, as on the command line.
-        Ok((Err(_), root)) => (crate::policy::Limits::default(), root),
+        // until the workspace owner fixes it, as on the command line. The person starting
+        // the server is told at once.
+        Ok((Err(failure), root)) => {
+            if let Failure::Refused(refusal) = &failure {
+                crate::envelope::stderr_line(&start_up_refusal(refusal));
+            }
+            (crate::policy::Limits::default(), root)
+        }
         Err(_) => {
             crate::envelope::stderr_line("stitch mcp: the workspace root cannot be opened");
             return crate::envelope::EXIT_INTERNAL;
@@ -220,6 +226,23 @@ fn instructions(guarded: bool) -> String {
         );
     }
     text
+}
+
+/// The line said at start-up when every call will be refused: the refusal's message and
+/// the field it names. It quotes the workspace's config, so it goes out quoted at a
+/// terminal, as every line on stderr does.
+fn start_up_refusal(refusal: &crate::refusal::Refusal) -> String {
+    let field = refusal
+        .detail(crate::refusal::key::FIELD)
+        .and_then(Value::as_str)
+        .map(|field| format!(" (field `{field}`)"))
+        .unwrap_or_default();
+    format!(
+        "stitch mcp: {}{field}; every call is refused with {} until it is fixed \
+         (`stitch config check` shows the problem)",
+        refusal.message(),
+        refusal.code().as_str()
+    )
 }
 
 /// In server mode a panic is one call's internal failure: no envelope on stdout (only

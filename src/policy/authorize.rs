@@ -8,6 +8,7 @@
 //! [`bounded::run`]: the call ends within the timeout plus a second, and the group is
 //! killed on timeout and after the hook exits.
 
+use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -31,6 +32,31 @@ fn first_line(text: &str) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// Where a hook's program is found when it runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runs<'a> {
+    /// A path with a `/`: absolute, or relative to the root (not to the caller's cwd).
+    Path(&'a str),
+    /// A bare name, looked for along [`hook_path`].
+    Search(&'a str),
+}
+
+/// How the hook runs `program`, its command's first element.
+#[must_use]
+pub fn runs(program: &str) -> Runs<'_> {
+    if program.contains('/') {
+        Runs::Path(program)
+    } else {
+        Runs::Search(program)
+    }
+}
+
+/// The `PATH` a hook runs with: the caller's, or a default.
+#[must_use]
+pub fn hook_path() -> OsString {
+    std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into())
+}
+
 /// Runs the hook `argv` in `root` with `payload` on stdin, waiting up to `timeout`.
 #[must_use]
 pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duration) -> Verdict {
@@ -39,21 +65,16 @@ pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duratio
             reason: "the authorize command is empty".into(),
         };
     };
-    // A relative program with a `/` is relative to the root, not to the caller's cwd.
-    let program = if program.contains('/') && !program.starts_with('/') {
-        root.join(program)
-    } else {
-        program.into()
+    let program = match runs(program) {
+        Runs::Path(path) => root.join(path),
+        Runs::Search(name) => name.into(),
     };
     let mut command = Command::new(&program);
     command
         .args(&argv[1..])
         .current_dir(root)
         .env_clear()
-        .env(
-            "PATH",
-            std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into()),
-        )
+        .env("PATH", hook_path())
         .env("STITCH_ROOT", root)
         // Its own process group, so that killing the group ends everything it started
         // that has not left it.

@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 
 use crate::workspace::walk::matches_or_ancestor as matches;
 
-pub use authorize::{authorize, Verdict};
+pub use authorize::{authorize, hook_path, runs, Runs, Verdict};
 pub use config::{parse, Config, ConfigError, DEFAULT_AUTHORIZE_TIMEOUT};
 pub use limits::Limits;
 
@@ -99,14 +99,20 @@ impl Default for Policy {
     }
 }
 
-/// The digest a trust record is named by: `sha256(canonical root, NUL, config bytes)`, so
-/// that a change of either ends the trust.
+/// The digest a trust record is named by: `sha256(canonical root, NUL, config bytes)`,
+/// then `NUL, program bytes` when the config's authorize program lies inside the
+/// workspace and is there, so that a change of any of them ends the trust. (A config
+/// holds no NUL byte — it would not be JSON — so the two forms never meet.)
 #[must_use]
-pub fn trust_digest(root: &std::path::Path, config: &[u8]) -> String {
+pub fn trust_digest(root: &std::path::Path, config: &[u8], program: Option<&[u8]>) -> String {
     let mut hasher = Sha256::new();
     hasher.update(root.as_os_str().as_encoded_bytes());
     hasher.update([0]);
     hasher.update(config);
+    if let Some(program) = program {
+        hasher.update([0]);
+        hasher.update(program);
+    }
     crate::digest::hex(&hasher.finalize())
 }
 
@@ -271,6 +277,19 @@ mod tests {
         assert_eq!(policy.limits.list, 5000);
         let sources: Vec<_> = policy.hooks.iter().map(|h| h.source).collect();
         assert_eq!(sources, [Source::User, Source::Workspace]);
+    }
+
+    #[test]
+    fn the_trust_digest_covers_the_program_when_there_is_one() {
+        let root = std::path::Path::new("/w");
+        let digest = |program| super::trust_digest(root, b"{}", program);
+        assert_eq!(digest(None), crate::digest::sha256_hex(b"/w\0{}"));
+        assert_eq!(
+            digest(Some(b"#!/bin/sh\n")),
+            crate::digest::sha256_hex(b"/w\0{}\0#!/bin/sh\n")
+        );
+        // An empty program is not the absence of one.
+        assert_ne!(digest(Some(b"")), digest(None));
     }
 
     #[test]

@@ -1,15 +1,14 @@
 //! Policy at the tool layer: the two configs read and combined, `deny`/`readOnly`
-//! refusals, the authorize hooks, the refusal of an untrusted one, and `config check`.
+//! refusals, the authorize hooks, and the refusal of an untrusted one.
 
-use serde_json::{json, Value};
-
-use crate::policy::{self, Config, Limits, Policy, Rule, Source, Trust, Verdict};
+use crate::policy::{self, Config, Limits, Policy, Rule, Source, Verdict};
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::home::Home;
 use crate::workspace::{Location, Workspace};
 
 use super::payload::Payload;
-use super::{Context, Output};
+use super::pin;
+use super::Context;
 
 /// The policy in force in `ws`: the user's config and the workspace's, the trust record
 /// looked up only when the workspace's names something that needs it.
@@ -26,10 +25,17 @@ pub fn policy(ws: &Workspace) -> Outcome<Policy> {
             Some(policy::parse(bytes).map_err(|e| invalid_config(policy::CONFIG_PATH, &e))?)
         }
     };
+    // Trust covers the config's bytes and the program its authorize runs (see `pin`).
+    let program = workspace
+        .as_ref()
+        .and_then(pin::program_of)
+        .map(str::to_owned);
     Ok(policy::combine(user, workspace, || {
-        workspace_bytes
-            .as_deref()
-            .is_some_and(|bytes| home.is_trusted(&policy::trust_digest(ws.root_path(), bytes)))
+        workspace_bytes.as_deref().is_some_and(|bytes| {
+            pin::pin(ws, program.as_deref())
+                .digest(ws, bytes)
+                .is_some_and(|digest| home.is_trusted(&digest))
+        })
     }))
 }
 
@@ -150,107 +156,6 @@ pub fn probe_state(ctx: &Context) -> Outcome<()> {
             anyhow::Error::new(other).context("probing the state"),
         ),
     })
-}
-
-/// `stitch config check`: for each setting in force, its value and the config it came
-/// from; whether the workspace's config is trusted, and if not, what trusting it would
-/// enable.
-#[must_use]
-pub fn config_check(ctx: &Context) -> Output {
-    let policy = &ctx.policy;
-    let home = Home::from_env();
-    let (user, workspace) = (policy.user.as_ref(), policy.workspace.as_ref());
-    let trusted = policy.trust == Trust::Trusted;
-    let patterns = |pick: fn(&Config) -> &[(String, globset::Glob)]| {
-        let mut all = Vec::new();
-        for (config, source) in [(user, Source::User), (workspace, Source::Workspace)] {
-            for (pattern, _) in config.map(pick).unwrap_or_default() {
-                all.push(json!({"pattern": pattern, "from": source.as_str()}));
-            }
-        }
-        all
-    };
-    let base = user.map_or(Limits::DEFAULT, |u| {
-        u.limits.over(Limits::DEFAULT, |v, _| v)
-    });
-    let mut limits = serde_json::Map::new();
-    let in_force = policy.limits;
-    let user_set = user.map(|u| u.limits).unwrap_or_default();
-    let ws_set = workspace.map(|w| w.limits).unwrap_or_default();
-    let sets = user_set.pairs(&base).into_iter().zip(ws_set.pairs(&base));
-    for ((name, from_user, _), (_, from_ws, _)) in sets {
-        let now = in_force_value(&in_force, name);
-        let source = if from_ws.is_some_and(|v| v == now) {
-            Source::Workspace
-        } else if from_user.is_some_and(|v| v == now) {
-            Source::User
-        } else {
-            Source::Default
-        };
-        limits.insert(
-            name.to_owned(),
-            json!({"value": now, "from": source.as_str()}),
-        );
-    }
-    let hooks: Vec<Value> = policy
-        .hooks
-        .iter()
-        .map(|h| {
-            json!({
-                "command": h.argv,
-                "timeoutSecs": h.timeout.as_secs_f64(),
-                "from": h.source.as_str(),
-            })
-        })
-        .collect();
-    let journal_from = if workspace.is_some_and(|w| w.journal == Some(false)) {
-        Source::Workspace
-    } else if user.is_some_and(|u| u.journal == Some(false)) {
-        Source::User
-    } else {
-        Source::Default
-    };
-    let trust = match (workspace, policy.trust) {
-        (None, _) => "no-config",
-        (Some(_), Trust::NotNeeded) => "not-needed",
-        (Some(_), Trust::Trusted) => "trusted",
-        (Some(_), Trust::Untrusted) => "untrusted",
-    };
-    let mut report = json!({
-        "path": policy::CONFIG_PATH,
-        "exists": workspace.is_some(),
-        "trust": trust,
-        "userConfig": {"path": home.config_shown(), "exists": user.is_some()},
-        "deny": patterns(|c| &c.deny),
-        "readOnly": patterns(|c| &c.read_only),
-        "limits": limits,
-        "authorize": hooks,
-        "journal": {"value": policy.journal, "from": journal_from.as_str()},
-    });
-    if let (Some(ws), false) = (workspace, trusted) {
-        let wanted = policy::needs_trust(ws, &base);
-        if !wanted.is_empty() {
-            report["trustWouldEnable"] = json!(wanted);
-            report["untrustedEffect"] = json!(if policy.untrusted_hook {
-                "every change is refused (DENIED, rule untrusted-config) until a person runs `stitch config trust`"
-            } else {
-                "the raised limits fall back to the ones in force without this config"
-            });
-        }
-    }
-    Output::Config(report)
-}
-
-fn in_force_value(limits: &Limits, name: &str) -> u64 {
-    match name {
-        "maxReadBytes" => limits.max_read_bytes,
-        "maxFileBytes" => limits.max_file_bytes,
-        "listLimit" => limits.list,
-        "globLimit" => limits.glob,
-        "journalEntries" => limits.journal_entries,
-        "journalBytes" => limits.journal_bytes,
-        _ => limits.search,
-    }
 }
 
 /// `INVALID_CONFIG` for a malformed config (`shown` names which).

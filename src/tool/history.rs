@@ -94,7 +94,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
         None => None,
         Some(raw) => {
             let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
-            refuse::protected(&location, false)?;
+            refuse::protected(ctx, &location, false)?;
             approve::rules(ctx, &location, false)?;
             Some(location.real)
         }

@@ -9,6 +9,7 @@
 mod apply;
 mod approve;
 pub mod args;
+mod config_check;
 mod delete;
 mod edit;
 mod glob;
@@ -21,6 +22,7 @@ mod mutation;
 mod near;
 pub mod output;
 mod payload;
+pub mod pin;
 mod read;
 mod refuse;
 pub mod registry;
@@ -116,7 +118,8 @@ pub fn arguments_limit(tool: &registry::ToolSpec, limits: &Limits) -> u64 {
     }
 }
 
-pub use approve::{config_check, probe_state, user_limits};
+pub use approve::{probe_state, user_limits};
+pub use config_check::config_check;
 
 /// Opens the workspace and its policy under `settings`: the context every tool runs in.
 pub fn open(settings: &Settings) -> Outcome<Context> {

@@ -200,7 +200,7 @@ fn leads_inside(ctx: &Context, to: &Location, target: &str) -> Outcome<()> {
         .ws
         .locate(&from_there)
         .map_err(|e| refuse::path(ctx, &to.shown, e))?;
-    refuse::protected(&location, true)?;
+    refuse::protected(ctx, &location, true)?;
     Ok(())
 }
 

@@ -112,7 +112,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
         .locate(&req.path)
         .map_err(|e| refuse::path(ctx, &req.path, e))?;
     refuse::file_path(&req.path, &location)?;
-    refuse::protected(&location, false)?;
+    refuse::protected(ctx, &location, false)?;
     approve::rules(ctx, &location, false)?;
     if location.kind.is_none() {
         session_check::note_read(ctx, &location.shown, &location.real, Seen::Absent)?;

@@ -1,7 +1,7 @@
 //! Turning the workspace's facts into refusals, phrased from the caller's path.
 
 use crate::refusal::{key, Code, Failure, Refusal};
-use crate::workspace::{path::Invalid, Error};
+use crate::workspace::{path::Invalid, Error, UserDir};
 
 use super::Context;
 
@@ -150,9 +150,17 @@ pub fn lock(ctx: &Context, shown: &str, error: crate::lock::Error) -> Failure {
     }
 }
 
-/// Refuses the protected places: `.stitch/` always, `.git/` for mutations.
-pub fn protected(location: &crate::workspace::Location, mutation: bool) -> Result<(), Refusal> {
+/// Refuses the protected places: `.stitch/` and stitch's user-level directories (where
+/// they lie inside the root) always, `.git/` for mutations.
+pub fn protected(
+    ctx: &Context,
+    location: &crate::workspace::Location,
+    mutation: bool,
+) -> Result<(), Refusal> {
     let shown = location.shown.as_str();
+    if let Some((dir, dir_shown)) = ctx.ws.user_dir_of(location) {
+        return Err(user_state(shown, dir, dir_shown));
+    }
     if location.is_reserved() {
         let message = if location.is_reserved_through_link() {
             format!("`{shown}` leads through a symlink into .stitch/, which is reserved for stitch's own state")
@@ -172,6 +180,23 @@ pub fn protected(location: &crate::workspace::Location, mutation: bool) -> Resul
         .with(key::RULE, "git"));
     }
     Ok(())
+}
+
+/// `DENIED` (rule `reserved`) for a path in stitch's user-level state, which lies inside
+/// the root (a root at `$HOME`): the user's config, whose `authorize` runs on the next
+/// mutation, or the journal's key and the trust records.
+#[cold]
+fn user_state(shown: &str, dir: UserDir, dir_shown: &str) -> Refusal {
+    let what = match dir {
+        UserDir::Config => "the user's own stitch config",
+        UserDir::Data => "where stitch keeps its journal key and trust records",
+    };
+    Refusal::new(
+        Code::Denied,
+        format!("`{shown}` lies in {dir_shown}, {what}, which no tool may read or change"),
+    )
+    .with(key::PATH, shown)
+    .with(key::RULE, "reserved")
 }
 
 /// Refuses a trailing `/` on a path that must name a file.

@@ -14,7 +14,7 @@ use super::{refuse, Context};
 /// (search can search one file).
 pub fn locate(ctx: &Context, raw: &str, allow_file: bool) -> Outcome<Location> {
     let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
-    refuse::protected(&location, false)?;
+    refuse::protected(ctx, &location, false)?;
     super::approve::rules(ctx, &location, false)?;
     match location.kind {
         None => Err(refuse::not_found(ctx, &location.shown).into()),

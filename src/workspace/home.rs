@@ -66,6 +66,25 @@ impl Home {
         format!("{base}/stitch/config.json")
     }
 
+    /// stitch's directory below the user's config directory and below the data
+    /// directory (the key and the trust records): each with its path, `None` when there
+    /// is no home to hold it, and how it is named to people.
+    pub(super) fn stitch_dirs(&self) -> [(super::UserDir, Option<PathBuf>, String); 2] {
+        let dir = |base: &Option<(PathBuf, &'static str)>, default: &str| {
+            let shown = base.as_ref().map_or(default, |(_, shown)| shown);
+            (
+                base.as_ref().map(|(path, _)| path.join("stitch")),
+                format!("{shown}/stitch"),
+            )
+        };
+        let (config, config_shown) = dir(&self.config, "~/.config");
+        let (data, data_shown) = dir(&self.data, "~/.local/share");
+        [
+            (super::UserDir::Config, config, config_shown),
+            (super::UserDir::Data, data, data_shown),
+        ]
+    }
+
     /// How the trust records' directory is named to people.
     #[must_use]
     pub fn trust_shown(&self) -> String {

@@ -2,6 +2,7 @@
 //! its last component (the directories above it are resolved and contained as for any
 //! path), read, made and removed — never its target.
 
+use cap_std::fs::MetadataExt;
 use rustix::fs::AtFlags;
 
 use super::atomic::Dirty;
@@ -29,23 +30,21 @@ impl Workspace {
         if last == ".." || parents.iter().any(|c| c == "..") {
             return self.locate(raw);
         }
-        let mut real = if parents.is_empty() {
-            Vec::new()
+        let (mut real, mut ids) = if parents.is_empty() {
+            (Vec::new(), Vec::new())
         } else {
             let parent = resolve::resolve(&self.dir, parents, &roots)?;
             if parent.missing_from.is_some() || parent.kind != Some(Kind::Directory) {
                 return self.locate(raw);
             }
-            parent.real
+            (parent.real, parent.ids)
         };
         real.push(last.clone());
-        let is_link = self
-            .dir
-            .symlink_metadata(join(&real))
-            .is_ok_and(|meta| meta.file_type().is_symlink());
-        if !is_link {
-            return self.locate(raw);
-        }
+        let link = match self.dir.symlink_metadata(join(&real)) {
+            Ok(meta) if meta.file_type().is_symlink() => meta,
+            _ => return self.locate(raw),
+        };
+        ids.push((link.dev(), link.ino()));
         Ok(Location {
             shown: join(&components),
             real: join(&real),
@@ -54,6 +53,7 @@ impl Workspace {
             missing_dirs: Vec::new(),
             components: real,
             shown_components: components,
+            ids,
         })
     }
 

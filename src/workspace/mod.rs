@@ -19,9 +19,11 @@ pub mod journal;
 mod key;
 mod link;
 pub mod path;
+mod program;
 mod resolve;
 mod state;
 mod tree;
+mod user_state;
 pub mod walk;
 
 use std::path::{Path, PathBuf};
@@ -33,8 +35,10 @@ pub use atomic::{sync_all, Dirty, Reuse, Staged, WriteMode};
 pub use error::{Error, NotWritable, StateProblem};
 pub use file::OpenFile;
 pub use key::KEY_BYTES;
+pub use program::Program;
 pub use resolve::Kind;
 pub use tree::Replace;
+pub use user_state::UserDir;
 
 use path::{join, Lexed};
 
@@ -50,6 +54,8 @@ pub struct Workspace {
     state: std::sync::OnceLock<state::StateDir>,
     /// `.stitch/journal/`'s directories, once opened.
     journal: journal::Dirs,
+    /// stitch's user-level directories, by identity, once looked up (see [`user_state`]).
+    user_state: std::sync::OnceLock<user_state::UserState>,
 }
 
 /// Why the root itself cannot be used.
@@ -81,6 +87,9 @@ pub struct Location {
     components: Vec<String>,
     /// The components the caller wrote, for protection checks.
     shown_components: Vec<String>,
+    /// The (device, inode) of each leading real component that exists, for protection
+    /// checks by identity.
+    ids: Vec<(u64, u64)>,
 }
 
 /// Whether components name `.stitch` or something below it (in any letter case, for
@@ -173,6 +182,7 @@ impl Workspace {
             canonical,
             state: std::sync::OnceLock::new(),
             journal: journal::Dirs::default(),
+            user_state: std::sync::OnceLock::new(),
         })
     }
 
@@ -186,6 +196,7 @@ impl Workspace {
             canonical: self.canonical.clone(),
             state: std::sync::OnceLock::new(),
             journal: journal::Dirs::default(),
+            user_state: std::sync::OnceLock::new(),
         })
     }
 
@@ -234,6 +245,7 @@ impl Workspace {
             missing_dirs,
             components: resolved.real,
             shown_components: components,
+            ids: resolved.ids,
         })
     }
 }

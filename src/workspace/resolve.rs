@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::path::{Component, Path};
 
-use cap_std::fs::Dir;
+use cap_std::fs::{Dir, MetadataExt};
 
 use super::path::{join, Invalid};
 use super::Error;
@@ -24,6 +24,10 @@ pub const MAX_LINKS: usize = 40;
 pub struct Resolved {
     /// Real components below the root, every followed link replaced by its target.
     pub real: Vec<String>,
+    /// The (device, inode) of each of `real`'s leading components that exists: `ids[i]`
+    /// is the directory (or the file, last) `real[..=i]` names. What the lookups saw, so
+    /// stitch's own places are told by identity at no extra cost.
+    pub ids: Vec<(u64, u64)>,
     /// Index in `real` of the first component that does not exist, if any.
     pub missing_from: Option<usize>,
     /// The kind of the final object, when it exists.
@@ -61,6 +65,7 @@ pub(super) fn resolve(
 ) -> Result<Resolved, Error> {
     let mut queue: VecDeque<String> = components.iter().cloned().collect();
     let mut real: Vec<String> = Vec::with_capacity(components.len());
+    let mut ids: Vec<(u64, u64)> = Vec::with_capacity(components.len());
     let mut links = 0;
     while let Some(name) = queue.pop_front() {
         if name == ".." {
@@ -70,6 +75,7 @@ pub(super) fn resolve(
                     inside_target: None,
                 });
             }
+            ids.truncate(real.len());
             continue;
         }
         real.push(name);
@@ -79,8 +85,10 @@ pub(super) fn resolve(
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 let missing_from = real.len() - 1;
                 lexical_rest(&mut real, queue)?;
+                ids.truncate(real.len());
                 return Ok(Resolved {
                     real,
+                    ids,
                     missing_from: Some(missing_from),
                     kind: None,
                 });
@@ -115,22 +123,7 @@ pub(super) fn resolve(
                 });
             }
             real.pop();
-            let mut spliced = Vec::new();
-            for part in target.components() {
-                match part {
-                    Component::Normal(n) => match n.to_str() {
-                        Some(n) => spliced.push(n.to_owned()),
-                        // Taken lossily, `\xff` would become U+FFFD: another name, which
-                        // may exist. Such a target cannot be followed faithfully.
-                        None => {
-                            return Err(Error::InvalidPath(Invalid::NonUtf8Link { link: here }))
-                        }
-                    },
-                    Component::ParentDir => spliced.push("..".to_owned()),
-                    _ => {}
-                }
-            }
-            for part in spliced.into_iter().rev() {
+            for part in spliced(&target, &here)?.into_iter().rev() {
                 queue.push_front(part);
             }
             // A `..` in the target that climbs above the root is checked as it is popped.
@@ -146,9 +139,11 @@ pub(super) fn resolve(
             real.pop();
             return Err(Error::NotADirectory { at: here });
         }
+        ids.push((meta.dev(), meta.ino()));
         if queue.is_empty() {
             return Ok(Resolved {
                 real,
+                ids,
                 missing_from: None,
                 kind: Some(Kind::of(meta.file_type())),
             });
@@ -156,9 +151,32 @@ pub(super) fn resolve(
     }
     Ok(Resolved {
         real,
+        ids,
         missing_from: None,
         kind: Some(Kind::Directory),
     })
+}
+
+/// The components of a relative link target, to be walked in the link's place.
+fn spliced(target: &Path, link: &str) -> Result<Vec<String>, Error> {
+    let mut parts = Vec::new();
+    for part in target.components() {
+        match part {
+            Component::Normal(n) => match n.to_str() {
+                Some(n) => parts.push(n.to_owned()),
+                // Taken lossily, `\xff` would become U+FFFD: another name, which may
+                // exist. Such a target cannot be followed faithfully.
+                None => {
+                    return Err(Error::InvalidPath(Invalid::NonUtf8Link {
+                        link: link.to_owned(),
+                    }))
+                }
+            },
+            Component::ParentDir => parts.push("..".to_owned()),
+            _ => {}
+        }
+    }
+    Ok(parts)
 }
 
 /// Appends what remains below a missing component, lexically (nothing there to follow).

@@ -35,8 +35,14 @@ mod permissions;
 mod memory;
 // Names and lines holding escape sequences reach a terminal quoted.
 mod terminal;
+// A config's text holding escape sequences reaches a terminal quoted: config trust and
+// check, the tools' refusals, the MCP server's start-up line.
+mod config_text;
 // Paths past 4096 absolute bytes, and directories the walk cannot read.
 mod deep;
+// The root at `$HOME`: stitch's user-level state (the user's config, the key, the trust
+// records) out of every tool's reach, hidden from walks, warned of.
+mod home_root;
 
 /// How long a call may take before it counts as hanging: generous on a loaded machine,
 /// far below what a blocked call would take.

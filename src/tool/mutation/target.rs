@@ -49,7 +49,7 @@ fn checked(ctx: &Context, raw: &str, own_links: bool) -> Outcome<Location> {
         ctx.ws.locate(raw)
     }
     .map_err(|e| refuse::path(ctx, raw, e))?;
-    refuse::protected(&location, true)?;
+    refuse::protected(ctx, &location, true)?;
     approve::rules(ctx, &location, true)?;
     Ok(location)
 }

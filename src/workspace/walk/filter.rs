@@ -1,5 +1,6 @@
-//! The walk's filter: what a walk goes into and shows — never `.stitch/`, only the
-//! start's branch, each directory (by device and inode) at most once, links followed
+//! The walk's filter: what a walk goes into and shows — never `.stitch/`, nor stitch's
+//! user-level directories where they lie inside the root (by identity), only the start's
+//! branch, each directory (by device and inode) at most once, links followed
 //! only when they stay inside the root and lead out of the walked subtree, names that
 //! are not UTF-8 counted rather than shown, and the policy's `deny` judged on the path
 //! as walked and as resolved.
@@ -34,6 +35,9 @@ pub(super) struct Filter {
     /// The (device, inode) of every directory the walk has gone into: a directory
     /// reached again, through another link or a bind mount, is not walked again.
     pub(super) walked: Mutex<HashSet<(u64, u64)>>,
+    /// The (device, inode) of stitch's user-level directories (the user's config, the
+    /// key and trust records): never shown, never entered, nor a link into them.
+    pub(super) reserved: HashSet<(u64, u64)>,
     /// The walk's depth bound from the root (as the walker counts), when it has one.
     pub(super) max_depth: Option<usize>,
     /// Names below the start that are not valid UTF-8: neither shown nor entered.
@@ -99,6 +103,10 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
     }) {
         return false;
     }
+    let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+    if reserved(entry, is_dir, target.as_deref(), filter) {
+        return false;
+    }
     if let Some(exclude) = &filter.exclude {
         // A link, or a path through one, is judged by where it leads too, so that a
         // link cannot route around the rule.
@@ -115,7 +123,6 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
             return false;
         }
     }
-    let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
     match target {
         Some(real) => {
             let real = through_links(&real, &lock(&filter.links)).unwrap_or(real);
@@ -155,6 +162,29 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
         }
         None => !is_dir || enterable(entry, filter),
     }
+}
+
+/// Whether `entry` is one of stitch's user-level directories, or a link whose real
+/// place (`target`, workspace-relative) lies in one: each directory on the way is
+/// looked at by identity. Costs nothing when none of them exists.
+fn reserved(entry: &DirEntry, is_dir: bool, target: Option<&str>, filter: &Filter) -> bool {
+    if filter.reserved.is_empty() {
+        return false;
+    }
+    let id = |meta: std::fs::Metadata| (meta.dev(), meta.ino());
+    if is_dir
+        && entry
+            .metadata()
+            .is_ok_and(|m| filter.reserved.contains(&id(m)))
+    {
+        return true;
+    }
+    let Some(real) = target else { return false };
+    let parts = components(real);
+    (1..parts.len()).any(|end| {
+        let dir = filter.canonical.join(parts[..end].join("/"));
+        std::fs::metadata(dir).is_ok_and(|m| filter.reserved.contains(&id(m)))
+    })
 }
 
 /// Whether the walker may enter the directory `entry`: the ignore files it would read

@@ -160,6 +160,7 @@ impl Workspace {
             reached: std::sync::atomic::AtomicBool::new(false),
             links: Mutex::new(Vec::new()),
             walked: Mutex::new(root),
+            reserved: self.user_dir_ids(),
             max_depth,
             non_utf8: AtomicUsize::new(0),
             reads_ignore_files: !walk.include_ignored,

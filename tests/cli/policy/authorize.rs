@@ -332,12 +332,14 @@ fn dry_runs_are_authorized_as_dry_runs() {
     assert_eq!(payload["tool"], "edit_file", "{payload}");
     assert_eq!(ws.read_string("a.txt"), "one\n");
 
-    // A refusing hook refuses a dry run as well: the dry run predicts the real call.
+    // A refusing hook refuses a dry run as well: the dry run predicts the real call. (Its
+    // new bytes end the trust, so a person trusts the config again.)
     hook(
         &ws,
         "hooks/approve",
         "echo no dry runs either >&2\nexit 1\n",
     );
+    ws.trust();
     let run = ws.run(&["edit", "a.txt", "--old", "one", "--new", "ONE", "--dry-run"]);
     assert_eq!(
         assert_denied(&run, "authorize", "a.txt")["reason"],

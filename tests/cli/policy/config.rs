@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::support::TestWorkspace;
+use crate::support::{sha256sum, TestWorkspace};
 
 use super::{config, config_raw, CONFIG};
 
@@ -82,6 +82,8 @@ fn limits(items: &[(&str, u64, &str)]) -> Value {
 #[test]
 fn config_check_reports_what_a_valid_config_enforces() {
     let ws = TestWorkspace::new();
+    let approver = "#!/bin/sh\nexit 0\n";
+    ws.file("scripts/approve", approver);
     config(
         &ws,
         &json!({
@@ -116,6 +118,8 @@ fn config_check_reports_what_a_valid_config_enforces() {
         ]),
         "authorize": [],
         "journal": {"value": true, "from": "default"},
+        // The program trust pins, with its digest.
+        "authorizeProgram": {"path": "scripts/approve", "sha256": sha256sum(approver.as_bytes())},
         "trustWouldEnable": [
             "authorize: runs [\"./scripts/approve\", \"--quiet\"] before every change",
             "authorizeTimeoutSecs: 2.5"

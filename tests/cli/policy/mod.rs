@@ -13,6 +13,8 @@ mod authorize;
 mod config;
 mod deny;
 mod limits;
+// Trust pins the program the workspace's authorize runs.
+mod pinned;
 mod read_only;
 mod trust;
 
