@@ -102,6 +102,10 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             "Check the count: re-read the file, then set {} to the number of matches you intend.",
             d.name("expectedReplacements")
         ),
+        // Reading never changes what an undo found: it names the way out instead.
+        Code::StaleVersion if text(refusal, key::OPERATION) == Some("undo") => {
+            undo_moved_on(refusal, d)
+        }
         Code::StaleVersion => format!("{REREAD}."),
         Code::NotObserved => format!("{READ_FIRST}."),
         Code::InvalidConfig => invalid_config(refusal),
@@ -212,6 +216,29 @@ fn invalid_config(refusal: &Refusal) -> String {
 
 /// The detail of a refusal about one hunk of a patch: its 0-based index in its file.
 const HUNK_INDEX: &str = "hunkIndex";
+
+/// The next step past an undo refused because its files moved on: the later changes to
+/// take back first, when the journal names them; never "re-read", which changes nothing.
+fn undo_moved_on(refusal: &Refusal, d: Dialect) -> String {
+    let by_later = refusal
+        .detail("paths")
+        .and_then(Value::as_array)
+        .is_some_and(|paths| {
+            paths.iter().any(|p| {
+                p.get("changedBy")
+                    .and_then(Value::as_array)
+                    .is_some_and(|ids| !ids.is_empty())
+            })
+        });
+    if by_later {
+        format!(
+            "Later changes overlap what this change did: undo those listed in changedBy first (newest first), then this one again; or leave it in place. {} shows each change.",
+            d.tool(names::LIST_CHANGES)
+        )
+    } else {
+        "The file was changed outside stitch where this change made its lines: taking it back would lose that work. Leave it in place, or edit those lines back yourself.".into()
+    }
+}
 
 /// The next step past a `TOO_LARGE`, by the field or the file that was too large.
 fn too_large(refusal: &Refusal, d: Dialect, path: &str) -> String {

@@ -236,7 +236,8 @@ fn publish(
     if let Some(base) = base {
         staged = staged.over(base);
     }
-    let change = Change::of(WriteRequest::TOOL, vec![planned]);
+    let result = planned.record.after.clone().unwrap_or_default();
+    let change = Change::of(WriteRequest::TOOL, vec![planned]).keeping(&result, vec![bytes]);
     approved.commit(change, vec![Some(staged)], |staged, dirty| {
         for one in staged.into_iter().flatten() {
             one.publish_into(dirty).map_err(failed)?;

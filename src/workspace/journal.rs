@@ -241,6 +241,32 @@ impl Workspace {
         Ok(Kept::Copied)
     }
 
+    /// Keeps a change's result `sha` (its bytes, `parts` in order) under `objects/`, once
+    /// the change is published, so that an undo can merge and a diff can be shown: a
+    /// copy, not synced, never replacing what is there — whatever stands under the name
+    /// is checked by its digest before it is ever used, and a torn or planted one is
+    /// replaced by the next change that keeps that version. Best effort: a result that
+    /// cannot be kept only takes those two away.
+    pub fn keep_result(&self, sha: &str, parts: &[&[u8]]) {
+        let Ok(objects) = self.objects() else {
+            return;
+        };
+        let path = shown(OBJECTS, sha);
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true).mode(0o600);
+        let Ok(mut file) = create_file(objects, sha, &path, &mut options) else {
+            return;
+        };
+        if parts
+            .iter()
+            .try_for_each(|part| file.write_all(part))
+            .is_err()
+        {
+            drop(file);
+            let _ = rustix::fs::unlinkat(objects, sha, AtFlags::empty());
+        }
+    }
+
     /// Looks again at the version `sha` kept under `pending/` by a hard link to `file`'s
     /// inode, once its change is published: if another program wrote to the file since it
     /// was opened, the name is given a copy of `bytes` (what was read) instead, or, with

@@ -22,3 +22,5 @@ mod store;
 mod links;
 // A guard planted where every mutation's files are checked refuses every tool alike.
 mod guarded;
+// An undo merges as git revert does, or names the overlapping lines and later changes.
+mod merge;

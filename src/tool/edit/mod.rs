@@ -274,7 +274,9 @@ fn publish(
             undoes: None,
             edits,
         },
-    };
+        results: Vec::new(),
+    }
+    .keeping(after, edited.parts().to_vec());
     approved.commit(change, vec![Some(staged)], |staged, dirty| {
         for one in staged.into_iter().flatten() {
             one.publish_into(dirty).map_err(failed)?;

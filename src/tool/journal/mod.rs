@@ -102,6 +102,41 @@ pub fn recheck(ctx: &Context, linked: &[Linked<'_>]) {
     }
 }
 
+/// The most bytes of a change's result the journal keeps (a copy, so small files only).
+pub const RESULT_MAX_BYTES: u64 = 1 << 20;
+
+/// A new version a change makes, to be kept once it is published.
+#[derive(Debug)]
+pub struct Made<'a> {
+    pub sha: String,
+    pub parts: Vec<&'a [u8]>,
+}
+
+impl Made<'_> {
+    fn len(&self) -> u64 {
+        self.parts.iter().map(|p| p.len() as u64).sum()
+    }
+}
+
+/// The bytes of `results` the journal keeps, counted in the entry's name with the
+/// versions it keeps before, so that the bounds hold them too.
+#[must_use]
+pub fn results_bytes(results: &[Made<'_>]) -> u64 {
+    results
+        .iter()
+        .map(Made::len)
+        .filter(|&len| len <= RESULT_MAX_BYTES)
+        .sum()
+}
+
+/// Keeps each of `results` small enough under `objects/`, once its change is published
+/// and before its entry is committed (the journal's lock still held shared).
+pub fn keep_results(ctx: &Context, results: &[Made<'_>]) {
+    for made in results.iter().filter(|m| m.len() <= RESULT_MAX_BYTES) {
+        ctx.ws.keep_result(&made.sha, &made.parts);
+    }
+}
+
 /// A change's entry, written and synced, its change not yet published.
 #[derive(Debug)]
 #[must_use = "commit the entry once the change is published, or abandon it"]
@@ -141,7 +176,7 @@ pub fn prepare<'w, 'p>(
     ctx: &'w Context,
     tool: &str,
     files: Vec<Planned<'p>>,
-    about: &About,
+    (about, results): (&About, u64),
     staged: &mut [Option<Staged<'_>>],
 ) -> Outcome<Option<(Pending, Unsynced<'w>, Vec<Linked<'p>>)>> {
     let Ok(keyed) = keyed(ctx) else {
@@ -153,7 +188,7 @@ pub fn prepare<'w, 'p>(
         .map_err(|e| refuse::lock(ctx, ".stitch/journal", e))?;
     let mut records = Vec::with_capacity(files.len());
     let mut linked = Vec::new();
-    let mut kept_bytes = 0u64;
+    let mut kept_bytes = results;
     for Planned { mut record, keep } in files {
         if let (
             Keep::File {
@@ -371,6 +406,13 @@ impl Pending {
             }
         }
         Some(self.id)
+    }
+
+    /// Whether the entry is in the journal (not only a record of the change, kept while
+    /// it is published).
+    #[must_use]
+    pub fn journaled(&self) -> bool {
+        !self.record_only
     }
 
     /// Whether the entry keeps the change's new versions (`rollForward`), so that a later

@@ -88,7 +88,9 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
     named.extend(pending.foreign_kept);
     for (_, e) in valid[first_kept..].iter().chain(pending.ours.iter()) {
         for file in &e.files {
+            // The versions kept before, and the result kept for undo's merge.
             named.extend(file.kept_versions().cloned());
+            named.extend(file.after.iter().cloned());
         }
     }
     // Another key's entries left unread may name any version: none is removed then.

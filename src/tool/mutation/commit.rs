@@ -8,7 +8,7 @@
 use crate::refusal::Outcome;
 use crate::workspace::{sync_all, Dirty, Staged};
 
-use super::super::journal::{self, About, Pending, Planned};
+use super::super::journal::{self, About, Made, Pending, Planned};
 use super::super::Context;
 use super::kill_hook::{self, Moment};
 use super::session_check;
@@ -20,6 +20,9 @@ pub struct Change<'a> {
     pub tool: &'static str,
     pub files: Vec<Planned<'a>>,
     pub about: About,
+    /// The new versions the change makes, kept once it is published (up to
+    /// [`journal::RESULT_MAX_BYTES`] each) so that an undo can merge.
+    pub results: Vec<Made<'a>>,
 }
 
 impl<'a> Change<'a> {
@@ -30,7 +33,18 @@ impl<'a> Change<'a> {
             tool,
             files,
             about: About::default(),
+            results: Vec::new(),
         }
+    }
+
+    /// This change, keeping its new version `sha` (its bytes: `parts`, in order).
+    #[must_use]
+    pub fn keeping(mut self, sha: &str, parts: Vec<&'a [u8]>) -> Change<'a> {
+        self.results.push(Made {
+            sha: sha.to_owned(),
+            parts,
+        });
+        self
     }
 }
 
@@ -60,7 +74,14 @@ pub(super) fn commit<'w>(
         } else {
             &mut []
         };
-        journal::prepare(ctx, change.tool, change.files, &change.about, keep)?
+        let results = journal::results_bytes(&change.results);
+        journal::prepare(
+            ctx,
+            change.tool,
+            change.files,
+            (&change.about, results),
+            keep,
+        )?
     } else {
         None
     };
@@ -116,6 +137,9 @@ pub(super) fn commit<'w>(
     match (outcome, pending) {
         (Ok(()), pending) => {
             journal::recheck(ctx, &linked);
+            if pending.as_ref().is_some_and(Pending::journaled) {
+                journal::keep_results(ctx, &change.results);
+            }
             let id = pending.and_then(|p| p.commit(ctx));
             record(ctx, versions);
             Ok(id)

@@ -7,6 +7,7 @@
 //! (locks in one order, policy, authorize, a journal entry of its own, atomic publishes),
 //! so undoing the undo redoes the change.
 
+mod merge;
 mod plan;
 mod steps;
 
@@ -14,7 +15,7 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::journal::Shelf;
@@ -54,6 +55,10 @@ pub struct RestoredFile {
     pub sha256: Option<String>,
     /// A unified diff from what was there to what is restored, bounded in size.
     pub diff: String,
+    /// The file had moved on since the change: the change's lines were taken back by a
+    /// three-way merge, and the work done since stays.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged: Option<bool>,
 }
 
 /// What `undo_change` returns, in this order.
@@ -117,25 +122,20 @@ impl pipeline::Plan for Plan<'_> {
     /// The files are looked at against the entry's versions after, not a session's
     /// record: an undo needs no read first, only that no work was done since.
     fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<UndoResult> {
-        stale(ctx, self.target, self.after)?;
+        // A file that moved on since is merged, or the undo refused with its lines.
+        let merged = merge::plan(ctx, self.target, self.after, self.steps)?;
         // Every file through the checks every mutation's files go through: the versions
-        // are the entry's after, as shown just above.
+        // are the ones just looked at (the entry's after, or today's for a merged file).
         let versions: Vec<Version<'_>> = at
             .iter()
-            .zip(self.after.values())
+            .zip(merged.after.values())
             .map(|(location, sha)| Version {
                 mutation: Mutation::Undo,
                 ..Version::of(location, sha.as_deref())
             })
             .collect();
         let checked = steps.check(&versions)?;
-        steps::run(
-            ctx,
-            self.target,
-            self.after,
-            self.steps,
-            (checked, self.dry_run),
-        )
+        steps::run(ctx, self.target, &merged, (checked, self.dry_run))
     }
 }
 
@@ -150,45 +150,6 @@ fn pick<'a>(ctx: &Context, all: &'a [(String, Entry)], id: Option<&str>) -> Opti
     all.iter().rev().map(|(_, e)| e).find(|e| {
         e.undoes.is_none() && !undone.contains(&e.id) && (session.is_none() || e.session == session)
     })
-}
-
-/// `STALE_VERSION` unless every file is at its version after the change now.
-fn stale(ctx: &Context, target: &Entry, after: &BTreeMap<String, Option<String>>) -> Outcome<()> {
-    let moved: Vec<(String, Option<String>, Option<String>)> = after
-        .iter()
-        .filter_map(|(path, expected)| {
-            let now = journal::current(ctx, path);
-            (!now.is(expected.as_deref())).then(|| {
-                (
-                    path.clone(),
-                    expected.clone(),
-                    now.sha256().map(str::to_owned),
-                )
-            })
-        })
-        .collect();
-    if moved.is_empty() {
-        return Ok(());
-    }
-    let names: Vec<String> = moved.iter().map(|(p, _, _)| format!("`{p}`")).collect();
-    let message = format!(
-        "{} changed since change {}, so it cannot be undone without losing that work",
-        names.join(", "),
-        target.id
-    );
-    let listed: Vec<Value> = moved
-        .iter()
-        .map(|(path, expected, actual)| {
-            json!({"path": path, "expectedSha256": expected, "actualSha256": actual})
-        })
-        .collect();
-    let mut refusal = Refusal::new(Code::StaleVersion, message)
-        .with("id", target.id.as_str())
-        .with("paths", listed);
-    if moved.len() == 1 {
-        refusal = refusal.with(key::PATH, moved[0].0.as_str());
-    }
-    Err(refusal.into())
 }
 
 /// `NOT_FOUND`: nothing to undo, or no change `id`.

@@ -16,6 +16,7 @@ use super::super::mutation::kill_hook;
 use super::super::mutation::pipeline::Checked;
 use super::super::payload::{FileChange, Payload};
 use super::super::{edit::MAX_DIFF_BYTES, refuse, Context};
+use super::merge::Merged;
 use super::plan::Step;
 use super::{RestoredFile, UndoRequest, UndoResult};
 
@@ -25,17 +26,25 @@ struct Original {
     file: OpenFile,
 }
 
-/// Runs `steps`, the undo of `target`, whose files are at `after` now (checked).
+/// Runs the steps of `merged`, the undo of `target`, whose files are at `merged.after`
+/// now (checked).
 pub fn run(
     ctx: &Context,
     target: &Entry,
-    after: &BTreeMap<String, Option<String>>,
-    steps: &[Step],
+    merged: &Merged,
     (checked, dry_run): (Checked<'_>, bool),
 ) -> Outcome<UndoResult> {
+    let (after, steps) = (&merged.after, merged.steps.as_slice());
     let originals = originals(ctx, after)?;
     let mut kept: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
     for step in steps {
+        if let Step::Put { path, sha } = step {
+            // A merged file keeps its own mode: only its lines go back.
+            if let (Some(bytes), Some(original)) = (merged.contents.get(sha), originals.get(path)) {
+                kept.insert(sha.clone(), (bytes.clone(), original.file.mode & 0o7777));
+                continue;
+            }
+        }
         if let Step::Put { sha, .. } | Step::MoveBack { sha: Some(sha), .. } = step {
             if !kept.contains_key(sha) {
                 let (bytes, mode) = kept_version(ctx, sha)?;
@@ -47,7 +56,10 @@ pub fn run(
         }
     }
     let records = records(after, steps);
-    let files = restored(ctx, &records, &originals, &kept);
+    let mut files = restored(ctx, &records, &originals, &kept);
+    for file in &mut files {
+        file.merged = merged.paths.contains(&file.path).then_some(true);
+    }
     let payload = payload(ctx, target, &records, dry_run);
     let Some(approved) = checked.authorize(&target.id, &payload)? else {
         return Ok(UndoResult {
@@ -77,11 +89,17 @@ pub fn run(
         undoes: Some(target.id.clone()),
         edits: Vec::new(),
     };
-    let change = Change {
+    let mut change = Change {
         tool: UndoRequest::TOOL,
         files: planned,
         about,
+        results: Vec::new(),
     };
+    for (record, _) in &records {
+        if let Some((bytes, _)) = record.after.as_ref().and_then(|sha| kept.get(sha)) {
+            change = change.keeping(record.after.as_deref().unwrap_or_default(), vec![bytes]);
+        }
+    }
     let id = approved.commit(change, staged, |staged, dirty| {
         // Each file is published only over the file read above, unchanged: a step that
         // comes back to a path an earlier step changed has nothing of it to compare.
@@ -447,6 +465,7 @@ fn restored(
                 from: record.from.clone(),
                 sha256: record.after.clone(),
                 diff,
+                merged: None,
             }
         })
         .collect()

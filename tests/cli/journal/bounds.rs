@@ -44,15 +44,16 @@ fn past_journal_entries_the_oldest_go_first() {
         .ok();
     assert_eq!(
         count(&ws, "objects"),
-        3,
-        "v3, v4 and v5 are kept; older ones removed"
+        4,
+        "v3, v4 and v5 are kept, and v6, the newest result; older ones removed"
     );
 }
 
 #[test]
 fn past_journal_bytes_the_oldest_go_first() {
     let ws = TestWorkspace::new();
-    ws.user_config(&json!({"limits": {"journalBytes": 100}}));
+    // Each edit keeps 60 bytes before and its 60-byte result: 120 counted.
+    ws.user_config(&json!({"limits": {"journalBytes": 200}}));
     let line = "x".repeat(59);
     ws.file("a.txt", format!("{line}0"));
     ws.run(&["edit", "a.txt", "--old", "x0", "--new", "x1"])
@@ -125,8 +126,10 @@ fn the_replaced_inode_is_kept_by_a_link() {
     let small = fs::metadata(ws.path("small.txt")).unwrap().ino();
     ws.run(&["write", "small.txt", "--content", "b", "--overwrite"])
         .ok();
+    // A small file's version was kept already, as the result of the write that made it.
     let object = ws.path(&format!(".stitch/journal/objects/{}", sha256sum(b"a")));
-    assert_eq!(fs::metadata(&object).unwrap().ino(), small);
+    assert_eq!(fs::read(&object).unwrap(), b"a");
+    assert_ne!(fs::metadata(&object).unwrap().ino(), small);
     for _ in 0..3 {
         ws.run(&["undo"]).ok();
     }

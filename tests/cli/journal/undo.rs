@@ -136,16 +136,20 @@ fn a_file_written_from_outside_since_is_stale_and_nothing_changes() {
         "ok": false,
         "error": "STALE_VERSION",
         "details": {
-            "message": format!("`a.txt` changed since change {edit_id}, so it cannot be undone without losing that work"),
+            "message": format!("`a.txt` changed since change {edit_id} in a way an undo cannot merge, so it cannot be undone without losing that work"),
             "id": edit_id,
+            "operation": "undo",
             "paths": [{
                 "path": "a.txt",
                 "expectedSha256": sha256sum(b"two\n"),
-                "actualSha256": sha256sum(b"two, and work done by hand\n")
+                "actualSha256": sha256sum(b"two, and work done by hand\n"),
+                // Written by hand, not by a change of the journal.
+                "changedBy": [],
+                "conflicts": [{"start": 1, "end": 1}],
             }],
             "path": "a.txt"
         },
-        "_hint": "Re-read the file, then retry."
+        "_hint": "The file was changed outside stitch where this change made its lines: taking it back would lose that work. Leave it in place, or edit those lines back yourself."
     }));
     assert_eq!(ws.read_string("a.txt"), "two, and work done by hand\n");
     assert_eq!(ids(&ws), [edit_id], "a refused undo is no entry");
