@@ -216,6 +216,8 @@ pub mod key {
     pub const NEAR_NAMES: &str = "nearNames";
     pub const NOT_A_DIRECTORY: &str = "notADirectory";
     pub const OPERATION: &str = "operation";
+    /// An apply_patch item's `overwrite`, as it was (false) when the item could have set it.
+    pub const OVERWRITE: &str = "overwrite";
     pub const PATH: &str = "path";
     pub const REASON: &str = "reason";
     pub const REWRITE: &str = "rewrite";

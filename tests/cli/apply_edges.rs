@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use crate::support::{TestWorkspace, SHA256, STRING};
+use crate::support::{sha256sum, TestWorkspace, SHA256, STRING};
 
 /// A test's snapshot holds a unified hunk header; a Codex patch that changes the line
 /// below it sends the header as a context line, a space before its text.
@@ -30,4 +30,87 @@ fn a_context_line_that_reads_like_a_chunk_header_is_context() {
         ws.read_string("tests/snap.rs"),
         before.replace("+hello\n", "+hello world\n")
     );
+}
+
+/// A patch that adds a file that exists is told apply's own ways out — update it, or
+/// replace it by a `changes` item — never a flag apply does not take; each, followed to
+/// the letter, works.
+#[test]
+fn an_added_file_that_exists_is_told_ways_out_that_apply_takes() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "hi\n");
+    let add = "*** Begin Patch\n*** Add File: a.txt\n+hello\n*** End Patch\n";
+    let run = ws.run(&["apply", "--patch", add]);
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "ALREADY_EXISTS",
+        "details": {
+            "message": "The patch adds `a.txt`, which already exists",
+            "path": "a.txt",
+            "sha256": sha256sum(b"hi\n"),
+            "operation": "write",
+            "changeIndex": 0
+        },
+        "_hint": "`a.txt` exists: change it with `*** Update File: a.txt` (or a diff against it) instead of adding it, or, to replace it whole, send {\"changes\": [{\"op\": \"write\", \"path\": \"a.txt\", \"content\": …, \"overwrite\": true}]} on stdin to `stitch apply --json`."
+    }));
+    for flag in ["--overwrite", "--expected-sha256"] {
+        assert!(!run.hint().contains(flag), "{}", run.hint());
+    }
+    // The first way: the file updated.
+    let update = "*** Begin Patch\n*** Update File: a.txt\n-hi\n+hello\n*** End Patch\n";
+    ws.run(&["apply", "--patch", update]).ok();
+    assert_eq!(ws.read_string("a.txt"), "hello\n");
+    // The second: the item the hint spells, sent as it says.
+    let item = json!({"changes": [{"op": "write", "path": "a.txt", "content": "bye\n", "overwrite": true}]});
+    ws.run_with_stdin(&["apply", "--json"], item.to_string())
+        .ok();
+    assert_eq!(ws.read_string("a.txt"), "bye\n");
+    // By JSON, the same ways, in the words of fields.
+    let run = ws.stitch("apply", &json!({"patch": add}));
+    assert_eq!(
+        run.hint(),
+        "`a.txt` exists: change it with `*** Update File: a.txt` (or a diff against it) instead of adding it, or, to replace it whole, send changes: [{\"op\": \"write\", \"path\": \"a.txt\", \"content\": …, \"overwrite\": true}] instead."
+    );
+}
+
+/// A patch that moves a file onto one that exists, and a `move` item without
+/// `overwrite`: each hint names what that change can say, and saying it works.
+#[test]
+fn a_move_onto_a_file_that_exists_is_told_ways_out_that_apply_takes() {
+    let ws = TestWorkspace::new();
+    ws.file("one.txt", "one\n").file("two.txt", "two\n");
+    let patch = "*** Begin Patch\n*** Update File: one.txt\n*** Move to: two.txt\n*** End Patch\n";
+    let run = ws.stitch("apply", &json!({"patch": patch}));
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "ALREADY_EXISTS",
+        "details": {
+            "message": "The patch moves `one.txt` to `two.txt`, which already exists",
+            "path": "two.txt",
+            "sha256": sha256sum(b"two\n"),
+            "operation": "move",
+            "changeIndex": 0
+        },
+        "_hint": "`two.txt` exists: move the file to a path that is free, or, to replace `two.txt`, send changes: [{\"op\": \"move\", \"from\": …, \"to\": \"two.txt\", \"overwrite\": true}] instead."
+    }));
+    let item = json!({"op": "move", "from": "one.txt", "to": "two.txt"});
+    let run = ws.stitch("apply", &json!({"changes": [item]}));
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "ALREADY_EXISTS",
+        "details": {
+            "message": "`two.txt` already exists and overwrite was not set",
+            "path": "two.txt",
+            "sha256": sha256sum(b"two\n"),
+            "operation": "move",
+            "overwrite": false,
+            "changeIndex": 0
+        },
+        "_hint": "Set overwrite: true in changes[0] to replace `two.txt`, or move the file to a path that is free."
+    }));
+    let mut item = item;
+    item["overwrite"] = json!(true);
+    ws.stitch("apply", &json!({"changes": [item]})).ok();
+    assert_eq!(ws.read_string("two.txt"), "one\n");
+    assert!(!ws.exists("one.txt"));
 }

@@ -416,12 +416,13 @@ impl State<'_> {
                         format!("`{shown}` already exists and overwrite was not set")
                     }
                 };
-                let mut refusal =
-                    Refusal::new(Code::AlreadyExists, message).with(key::PATH, shown.as_str());
-                if let Some(sha) = self.sha256(&real) {
-                    refusal = refusal.with(key::SHA256, sha);
-                }
-                return Err(refusal);
+                return Err(already_exists(
+                    message,
+                    &shown,
+                    self.sha256(&real),
+                    "write",
+                    added,
+                ));
             }
         }
         let before = self.text(&real, &shown).ok().flatten();
@@ -486,12 +487,8 @@ impl State<'_> {
                         format!("`{dest_shown}` already exists and overwrite was not set")
                     }
                 };
-                let mut refusal =
-                    Refusal::new(Code::AlreadyExists, message).with(key::PATH, dest_shown.as_str());
-                if let Some(sha) = self.sha256(&dest_real) {
-                    refusal = refusal.with(key::SHA256, sha);
-                }
-                return Err(refusal);
+                let sha256 = self.sha256(&dest_real);
+                return Err(already_exists(message, &dest_shown, sha256, "move", added));
             }
         }
         let slot = self.tree[real].clone();
@@ -511,6 +508,29 @@ impl State<'_> {
             after: Some(text),
         });
         Ok(())
+    }
+}
+
+/// `ALREADY_EXISTS` for a change onto `shown`, which exists: its digest, the operation
+/// (`write` for an added file, `move`) and — for an item that could have said so —
+/// `overwrite: false`, so that the hint names the way out the change itself has (a patch
+/// has no overwrite).
+#[cold]
+fn already_exists(
+    message: String,
+    shown: &str,
+    sha256: Option<String>,
+    operation: &str,
+    added: Added,
+) -> Refusal {
+    let mut refusal = Refusal::new(Code::AlreadyExists, message).with(key::PATH, shown);
+    if let Some(sha) = sha256 {
+        refusal = refusal.with(key::SHA256, sha);
+    }
+    refusal = refusal.with(key::OPERATION, operation);
+    match added {
+        Added::ByWrite { .. } => refusal.with(key::OVERWRITE, false),
+        Added::ByPatch => refusal,
     }
 }
 
