@@ -75,15 +75,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             Some(file) => format!("`{file}` is a file: pick a path whose parent components are directories."),
             None => format!("`{path}` is a file: read it with {}, or list its parent directory.", tool(names::READ_FILE)),
         },
-        Code::AlreadyExists if refusal.detail(key::CHANGE_INDEX).is_some() => {
-            apply_exists(refusal, d, path)
-        }
-        Code::AlreadyExists => format!(
-            "Read `{path}` and pass {} (or its sha256 as {}), or change it with {}.",
-            d.switch("overwrite"),
-            d.name("expectedSha256"),
-            tool(names::EDIT_FILE)
-        ),
+        Code::AlreadyExists => already_exists(refusal, d, path),
         Code::Denied => denied(refusal)?,
         Code::InvalidPatch => invalid_patch(refusal),
         Code::NotText => format!(
@@ -194,6 +186,20 @@ fn invalid_patch(refusal: &Refusal) -> String {
         ),
         (None, _) => "Fix the patch and send it again.".into(),
     }
+}
+
+/// The hint of a change onto a file that exists: write_file's and move_file's remedy,
+/// or apply_patch's own ways out.
+fn already_exists(refusal: &Refusal, d: Dialect, path: &str) -> String {
+    if refusal.detail(key::CHANGE_INDEX).is_some() {
+        return apply_exists(refusal, d, path);
+    }
+    format!(
+        "Read `{path}` and pass {} (or its sha256 as {}), or change it with {}.",
+        d.switch("overwrite"),
+        d.name("expectedSha256"),
+        d.tool(names::EDIT_FILE)
+    )
 }
 
 /// The hint of an apply_patch change onto a file that exists: apply's own ways out,
@@ -325,6 +331,11 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
 /// The hint of a hunk of a patch whose old side is not in the file: the patch is
 /// rewritten, in any dialect, so neither `oldText` nor `--old` is named.
 fn hunk_no_match(refusal: &Refusal, path: &str) -> String {
+    if text(refusal, key::OPERATION) == Some("delete") {
+        return format!(
+            "Re-read `{path}`: it is not what the deletion's hunk says it holds, and may hold newer work. Delete it only if you still mean to, with its whole content as the hunk's `-` lines."
+        );
+    }
     let first = refusal
         .detail(key::CANDIDATES)
         .and_then(Value::as_array)

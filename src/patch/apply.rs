@@ -134,6 +134,18 @@ fn place(file: &[Line<'_>], hunk: &Hunk, index: usize, after: usize) -> Result<u
     }
 }
 
+/// Whether a deletion's hunk names the whole of `text`: its old side every line of the
+/// file, in order (each line matched as any hunk's is, its terminator aside, so a CRLF
+/// file matches), and the last line unterminated exactly when the hunk says so (`\ No
+/// newline at end of file`, [`Hunk::at_end`]).
+#[must_use]
+pub fn is_whole(text: &str, hunk: &Hunk) -> bool {
+    let file = lines(text);
+    file.len() == hunk.old.len()
+        && file.iter().zip(&hunk.old).all(|(l, old)| l.text == old)
+        && file.last().is_none_or(|l| l.end.is_empty() == hunk.at_end)
+}
+
 /// Applies `hunks` in order to `text`.
 pub fn apply(text: &str, hunks: &[Hunk]) -> Result<Applied, HunkFailure> {
     let file = lines(text);
@@ -276,6 +288,25 @@ mod tests {
                 lines: vec![1, 2]
             })
         );
+    }
+
+    #[test]
+    fn a_deletion_names_the_whole_file_or_nothing() {
+        let whole = |old: &[&str], at_end| super::Hunk {
+            old: old.iter().map(|l| (*l).to_owned()).collect(),
+            at_end,
+            ..super::Hunk::default()
+        };
+        assert!(super::is_whole("a\nb\n", &whole(&["a", "b"], false)));
+        assert!(super::is_whole("a\r\nb\r\n", &whole(&["a", "b"], false)));
+        assert!(super::is_whole("a\nb", &whole(&["a", "b"], true)));
+        assert!(super::is_whole("", &whole(&[], false)));
+        // Newer work after, before or inside; a final newline gained or lost.
+        assert!(!super::is_whole("a\nb\nc\n", &whole(&["a", "b"], false)));
+        assert!(!super::is_whole("z\na\nb\n", &whole(&["a", "b"], false)));
+        assert!(!super::is_whole("a\nB\n", &whole(&["a", "b"], false)));
+        assert!(!super::is_whole("a\nb", &whole(&["a", "b"], false)));
+        assert!(!super::is_whole("a\nb\n", &whole(&["a", "b"], true)));
     }
 
     #[test]

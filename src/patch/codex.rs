@@ -89,6 +89,7 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
         } else if let Some(path) = marker.strip_prefix(DELETE) {
             changes.push(FileChange::Delete {
                 path: path.trim().to_owned(),
+                whole: None,
             });
             i += 1;
         } else if let Some(path) = marker.strip_prefix(UPDATE) {
@@ -286,7 +287,8 @@ mod tests {
         assert_eq!(
             patch.changes[1],
             FileChange::Delete {
-                path: "b.txt".into()
+                path: "b.txt".into(),
+                whole: None
             }
         );
         let FileChange::Update {

@@ -12,7 +12,7 @@ mod codex;
 mod search_replace;
 mod unified;
 
-pub use apply::{apply, Applied, HunkFailure, Placed};
+pub use apply::{apply, is_whole, Applied, HunkFailure, Placed};
 pub use codex::{create_body, update_body};
 
 /// The patch formats recognised.
@@ -50,8 +50,10 @@ pub struct Patch {
 pub enum FileChange {
     /// A new file with this content.
     Add { path: String, content: String },
-    /// The file removed.
-    Delete { path: String },
+    /// The file removed. A unified diff's deletion hunk (`+++ /dev/null`, `-` lines
+    /// only) says what the file holds: `whole`, its old side the file's whole content,
+    /// which must be what the file holds now. Without one, the file is removed as named.
+    Delete { path: String, whole: Option<Hunk> },
     /// The file's text changed hunk by hunk, and moved when `move_to` says where.
     Update {
         path: String,
@@ -66,7 +68,7 @@ impl FileChange {
     pub fn path(&self) -> &str {
         match self {
             FileChange::Add { path, .. }
-            | FileChange::Delete { path }
+            | FileChange::Delete { path, .. }
             | FileChange::Update { path, .. } => path,
         }
     }

@@ -3,7 +3,8 @@
 //! checked against their bodies, new files (`--- /dev/null`, `new file mode`), deletions
 //! (`+++ /dev/null`, `deleted file mode`), renames (`rename from`/`rename to`, with or
 //! without hunks) and `\ No newline at end of file`. A binary patch does not parse,
-//! except the deletion of a binary file, which needs no content.
+//! except the deletion of a binary file, which needs no content. A deletion's hunk holds
+//! only `-` lines, the file's whole content, and is kept to be checked against the file.
 
 use super::{error, Dialect, FileChange, Hunk, Patch, PatchError, Placement};
 
@@ -62,6 +63,20 @@ struct Section {
 }
 
 impl Section {
+    /// One of git's extended header lines, between `diff --git` and the hunks.
+    fn extended(&mut self, line: &str) {
+        if let Some(from) = line.strip_prefix("rename from ") {
+            self.rename_from = Some(from.to_owned());
+        } else if let Some(to) = line.strip_prefix("rename to ") {
+            self.rename_to = Some(to.to_owned());
+        } else if line.starts_with("new file mode") {
+            self.new_file = true;
+        } else if line.starts_with("deleted file mode") {
+            self.deleted = true;
+        }
+        // index, mode, similarity and other git lines carry nothing to apply.
+    }
+
     fn finish(self, line: usize, found: &str) -> Result<Option<FileChange>, PatchError> {
         let (git_old, git_new) = self
             .git_paths
@@ -92,7 +107,10 @@ impl Section {
             let Some(path) = old else {
                 return Err(err(line, found, "the deleted file's path (`--- a/PATH`)"));
             };
-            FileChange::Delete { path }
+            FileChange::Delete {
+                path,
+                whole: whole(self.hunks),
+            }
         } else {
             let (Some(path), Some(to)) = (old, new) else {
                 return Err(err(line, found, "`--- a/PATH` and `+++ b/PATH`"));
@@ -109,6 +127,25 @@ impl Section {
         };
         Ok(Some(change))
     }
+}
+
+/// A deletion's hunks as one: their old sides, in order, are the file's whole content
+/// (`git diff` prints one); `None` when there is none, and the file goes as named.
+fn whole(hunks: Vec<Hunk>) -> Option<Hunk> {
+    let at_end = hunks.last()?.at_end;
+    Some(Hunk {
+        old: hunks.into_iter().flat_map(|h| h.old).collect(),
+        old_start: Some(1),
+        at_end,
+        placement: Placement::Near,
+        ..Hunk::default()
+    })
+}
+
+/// Whether the section being read deletes its file: `deleted file mode`, or `+++
+/// /dev/null`.
+fn deletes(section: &Section) -> bool {
+    section.deleted || section.headers && section.new.is_none()
 }
 
 /// The hunk whose header is line `i`, its body read as far as its counts say; and the
@@ -259,20 +296,18 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
                 ));
             };
             let (hunk, next) = hunk(lines, i)?;
+            if deletes(s) && !hunk.new.is_empty() {
+                return Err(err(
+                    i + 1,
+                    line,
+                    "a hunk of `-` lines only: a deleted file's hunk (`+++ /dev/null`) removes its whole content",
+                ));
+            }
             i = next;
             s.hunks.push(hunk);
             continue;
         } else if let Some(s) = section.as_mut() {
-            if let Some(from) = line.strip_prefix("rename from ") {
-                s.rename_from = Some(from.to_owned());
-            } else if let Some(to) = line.strip_prefix("rename to ") {
-                s.rename_to = Some(to.to_owned());
-            } else if line.starts_with("new file mode") {
-                s.new_file = true;
-            } else if line.starts_with("deleted file mode") {
-                s.deleted = true;
-            }
-            // index, mode, similarity and other git lines carry nothing to apply.
+            s.extended(line);
         }
         i += 1;
     }
@@ -321,11 +356,18 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
                 content: "one\ntwo".into()
             }
         );
+        let FileChange::Delete { path, whole } = &patch.changes[2] else {
+            panic!("{patch:?}")
+        };
+        let whole = whole.as_ref().expect("the deletion's hunk");
         assert_eq!(
-            patch.changes[2],
-            FileChange::Delete {
-                path: "gone.txt".into()
-            }
+            (
+                path.as_str(),
+                whole.old.as_slice(),
+                whole.new.len(),
+                whole.at_end
+            ),
+            ("gone.txt", &["bye".to_owned()][..], 0, false)
         );
         let FileChange::Update {
             path,
@@ -363,10 +405,31 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
         assert_eq!(e.line, 3);
     }
 
+    /// A deletion's hunk removes the whole file: a `+` or context line in it cannot be
+    /// applied, and the `@@` line says so; without `\ No newline`, the file ends in one.
+    #[test]
+    fn a_deletion_hunk_holds_only_removed_lines() {
+        let e = parse("--- a/f\n+++ /dev/null\n@@ -1,2 +1 @@\n a\n-b\n").unwrap_err();
+        assert_eq!((e.line, e.found.as_str()), (3, "@@ -1,2 +1 @@"));
+        assert!(e.expected.contains("`-` lines only"), "{e:?}");
+        let patch = parse(
+            "--- a/f\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n\\ No newline at end of file\n",
+        )
+        .unwrap();
+        let FileChange::Delete {
+            whole: Some(whole), ..
+        } = &patch.changes[0]
+        else {
+            panic!("{patch:?}")
+        };
+        assert_eq!((whole.old.len(), whole.at_end), (2, true));
+    }
+
     #[test]
     fn a_binary_file_deleted_is_a_delete() {
         let gone = FileChange::Delete {
             path: "p.png".into(),
+            whole: None,
         };
         let plain = "diff --git a/p.png b/p.png\ndeleted file mode 100644\nindex 1..0\nBinary files a/p.png and /dev/null differ\n";
         assert_eq!(parse(plain).unwrap().changes, std::slice::from_ref(&gone));

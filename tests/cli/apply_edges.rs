@@ -3,9 +3,20 @@
 //! followed to the letter, a deletion made stale by newer work, modes and symbolic links
 //! in a diff, and a patch of many thousands of hunks.
 
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
 use serde_json::json;
 
-use crate::support::{sha256sum, TestWorkspace, SHA256, STRING};
+use crate::support::{sha256sum, TestWorkspace, NUMBER, SHA256, STRING};
+
+/// The workspace's files, stitch's own state aside.
+fn tree(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    crate::support::tree(root)
+        .into_iter()
+        .filter(|(path, _)| !path.starts_with(".stitch"))
+        .collect()
+}
 
 /// A test's snapshot holds a unified hunk header; a Codex patch that changes the line
 /// below it sends the header as a context line, a space before its text.
@@ -113,4 +124,49 @@ fn a_move_onto_a_file_that_exists_is_told_ways_out_that_apply_takes() {
     ws.stitch("apply", &json!({"changes": [item]})).ok();
     assert_eq!(ws.read_string("two.txt"), "one\n");
     assert!(!ws.exists("one.txt"));
+}
+
+/// A deletion made from an old version of a file, replayed after newer work landed in
+/// it: its `-` lines are not the whole file, so it is a hunk that does not match, and no
+/// file of the patch changes. A deletion with no body deletes the file as named.
+#[test]
+fn a_stale_deletion_is_refused_and_deletes_nothing() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "a\n")
+        .file("gone.md", "# gone\nnewer work\n");
+    let patch = "diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n\
+diff --git a/gone.md b/gone.md\ndeleted file mode 100644\nindex 3..0\n--- a/gone.md\n+++ /dev/null\n@@ -1 +0,0 @@\n-# gone\n";
+    let before = tree(&ws.root());
+    let run = ws.stitch("apply", &json!({"patch": patch}));
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "NO_MATCH",
+        "details": {
+            "message": "The deletion's old side is not the whole of `gone.md`, which holds other lines now",
+            "path": "gone.md",
+            "candidates": [{
+                "startLine": 1,
+                "endLine": 2,
+                "text": "# gone\nnewer work",
+                "similarity": NUMBER,
+                "difference": "content"
+            }],
+            "operation": "delete",
+            "hunkIndex": 0,
+            "changeIndex": 1
+        },
+        "_hint": "Re-read `gone.md`: it is not what the deletion's hunk says it holds, and may hold newer work. Delete it only if you still mean to, with its whole content as the hunk's `-` lines."
+    }));
+    assert_eq!(tree(&ws.root()), before);
+    // The file as the deletion names it: deleted.
+    ws.file("gone.md", "# gone\n");
+    ws.stitch("apply", &json!({"patch": patch})).ok();
+    assert!(!ws.exists("gone.md"));
+    assert_eq!(ws.read_string("a.txt"), "b\n");
+    // A deletion with no body names no content: the file goes as named.
+    ws.file("bare.md", "anything\n");
+    let bare = "diff --git a/bare.md b/bare.md\ndeleted file mode 100644\nindex 4..0\n";
+    let data = ws.stitch("apply", &json!({"patch": bare})).ok().clone();
+    assert_eq!(data["changes"][0]["operation"], "delete");
+    assert!(!ws.exists("bare.md"));
 }

@@ -38,8 +38,11 @@ pub enum Op {
         content: String,
         added: Added,
     },
+    /// A file removed; a deletion's hunk (`whole`), when the patch has one, names what
+    /// the file must hold.
     Delete {
         path: String,
+        whole: Option<patch::Hunk>,
     },
     /// A patch's hunks, and a move after them when `move_to` says where.
     Update {
@@ -77,7 +80,7 @@ impl Change {
                 content,
                 added: Added::ByPatch,
             },
-            FileChange::Delete { path } => Op::Delete { path },
+            FileChange::Delete { path, whole } => Op::Delete { path, whole },
             FileChange::Update {
                 path,
                 move_to,
@@ -98,7 +101,9 @@ impl Change {
     #[must_use]
     pub fn paths(&self) -> Vec<&str> {
         match &self.op {
-            Op::Write { path, .. } | Op::Delete { path } | Op::Edit { path, .. } => vec![path],
+            Op::Write { path, .. } | Op::Delete { path, .. } | Op::Edit { path, .. } => {
+                vec![path]
+            }
             Op::Update { path, move_to, .. } => std::iter::once(path.as_str())
                 .chain(move_to.as_deref())
                 .collect(),
@@ -300,27 +305,7 @@ impl State<'_> {
                 content,
                 added,
             } => self.write(path, content, *added, expected),
-            Op::Delete { path } => {
-                let location = self.location(path);
-                let (real, shown) = (location.real.clone(), location.shown.clone());
-                if self.tree[&real].held == Held::Absent {
-                    return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "delete"));
-                }
-                self.expect(expected, &real, &shown)?;
-                let before = self.text(&real, &shown).ok().flatten();
-                let base_sha256 = self.sha256(&real);
-                self.put(&real, Held::Absent, None);
-                self.steps.push(Step {
-                    operation: "delete",
-                    real,
-                    from: None,
-                    placed: Vec::new(),
-                    base_sha256,
-                    before,
-                    after: None,
-                });
-                Ok(())
-            }
+            Op::Delete { path, whole } => self.delete(path, whole.as_ref(), expected),
             Op::Update {
                 path,
                 move_to,
@@ -389,6 +374,41 @@ impl State<'_> {
                 self.moved(&real, to, None, Vec::new(), added)
             }
         }
+    }
+
+    /// The file at `path` removed — when a deletion's hunk names its content (`whole`),
+    /// only if that is the whole of what it holds: else the hunk does not match.
+    fn delete(
+        &mut self,
+        path: &str,
+        whole: Option<&patch::Hunk>,
+        expected: Option<&str>,
+    ) -> Result<(), Refusal> {
+        let location = self.location(path);
+        let (real, shown) = (location.real.clone(), location.shown.clone());
+        if self.tree[&real].held == Held::Absent {
+            return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "delete"));
+        }
+        self.expect(expected, &real, &shown)?;
+        if let Some(whole) = whole {
+            let text = self.text(&real, &shown)?.unwrap_or_default();
+            if !patch::is_whole(&text, whole) {
+                return Err(not_whole(&shown, &text, whole));
+            }
+        }
+        let before = self.text(&real, &shown).ok().flatten();
+        let base_sha256 = self.sha256(&real);
+        self.put(&real, Held::Absent, None);
+        self.steps.push(Step {
+            operation: "delete",
+            real,
+            from: None,
+            placed: Vec::new(),
+            base_sha256,
+            before,
+            after: None,
+        });
+        Ok(())
     }
 
     fn write(
@@ -534,6 +554,36 @@ fn already_exists(
     }
 }
 
+/// `NO_MATCH` for a deletion whose hunk is not the whole of the file (newer work is
+/// there, or other work): the file's whole text is the one candidate, and the refusal
+/// says it is a deletion's, so the hint asks for a re-read, not a rewritten hunk.
+#[cold]
+fn not_whole(shown: &str, text: &str, whole: &patch::Hunk) -> Refusal {
+    let candidates: Vec<_> =
+        crate::text::candidates::whole(text, &whole.old.join("\n"), snippet::CANDIDATE_BUDGET)
+            .into_iter()
+            .map(|c| {
+                json!({
+                    "startLine": c.start_line,
+                    "endLine": c.end_line,
+                    "text": c.text,
+                    "similarity": c.similarity,
+                    "difference": c.difference.as_str(),
+                })
+            })
+            .collect();
+    Refusal::new(
+        Code::NoMatch,
+        format!(
+            "The deletion's old side is not the whole of `{shown}`, which holds other lines now"
+        ),
+    )
+    .with(key::PATH, shown)
+    .with(key::CANDIDATES, candidates)
+    .with(key::OPERATION, "delete")
+    .with("hunkIndex", 0)
+}
+
 /// The refusal of a hunk that did not land: edit_file's, with the hunk named.
 fn hunk_refusal(shown: &str, text: &str, hunks: &[patch::Hunk], failure: &HunkFailure) -> Refusal {
     let (index, refusal) = match failure {
@@ -588,7 +638,7 @@ pub fn applied_already(
     let absent = |raw: &str| !originals.contains_key(&located[raw].real);
     changes.iter().all(|change| match &change.op {
         Op::Write { path, content, .. } => text_of(path) == Some(content.as_str()),
-        Op::Delete { path } => absent(path),
+        Op::Delete { path, .. } => absent(path),
         Op::Update {
             path,
             move_to,

@@ -409,6 +409,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Change, Refusal>
         }
         "delete" | "delete_file" => Op::Delete {
             path: needs("path", item.path)?,
+            whole: None,
         },
         "move" => Op::Move {
             from: needs("from", item.from)?,
