@@ -85,6 +85,7 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
             changes.push(FileChange::Add {
                 path: path.trim().to_owned(),
                 content,
+                executable: None,
             });
         } else if let Some(path) = marker.strip_prefix(DELETE) {
             changes.push(FileChange::Delete {
@@ -113,6 +114,7 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
                 path: path.trim().to_owned(),
                 move_to,
                 hunks,
+                executable: None,
             });
             i = next;
         } else {
@@ -281,7 +283,8 @@ mod tests {
             patch.changes[0],
             FileChange::Add {
                 path: "a.txt".into(),
-                content: "one\ntwo\n".into()
+                content: "one\ntwo\n".into(),
+                executable: None
             }
         );
         assert_eq!(
@@ -295,6 +298,7 @@ mod tests {
             path,
             move_to,
             hunks,
+            ..
         } = &patch.changes[2]
         else {
             panic!()

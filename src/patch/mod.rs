@@ -48,17 +48,24 @@ pub struct Patch {
 /// One file's change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileChange {
-    /// A new file with this content.
-    Add { path: String, content: String },
+    /// A new file with this content, executable when the patch says so (a diff's `new
+    /// file mode 100755`).
+    Add {
+        path: String,
+        content: String,
+        executable: Option<bool>,
+    },
     /// The file removed. A unified diff's deletion hunk (`+++ /dev/null`, `-` lines
     /// only) says what the file holds: `whole`, its old side the file's whole content,
     /// which must be what the file holds now. Without one, the file is removed as named.
     Delete { path: String, whole: Option<Hunk> },
-    /// The file's text changed hunk by hunk, and moved when `move_to` says where.
+    /// The file's text changed hunk by hunk, moved when `move_to` says where, and its
+    /// executable bit set or cleared when the patch says (a diff's `old mode`/`new mode`).
     Update {
         path: String,
         move_to: Option<String>,
         hunks: Vec<Hunk>,
+        executable: Option<bool>,
     },
 }
 

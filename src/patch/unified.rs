@@ -30,6 +30,26 @@ fn header_path(raw: &str) -> Option<String> {
     Some(path.to_owned())
 }
 
+/// Whether a git mode (octal, as `new file mode 100755` spells it) is an executable
+/// regular file's; `INVALID_PATCH` at line `at` for a mode that is not a regular file's —
+/// a symbolic link (`120000`) or a submodule (`160000`) — which a patch does not make.
+fn executable(mode: &str, line: &str, at: usize) -> Result<bool, PatchError> {
+    match u32::from_str_radix(mode.trim(), 8) {
+        Ok(bits) if bits & 0o170_000 == 0o100_000 => Ok(bits & 0o100 != 0),
+        Ok(0o120_000) => Err(err(
+            at + 1,
+            line,
+            "a regular file's mode, 100644 or 100755 (a symbolic link, 120000, is not applied by a patch: send the patch without that file)",
+        )),
+        Ok(0o160_000) => Err(err(
+            at + 1,
+            line,
+            "a regular file's mode, 100644 or 100755 (a submodule, 160000, is not applied by a patch: send the patch without it)",
+        )),
+        _ => Err(err(at + 1, line, "a regular file's mode, 100644 or 100755")),
+    }
+}
+
 /// `-a,b +c,d` of a hunk header: the old start and count, the new count.
 fn counts(header: &str) -> Option<(usize, usize, usize)> {
     let body = header.strip_prefix("@@ -")?;
@@ -58,23 +78,43 @@ struct Section {
     rename_to: Option<String>,
     new_file: bool,
     deleted: bool,
+    /// The executable bit the section's mode lines give the file (`new file mode`,
+    /// `new mode`), when they give one.
+    executable: Option<bool>,
     git_paths: Option<(String, String)>,
     hunks: Vec<Hunk>,
 }
 
 impl Section {
-    /// One of git's extended header lines, between `diff --git` and the hunks.
-    fn extended(&mut self, line: &str) {
+    /// One of git's extended header lines, between `diff --git` and the hunks, which is
+    /// line `at` (0-based) of the patch. A mode that is not a regular file's does not
+    /// parse: a symbolic link or a submodule is never written as a regular file.
+    fn extended(&mut self, line: &str, at: usize) -> Result<(), PatchError> {
         if let Some(from) = line.strip_prefix("rename from ") {
             self.rename_from = Some(from.to_owned());
         } else if let Some(to) = line.strip_prefix("rename to ") {
             self.rename_to = Some(to.to_owned());
-        } else if line.starts_with("new file mode") {
+        } else if let Some(mode) = line.strip_prefix("new file mode ") {
             self.new_file = true;
-        } else if line.starts_with("deleted file mode") {
+            self.executable = Some(executable(mode, line, at)?);
+        } else if let Some(mode) = line.strip_prefix("deleted file mode ") {
             self.deleted = true;
+            executable(mode, line, at)?;
+        } else if let Some(mode) = line.strip_prefix("old mode ") {
+            executable(mode, line, at)?;
+        } else if let Some(mode) = line.strip_prefix("new mode ") {
+            self.executable = Some(executable(mode, line, at)?);
+        } else if let Some(index) = line.strip_prefix("index ") {
+            // `index 1a2b..3c4d 100644`: the mode of a file the diff changes in place.
+            let mut words = index.split_whitespace();
+            if let (Some(hashes), Some(mode)) = (words.next(), words.next()) {
+                if hashes.contains("..") {
+                    executable(mode, line, at)?;
+                }
+            }
         }
-        // index, mode, similarity and other git lines carry nothing to apply.
+        // Similarity and the other git lines carry nothing to apply.
+        Ok(())
     }
 
     fn finish(self, line: usize, found: &str) -> Result<Option<FileChange>, PatchError> {
@@ -102,7 +142,11 @@ impl Section {
             if !final_newline {
                 content.pop();
             }
-            FileChange::Add { path, content }
+            FileChange::Add {
+                path,
+                content,
+                executable: self.executable,
+            }
         } else if self.deleted || new.is_none() {
             let Some(path) = old else {
                 return Err(err(line, found, "the deleted file's path (`--- a/PATH`)"));
@@ -116,13 +160,14 @@ impl Section {
                 return Err(err(line, found, "`--- a/PATH` and `+++ b/PATH`"));
             };
             let move_to = (to != path).then_some(to);
-            if self.hunks.is_empty() && move_to.is_none() {
+            if self.hunks.is_empty() && move_to.is_none() && self.executable.is_none() {
                 return Ok(None);
             }
             FileChange::Update {
                 path,
                 move_to,
                 hunks: self.hunks,
+                executable: self.executable,
             }
         };
         Ok(Some(change))
@@ -307,7 +352,7 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
             s.hunks.push(hunk);
             continue;
         } else if let Some(s) = section.as_mut() {
-            s.extended(line);
+            s.extended(line, i)?;
         }
         i += 1;
     }
@@ -342,6 +387,7 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
             path,
             hunks,
             move_to,
+            ..
         } = &patch.changes[0]
         else {
             panic!("{patch:?}")
@@ -353,7 +399,8 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
             patch.changes[1],
             FileChange::Add {
                 path: "new.txt".into(),
-                content: "one\ntwo".into()
+                content: "one\ntwo".into(),
+                executable: Some(false)
             }
         );
         let FileChange::Delete { path, whole } = &patch.changes[2] else {
@@ -373,6 +420,7 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
             path,
             move_to,
             hunks,
+            ..
         } = &patch.changes[3]
         else {
             panic!()
@@ -403,6 +451,37 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
         assert_eq!((e.line, e.dialect), (2, Some(Dialect::Unified)));
         let e = parse("diff --git a/p.png b/p.png\nindex 1..2 100644\nBinary files a/p.png and b/p.png differ\n").unwrap_err();
         assert_eq!(e.line, 3);
+    }
+
+    /// `new file mode 100755` and `old mode`/`new mode` give the executable bit; a
+    /// symbolic link's or a submodule's mode does not parse, on the line that names it.
+    #[test]
+    fn modes_set_the_executable_bit_and_links_do_not_parse() {
+        let patch = parse("diff --git a/run.sh b/run.sh\nnew file mode 100755\n--- /dev/null\n+++ b/run.sh\n@@ -0,0 +1 @@\n+echo hi\n\
+diff --git a/tool b/tool\nold mode 100644\nnew mode 100755\n\
+diff --git a/lib.sh b/lib.sh\nold mode 100755\nnew mode 100644\nindex 1..2\n--- a/lib.sh\n+++ b/lib.sh\n@@ -1 +1 @@\n-a\n+b\n").unwrap();
+        let executable: Vec<Option<bool>> = patch
+            .changes
+            .iter()
+            .map(|c| match c {
+                FileChange::Add { executable, .. } | FileChange::Update { executable, .. } => {
+                    *executable
+                }
+                FileChange::Delete { .. } => None,
+            })
+            .collect();
+        assert_eq!(executable, [Some(true), Some(true), Some(false)]);
+        for (text, line) in [
+            ("diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+target\n\\ No newline at end of file\n", 2),
+            ("diff --git a/l b/l\ndeleted file mode 120000\nindex 1..0\n", 2),
+            ("diff --git a/l b/l\nindex 1..2 120000\n--- a/l\n+++ b/l\n@@ -1 +1 @@\n-a\n+b\n", 2),
+            ("diff --git a/m b/m\nnew file mode 160000\n", 2),
+            ("diff --git a/f b/f\nold mode 100644\nnew mode 120000\n", 3),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert_eq!(e.line, line, "{text}");
+            assert!(e.expected.starts_with("a regular file's mode"), "{e:?}");
+        }
     }
 
     /// A deletion's hunk removes the whole file: a `+` or context line in it cannot be

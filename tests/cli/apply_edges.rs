@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::support::{sha256sum, TestWorkspace, NUMBER, SHA256, STRING};
+use crate::support::{git, sha256sum, TestWorkspace, NUMBER, SHA256, STRING};
 
 /// The workspace's files, stitch's own state aside.
 fn tree(root: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
@@ -169,4 +169,131 @@ diff --git a/gone.md b/gone.md\ndeleted file mode 100644\nindex 3..0\n--- a/gone
     let data = ws.stitch("apply", &json!({"patch": bare})).ok().clone();
     assert_eq!(data["changes"][0]["operation"], "delete");
     assert!(!ws.exists("bare.md"));
+}
+
+/// The permission bits of `path`.
+fn mode_of(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+/// A commit made by git that adds an executable, makes one file executable and another
+/// not (with an edit), and moves a fourth while making it executable: its diff, applied,
+/// gives each file the executable bit git gave it, and one undo takes every bit back.
+#[test]
+fn a_diff_sets_the_executable_bits_git_gave_and_undo_takes_them_back() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = tempfile::tempdir().unwrap();
+    let at = |rel: &str| repo.path().join(rel);
+    let chmod = |rel: &str, mode: u32| {
+        std::fs::set_permissions(at(rel), std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    git(repo.path(), &["init", "-q"]);
+    for (rel, text) in [
+        ("tool.sh", "echo tool\n"),
+        ("lib.sh", "x\n"),
+        ("m.sh", "m\n"),
+    ] {
+        std::fs::write(at(rel), text).unwrap();
+    }
+    chmod("lib.sh", 0o755);
+    git(repo.path(), &["add", "-A"]);
+    git(repo.path(), &["commit", "-qm", "v1"]);
+    std::fs::write(at("run.sh"), "echo hi\n").unwrap();
+    std::fs::write(at("plain.txt"), "plain\n").unwrap();
+    chmod("run.sh", 0o755);
+    chmod("tool.sh", 0o755);
+    std::fs::write(at("lib.sh"), "y\n").unwrap();
+    chmod("lib.sh", 0o644);
+    git(repo.path(), &["mv", "m.sh", "bin.sh"]);
+    chmod("bin.sh", 0o755);
+    git(repo.path(), &["add", "-A"]);
+    let diff = git(repo.path(), &["diff", "--cached", "-M"]);
+    assert!(diff.contains("new file mode 100755") && diff.contains("new mode 100644"));
+
+    let ws = TestWorkspace::new();
+    ws.file("tool.sh", "echo tool\n")
+        .file("lib.sh", "x\n")
+        .file("m.sh", "m\n");
+    let path = |rel: &str| ws.root().join(rel);
+    std::fs::set_permissions(path("tool.sh"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(path("m.sh"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::set_permissions(path("lib.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let data = ws.stitch("apply", &json!({"patch": diff})).ok().clone();
+    let modes: Vec<(&str, &str)> = data["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| Some((c["path"].as_str()?, c["mode"].as_str()?)))
+        .collect();
+    assert_eq!(
+        modes,
+        [
+            ("bin.sh", "100755"),
+            ("lib.sh", "100644"),
+            ("run.sh", "100755"),
+            ("tool.sh", "100755")
+        ],
+        "{data}"
+    );
+    // A new executable is executable wherever the umask left a new file readable.
+    let plain = mode_of(&path("plain.txt"));
+    assert_eq!(mode_of(&path("run.sh")), plain | ((plain & 0o444) >> 2));
+    assert_eq!(mode_of(&path("tool.sh")), 0o755);
+    assert_eq!(mode_of(&path("bin.sh")), 0o755);
+    assert_eq!(mode_of(&path("lib.sh")), 0o644);
+    assert_eq!(ws.read_string("lib.sh"), "y\n");
+    ws.run(&["undo"]).ok();
+    assert_eq!(mode_of(&path("tool.sh")), 0o644);
+    assert_eq!(mode_of(&path("m.sh")), 0o644);
+    assert_eq!(mode_of(&path("lib.sh")), 0o755);
+    assert!(!ws.exists("run.sh") && !ws.exists("bin.sh"));
+}
+
+/// A symbolic link in a diff — added, deleted, or its target changed — is not written as
+/// a regular file holding the target's name: the patch does not parse, at the mode line,
+/// and nothing changes.
+#[test]
+fn a_symbolic_link_in_a_diff_is_refused_at_its_mode_line() {
+    let repo = tempfile::tempdir().unwrap();
+    git(repo.path(), &["init", "-q"]);
+    std::fs::write(repo.path().join("README.md"), "read me\n").unwrap();
+    std::os::unix::fs::symlink("README.md", repo.path().join("old-link")).unwrap();
+    git(repo.path(), &["add", "-A"]);
+    git(repo.path(), &["commit", "-qm", "v1"]);
+    std::os::unix::fs::symlink("README.md", repo.path().join("link")).unwrap();
+    git(repo.path(), &["add", "-A"]);
+    let added = git(repo.path(), &["diff", "--cached"]);
+    git(repo.path(), &["commit", "-qm", "v2"]);
+    git(repo.path(), &["rm", "-q", "old-link"]);
+    let deleted = git(repo.path(), &["diff", "--cached"]);
+
+    let ws = TestWorkspace::new();
+    ws.file("README.md", "read me\n");
+    ws.symlink("README.md", "old-link");
+    let before = tree(&ws.root());
+    let run = ws.stitch("apply", &json!({"patch": added}));
+    let expected = "a regular file's mode, 100644 or 100755 (a symbolic link, 120000, is not applied by a patch: send the patch without that file)";
+    run.assert_envelope(&json!({
+        "ok": false,
+        "error": "INVALID_PATCH",
+        "details": {
+            "message": format!("The patch does not parse at line 2: expected {expected}"),
+            "dialect": "unified",
+            "patchLine": 2,
+            "line": "new file mode 120000",
+            "expected": expected
+        },
+        "_hint": "Fix line 2 of the patch as details.expected says, and send the whole patch again."
+    }));
+    let run = ws.stitch("apply", &json!({"patch": deleted}));
+    assert_eq!(
+        run.refused("INVALID_PATCH")["line"],
+        "deleted file mode 120000"
+    );
+    let retarget = "diff --git a/old-link b/old-link\nindex 1..2 120000\n--- a/old-link\n+++ b/old-link\n@@ -1 +1 @@\n-README.md\n\\ No newline at end of file\n+NOTES.md\n\\ No newline at end of file\n";
+    let run = ws.stitch("apply", &json!({"patch": retarget}));
+    assert_eq!(run.refused("INVALID_PATCH")["patchLine"], 2);
+    assert_eq!(tree(&ws.root()), before);
+    assert!(!ws.exists("link"));
 }

@@ -9,7 +9,8 @@ use crate::workspace::Location;
 
 use super::super::edit::MAX_DIFF_BYTES;
 use super::super::journal::FileRecord;
-use super::build::{Body, Built, Held, Original, Step};
+use super::build::{Body, Built, Held, Original, Slot, Step};
+use super::mode::executable_mode;
 use super::{Changed, HunkPlaced};
 
 /// Digests of the texts a summary has hashed, found again by their content: a file's new
@@ -64,6 +65,7 @@ pub fn summary(
         base_sha256,
         before,
         after,
+        executable,
     } in &built.steps
     {
         let diff = crate::text::diff::unified(
@@ -93,10 +95,17 @@ pub fn summary(
                     offset: p.offset,
                 })
                 .collect(),
+            mode: executable.map(|x| if x { "100755" } else { "100644" }),
             diff: diff.text,
         });
     }
     (changes, records(built, originals, &digests))
+}
+
+/// Whether `slot` leaves the executable bit of `original`, its origin, as it was.
+fn unchanged_mode(original: &Original, slot: &Slot) -> bool {
+    slot.executable
+        .is_none_or(|x| x == executable_mode(original.file.mode))
 }
 
 /// One record per path whose content differs at the end from what it was; a file that
@@ -125,8 +134,11 @@ fn records<'a>(
         }
         let before = originals.get(real).map(|o| o.sha256.clone());
         let after = digest(&slot.held, real);
-        let from_before =
-            (after.as_deref() != Some(source.sha256.as_str())).then(|| source.sha256.clone());
+        // A file moved with its mode changed is put back as its kept version, with the
+        // mode it had, not renamed back as it is.
+        let from_before = (after.as_deref() != Some(source.sha256.as_str())
+            || !unchanged_mode(source, slot))
+        .then(|| source.sha256.clone());
         // The journal keeps one version per record: a file moved and edited onto one
         // that existed is recorded as that file's delete and a write instead.
         if from_before.is_some() && before.is_some() {
@@ -151,7 +163,12 @@ fn records<'a>(
         }
         let before = originals.get(real).map(|o| o.sha256.clone());
         let after = digest(&slot.held, real);
-        if before != after {
+        // A mode changed alone is a record whose versions are the same: an undo puts the
+        // kept version back, with the mode the journal recorded for it.
+        let mode_changed = originals
+            .get(real)
+            .is_some_and(|o| after.is_some() && !unchanged_mode(o, slot));
+        if before != after || mode_changed {
             records.push(FileRecord::write(real, before, after));
         }
     }
