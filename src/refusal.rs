@@ -227,4 +227,6 @@ pub mod key {
     pub const SHA256: &str = "sha256";
     /// The `reason` of a `BUSY` for a file another program changed while it was read.
     pub const CHANGED_WHILE_READ: &str = "changed while read";
+    /// The `reason` of a `BUSY` for an apply that ran past its time under the locks.
+    pub const OUT_OF_TIME: &str = "out of time";
 }

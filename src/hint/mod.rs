@@ -122,6 +122,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
         Code::Busy if text(refusal, key::REASON) == Some(key::CHANGED_WHILE_READ) => format!(
             "Another program is rewriting `{path}`: retry once it has finished."
         ),
+        Code::Busy if text(refusal, key::REASON) == Some(key::OUT_OF_TIME) => "The change could not be made in the time stitch may hold its files' locks: retry when the machine is less busy, or send it as several smaller patches.".into(),
         Code::Busy => "Another call holds the lock: retry in a moment.".into(),
     };
     Some(hint)

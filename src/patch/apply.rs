@@ -5,6 +5,10 @@
 //! normalisation is edit's: a file whose lines all end in CRLF matches and receives the
 //! hunk's lines with CRLF. Lines the hunks do not touch keep their bytes.
 
+use std::ops::Range;
+use std::time::Instant;
+
+use super::place::{place, Index};
 use super::{Hunk, Placement};
 
 /// Where each hunk landed.
@@ -16,11 +20,14 @@ pub struct Placed {
     pub offset: Option<i64>,
 }
 
-/// The new text, and where each hunk landed.
+/// The new text, where each hunk landed, and the lines each replaced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {
     pub text: String,
     pub placed: Vec<Placed>,
+    /// Each hunk's lines (0-based) in the text as it was and in the new text, in order:
+    /// outside them, the two texts' lines are the same.
+    pub spans: Vec<(Range<usize>, Range<usize>)>,
 }
 
 /// Why a hunk could not be placed.
@@ -32,11 +39,13 @@ pub enum HunkFailure {
     Ambiguous { hunk: usize, lines: Vec<usize> },
     /// A Codex anchor line is not in the file after the previous chunk.
     NoAnchor { hunk: usize },
+    /// The deadline passed before hunk `hunk` was placed.
+    OutOfTime { hunk: usize },
 }
 
 /// One line of the file: its text, and its terminator (`\n`, `\r\n`, or none at the end).
-struct Line<'a> {
-    text: &'a str,
+pub(super) struct Line<'a> {
+    pub(super) text: &'a str,
     end: &'a str,
 }
 
@@ -52,7 +61,7 @@ fn line(l: &str) -> Line<'_> {
     Line { text, end }
 }
 
-fn lines(text: &str) -> Vec<Line<'_>> {
+pub(super) fn lines(text: &str) -> Vec<Line<'_>> {
     // Cut after each `\n`, found with memchr (as `split_inclusive` cuts, a line at a time).
     let mut lines = Vec::with_capacity(text.len() / 32 + 1);
     let mut start = 0;
@@ -64,74 +73,6 @@ fn lines(text: &str) -> Vec<Line<'_>> {
         lines.push(line(&text[start..]));
     }
     lines
-}
-
-/// Where `old` occurs as whole lines in `file`, from line `from` on.
-fn occurrences(file: &[Line<'_>], old: &[String], from: usize) -> Vec<usize> {
-    if old.is_empty() {
-        return Vec::new();
-    }
-    (from..=file.len().saturating_sub(old.len()))
-        .filter(|&at| old.iter().enumerate().all(|(k, l)| file[at + k].text == l))
-        .collect()
-}
-
-/// Where `hunk` (number `index`) goes in `file`, whose lines before `after` the previous
-/// hunks took.
-fn place(file: &[Line<'_>], hunk: &Hunk, index: usize, after: usize) -> Result<usize, HunkFailure> {
-    let only = |found: Vec<usize>| match found.as_slice() {
-        [] => Err(HunkFailure::NoMatch { hunk: index }),
-        [one] => Ok(*one),
-        many => Err(HunkFailure::Ambiguous {
-            hunk: index,
-            lines: many.iter().map(|l| l + 1).collect(),
-        }),
-    };
-    match hunk.placement {
-        Placement::Anywhere => only(occurrences(file, &hunk.old, 0)),
-        Placement::After => {
-            let mut from = after;
-            if let Some(anchor) = &hunk.anchor {
-                let Some(found) = (from..file.len()).find(|&i| file[i].text == anchor.as_str())
-                else {
-                    return Err(HunkFailure::NoAnchor { hunk: index });
-                };
-                from = found;
-                // The anchor line itself may open the old side, or precede it.
-                if hunk.old.first().map(String::as_str) != Some(anchor.as_str()) {
-                    from += 1;
-                }
-            }
-            if hunk.old.is_empty() {
-                // An addition with no context: at the end of the file (Codex's `*** End
-                // of File`, or no anchor), else right after the anchor.
-                return Ok(if hunk.at_end || hunk.anchor.is_none() {
-                    file.len()
-                } else {
-                    from
-                });
-            }
-            let found = occurrences(file, &hunk.old, from);
-            only(if hunk.at_end {
-                found
-                    .into_iter()
-                    .filter(|&at| at + hunk.old.len() == file.len())
-                    .collect()
-            } else {
-                found
-            })
-        }
-        Placement::Near => {
-            let stated = hunk.old_start.unwrap_or(1).saturating_sub(1);
-            if hunk.old.is_empty() {
-                return Ok(stated.min(file.len()).max(after));
-            }
-            occurrences(file, &hunk.old, after)
-                .into_iter()
-                .min_by_key(|&at| (at.abs_diff(stated), at))
-                .ok_or(HunkFailure::NoMatch { hunk: index })
-        }
-    }
 }
 
 /// Whether a deletion's hunk names the whole of `text`: its old side every line of the
@@ -146,9 +87,24 @@ pub fn is_whole(text: &str, hunk: &Hunk) -> bool {
         && file.last().is_none_or(|l| l.end.is_empty() == hunk.at_end)
 }
 
+/// How many hunks are placed between two looks at the clock.
+const HUNKS_PER_LOOK: usize = 256;
+
 /// Applies `hunks` in order to `text`.
 pub fn apply(text: &str, hunks: &[Hunk]) -> Result<Applied, HunkFailure> {
+    apply_until(text, hunks, None)
+}
+
+/// Applies `hunks` in order to `text`, giving up once `deadline` has passed. The file's
+/// lines are cut and indexed once, each hunk is placed from the one before it, and the
+/// new text is built once: the work is linear in the hunks and the bytes.
+pub fn apply_until(
+    text: &str,
+    hunks: &[Hunk],
+    deadline: Option<Instant>,
+) -> Result<Applied, HunkFailure> {
     let file = lines(text);
+    let index = Index::new(&file);
     let crlf = !file.is_empty()
         && file.iter().all(|l| l.end == "\r\n" || l.end.is_empty())
         && file.iter().any(|l| l.end == "\r\n");
@@ -157,8 +113,13 @@ pub fn apply(text: &str, hunks: &[Hunk]) -> Result<Applied, HunkFailure> {
     let mut spans: Vec<(usize, usize, &Hunk)> = Vec::new();
     let mut placed = Vec::new();
     let mut after = 0;
-    for (index, hunk) in hunks.iter().enumerate() {
-        let at = place(&file, hunk, index, after)?;
+    for (number, hunk) in hunks.iter().enumerate() {
+        if number % HUNKS_PER_LOOK == HUNKS_PER_LOOK - 1
+            && deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            return Err(HunkFailure::OutOfTime { hunk: number });
+        }
+        let at = place(&file, &index, hunk, number, after)?;
         let offset = match hunk.placement {
             Placement::Near => {
                 let stated = hunk.old_start.unwrap_or(1).saturating_sub(1);
@@ -176,8 +137,13 @@ pub fn apply(text: &str, hunks: &[Hunk]) -> Result<Applied, HunkFailure> {
         after = at + hunk.old.len();
     }
     let mut out = String::with_capacity(text.len());
+    let mut replaced = Vec::with_capacity(spans.len());
+    let mut new_at = 0;
     let mut at = 0;
     for (start, end, hunk) in spans {
+        new_at += start - at;
+        replaced.push((start..end, new_at..new_at + hunk.new.len()));
+        new_at += hunk.new.len();
         for line in &file[at..start] {
             out.push_str(line.text);
             out.push_str(line.end);
@@ -205,7 +171,11 @@ pub fn apply(text: &str, hunks: &[Hunk]) -> Result<Applied, HunkFailure> {
         out.push_str(line.text);
         out.push_str(line.end);
     }
-    Ok(Applied { text: out, placed })
+    Ok(Applied {
+        text: out,
+        placed,
+        spans: replaced,
+    })
 }
 
 #[cfg(test)]
@@ -217,6 +187,58 @@ mod tests {
         match parse(patch).unwrap().changes.remove(0) {
             FileChange::Update { hunks, .. } => hunks,
             other => panic!("{other:?}"),
+        }
+    }
+
+    proptest::proptest! {
+        /// The diff made from where the hunks landed is the diff of the whole texts when
+        /// lines are distinct, and, where lines repeat, a diff that takes the old text to
+        /// the new one.
+        #[test]
+        fn the_diff_of_the_landed_hunks_is_the_whole_diff(
+            file in proptest::collection::vec(0..6u8, 1..60),
+            edits in proptest::collection::vec((0..60usize, 0..3usize, 0..3usize), 1..6),
+            distinct in proptest::bool::ANY,
+            final_newline in proptest::bool::ANY,
+        ) {
+            use crate::text::diff::{unified, unified_regions};
+            let line = |i: usize, l: u8| if distinct { format!("l{i}") } else { format!("l{l}") };
+            let old_lines: Vec<String> = file.iter().enumerate().map(|(i, l)| line(i, *l)).collect();
+            let mut text = old_lines.join("\n");
+            if final_newline {
+                text.push('\n');
+            }
+            // Hunks at ascending places, apart, each with a line of context before it.
+            let mut hunks = Vec::new();
+            let mut from = 0;
+            for (at, removed, added) in edits {
+                let at = from + at % 8;
+                if at + removed + 1 > old_lines.len() {
+                    break;
+                }
+                let old: Vec<String> = old_lines[at..=at + removed].to_vec();
+                let mut new = vec![old[0].clone()];
+                new.extend((0..added).map(|k| format!("new {at} {k}")));
+                hunks.push(super::Hunk {
+                    old,
+                    new,
+                    old_start: Some(at + 1),
+                    placement: super::Placement::Near,
+                    ..super::Hunk::default()
+                });
+                from = at + removed + 2;
+            }
+            proptest::prop_assume!(!hunks.is_empty());
+            let done = apply(&text, &hunks).unwrap();
+            let regions = unified_regions("f", &text, &done.text, &done.spans, usize::MAX)
+                .expect("the texts bear the regions out");
+            if distinct {
+                proptest::prop_assert_eq!(&regions, &unified("f", &text, &done.text, usize::MAX));
+            }
+            if !regions.text.is_empty() {
+                let back = apply(&text, &self::hunks(&regions.text)).unwrap();
+                proptest::prop_assert_eq!(back.text, done.text);
+            }
         }
     }
 

@@ -9,10 +9,11 @@
 
 mod apply;
 mod codex;
+mod place;
 mod search_replace;
 mod unified;
 
-pub use apply::{apply, is_whole, Applied, HunkFailure, Placed};
+pub use apply::{apply, apply_until, is_whole, Applied, HunkFailure, Placed};
 pub use codex::{create_body, update_body};
 
 /// The patch formats recognised.

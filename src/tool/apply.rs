@@ -9,6 +9,8 @@
 //! OpenAI Responses API `apply_patch` operations. Every form is brought to one list of
 //! changes, built in memory ([`build`]) and reported and journaled ([`summary`]) alike.
 
+mod applied;
+mod budget;
 mod build;
 mod changes;
 mod mode;
@@ -34,6 +36,7 @@ use super::mutation::kill_hook;
 use super::mutation::pipeline::{self, Approved, Steps, Version};
 use super::payload::{FileChange, Payload};
 use super::{refuse, textfile, Context};
+use budget::Budget;
 use build::{Body, Held, Original, Slot, Tree};
 
 /// The arguments of `apply_patch`.
@@ -196,9 +199,10 @@ impl pipeline::Plan for Plan<'_> {
     }
 
     fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<ApplyResult> {
+        let budget = Budget::start();
         let raws = self.paths();
         let located: BTreeMap<&str, &Location> = raws.iter().copied().zip(at.iter()).collect();
-        apply(ctx, self, &located, steps)
+        apply(ctx, self, &located, steps, &budget)
     }
 }
 
@@ -213,6 +217,7 @@ fn apply(
     }: &Plan<'_>,
     located: &BTreeMap<&str, &Location>,
     steps: Steps<'_>,
+    budget: &Budget,
 ) -> Outcome<ApplyResult> {
     for location in located.values() {
         if location.kind.is_some_and(|k| k != Kind::File) {
@@ -220,10 +225,12 @@ fn apply(
         }
     }
     let originals = load_originals(ctx, located)?;
-    let built = match build::build(ctx, changes, located, &originals) {
+    let built = match build::build(ctx, changes, located, &originals, budget) {
         Ok(built) => built,
         Err(refusal)
-            if req.ok_if_applied && build::applied_already(changes, located, &originals) =>
+            if req.ok_if_applied
+                && refusal.code() != Code::Busy
+                && applied::applied_already(changes, located, &originals) =>
         {
             let _ = refusal;
             return Ok(ApplyResult {
@@ -260,6 +267,7 @@ fn apply(
             .map_err(|e| refuse::path(ctx, &location.shown, e))?;
     }
     let (changed, records) = summary::summary(&built, located, &originals);
+    budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
     let Some(approved) = checked.authorize(first, &payload(ctx, &changed, req))? else {
         return Ok(ApplyResult {

@@ -297,3 +297,70 @@ fn a_symbolic_link_in_a_diff_is_refused_at_its_mode_line() {
     assert_eq!(tree(&ws.root()), before);
     assert!(!ws.exists("link"));
 }
+
+/// A diff of 25,000 one-line hunks (each with git's three lines of context) on a file of
+/// 200,000 lines, as `git diff` prints it. Under a time budget already spent it is
+/// `BUSY` — retryable, the reason said — and changes nothing; under the default budget it
+/// applies whole, giving git's file, each hunk reported where it landed. (How long it
+/// takes is measured by bench/hunks.sh, not asserted here.)
+#[test]
+fn twenty_five_thousand_hunks_apply_under_the_budget_or_not_at_all() {
+    let repo = tempfile::tempdir().unwrap();
+    let old = (0..200_000).fold(String::new(), |mut text, i| {
+        use std::fmt::Write as _;
+        let _ = writeln!(text, "line {i:06}");
+        text
+    });
+    let new = (0..25_000).fold(old.clone(), |mut text, k| {
+        let at = (k * 8 + 4) * 12;
+        text.replace_range(at..at + 4, "LINE");
+        text
+    });
+    std::fs::write(repo.path().join("old.txt"), &old).unwrap();
+    std::fs::write(repo.path().join("new.txt"), &new).unwrap();
+    let output = std::process::Command::new("git")
+        .current_dir(repo.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .args(["diff", "--no-index", "old.txt", "new.txt"])
+        .output()
+        .unwrap();
+    let diff = String::from_utf8(output.stdout)
+        .unwrap()
+        .replace("a/old.txt", "a/big.txt")
+        .replace("b/new.txt", "b/big.txt");
+    assert_eq!(diff.matches("\n@@ ").count(), 25_000);
+
+    let ws = TestWorkspace::new();
+    ws.file("big.txt", &old);
+    let patch = ws.outside_file("big.patch", &diff);
+    let patch = patch.to_str().unwrap();
+    let spent = ws.run_with_env(
+        &[("STITCH_TEST_APPLY_BUDGET_MS", "0")],
+        &["apply", "--from", patch],
+    );
+    spent.assert_envelope(&json!({
+        "ok": false,
+        "error": "BUSY",
+        "details": {
+            "message": "The apply took longer than the 0 s it may hold its files' locks, so it stopped and changed nothing",
+            "reason": "out of time",
+            "budgetSeconds": 0.0,
+            "retryable": true
+        },
+        "_hint": "The change could not be made in the time stitch may hold its files' locks: retry when the machine is less busy, or send it as several smaller patches."
+    }));
+    assert_eq!(ws.read_string("big.txt"), old);
+    let run = ws.run(&["apply", "--from", patch]);
+    let data = run.ok();
+    assert_eq!(ws.read_string("big.txt"), new);
+    let hunks = data["changes"][0]["hunks"].as_array().unwrap();
+    assert_eq!(hunks.len(), 25_000);
+    assert_eq!(hunks[24_999], json!({"line": 24_999 * 8 + 2}));
+    let shown = data["changes"][0]["diff"].as_str().unwrap();
+    assert!(
+        shown.starts_with("--- a/big.txt\n+++ b/big.txt\n@@ -2,7 +2,7 @@\n line 000001\n line 000002\n line 000003\n-line 000004\n+LINE 000004\n"),
+        "{}",
+        &shown[..200]
+    );
+}

@@ -4,16 +4,18 @@
 //! change of one file. Nothing here writes: a refusal names the change (`changeIndex`).
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use crate::digest::sha256_hex;
-use crate::patch;
+use crate::patch::{self, HunkFailure};
 use crate::refusal::{key, Code, Refusal};
 use crate::workspace::{Location, OpenFile};
 
-use super::super::edit::{self, snippet};
+use super::super::edit;
 use super::super::mutation::{session_check, stale};
 use super::super::textfile::NotText;
 use super::super::{args::invalid, refuse, Context};
+use super::budget::Budget;
 use super::mode::executable_mode;
 use super::op::{Added, Change, Op};
 use super::refusals::{already_exists, hunk_refusal, not_whole};
@@ -93,7 +95,7 @@ pub struct Step {
     pub operation: &'static str,
     pub real: String,
     pub from: Option<String>,
-    pub placed: Vec<HunkPlaced>,
+    pub landed: Landed,
     pub base_sha256: Option<String>,
     pub before: Option<String>,
     pub after: Option<String>,
@@ -101,9 +103,19 @@ pub struct Step {
     pub executable: Option<bool>,
 }
 
+/// Where an update's hunks landed: each hunk's line, for the result, and the lines it
+/// replaced in the text before and after (`None` for a change that is not a patch's
+/// update), so that its diff is made from them alone.
+#[derive(Debug, Default)]
+pub struct Landed {
+    pub placed: Vec<HunkPlaced>,
+    pub spans: Option<Vec<(Range<usize>, Range<usize>)>>,
+}
+
 /// The change being built.
 struct State<'a> {
     ctx: &'a Context,
+    budget: &'a Budget,
     located: &'a BTreeMap<&'a str, &'a Location>,
     originals: &'a BTreeMap<String, Original>,
     tree: Tree,
@@ -116,6 +128,7 @@ pub fn build(
     changes: &[Change],
     located: &BTreeMap<&str, &Location>,
     originals: &BTreeMap<String, Original>,
+    budget: &Budget,
 ) -> Result<Built, Refusal> {
     let mut tree: Tree = BTreeMap::new();
     for location in located.values() {
@@ -136,15 +149,22 @@ pub fn build(
     }
     let mut state = State {
         ctx,
+        budget,
         located,
         originals,
         tree,
         steps: Vec::new(),
     };
     for (index, change) in changes.iter().enumerate() {
-        state
-            .apply(change)
-            .map_err(|r| r.with(key::CHANGE_INDEX, index))?;
+        budget.check()?;
+        // Running out of time is the whole apply's, not one change's.
+        state.apply(change).map_err(|r| {
+            if r.detail(key::REASON).and_then(serde_json::Value::as_str) == Some(key::OUT_OF_TIME) {
+                r
+            } else {
+                r.with(key::CHANGE_INDEX, index)
+            }
+        })?;
     }
     Ok(Built {
         tree: state.tree,
@@ -268,7 +288,7 @@ impl State<'_> {
                 let edited = edit::apply::apply(&shown, &text, items, *multi, None)?;
                 let new = String::from_utf8(edited.parts().concat())
                     .expect("an edit of text with text is text");
-                self.edited(&real, text, new, Vec::new(), None);
+                self.edited(&real, text, new, Landed::default(), None);
                 Ok(())
             }
             Op::Move {
@@ -296,7 +316,7 @@ impl State<'_> {
                 let added = Added::ByWrite {
                     overwrite: *overwrite,
                 };
-                self.moved(&real, to, None, Vec::new(), added, None)
+                self.moved(&real, to, None, Landed::default(), added, None)
             }
         }
     }
@@ -328,7 +348,7 @@ impl State<'_> {
             operation: "delete",
             real,
             from: None,
-            placed: Vec::new(),
+            landed: Landed::default(),
             base_sha256,
             before,
             after: None,
@@ -353,21 +373,29 @@ impl State<'_> {
             return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "edit"));
         };
         self.expect(expected, &real, &shown)?;
-        let applied = patch::apply(&text, hunks)
-            .map_err(|failure| hunk_refusal(&shown, &text, hunks, &failure))?;
-        let placed = applied
-            .placed
-            .iter()
-            .map(|p| HunkPlaced {
-                line: p.line,
-                offset: p.offset,
-            })
-            .collect();
+        let applied =
+            patch::apply_until(&text, hunks, Some(self.budget.deadline)).map_err(|failure| {
+                match failure {
+                    HunkFailure::OutOfTime { .. } => self.budget.spent(),
+                    _ => hunk_refusal(&shown, &text, hunks, &failure),
+                }
+            })?;
+        let landed = Landed {
+            placed: applied
+                .placed
+                .iter()
+                .map(|p| HunkPlaced {
+                    line: p.line,
+                    offset: p.offset,
+                })
+                .collect(),
+            spans: Some(applied.spans),
+        };
         if let Some(to) = move_to {
             let new = Some(applied.text);
-            return self.moved(&real, to, new, placed, Added::ByPatch, executable);
+            return self.moved(&real, to, new, landed, Added::ByPatch, executable);
         }
-        self.edited(&real, text, applied.text, placed, executable);
+        self.edited(&real, text, applied.text, landed, executable);
         Ok(())
     }
 
@@ -418,7 +446,7 @@ impl State<'_> {
             operation: if exists { "edit" } else { "write" },
             real,
             from: None,
-            placed: Vec::new(),
+            landed: Landed::default(),
             base_sha256,
             before,
             after: Some(content.to_owned()),
@@ -434,7 +462,7 @@ impl State<'_> {
         real: &str,
         old: String,
         new: String,
-        placed: Vec<HunkPlaced>,
+        landed: Landed,
         executable: Option<bool>,
     ) {
         let slot = &self.tree[real];
@@ -446,7 +474,7 @@ impl State<'_> {
             operation: "edit",
             real: real.to_owned(),
             from: None,
-            placed,
+            landed,
             base_sha256: Some(self.digest(real, &old)),
             before: Some(old),
             after: Some(new),
@@ -461,7 +489,7 @@ impl State<'_> {
         real: &str,
         to: &str,
         new: Option<String>,
-        placed: Vec<HunkPlaced>,
+        landed: Landed,
         added: Added,
         executable: Option<bool>,
     ) -> Result<(), Refusal> {
@@ -504,7 +532,7 @@ impl State<'_> {
             operation: "move",
             real: dest_real,
             from: Some(real.to_owned()),
-            placed,
+            landed,
             base_sha256: Some(sha256_hex(old.as_bytes())),
             before: Some(old),
             after: Some(text),
@@ -512,53 +540,6 @@ impl State<'_> {
         });
         Ok(())
     }
-}
-
-/// Whether the change is applied whole already: every update's hunks undone by their new
-/// sides, every edit's new text there in place of its old, every written file there with
-/// its content, every deleted file gone, every moved file at its new place only.
-pub fn applied_already(
-    changes: &[Change],
-    located: &BTreeMap<&str, &Location>,
-    originals: &BTreeMap<String, Original>,
-) -> bool {
-    let text_of = |raw: &str| {
-        originals
-            .get(&located[raw].real)
-            .map(|o| o.text().unwrap_or_default())
-    };
-    let absent = |raw: &str| !originals.contains_key(&located[raw].real);
-    changes.iter().all(|change| match &change.op {
-        Op::Write { path, content, .. } => text_of(path) == Some(content.as_str()),
-        Op::Delete { path, .. } => absent(path),
-        Op::Update {
-            path,
-            move_to,
-            hunks,
-            ..
-        } => {
-            let at = move_to.as_deref().unwrap_or(path);
-            let reversed: Vec<patch::Hunk> = hunks
-                .iter()
-                .map(|h| patch::Hunk {
-                    old: h.new.clone(),
-                    new: h.old.clone(),
-                    ..h.clone()
-                })
-                .collect();
-            text_of(at).is_some_and(|t| patch::apply(t, &reversed).is_ok())
-                && (move_to.is_none() || absent(path))
-        }
-        Op::Edit { path, items, .. } => text_of(path).is_some_and(|t| {
-            items.iter().all(|item| {
-                crate::text::matching::locate(t, &item.old_text, &item.new_text)
-                    .offsets
-                    .is_empty()
-                    && snippet::already_applied(t, item)
-            })
-        }),
-        Op::Move { from, to, .. } => absent(from) && !absent(to),
-    })
 }
 
 /// Whether the change leaves `original` as it found it: its content, and its mode.

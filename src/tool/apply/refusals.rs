@@ -102,6 +102,16 @@ pub fn hunk_refusal(
             .with("occurrences", lines.len())
             .with(key::LINES, lines.clone()),
         ),
+        // The caller names its budget; a deadline without one is still out of time.
+        HunkFailure::OutOfTime { hunk } => (
+            *hunk,
+            Refusal::new(
+                Code::Busy,
+                "The apply ran out of time while it placed the hunks, so it changed nothing",
+            )
+            .with(key::REASON, key::OUT_OF_TIME)
+            .with("retryable", true),
+        ),
     };
     refusal.with("hunkIndex", index)
 }

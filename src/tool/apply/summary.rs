@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::digest::sha256_hex;
+use crate::text::diff;
 use crate::workspace::Location;
 
 use super::super::edit::MAX_DIFF_BYTES;
@@ -61,19 +62,23 @@ pub fn summary(
         operation,
         real,
         from,
-        placed,
+        landed,
         base_sha256,
         before,
         after,
         executable,
     } in &built.steps
     {
-        let diff = crate::text::diff::unified(
-            &shown(real),
+        let (old, new) = (
             before.as_deref().unwrap_or(""),
             after.as_deref().unwrap_or(""),
-            MAX_DIFF_BYTES,
         );
+        // A patch's update is diffed where its hunks landed; anything else, whole.
+        let diff = landed
+            .spans
+            .as_ref()
+            .and_then(|spans| diff::unified_regions(&shown(real), old, new, spans, MAX_DIFF_BYTES))
+            .unwrap_or_else(|| diff::unified(&shown(real), old, new, MAX_DIFF_BYTES));
         let created = after.is_some() && base_sha256.is_none()
             || *operation == "move" && !originals.contains_key(real);
         changes.push(Changed {
@@ -88,7 +93,8 @@ pub fn summary(
                 (Some(_), Some(l)) => l.missing_dirs.clone(),
                 _ => Vec::new(),
             },
-            hunks: placed
+            hunks: landed
+                .placed
                 .iter()
                 .map(|p| HunkPlaced {
                     line: p.line,
