@@ -20,14 +20,19 @@ pub struct Placed {
     pub offset: Option<i64>,
 }
 
+/// The lines each hunk replaced, 0-based and in order: in the text before, and in the
+/// text after.
+pub type Spans = Vec<(Range<usize>, Range<usize>)>;
+
 /// The new text, where each hunk landed, and the lines each replaced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied {
     pub text: String,
     pub placed: Vec<Placed>,
     /// Each hunk's lines (0-based) in the text as it was and in the new text, in order:
-    /// outside them, the two texts' lines are the same.
-    pub spans: Vec<(Range<usize>, Range<usize>)>,
+    /// outside them, the two texts' lines are the same. `None` when the hunks were not
+    /// placed in one pass (SEARCH blocks out of order).
+    pub spans: Option<Spans>,
 }
 
 /// Why a hunk could not be placed.
@@ -97,29 +102,78 @@ pub fn apply(text: &str, hunks: &[Hunk]) -> Result<Applied, HunkFailure> {
 
 /// Applies `hunks` in order to `text`, giving up once `deadline` has passed. The file's
 /// lines are cut and indexed once, each hunk is placed from the one before it, and the
-/// new text is built once: the work is linear in the hunks and the bytes.
+/// new text is built once: the work is linear in the hunks and the bytes. SEARCH blocks,
+/// which may come in any order, are the exception: a block not found after the one before
+/// it is looked for in the text the blocks before it left, as Aider applies them one
+/// after another (then `spans` is `None`).
 pub fn apply_until(
     text: &str,
     hunks: &[Hunk],
     deadline: Option<Instant>,
 ) -> Result<Applied, HunkFailure> {
+    let first = pass(text, hunks, 0, deadline)?;
+    if first.next == hunks.len() {
+        return Ok(Applied {
+            text: first.text,
+            placed: first.placed,
+            spans: Some(first.spans),
+        });
+    }
+    let (mut text, mut placed, mut next) = (first.text, first.placed, first.next);
+    while next < hunks.len() {
+        let more = pass(&text, hunks, next, deadline)?;
+        placed.extend(more.placed);
+        (text, next) = (more.text, more.next);
+    }
+    Ok(Applied {
+        text,
+        placed,
+        spans: None,
+    })
+}
+
+/// What one pass over a text did: the new text, where its hunks landed and the lines they
+/// replaced, and the first hunk it left for another pass.
+struct Pass {
+    text: String,
+    placed: Vec<Placed>,
+    spans: Spans,
+    next: usize,
+}
+
+/// Places `hunks` from number `first` on in `text`, each after the one before it, up to
+/// a SEARCH block that is not found after the one before it, and builds the new text.
+fn pass(
+    text: &str,
+    hunks: &[Hunk],
+    first: usize,
+    deadline: Option<Instant>,
+) -> Result<Pass, HunkFailure> {
     let file = lines(text);
     let index = Index::new(&file);
-    let crlf = !file.is_empty()
-        && file.iter().all(|l| l.end == "\r\n" || l.end.is_empty())
-        && file.iter().any(|l| l.end == "\r\n");
-    let newline = if crlf { "\r\n" } else { "\n" };
     // Each hunk's span of file lines and its replacement, in order.
     let mut spans: Vec<(usize, usize, &Hunk)> = Vec::new();
     let mut placed = Vec::new();
     let mut after = 0;
-    for (number, hunk) in hunks.iter().enumerate() {
+    let mut next = hunks.len();
+    for (number, hunk) in hunks.iter().enumerate().skip(first) {
         if number % HUNKS_PER_LOOK == HUNKS_PER_LOOK - 1
             && deadline.is_some_and(|d| Instant::now() >= d)
         {
             return Err(HunkFailure::OutOfTime { hunk: number });
         }
-        let at = place(&file, &index, hunk, number, after)?;
+        // A SEARCH block that is not found after the blocks before it — before them, or
+        // only in what they wrote — is looked for again in the text they leave.
+        let at = match place(&file, &index, hunk, number, after) {
+            Ok(at) if at >= after => at,
+            Err(failure) if hunk.placement != Placement::Anywhere || spans.is_empty() => {
+                return Err(failure);
+            }
+            _ => {
+                next = number;
+                break;
+            }
+        };
         let offset = match hunk.placement {
             Placement::Near => {
                 let stated = hunk.old_start.unwrap_or(1).saturating_sub(1);
@@ -136,11 +190,28 @@ pub fn apply_until(
         spans.push((at, at + hunk.old.len(), hunk));
         after = at + hunk.old.len();
     }
-    let mut out = String::with_capacity(text.len());
+    let (text, spans) = rebuilt(&file, &spans);
+    Ok(Pass {
+        text,
+        placed,
+        spans,
+        next,
+    })
+}
+
+/// The file with each span's lines replaced by its hunk's new side (with the file's line
+/// ending), and the lines each span took in the file and takes in the new text.
+fn rebuilt(file: &[Line<'_>], spans: &[(usize, usize, &Hunk)]) -> (String, Spans) {
+    let crlf = !file.is_empty()
+        && file.iter().all(|l| l.end == "\r\n" || l.end.is_empty())
+        && file.iter().any(|l| l.end == "\r\n");
+    let newline = if crlf { "\r\n" } else { "\n" };
+    let bytes = file.iter().map(|l| l.text.len() + l.end.len()).sum();
+    let mut out = String::with_capacity(bytes);
     let mut replaced = Vec::with_capacity(spans.len());
     let mut new_at = 0;
     let mut at = 0;
-    for (start, end, hunk) in spans {
+    for &(start, end, hunk) in spans {
         new_at += start - at;
         replaced.push((start..end, new_at..new_at + hunk.new.len()));
         new_at += hunk.new.len();
@@ -171,11 +242,7 @@ pub fn apply_until(
         out.push_str(line.text);
         out.push_str(line.end);
     }
-    Ok(Applied {
-        text: out,
-        placed,
-        spans: replaced,
-    })
+    (out, replaced)
 }
 
 #[cfg(test)]
@@ -230,7 +297,8 @@ mod tests {
             }
             proptest::prop_assume!(!hunks.is_empty());
             let done = apply(&text, &hunks).unwrap();
-            let regions = unified_regions("f", &text, &done.text, &done.spans, usize::MAX)
+            let spans = done.spans.as_ref().expect("one pass");
+            let regions = unified_regions("f", &text, &done.text, spans, usize::MAX)
                 .expect("the texts bear the regions out");
             if distinct {
                 proptest::prop_assert_eq!(&regions, &unified("f", &text, &done.text, usize::MAX));
@@ -329,6 +397,18 @@ mod tests {
         assert!(!super::is_whole("a\nB\n", &whole(&["a", "b"], false)));
         assert!(!super::is_whole("a\nb", &whole(&["a", "b"], false)));
         assert!(!super::is_whole("a\nb\n", &whole(&["a", "b"], true)));
+    }
+
+    /// SEARCH blocks apply one after another, as Aider applies them: a block that lands
+    /// before the one before it, or across it, is looked for in the text that one left.
+    #[test]
+    fn search_blocks_out_of_order_apply_one_after_another() {
+        let h = hunks("f\n<<<<<<< SEARCH\nd\n=======\nD\n>>>>>>> REPLACE\nf\n<<<<<<< SEARCH\na\n=======\nA\n>>>>>>> REPLACE\n");
+        let done = apply("a\nb\nc\nd\n", &h).unwrap();
+        assert_eq!(done.text, "A\nb\nc\nD\n");
+        assert_eq!((done.placed[1].line, done.spans), (1, None));
+        let h = hunks("f\n<<<<<<< SEARCH\nb\nc\n=======\nB\n>>>>>>> REPLACE\nf\n<<<<<<< SEARCH\nB\nd\n=======\nC\n>>>>>>> REPLACE\n");
+        assert_eq!(apply("a\nb\nc\nd\n", &h).unwrap().text, "a\nC\n");
     }
 
     #[test]

@@ -13,7 +13,7 @@ mod place;
 mod search_replace;
 mod unified;
 
-pub use apply::{apply, apply_until, is_whole, Applied, HunkFailure, Placed};
+pub use apply::{apply, apply_until, is_whole, Applied, HunkFailure, Placed, Spans};
 pub use codex::{create_body, update_body};
 
 /// The patch formats recognised.

@@ -364,3 +364,28 @@ fn twenty_five_thousand_hunks_apply_under_the_budget_or_not_at_all() {
         &shown[..200]
     );
 }
+
+/// SEARCH/REPLACE blocks apply one after another, as Aider applies them: a block for a
+/// place above the one before it, or for text only that one wrote, is found in the text
+/// the blocks before it left — never an internal error.
+#[test]
+fn search_blocks_in_any_order_apply_one_after_another() {
+    let ws = TestWorkspace::new();
+    ws.file("f.txt", "a\nb\nc\nd\n");
+    let blocks = "f.txt\n<<<<<<< SEARCH\nd\n=======\nD\n>>>>>>> REPLACE\n\
+f.txt\n<<<<<<< SEARCH\na\n=======\nA\n>>>>>>> REPLACE\n\
+f.txt\n<<<<<<< SEARCH\nA\nb\n=======\nAB\n>>>>>>> REPLACE\n";
+    let run = ws.stitch("apply", &json!({"patch": blocks}));
+    run.assert_envelope(&json!({"ok": true, "data": {
+        "dialect": "search-replace",
+        "applied": true,
+        "id": STRING,
+        "changes": [{
+            "path": "f.txt", "operation": "edit", "baseSha256": SHA256,
+            "sha256": SHA256, "bytes": 7,
+            "hunks": [{"line": 4}, {"line": 1}, {"line": 1}],
+            "diff": "--- a/f.txt\n+++ b/f.txt\n@@ -1,4 +1,3 @@\n-a\n-b\n+AB\n c\n-d\n+D\n"
+        }]
+    }}));
+    assert_eq!(ws.read_string("f.txt"), "AB\nc\nD\n");
+}

@@ -4,7 +4,6 @@
 //! change of one file. Nothing here writes: a refusal names the change (`changeIndex`).
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 
 use crate::digest::sha256_hex;
 use crate::patch::{self, HunkFailure};
@@ -109,7 +108,7 @@ pub struct Step {
 #[derive(Debug, Default)]
 pub struct Landed {
     pub placed: Vec<HunkPlaced>,
-    pub spans: Option<Vec<(Range<usize>, Range<usize>)>>,
+    pub spans: Option<patch::Spans>,
 }
 
 /// The change being built.
@@ -389,7 +388,7 @@ impl State<'_> {
                     offset: p.offset,
                 })
                 .collect(),
-            spans: Some(applied.spans),
+            spans: applied.spans,
         };
         if let Some(to) = move_to {
             let new = Some(applied.text);
