@@ -150,7 +150,7 @@ fn pass(
     deadline: Option<Instant>,
 ) -> Result<Pass, HunkFailure> {
     let file = lines(text);
-    let index = Index::new(&file);
+    let index = Index::new(&file, hunks.len() - first);
     // Each hunk's span of file lines and its replacement, in order.
     let mut spans: Vec<(usize, usize, &Hunk)> = Vec::new();
     let mut placed = Vec::new();

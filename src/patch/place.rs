@@ -1,44 +1,111 @@
-//! Where a hunk goes in a file, found without scanning the file for it: every line's
-//! places are indexed once ([`Index`]), and a hunk is looked for only where its rarest
-//! line is — after the previous hunk (a moving cursor), at or nearest its stated line —
-//! so placing a file's hunks costs its bytes once plus a little per hunk, not bytes per
-//! hunk. What is found is what a scan would find: the nearest match to a unified hunk's
+//! Where a hunk goes in a file, found without scanning the file for it: a file with more
+//! than a few hunks has its lines indexed once ([`Index`]), and a hunk is looked for only
+//! where its rarest line is — after the previous hunk (a moving cursor), at or nearest its
+//! stated line — so placing a file's hunks costs its bytes once plus a little per hunk,
+//! not bytes per hunk. What is found is what a scan would find: the nearest match to a unified hunk's
 //! stated line (the earlier of two as near), the only match after a Codex chunk's anchor,
 //! the only match anywhere of a SEARCH block.
-
-use std::collections::HashMap;
 
 use super::apply::Line;
 use super::{Hunk, HunkFailure, Placement};
 
-/// Where each line text of a file occurs, in order.
-pub(super) struct Index<'a> {
-    at: HashMap<&'a str, Vec<usize>>,
+/// Hunks a file may have before its lines are indexed: fewer are each looked for by a
+/// scan from the cursor, which costs less than an index would.
+const SCANNED_HUNKS: usize = 8;
+
+/// The lines of a file where a hunk may be anchored: those that may read a given text,
+/// ascending — from the index, or every line of a file not indexed.
+#[derive(Debug, Clone, Copy)]
+enum Places<'i> {
+    Listed(&'i [u32]),
+    Every(usize),
 }
 
-impl<'a> Index<'a> {
-    pub(super) fn new(file: &[Line<'a>]) -> Index<'a> {
-        let mut at: HashMap<&str, Vec<usize>> = HashMap::with_capacity(file.len() / 2 + 1);
-        for (i, line) in file.iter().enumerate() {
-            at.entry(line.text).or_default().push(i);
+impl<'i> Places<'i> {
+    fn len(self) -> usize {
+        match self {
+            Places::Listed(lines) => lines.len(),
+            Places::Every(count) => count,
         }
-        Index { at }
     }
 
-    /// The lines that read `text`, ascending.
-    fn of(&self, text: &str) -> &[usize] {
-        self.at.get(text).map_or(&[], Vec::as_slice)
+    /// The `i`th place.
+    fn get(self, i: usize) -> Option<usize> {
+        match self {
+            Places::Listed(lines) => lines.get(i).map(|&l| l as usize),
+            Places::Every(count) => (i < count).then_some(i),
+        }
+    }
+
+    /// How many places lie before line `line`.
+    fn before(self, line: usize) -> usize {
+        match self {
+            Places::Listed(lines) => lines.partition_point(|&l| (l as usize) < line),
+            Places::Every(count) => line.min(count),
+        }
+    }
+
+    /// The places from the `i`th on.
+    fn from(self, i: usize) -> impl Iterator<Item = usize> + 'i {
+        (i..self.len()).filter_map(move |i| self.get(i))
+    }
+}
+
+/// A file's lines by what they read: each line's hash, and the lines in the order of their
+/// hashes (then of their number), 12 bytes a line — or, for a file with few hunks,
+/// nothing. A hash names the lines that may read a text; only a comparison says which do.
+pub(super) enum Index {
+    Scan(usize),
+    Hashed { hashes: Vec<u64>, order: Vec<u32> },
+}
+
+impl Index {
+    /// The index of `file`, which `hunks` hunks will be placed in.
+    pub(super) fn new(file: &[Line<'_>], hunks: usize) -> Index {
+        let Ok(count) = u32::try_from(file.len()) else {
+            return Index::Scan(file.len());
+        };
+        if hunks <= SCANNED_HUNKS {
+            return Index::Scan(file.len());
+        }
+        let hashes: Vec<u64> = file.iter().map(|l| hash(l.text)).collect();
+        let mut order: Vec<u32> = (0..count).collect();
+        order.sort_unstable_by_key(|&i| (hashes[i as usize], i));
+        Index::Hashed { hashes, order }
+    }
+
+    /// The lines that may read `text`, ascending.
+    fn of(&self, text: &str) -> Places<'_> {
+        match self {
+            Index::Scan(count) => Places::Every(*count),
+            Index::Hashed { hashes, order } => {
+                let h = hash(text);
+                let first = order.partition_point(|&i| hashes[i as usize] < h);
+                let end = first + order[first..].partition_point(|&i| hashes[i as usize] == h);
+                Places::Listed(&order[first..end])
+            }
+        }
     }
 
     /// The line of `old` that occurs least often in the file (its offset within `old`),
-    /// and where it occurs: every match of `old` starts that offset before one of them.
-    fn rarest(&self, old: &[String]) -> (usize, &[usize]) {
+    /// and where it may occur: every match of `old` starts that offset before one of them.
+    fn rarest(&self, old: &[String]) -> (usize, Places<'_>) {
         old.iter()
             .enumerate()
             .map(|(k, line)| (k, self.of(line)))
             .min_by_key(|(_, places)| places.len())
-            .unwrap_or((0, &[]))
+            .unwrap_or((0, Places::Listed(&[])))
     }
+}
+
+/// A line's hash (SipHash, as std's maps use, with fixed keys): two lines' hashes are
+/// equal by chance about once in 2^64 pairs, and a file made to collide costs only time,
+/// which the apply's budget bounds.
+fn hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// Whether `old` is the file's lines from `at` on.
@@ -49,12 +116,11 @@ fn matches_at(file: &[Line<'_>], old: &[String], at: usize) -> bool {
 }
 
 /// Every line from `from` on where `old` (not empty) matches, ascending.
-fn matches_from(file: &[Line<'_>], index: &Index<'_>, old: &[String], from: usize) -> Vec<usize> {
+fn matches_from(file: &[Line<'_>], index: &Index, old: &[String], from: usize) -> Vec<usize> {
     let (k, places) = index.rarest(old);
-    let first = places.partition_point(|&p| p < from + k);
-    places[first..]
-        .iter()
-        .map(|&p| p - k)
+    places
+        .from(places.before(from + k))
+        .map(|p| p - k)
         .filter(|&at| matches_at(file, old, at))
         .collect()
 }
@@ -63,7 +129,7 @@ fn matches_from(file: &[Line<'_>], index: &Index<'_>, old: &[String], from: usiz
 /// hunks took.
 pub(super) fn place(
     file: &[Line<'_>],
-    index: &Index<'_>,
+    index: &Index,
     hunk: &Hunk,
     number: usize,
     after: usize,
@@ -98,7 +164,7 @@ fn only(found: &[usize], number: usize) -> Result<usize, HunkFailure> {
 /// match there — at the very end of the file for a chunk that ends it.
 fn after_anchor(
     file: &[Line<'_>],
-    index: &Index<'_>,
+    index: &Index,
     hunk: &Hunk,
     number: usize,
     after: usize,
@@ -106,7 +172,10 @@ fn after_anchor(
     let mut from = after;
     if let Some(anchor) = &hunk.anchor {
         let places = index.of(anchor);
-        let Some(&found) = places.get(places.partition_point(|&p| p < from)) else {
+        let found = places
+            .from(places.before(from))
+            .find(|&p| file[p].text == anchor.as_str());
+        let Some(found) = found else {
             return Err(HunkFailure::NoAnchor { hunk: number });
         };
         from = found;
@@ -139,23 +208,24 @@ fn after_anchor(
 /// of two as near: the places of its rarest line, looked at outward from `stated`.
 fn nearest(
     file: &[Line<'_>],
-    index: &Index<'_>,
+    index: &Index,
     old: &[String],
     stated: usize,
     after: usize,
 ) -> Option<usize> {
     let (k, places) = index.rarest(old);
     let pivot = stated.max(after);
-    // places[..right] start before the pivot (walked down), places[right..] at or after.
-    let split = places.partition_point(|&p| p < pivot + k);
+    // The places before `split` start before the pivot (walked down), the others at or
+    // after it (walked up).
+    let split = places.before(pivot + k);
     let (mut left, mut right) = (split, split);
     loop {
         let below = left
             .checked_sub(1)
-            .map(|i| places[i])
+            .and_then(|i| places.get(i))
             .filter(|&p| p >= k + after)
             .map(|p| p - k);
-        let above = places.get(right).map(|&p| p - k);
+        let above = places.get(right).map(|p| p - k);
         let at = match (below, above) {
             (None, None) => return None,
             (Some(b), Some(a)) if stated.abs_diff(b) <= stated.abs_diff(a) => {
@@ -276,8 +346,10 @@ mod tests {
             let hunk = hunk(old, placement, stated, anchor, at_end && placement == Placement::After);
             let cut = lines(&text);
             let after = after.min(cut.len());
-            let placed = place(&cut, &Index::new(&cut), &hunk, 0, after);
-            prop_assert_eq!(placed, scanned(&text, &hunk, after));
+            for hunks in [1, 1000] {
+                let placed = place(&cut, &Index::new(&cut, hunks), &hunk, 0, after);
+                prop_assert_eq!(placed, scanned(&text, &hunk, after));
+            }
         }
     }
 
@@ -294,7 +366,7 @@ mod tests {
             (Placement::After, &text, 0),
         ] {
             let cut = lines(text);
-            let index = Index::new(&cut);
+            let index = Index::new(&cut, 25_000);
             TRIED.with(|tried| tried.set(0));
             let mut after = 0;
             for k in 0..25_000 {
