@@ -1,7 +1,8 @@
 //! Applying an update's hunks to a file's text, exactly: each hunk's old side must be
 //! found as whole lines — a unified hunk at its stated line, else the nearest exact match
 //! (its offset reported, as `git apply` reports one); a Codex chunk after the previous
-//! chunk and its anchor, and the only match there; a SEARCH block exactly once. The one
+//! chunk and its anchor, and the only match there; a SEARCH block exactly once (in the
+//! text the blocks before it left, when it is not found after them). The one
 //! normalisation is edit's: a file whose lines all end in CRLF matches and receives the
 //! hunk's lines with CRLF. Lines the hunks do not touch keep their bytes.
 

@@ -105,7 +105,8 @@ pub struct Hunk {
 /// How a hunk is placed in the file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Placement {
-    /// Exactly one match in the file.
+    /// Exactly one match in the file — or, for a block not found after the one before
+    /// it, in the text the blocks before it left (Aider applies them one by one).
     #[default]
     Anywhere,
     /// The only match after the previous hunk (and after its anchor).
