@@ -1,5 +1,5 @@
-//! apply_patch at its edges, each case one a patch from a real history or an obedient
-//! model produces: a context line whose text looks like a chunk header, a refusal's hint
+//! apply_patch at its edges, each case one that a real history or an obedient model
+//! produces: a context line whose text looks like a chunk header, a refusal's hint
 //! followed to the letter, a deletion made stale by newer work, modes and symbolic links
 //! in a diff, and a patch of many thousands of hunks.
 
