@@ -1,7 +1,7 @@
 //! apply_patch at its edges, each case one that a real history or an obedient model
 //! produces: a context line whose text looks like a chunk header, a refusal's hint
 //! followed to the letter, a deletion made stale by newer work, modes and symbolic links
-//! in a diff, and a patch of many thousands of hunks.
+//! in a diff, a patch of many thousands of hunks, SEARCH blocks in any order.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
