@@ -28,6 +28,10 @@ COMPARISONS = [
     ("j2", "history, 2,000 planted 1 MiB entries", "journal_foreign", 0, 1, "history, the same journal without them", None),
     ("k1", "apply a real 5-file commit (`git diff 5b66657~1 5b66657`)", "apply_5b66657", 0, 1, "`git apply` + `sync FILE...`", ("le", 1.0)),
     ("k2", "apply a real 27-file commit (`git diff b987776~1 b987776`)", "apply_b987776", 0, 1, "`git apply` + `sync FILE...`", ("le", 1.0)),
+    ("l1", "apply 1,000 hunks, 3 MB file", "hunks_1000", 0, 1, "`git apply`", ("le", 1.0)),
+    ("l2", "apply 10,000 hunks, 3 MB file", "hunks_10000", 0, 1, "`git apply`", ("le", 1.0)),
+    ("l3", "apply 25,000 hunks, 3 MB file", "hunks_25000", 0, 1, "`git apply`", ("le", 1.0)),
+    ("l3'", "the same 25,000 as one Codex patch", "hunks_25000", 2, 1, "`git apply` (of the diff)", None),
     ("b1", "edit one line, 100 MiB file (journal on)", "large_edit", 0, 2, "durable floor: sha256 + cp + fsync + sha256", ("le", 1.0)),
     ("b1'", "edit one line, 100 MiB file", "large_edit", 0, 1, "old floor: sha256 + cp + sha256 (no fsync)", None),
     ("b1''", "the same, earlier build (`STITCH_BENCH_BEFORE`)", "large_edit", 3, 2, "durable floor", None),
@@ -61,6 +65,15 @@ SECTIONS = [
      "(`--prepare`); the two trees are checked equal before timing. Also runs alone: "
      "`bench/apply.sh target/release/stitch`."),
     ("apply_b987776", "k. A multi-file apply: a real 27-file commit", ""),
+    ("hunks_1000", "l. Apply time against hunk count: 1,000 hunks on a 3 MB file",
+     "One file of 200,000 lines and `git diff` of a copy with N lines changed, spread evenly "
+     "and far enough apart that each is a hunk of its own, with git's three lines of context: "
+     "`stitch apply --from P` (journaled), `git apply P`, and stitch again on the same hunks "
+     "as one Codex patch. Every run restores the file first; the three results are checked "
+     "equal to the copy before timing. stitch should grow with the bytes and the hunks, not "
+     "their product. Also runs alone: `bench/hunks.sh target/release/stitch`."),
+    ("hunks_10000", "l. Apply time against hunk count: 10,000 hunks", ""),
+    ("hunks_25000", "l. Apply time against hunk count: 25,000 hunks", ""),
 
     ("percall_write", "a. Per call: replace a 10 KiB file from another file", ""),
     ("journal_edit", "j. The journal's cost: the same small edit with the journal on and off",
@@ -117,6 +130,9 @@ FACT_LABELS = {
     "j_foreign": "the planted journal",
     "apply_5b66657": "the commit",
     "apply_b987776": "the commit",
+    "hunks_1000": "the patch",
+    "hunks_10000": "the patch",
+    "hunks_25000": "the patch",
     "c_one_verified": "runs with all 32 edits present (checked separately, before timing)",
     "c_one_after_bench": "edits present in `one.txt` after the last timed run (serial)",
     "c_many_verified": "runs with all 32 files edited (checked separately, before timing)",
@@ -134,6 +150,9 @@ SECTION_FACTS = {
     "journal_foreign": ["j_foreign"],
     "apply_5b66657": ["apply_5b66657"],
     "apply_b987776": ["apply_b987776"],
+    "hunks_1000": ["hunks_1000"],
+    "hunks_10000": ["hunks_10000"],
+    "hunks_25000": ["hunks_25000"],
     "contention_one": ["c_one_verified", "c_one_after_bench"],
     "contention_many": ["c_many_verified"],
     "nomatch": ["d_bytes", "d_stitch_outcome", "d_grep_lines"],

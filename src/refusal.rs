@@ -216,6 +216,8 @@ pub mod key {
     pub const NEAR_NAMES: &str = "nearNames";
     pub const NOT_A_DIRECTORY: &str = "notADirectory";
     pub const OPERATION: &str = "operation";
+    /// An apply_patch item's `overwrite`, as it was (false) when the item could have set it.
+    pub const OVERWRITE: &str = "overwrite";
     pub const PATH: &str = "path";
     pub const REASON: &str = "reason";
     pub const REWRITE: &str = "rewrite";
@@ -225,4 +227,6 @@ pub mod key {
     pub const SHA256: &str = "sha256";
     /// The `reason` of a `BUSY` for a file another program changed while it was read.
     pub const CHANGED_WHILE_READ: &str = "changed while read";
+    /// The `reason` of a `BUSY` for an apply that ran past its time under the locks.
+    pub const OUT_OF_TIME: &str = "out of time";
 }

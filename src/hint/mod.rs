@@ -75,12 +75,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             Some(file) => format!("`{file}` is a file: pick a path whose parent components are directories."),
             None => format!("`{path}` is a file: read it with {}, or list its parent directory.", tool(names::READ_FILE)),
         },
-        Code::AlreadyExists => format!(
-            "Read `{path}` and pass {} (or its sha256 as {}), or change it with {}.",
-            d.switch("overwrite"),
-            d.name("expectedSha256"),
-            tool(names::EDIT_FILE)
-        ),
+        Code::AlreadyExists => already_exists(refusal, d, path),
         Code::Denied => denied(refusal)?,
         Code::InvalidPatch => invalid_patch(refusal),
         Code::NotText => format!(
@@ -116,6 +111,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
         Code::Busy if text(refusal, key::REASON) == Some(key::CHANGED_WHILE_READ) => format!(
             "Another program is rewriting `{path}`: retry once it has finished."
         ),
+        Code::Busy if text(refusal, key::REASON) == Some(key::OUT_OF_TIME) => "The change could not be made in the time stitch may hold its files' locks: retry when the machine is less busy, or send it as several smaller patches.".into(),
         Code::Busy => "Another call holds the lock: retry in a moment.".into(),
     };
     Some(hint)
@@ -179,6 +175,56 @@ fn invalid_patch(refusal: &Refusal) -> String {
             "Fix line {line} of the patch as details.expected says, and send the whole patch again."
         ),
         (None, _) => "Fix the patch and send it again.".into(),
+    }
+}
+
+/// The hint of a change onto a file that exists: write_file's and move_file's remedy,
+/// or apply_patch's own ways out.
+fn already_exists(refusal: &Refusal, d: Dialect, path: &str) -> String {
+    if refusal.detail(key::CHANGE_INDEX).is_some() {
+        return apply_exists(refusal, d, path);
+    }
+    format!(
+        "Read `{path}` and pass {} (or its sha256 as {}), or change it with {}.",
+        d.switch("overwrite"),
+        d.name("expectedSha256"),
+        d.tool(names::EDIT_FILE)
+    )
+}
+
+/// The hint of an apply_patch change onto a file that exists: apply's own ways out,
+/// never a flag apply does not take. A patch changes an existing file by updating it
+/// (`*** Update File:`, a diff against it), and replaces one only by a `changes` item
+/// that says `overwrite: true` — by flags, sent to `stitch apply --json`.
+fn apply_exists(refusal: &Refusal, d: Dialect, path: &str) -> String {
+    let index = refusal
+        .detail(key::CHANGE_INDEX)
+        .and_then(Value::as_u64)
+        .unwrap_or_default();
+    let moved = text(refusal, key::OPERATION) == Some("move");
+    if refusal.detail(key::OVERWRITE).is_some() {
+        // The item itself takes `overwrite`.
+        return if moved {
+            format!("Set overwrite: true in changes[{index}] to replace `{path}`, or move the file to a path that is free.")
+        } else {
+            format!("Read `{path}` and set overwrite: true (or its sha256 as expectedSha256) in changes[{index}], or change it with an {{op: \"edit\"}} item instead.")
+        };
+    }
+    let item = if moved {
+        format!("{{\"op\": \"move\", \"from\": …, \"to\": \"{path}\", \"overwrite\": true}}")
+    } else {
+        format!("{{\"op\": \"write\", \"path\": \"{path}\", \"content\": …, \"overwrite\": true}}")
+    };
+    let replace = match d {
+        Dialect::Json => format!("send changes: [{item}] instead"),
+        Dialect::Flags => {
+            format!("send {{\"changes\": [{item}]}} on stdin to `stitch apply --json`")
+        }
+    };
+    if moved {
+        format!("`{path}` exists: move the file to a path that is free, or, to replace `{path}`, {replace}.")
+    } else {
+        format!("`{path}` exists: change it with `*** Update File: {path}` (or a diff against it) instead of adding it, or, to replace it whole, {replace}.")
     }
 }
 
@@ -319,6 +365,11 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
 /// The hint of a hunk of a patch whose old side is not in the file: the patch is
 /// rewritten, in any dialect, so neither `oldText` nor `--old` is named.
 fn hunk_no_match(refusal: &Refusal, path: &str) -> String {
+    if text(refusal, key::OPERATION) == Some("delete") {
+        return format!(
+            "Re-read `{path}`: it is not what the deletion's hunk says it holds, and may hold newer work. Delete it only if you still mean to, with its whole content as the hunk's `-` lines."
+        );
+    }
     let first = refusal
         .detail(key::CANDIDATES)
         .and_then(Value::as_array)

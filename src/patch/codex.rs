@@ -3,7 +3,9 @@
 //! opened by `@@` or `@@ ANCHOR` (lines ` context`, `-old`, `+new`, an optional `*** End
 //! of File`), then `*** End Patch`. The lenient forms Codex's own parser takes are taken
 //! too: padding around the markers, a heredoc wrapper (`<<'EOF'` … `EOF`), a first chunk
-//! without `@@`, and an empty line inside a chunk as an empty context line.
+//! without `@@`, and an empty line inside a chunk as an empty context line. Within an
+//! update, a line that begins with a space is always a body line (context), never a
+//! padded `@@` or marker: only padding at a marker's end is taken there.
 
 use super::{error, Dialect, FileChange, Hunk, Patch, PatchError, Placement};
 
@@ -83,16 +85,20 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
             changes.push(FileChange::Add {
                 path: path.trim().to_owned(),
                 content,
+                executable: None,
             });
         } else if let Some(path) = marker.strip_prefix(DELETE) {
             changes.push(FileChange::Delete {
                 path: path.trim().to_owned(),
+                whole: None,
             });
             i += 1;
         } else if let Some(path) = marker.strip_prefix(UPDATE) {
             i += 1;
             let mut move_to = None;
-            if let Some(to) = lines.get(i).and_then(|l| l.trim().strip_prefix(MOVE)) {
+            // The line after the marker may be the first chunk's first line, which
+            // begins with a space when it is context: only an unpadded start is a marker.
+            if let Some(to) = lines.get(i).and_then(|l| l.trim_end().strip_prefix(MOVE)) {
                 move_to = Some(to.trim().to_owned());
                 i += 1;
             }
@@ -108,6 +114,7 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
                 path: path.trim().to_owned(),
                 move_to,
                 hunks,
+                executable: None,
             });
             i = next;
         } else {
@@ -196,7 +203,12 @@ fn chunks(lines: &[&str], mut i: usize, end: usize) -> Result<(Vec<Hunk>, usize)
     let mut current: Option<Hunk> = None;
     while i < end {
         let line = lines[i];
-        let trimmed = line.trim();
+        // A line that begins with a space is a body line, a context line whatever its
+        // text: `     @@ -0,0 +1,1 @@` is the context `    @@ -0,0 +1,1 @@`, never a
+        // chunk header. Only a line that does not is a marker, padded at its end at most,
+        // as Codex's parser reads them (`parse_update_file_chunk` compares `@@` and
+        // `*** End of File` as they are, and a section ends at a line that starts `*`).
+        let trimmed = line.trim_end();
         if trimmed.starts_with("*** ") && trimmed != END_OF_FILE {
             break;
         }
@@ -271,19 +283,22 @@ mod tests {
             patch.changes[0],
             FileChange::Add {
                 path: "a.txt".into(),
-                content: "one\ntwo\n".into()
+                content: "one\ntwo\n".into(),
+                executable: None
             }
         );
         assert_eq!(
             patch.changes[1],
             FileChange::Delete {
-                path: "b.txt".into()
+                path: "b.txt".into(),
+                whole: None
             }
         );
         let FileChange::Update {
             path,
             move_to,
             hunks,
+            ..
         } = &patch.changes[2]
         else {
             panic!()
@@ -308,6 +323,32 @@ mod tests {
             (hunks[0].old.as_slice(), hunks[0].new.as_slice()),
             (&["x".to_owned()][..], &["y".to_owned()][..])
         );
+    }
+
+    /// A body line that begins with a space is context whatever follows the space: a
+    /// snapshot's `    @@ -0,0 +1,1 @@` or `    *** End of File` is a line of the file.
+    #[test]
+    fn a_body_line_beginning_with_a_space_is_context_never_a_marker() {
+        let patch = parse(
+            "*** Begin Patch\n*** Update File: snap.txt\n@@\n     @@ -0,0 +1,1 @@\n-    +old\n+    +new\n    *** End of File\n*** End Patch\n",
+        )
+        .unwrap();
+        let FileChange::Update { hunks, .. } = &patch.changes[0] else {
+            panic!()
+        };
+        assert_eq!(hunks.len(), 1, "{hunks:?}");
+        assert_eq!(
+            hunks[0].old,
+            ["    @@ -0,0 +1,1 @@", "    +old", "   *** End of File"]
+        );
+        assert_eq!(
+            hunks[0].new,
+            ["    @@ -0,0 +1,1 @@", "    +new", "   *** End of File"]
+        );
+        assert!(!hunks[0].at_end);
+        // Padding at a marker's end is still taken.
+        let hunks = super::update_body("@@  \n-a\n+b\n*** End of File \n").unwrap();
+        assert_eq!((hunks[0].anchor.as_deref(), hunks[0].at_end), (None, true));
     }
 
     #[test]

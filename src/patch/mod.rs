@@ -9,10 +9,11 @@
 
 mod apply;
 mod codex;
+mod place;
 mod search_replace;
 mod unified;
 
-pub use apply::{apply, Applied, HunkFailure, Placed};
+pub use apply::{apply, apply_until, is_whole, Applied, HunkFailure, Placed, Spans};
 pub use codex::{create_body, update_body};
 
 /// The patch formats recognised.
@@ -48,15 +49,24 @@ pub struct Patch {
 /// One file's change.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileChange {
-    /// A new file with this content.
-    Add { path: String, content: String },
-    /// The file removed.
-    Delete { path: String },
-    /// The file's text changed hunk by hunk, and moved when `move_to` says where.
+    /// A new file with this content, executable when the patch says so (a diff's `new
+    /// file mode 100755`).
+    Add {
+        path: String,
+        content: String,
+        executable: Option<bool>,
+    },
+    /// The file removed. A unified diff's deletion hunk (`+++ /dev/null`, `-` lines
+    /// only) says what the file holds: `whole`, its old side the file's whole content,
+    /// which must be what the file holds now. Without one, the file is removed as named.
+    Delete { path: String, whole: Option<Hunk> },
+    /// The file's text changed hunk by hunk, moved when `move_to` says where, and its
+    /// executable bit set or cleared when the patch says (a diff's `old mode`/`new mode`).
     Update {
         path: String,
         move_to: Option<String>,
         hunks: Vec<Hunk>,
+        executable: Option<bool>,
     },
 }
 
@@ -66,7 +76,7 @@ impl FileChange {
     pub fn path(&self) -> &str {
         match self {
             FileChange::Add { path, .. }
-            | FileChange::Delete { path }
+            | FileChange::Delete { path, .. }
             | FileChange::Update { path, .. } => path,
         }
     }
@@ -95,7 +105,8 @@ pub struct Hunk {
 /// How a hunk is placed in the file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Placement {
-    /// Exactly one match in the file.
+    /// Exactly one match in the file — or, for a block not found after the one before
+    /// it, in the text the blocks before it left (Aider applies them one by one).
     #[default]
     Anywhere,
     /// The only match after the previous hunk (and after its anchor).

@@ -90,7 +90,11 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
             if !new.is_empty() {
                 content.push('\n');
             }
-            changes.push(FileChange::Add { path, content });
+            changes.push(FileChange::Add {
+                path,
+                content,
+                executable: None,
+            });
             continue;
         }
         let hunk = Hunk {
@@ -108,6 +112,7 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
                 path,
                 move_to: None,
                 hunks: vec![hunk],
+                executable: None,
             }),
         }
     }
@@ -136,7 +141,8 @@ new.txt\n<<<<<<< SEARCH\n=======\nhello\n>>>>>>> REPLACE\n";
             patch.changes[1],
             FileChange::Add {
                 path: "new.txt".into(),
-                content: "hello\n".into()
+                content: "hello\n".into(),
+                executable: None
             }
         );
     }

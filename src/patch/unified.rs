@@ -3,7 +3,8 @@
 //! checked against their bodies, new files (`--- /dev/null`, `new file mode`), deletions
 //! (`+++ /dev/null`, `deleted file mode`), renames (`rename from`/`rename to`, with or
 //! without hunks) and `\ No newline at end of file`. A binary patch does not parse,
-//! except the deletion of a binary file, which needs no content.
+//! except the deletion of a binary file, which needs no content. A deletion's hunk holds
+//! only `-` lines, the file's whole content, and is kept to be checked against the file.
 
 use super::{error, Dialect, FileChange, Hunk, Patch, PatchError, Placement};
 
@@ -27,6 +28,26 @@ fn header_path(raw: &str) -> Option<String> {
         .or_else(|| raw.strip_prefix("b/"))
         .unwrap_or(raw);
     Some(path.to_owned())
+}
+
+/// Whether a git mode (octal, as `new file mode 100755` spells it) is an executable
+/// regular file's; `INVALID_PATCH` at line `at` for a mode that is not a regular file's —
+/// a symbolic link (`120000`) or a submodule (`160000`) — which a patch does not make.
+fn executable(mode: &str, line: &str, at: usize) -> Result<bool, PatchError> {
+    match u32::from_str_radix(mode.trim(), 8) {
+        Ok(bits) if bits & 0o170_000 == 0o100_000 => Ok(bits & 0o100 != 0),
+        Ok(0o120_000) => Err(err(
+            at + 1,
+            line,
+            "a regular file's mode, 100644 or 100755 (a symbolic link, 120000, is not applied by a patch: send the patch without that file)",
+        )),
+        Ok(0o160_000) => Err(err(
+            at + 1,
+            line,
+            "a regular file's mode, 100644 or 100755 (a submodule, 160000, is not applied by a patch: send the patch without it)",
+        )),
+        _ => Err(err(at + 1, line, "a regular file's mode, 100644 or 100755")),
+    }
 }
 
 /// `-a,b +c,d` of a hunk header: the old start and count, the new count.
@@ -57,11 +78,45 @@ struct Section {
     rename_to: Option<String>,
     new_file: bool,
     deleted: bool,
+    /// The executable bit the section's mode lines give the file (`new file mode`,
+    /// `new mode`), when they give one.
+    executable: Option<bool>,
     git_paths: Option<(String, String)>,
     hunks: Vec<Hunk>,
 }
 
 impl Section {
+    /// One of git's extended header lines, between `diff --git` and the hunks, which is
+    /// line `at` (0-based) of the patch. A mode that is not a regular file's does not
+    /// parse: a symbolic link or a submodule is never written as a regular file.
+    fn extended(&mut self, line: &str, at: usize) -> Result<(), PatchError> {
+        if let Some(from) = line.strip_prefix("rename from ") {
+            self.rename_from = Some(from.to_owned());
+        } else if let Some(to) = line.strip_prefix("rename to ") {
+            self.rename_to = Some(to.to_owned());
+        } else if let Some(mode) = line.strip_prefix("new file mode ") {
+            self.new_file = true;
+            self.executable = Some(executable(mode, line, at)?);
+        } else if let Some(mode) = line.strip_prefix("deleted file mode ") {
+            self.deleted = true;
+            executable(mode, line, at)?;
+        } else if let Some(mode) = line.strip_prefix("old mode ") {
+            executable(mode, line, at)?;
+        } else if let Some(mode) = line.strip_prefix("new mode ") {
+            self.executable = Some(executable(mode, line, at)?);
+        } else if let Some(index) = line.strip_prefix("index ") {
+            // `index 1a2b..3c4d 100644`: the mode of a file the diff changes in place.
+            let mut words = index.split_whitespace();
+            if let (Some(hashes), Some(mode)) = (words.next(), words.next()) {
+                if hashes.contains("..") {
+                    executable(mode, line, at)?;
+                }
+            }
+        }
+        // Similarity and the other git lines carry nothing to apply.
+        Ok(())
+    }
+
     fn finish(self, line: usize, found: &str) -> Result<Option<FileChange>, PatchError> {
         let (git_old, git_new) = self
             .git_paths
@@ -87,28 +142,55 @@ impl Section {
             if !final_newline {
                 content.pop();
             }
-            FileChange::Add { path, content }
+            FileChange::Add {
+                path,
+                content,
+                executable: self.executable,
+            }
         } else if self.deleted || new.is_none() {
             let Some(path) = old else {
                 return Err(err(line, found, "the deleted file's path (`--- a/PATH`)"));
             };
-            FileChange::Delete { path }
+            FileChange::Delete {
+                path,
+                whole: whole(self.hunks),
+            }
         } else {
             let (Some(path), Some(to)) = (old, new) else {
                 return Err(err(line, found, "`--- a/PATH` and `+++ b/PATH`"));
             };
             let move_to = (to != path).then_some(to);
-            if self.hunks.is_empty() && move_to.is_none() {
+            if self.hunks.is_empty() && move_to.is_none() && self.executable.is_none() {
                 return Ok(None);
             }
             FileChange::Update {
                 path,
                 move_to,
                 hunks: self.hunks,
+                executable: self.executable,
             }
         };
         Ok(Some(change))
     }
+}
+
+/// A deletion's hunks as one: their old sides, in order, are the file's whole content
+/// (`git diff` prints one); `None` when there is none, and the file goes as named.
+fn whole(hunks: Vec<Hunk>) -> Option<Hunk> {
+    let at_end = hunks.last()?.at_end;
+    Some(Hunk {
+        old: hunks.into_iter().flat_map(|h| h.old).collect(),
+        old_start: Some(1),
+        at_end,
+        placement: Placement::Near,
+        ..Hunk::default()
+    })
+}
+
+/// Whether the section being read deletes its file: `deleted file mode`, or `+++
+/// /dev/null`.
+fn deletes(section: &Section) -> bool {
+    section.deleted || section.headers && section.new.is_none()
 }
 
 /// The hunk whose header is line `i`, its body read as far as its counts say; and the
@@ -259,20 +341,18 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
                 ));
             };
             let (hunk, next) = hunk(lines, i)?;
+            if deletes(s) && !hunk.new.is_empty() {
+                return Err(err(
+                    i + 1,
+                    line,
+                    "a hunk of `-` lines only: a deleted file's hunk (`+++ /dev/null`) removes its whole content",
+                ));
+            }
             i = next;
             s.hunks.push(hunk);
             continue;
         } else if let Some(s) = section.as_mut() {
-            if let Some(from) = line.strip_prefix("rename from ") {
-                s.rename_from = Some(from.to_owned());
-            } else if let Some(to) = line.strip_prefix("rename to ") {
-                s.rename_to = Some(to.to_owned());
-            } else if line.starts_with("new file mode") {
-                s.new_file = true;
-            } else if line.starts_with("deleted file mode") {
-                s.deleted = true;
-            }
-            // index, mode, similarity and other git lines carry nothing to apply.
+            s.extended(line, i)?;
         }
         i += 1;
     }
@@ -307,6 +387,7 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
             path,
             hunks,
             move_to,
+            ..
         } = &patch.changes[0]
         else {
             panic!("{patch:?}")
@@ -318,19 +399,28 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
             patch.changes[1],
             FileChange::Add {
                 path: "new.txt".into(),
-                content: "one\ntwo".into()
+                content: "one\ntwo".into(),
+                executable: Some(false)
             }
         );
+        let FileChange::Delete { path, whole } = &patch.changes[2] else {
+            panic!("{patch:?}")
+        };
+        let whole = whole.as_ref().expect("the deletion's hunk");
         assert_eq!(
-            patch.changes[2],
-            FileChange::Delete {
-                path: "gone.txt".into()
-            }
+            (
+                path.as_str(),
+                whole.old.as_slice(),
+                whole.new.len(),
+                whole.at_end
+            ),
+            ("gone.txt", &["bye".to_owned()][..], 0, false)
         );
         let FileChange::Update {
             path,
             move_to,
             hunks,
+            ..
         } = &patch.changes[3]
         else {
             panic!()
@@ -363,10 +453,62 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
         assert_eq!(e.line, 3);
     }
 
+    /// `new file mode 100755` and `old mode`/`new mode` give the executable bit; a
+    /// symbolic link's or a submodule's mode does not parse, on the line that names it.
+    #[test]
+    fn modes_set_the_executable_bit_and_links_do_not_parse() {
+        let patch = parse("diff --git a/run.sh b/run.sh\nnew file mode 100755\n--- /dev/null\n+++ b/run.sh\n@@ -0,0 +1 @@\n+echo hi\n\
+diff --git a/tool b/tool\nold mode 100644\nnew mode 100755\n\
+diff --git a/lib.sh b/lib.sh\nold mode 100755\nnew mode 100644\nindex 1..2\n--- a/lib.sh\n+++ b/lib.sh\n@@ -1 +1 @@\n-a\n+b\n").unwrap();
+        let executable: Vec<Option<bool>> = patch
+            .changes
+            .iter()
+            .map(|c| match c {
+                FileChange::Add { executable, .. } | FileChange::Update { executable, .. } => {
+                    *executable
+                }
+                FileChange::Delete { .. } => None,
+            })
+            .collect();
+        assert_eq!(executable, [Some(true), Some(true), Some(false)]);
+        for (text, line) in [
+            ("diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+target\n\\ No newline at end of file\n", 2),
+            ("diff --git a/l b/l\ndeleted file mode 120000\nindex 1..0\n", 2),
+            ("diff --git a/l b/l\nindex 1..2 120000\n--- a/l\n+++ b/l\n@@ -1 +1 @@\n-a\n+b\n", 2),
+            ("diff --git a/m b/m\nnew file mode 160000\n", 2),
+            ("diff --git a/f b/f\nold mode 100644\nnew mode 120000\n", 3),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert_eq!(e.line, line, "{text}");
+            assert!(e.expected.starts_with("a regular file's mode"), "{e:?}");
+        }
+    }
+
+    /// A deletion's hunk removes the whole file: a `+` or context line in it cannot be
+    /// applied, and the `@@` line says so; without `\ No newline`, the file ends in one.
+    #[test]
+    fn a_deletion_hunk_holds_only_removed_lines() {
+        let e = parse("--- a/f\n+++ /dev/null\n@@ -1,2 +1 @@\n a\n-b\n").unwrap_err();
+        assert_eq!((e.line, e.found.as_str()), (3, "@@ -1,2 +1 @@"));
+        assert!(e.expected.contains("`-` lines only"), "{e:?}");
+        let patch = parse(
+            "--- a/f\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n\\ No newline at end of file\n",
+        )
+        .unwrap();
+        let FileChange::Delete {
+            whole: Some(whole), ..
+        } = &patch.changes[0]
+        else {
+            panic!("{patch:?}")
+        };
+        assert_eq!((whole.old.len(), whole.at_end), (2, true));
+    }
+
     #[test]
     fn a_binary_file_deleted_is_a_delete() {
         let gone = FileChange::Delete {
             path: "p.png".into(),
+            whole: None,
         };
         let plain = "diff --git a/p.png b/p.png\ndeleted file mode 100644\nindex 1..0\nBinary files a/p.png and /dev/null differ\n";
         assert_eq!(parse(plain).unwrap().changes, std::slice::from_ref(&gone));

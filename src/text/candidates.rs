@@ -208,9 +208,37 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
     select(scored, n, max)
 }
 
+/// The whole of `text` as the one candidate for a snippet that must match all of it (a
+/// deletion's old side): lines 1 to the last, scored as any candidate is. `None` for an
+/// empty file, which has no passage to offer.
+#[must_use]
+pub fn whole(text: &str, snippet: &str, budget: Duration) -> Option<Candidate> {
+    let deadline = Instant::now() + budget;
+    let file = Lines::new(text);
+    let last = file.starts.len().checked_sub(1)?;
+    let passage = file.span(0, last, snippet.ends_with('\n'));
+    Some(Candidate {
+        start_line: 1,
+        end_line: last + 1,
+        text: passage.to_owned(),
+        similarity: similarity(passage, snippet, &normalise(snippet), deadline),
+        difference: classify(passage, snippet),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_whole_file_is_one_candidate() {
+        let found = whole("a\nb\nnewer\n", "a\nb", BUDGET).unwrap();
+        assert_eq!((found.start_line, found.end_line), (1, 3));
+        assert_eq!(found.text, "a\nb\nnewer");
+        assert_eq!(found.difference, Difference::Content);
+        assert!(found.similarity < 1.0, "{found:?}");
+        assert_eq!(whole("", "a", BUDGET), None);
+    }
     use std::fmt::Write;
 
     const BUDGET: Duration = Duration::from_secs(2);

@@ -1,8 +1,9 @@
 //! Bounded unified diffs: output never exceeds the byte cap, is cut only at line boundaries, and the diff work itself is time-limited.
 
-use std::time::Duration;
+use std::ops::Range;
+use std::time::{Duration, Instant};
 
-use similar::{ChangeTag, TextDiff};
+use similar::{Algorithm, ChangeTag, DiffOp, TextDiff};
 
 /// How long the line diff may search for a minimal edit script before settling for a coarser (still correct) one.
 const DIFF_TIMEOUT: Duration = Duration::from_millis(500);
@@ -94,13 +95,143 @@ fn render(path: &str, skip: usize, old_mid: &str, new_mid: &str, max_bytes: usiz
         .timeout(DIFF_TIMEOUT)
         .newline_terminated(true)
         .diff_slices(&old_lines, &new_lines);
+    let ops = diff.ops().to_vec();
+    render_ops(path, skip, &old_lines, &new_lines, ops, max_bytes)
+}
+
+/// A unified diff of `old` → `new`, as [`unified`] gives it, when every change lies in
+/// `regions` — line ranges of `old` and of `new`, ascending, as an apply placed its hunks
+/// (0-based, lines cut as [`unified`] cuts them): only the regions are diffed, and the
+/// lines between them are checked to be the same, so a change of many thousands of hunks
+/// costs its bytes, not a diff of the whole file. `None` when the texts do not bear the
+/// regions out; the caller diffs them whole.
+#[must_use]
+pub fn unified_regions(
+    path: &str,
+    old: &str,
+    new: &str,
+    regions: &[(Range<usize>, Range<usize>)],
+    max_bytes: usize,
+) -> Option<Diff> {
+    let (old_lines, new_lines) = (lines(old), lines(new));
+    let deadline = Instant::now() + DIFF_TIMEOUT;
+    let mut ops = Vec::with_capacity(regions.len() * 3 + 1);
+    let (mut o, mut n) = (0, 0);
+    let whole = (
+        old_lines.len()..old_lines.len(),
+        new_lines.len()..new_lines.len(),
+    );
+    for (old_range, new_range) in regions.iter().chain(std::iter::once(&whole)) {
+        let (same_old, same_new) = (
+            old_lines.get(o..old_range.start)?,
+            new_lines.get(n..new_range.start)?,
+        );
+        if same_old != same_new {
+            return None;
+        }
+        push(
+            &mut ops,
+            DiffOp::Equal {
+                old_index: o,
+                new_index: n,
+                len: same_old.len(),
+            },
+        );
+        let (old_part, new_part) = (
+            old_lines.get(old_range.clone())?,
+            new_lines.get(new_range.clone())?,
+        );
+        let local = similar::capture_diff_slices_deadline(
+            Algorithm::Myers,
+            old_part,
+            new_part,
+            Some(deadline),
+        );
+        for op in local {
+            push(&mut ops, shifted(op, old_range.start, new_range.start));
+        }
+        (o, n) = (old_range.end, new_range.end);
+    }
+    Some(render_ops(path, 0, &old_lines, &new_lines, ops, max_bytes))
+}
+
+/// Appends `op` to `ops`, an equal run joined to the one before it (as one diff of the
+/// whole texts has it, so the context is cut where that diff cuts it); an empty op is
+/// dropped.
+fn push(ops: &mut Vec<DiffOp>, op: DiffOp) {
+    if let DiffOp::Equal { len, .. } = op {
+        if len == 0 {
+            return;
+        }
+        if let Some(DiffOp::Equal { len: before, .. }) = ops.last_mut() {
+            *before += len;
+            return;
+        }
+    }
+    ops.push(op);
+}
+
+/// `op`, whose indexes count from lines `old` and `new`, counted from the first lines.
+fn shifted(op: DiffOp, old: usize, new: usize) -> DiffOp {
+    match op {
+        DiffOp::Equal {
+            old_index,
+            new_index,
+            len,
+        } => DiffOp::Equal {
+            old_index: old_index + old,
+            new_index: new_index + new,
+            len,
+        },
+        DiffOp::Delete {
+            old_index,
+            old_len,
+            new_index,
+        } => DiffOp::Delete {
+            old_index: old_index + old,
+            old_len,
+            new_index: new_index + new,
+        },
+        DiffOp::Insert {
+            old_index,
+            new_index,
+            new_len,
+        } => DiffOp::Insert {
+            old_index: old_index + old,
+            new_index: new_index + new,
+            new_len,
+        },
+        DiffOp::Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } => DiffOp::Replace {
+            old_index: old_index + old,
+            old_len,
+            new_index: new_index + new,
+            new_len,
+        },
+    }
+}
+
+/// Renders `ops`, the diff of the lines `old_lines` → `new_lines`, whose first lines are
+/// line `skip + 1` of the file.
+fn render_ops(
+    path: &str,
+    skip: usize,
+    old_lines: &[&str],
+    new_lines: &[&str],
+    ops: Vec<DiffOp>,
+    max_bytes: usize,
+) -> Diff {
     let mut out = Capped {
         text: String::new(),
         max_bytes,
         truncated: false,
     };
     let mut first = true;
-    'hunks: for group in diff.grouped_ops(CONTEXT) {
+    'hunks: for group in similar::group_diff_ops(ops, CONTEXT) {
         let (Some(head), Some(tail)) = (group.first(), group.last()) else {
             continue;
         };
@@ -126,7 +257,7 @@ fn render(path: &str, skip: usize, old_mid: &str, new_mid: &str, max_bytes: usiz
         }
         let mut line = String::new();
         for op in &group {
-            for change in diff.iter_changes(op) {
+            for change in op.iter_changes(old_lines, new_lines) {
                 line.clear();
                 line.push(match change.tag() {
                     ChangeTag::Equal => ' ',

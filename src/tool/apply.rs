@@ -9,8 +9,13 @@
 //! OpenAI Responses API `apply_patch` operations. Every form is brought to one list of
 //! changes, built in memory ([`build`]) and reported and journaled ([`summary`]) alike.
 
+mod applied;
+mod budget;
 mod build;
 mod changes;
+mod mode;
+mod op;
+mod refusals;
 mod summary;
 
 use std::collections::BTreeMap;
@@ -31,7 +36,8 @@ use super::mutation::kill_hook;
 use super::mutation::pipeline::{self, Approved, Steps, Version};
 use super::payload::{FileChange, Payload};
 use super::{refuse, textfile, Context};
-use build::{Body, Held, Original, Tree};
+use budget::Budget;
+use build::{Body, Held, Original, Slot, Tree};
 
 /// The arguments of `apply_patch`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -76,7 +82,7 @@ pub struct ApplyRequest {
 
 impl Request for ApplyRequest {
     const TOOL: &'static str = super::registry::names::APPLY_PATCH;
-    const DESCRIPTION: &'static str = "Apply one change to several files, all or nothing: every hunk must match exactly, or no file changes. The patch may be a Codex patch, a unified diff (git diff), or SEARCH/REPLACE blocks:\n*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: NOTES.md\n+first note\n*** Delete File: old.txt\n*** End Patch\nOr instead of patch, changes: a list applied in order ({op: \"write\", path, content, overwrite?}, {op: \"edit\", path, oldText, newText or edits, as edit_file takes them}, {op: \"delete\", path}, {op: \"move\", from, to, overwrite?}, each with expectedSha256?), where OpenAI Responses API apply_patch operations ({type: \"create_file\" | \"update_file\", path, diff}, {type: \"delete_file\", path}) are taken as they come. Returns dialect, applied, id (undo_change takes the whole change back) and per file path, operation, sha256 and a diff (hunks with the line each landed on, and its offset from a unified diff's stated line). Refusals: INVALID_PATCH (fix the named line of the patch, or of a diff); INVALID_ARGUMENT (fix the field named: details.changeIndex names the item of changes); NO_MATCH (a hunk's old side is not in the file: details name changeIndex, hunkIndex and path, with candidates as edit_file gives them; re-read the file and fix that hunk); AMBIGUOUS_MATCH (add context lines or an @@ anchor); ALREADY_EXISTS (an added file exists); NOT_FOUND; STALE_VERSION; NOT_OBSERVED (in a session, read the files first); DENIED; BUSY (retry).";
+    const DESCRIPTION: &'static str = "Apply one change to several files, all or nothing: every hunk must match exactly, or no file changes. The patch may be a Codex patch, a unified diff (git diff), or SEARCH/REPLACE blocks:\n*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: NOTES.md\n+first note\n*** Delete File: old.txt\n*** End Patch\nOr instead of patch, changes: a list applied in order ({op: \"write\", path, content, overwrite?}, {op: \"edit\", path, oldText, newText or edits, as edit_file takes them}, {op: \"delete\", path}, {op: \"move\", from, to, overwrite?}, each with expectedSha256?), where OpenAI Responses API apply_patch operations ({type: \"create_file\" | \"update_file\", path, diff}, {type: \"delete_file\", path}) are taken as they come. Returns dialect, applied, id (undo_change takes the whole change back) and per file path, operation, sha256 and a diff (hunks with the line each landed on, and its offset from a unified diff's stated line; mode when a diff's mode lines set the executable bit — symbolic links in a diff are refused). Refusals: INVALID_PATCH (fix the named line of the patch, or of a diff); INVALID_ARGUMENT (fix the field named: details.changeIndex names the item of changes); NO_MATCH (a hunk's old side is not in the file: details name changeIndex, hunkIndex and path, with candidates as edit_file gives them; re-read the file and fix that hunk); AMBIGUOUS_MATCH (add context lines or an @@ anchor); ALREADY_EXISTS (an added or moved-to file exists: change an existing file with *** Update File: or a diff against it; replace one only with a changes item that sets overwrite: true); NOT_FOUND; STALE_VERSION; NOT_OBSERVED (in a session, read the files first); DENIED; BUSY (retry).";
     const FIELDS: &'static [&'static str] =
         &["patch", "changes", "operation", "dryRun", "okIfApplied"];
 }
@@ -119,6 +125,9 @@ pub struct Changed {
     pub created_directories: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hunks: Vec<HunkPlaced>,
+    /// The file's mode as the change set it (`100755` or `100644`), when it set it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<&'static str>,
     pub diff: String,
 }
 
@@ -158,7 +167,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
     } else {
         let text = req.patch.as_deref().unwrap_or_default();
         let patch = patch::parse(text).map_err(|e| invalid_patch(&e))?;
-        let changes = patch.changes.into_iter().map(build::Change::of_patch);
+        let changes = patch.changes.into_iter().map(op::Change::of_patch);
         (patch.dialect, changes.collect())
     };
     pipeline::run(
@@ -175,7 +184,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
 struct Plan<'r> {
     req: &'r ApplyRequest,
     dialect: Dialect,
-    changes: &'r [build::Change],
+    changes: &'r [op::Change],
 }
 
 impl pipeline::Plan for Plan<'_> {
@@ -183,16 +192,17 @@ impl pipeline::Plan for Plan<'_> {
 
     /// Every path a change names, each once, in order.
     fn paths(&self) -> Vec<&str> {
-        let mut raws: Vec<&str> = self.changes.iter().flat_map(build::Change::paths).collect();
+        let mut raws: Vec<&str> = self.changes.iter().flat_map(op::Change::paths).collect();
         raws.sort_unstable();
         raws.dedup();
         raws
     }
 
     fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<ApplyResult> {
+        let budget = Budget::start();
         let raws = self.paths();
         let located: BTreeMap<&str, &Location> = raws.iter().copied().zip(at.iter()).collect();
-        apply(ctx, self, &located, steps)
+        apply(ctx, self, &located, steps, &budget)
     }
 }
 
@@ -207,6 +217,7 @@ fn apply(
     }: &Plan<'_>,
     located: &BTreeMap<&str, &Location>,
     steps: Steps<'_>,
+    budget: &Budget,
 ) -> Outcome<ApplyResult> {
     for location in located.values() {
         if location.kind.is_some_and(|k| k != Kind::File) {
@@ -214,10 +225,12 @@ fn apply(
         }
     }
     let originals = load_originals(ctx, located)?;
-    let built = match build::build(ctx, changes, located, &originals) {
+    let built = match build::build(ctx, changes, located, &originals, budget) {
         Ok(built) => built,
         Err(refusal)
-            if req.ok_if_applied && build::applied_already(changes, located, &originals) =>
+            if req.ok_if_applied
+                && refusal.code() != Code::Busy
+                && applied::applied_already(changes, located, &originals) =>
         {
             let _ = refusal;
             return Ok(ApplyResult {
@@ -236,12 +249,10 @@ fn apply(
     let mut versions = Vec::new();
     let mut replaced = Vec::new();
     for location in located.values() {
-        let after = built
-            .tree
-            .get(&location.real)
-            .map_or(&Held::Absent, |slot| &slot.held);
+        let slot = built.tree.get(&location.real);
+        let after = slot.map_or(&Held::Absent, |slot| &slot.held);
         match originals.get(&location.real) {
-            Some(original) if !build::unchanged(original, after) => {
+            Some(original) if !build::unchanged(original, slot) => {
                 versions.push(Version::of(location, Some(&original.sha256)));
                 replaced.push((location, original));
             }
@@ -256,6 +267,7 @@ fn apply(
             .map_err(|e| refuse::path(ctx, &location.shown, e))?;
     }
     let (changed, records) = summary::summary(&built, located, &originals);
+    budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
     let Some(approved) = checked.authorize(first, &payload(ctx, &changed, req))? else {
         return Ok(ApplyResult {
@@ -360,12 +372,17 @@ fn publish(
     let mut staged: Vec<Option<Staged<'_>>> = Vec::new();
     for record in records {
         let location = location_of(&record.path);
-        match tree.get(&record.path).map(|slot| &slot.held) {
-            Some(Held::Text(text)) => staged.push(Some(stage_one(
+        match tree.get(&record.path) {
+            Some(
+                slot @ Slot {
+                    held: Held::Text(text),
+                    ..
+                },
+            ) => staged.push(Some(stage_one(
                 ctx,
                 location,
                 text,
-                record.from.as_deref(),
+                slot,
                 originals,
                 &mut created,
             )?)),
@@ -448,13 +465,15 @@ fn kept_original<'o>(
 }
 
 /// Stages the new version of one file (synced later, beside the others), creating its
-/// missing directories. A file moved here (from `source`) onto no file keeps the
-/// source's permission bits, as a plain move does.
+/// missing directories. A file moved here from its origin onto no file keeps the
+/// origin's permission bits, as a plain move does; the executable bits are then as the
+/// change set them, if it did (a new `100755` file is executable wherever the umask
+/// leaves it readable, as `git apply` makes one).
 fn stage_one<'w>(
     ctx: &'w Context,
     location: &Location,
     text: &str,
-    source: Option<&str>,
+    slot: &Slot,
     originals: &'w BTreeMap<String, Original>,
     created: &mut Vec<String>,
 ) -> Outcome<Staged<'w>> {
@@ -462,14 +481,18 @@ fn stage_one<'w>(
         .create_dirs(&location.missing_dirs)
         .map_err(|e| refuse::path(ctx, &location.shown, e))?;
     created.extend(location.missing_dirs.iter().cloned());
+    let executable = slot.executable;
     let mode = match originals.get(&location.real) {
         Some(o) => WriteMode::Replace {
-            mode: o.file.mode,
+            mode: mode::with_executable(o.file.mode, executable),
             uid: o.file.uid,
             gid: o.file.gid,
         },
-        None => match source.and_then(|from| originals.get(from)) {
-            Some(o) => WriteMode::CreateWith { mode: o.file.mode },
+        None => match build::base_mode(&location.real, slot, originals) {
+            Some(mode) => WriteMode::CreateWith {
+                mode: mode::with_executable(mode, executable),
+            },
+            None if executable == Some(true) => WriteMode::CreateExecutable,
             None => WriteMode::CreateNew,
         },
     };

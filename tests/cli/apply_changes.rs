@@ -125,9 +125,11 @@ fn a_failing_item_names_its_index_and_changes_no_file() {
             "message": "`old.txt` already exists and overwrite was not set",
             "path": "old.txt",
             "sha256": sha256sum(b"old\n"),
+            "operation": "write",
+            "overwrite": false,
             "changeIndex": 0
         },
-        "_hint": "Read `old.txt` and pass overwrite: true (or its sha256 as expectedSha256), or change it with edit_file."
+        "_hint": "Read `old.txt` and set overwrite: true (or its sha256 as expectedSha256) in changes[0], or change it with an {op: \"edit\"} item instead."
     }));
     assert_eq!(tree(&ws.root()), before);
     let run = ws.stitch(

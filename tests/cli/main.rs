@@ -24,6 +24,9 @@ mod apply;
 mod apply_changes;
 // apply_patch on files that move or are not text: binary deletes, a move and edit undone.
 mod apply_moves;
+// apply_patch at its edges: a context line like a chunk header, hints followed literally,
+// stale deletions, modes and links in a diff, many thousands of hunks.
+mod apply_edges;
 // apply_patch replaying real commits made by git through every dialect, byte for byte.
 mod apply_replay;
 // edit_file: exact snippets, counts, candidates, edits[] all or nothing, diffs.

@@ -5,107 +5,20 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::json;
-
 use crate::digest::sha256_hex;
-use crate::patch::{self, FileChange, HunkFailure};
+use crate::patch::{self, HunkFailure};
 use crate::refusal::{key, Code, Refusal};
 use crate::workspace::{Location, OpenFile};
 
-use super::super::edit::{self, request::EditItem, snippet};
+use super::super::edit;
 use super::super::mutation::{session_check, stale};
 use super::super::textfile::NotText;
 use super::super::{args::invalid, refuse, Context};
+use super::budget::Budget;
+use super::mode::executable_mode;
+use super::op::{Added, Change, Op};
+use super::refusals::{already_exists, hunk_refusal, not_whole};
 use super::HunkPlaced;
-
-/// How a written file may meet one that exists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Added {
-    /// A patch's added file (Codex `*** Add File`, a new file of a diff, `create_file`):
-    /// never replaces one.
-    ByPatch,
-    /// A `write` item: replaces one as write_file does (`overwrite`, a matching
-    /// `expectedSha256`, or the session's observation of it).
-    ByWrite { overwrite: bool },
-}
-
-/// One change, in the one shape every form is brought to.
-#[derive(Debug, Clone)]
-pub enum Op {
-    /// The file's whole content.
-    Write {
-        path: String,
-        content: String,
-        added: Added,
-    },
-    Delete {
-        path: String,
-    },
-    /// A patch's hunks, and a move after them when `move_to` says where.
-    Update {
-        path: String,
-        move_to: Option<String>,
-        hunks: Vec<patch::Hunk>,
-    },
-    /// edit_file's replacements (`multi`: they came as `edits`).
-    Edit {
-        path: String,
-        items: Vec<EditItem>,
-        multi: bool,
-    },
-    Move {
-        from: String,
-        to: String,
-        overwrite: bool,
-    },
-}
-
-/// One change and the version its file must be at.
-#[derive(Debug, Clone)]
-pub struct Change {
-    pub op: Op,
-    pub expected_sha256: Option<String>,
-}
-
-impl Change {
-    /// A patch's file change.
-    #[must_use]
-    pub fn of_patch(change: FileChange) -> Change {
-        let op = match change {
-            FileChange::Add { path, content } => Op::Write {
-                path,
-                content,
-                added: Added::ByPatch,
-            },
-            FileChange::Delete { path } => Op::Delete { path },
-            FileChange::Update {
-                path,
-                move_to,
-                hunks,
-            } => Op::Update {
-                path,
-                move_to,
-                hunks,
-            },
-        };
-        Change {
-            op,
-            expected_sha256: None,
-        }
-    }
-
-    /// Every path the change names, as the caller wrote them.
-    #[must_use]
-    pub fn paths(&self) -> Vec<&str> {
-        match &self.op {
-            Op::Write { path, .. } | Op::Delete { path } | Op::Edit { path, .. } => vec![path],
-            Op::Update { path, move_to, .. } => std::iter::once(path.as_str())
-                .chain(move_to.as_deref())
-                .collect(),
-            Op::Move { from, to, .. } => vec![from, to],
-        }
-    }
-}
 
 /// A file as the change finds it on disk: its text, or — a file that is not text — only
 /// its digest, which is all a delete needs.
@@ -146,12 +59,24 @@ pub enum Held {
     Opaque,
 }
 
-/// A path's content as the changes go, and the original file it descends from by moves
-/// (`origin`), so that a file moved and edited is recorded as one move.
+/// A path's content as the changes go, the original file it descends from by moves
+/// (`origin`), so that a file moved and edited is recorded as one move, and the
+/// executable bit a change gave it, when one did.
 #[derive(Debug, Clone)]
 pub struct Slot {
     pub held: Held,
     pub origin: Option<String>,
+    pub executable: Option<bool>,
+}
+
+/// The permission bits the file published at `real` starts from: those of the file it
+/// replaces there, else those of the original it was moved from; `None` for a new file.
+#[must_use]
+pub fn base_mode(real: &str, slot: &Slot, originals: &BTreeMap<String, Original>) -> Option<u32> {
+    originals
+        .get(real)
+        .or_else(|| slot.origin.as_ref().and_then(|o| originals.get(o)))
+        .map(|o| o.file.mode)
 }
 
 /// Every path the change names (real), and what it holds.
@@ -169,15 +94,27 @@ pub struct Step {
     pub operation: &'static str,
     pub real: String,
     pub from: Option<String>,
-    pub placed: Vec<HunkPlaced>,
+    pub landed: Landed,
     pub base_sha256: Option<String>,
     pub before: Option<String>,
     pub after: Option<String>,
+    /// The executable bit the change gave the file, when it changed it.
+    pub executable: Option<bool>,
+}
+
+/// Where an update's hunks landed: each hunk's line, for the result, and the lines it
+/// replaced in the text before and after (`None` for a change that is not a patch's
+/// update), so that its diff is made from them alone.
+#[derive(Debug, Default)]
+pub struct Landed {
+    pub placed: Vec<HunkPlaced>,
+    pub spans: Option<patch::Spans>,
 }
 
 /// The change being built.
 struct State<'a> {
     ctx: &'a Context,
+    budget: &'a Budget,
     located: &'a BTreeMap<&'a str, &'a Location>,
     originals: &'a BTreeMap<String, Original>,
     tree: Tree,
@@ -190,6 +127,7 @@ pub fn build(
     changes: &[Change],
     located: &BTreeMap<&str, &Location>,
     originals: &BTreeMap<String, Original>,
+    budget: &Budget,
 ) -> Result<Built, Refusal> {
     let mut tree: Tree = BTreeMap::new();
     for location in located.values() {
@@ -199,19 +137,33 @@ pub fn build(
             None => Held::Absent,
         };
         let origin = (held != Held::Absent).then(|| location.real.clone());
-        tree.insert(location.real.clone(), Slot { held, origin });
+        tree.insert(
+            location.real.clone(),
+            Slot {
+                held,
+                origin,
+                executable: None,
+            },
+        );
     }
     let mut state = State {
         ctx,
+        budget,
         located,
         originals,
         tree,
         steps: Vec::new(),
     };
     for (index, change) in changes.iter().enumerate() {
-        state
-            .apply(change)
-            .map_err(|r| r.with(key::CHANGE_INDEX, index))?;
+        budget.check()?;
+        // Running out of time is the whole apply's, not one change's.
+        state.apply(change).map_err(|r| {
+            if r.detail(key::REASON).and_then(serde_json::Value::as_str) == Some(key::OUT_OF_TIME) {
+                r
+            } else {
+                r.with(key::CHANGE_INDEX, index)
+            }
+        })?;
     }
     Ok(Built {
         tree: state.tree,
@@ -288,8 +240,25 @@ impl State<'_> {
         })
     }
 
-    fn put(&mut self, real: &str, held: Held, origin: Option<String>) {
-        self.tree.insert(real.to_owned(), Slot { held, origin });
+    fn put(&mut self, real: &str, held: Held, origin: Option<String>, executable: Option<bool>) {
+        self.tree.insert(
+            real.to_owned(),
+            Slot {
+                held,
+                origin,
+                executable,
+            },
+        );
+    }
+
+    /// The executable bit `real` changes to when a change sets it to `executable`: `None`
+    /// when it says nothing, or what the file has already.
+    fn mode_change(&self, real: &str, executable: Option<bool>) -> Option<bool> {
+        let slot = &self.tree[real];
+        let now = slot
+            .executable
+            .unwrap_or_else(|| base_mode(real, slot, self.originals).is_some_and(executable_mode));
+        executable.filter(|&x| x != now)
     }
 
     fn apply(&mut self, change: &Change) -> Result<(), Refusal> {
@@ -299,55 +268,15 @@ impl State<'_> {
                 path,
                 content,
                 added,
-            } => self.write(path, content, *added, expected),
-            Op::Delete { path } => {
-                let location = self.location(path);
-                let (real, shown) = (location.real.clone(), location.shown.clone());
-                if self.tree[&real].held == Held::Absent {
-                    return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "delete"));
-                }
-                self.expect(expected, &real, &shown)?;
-                let before = self.text(&real, &shown).ok().flatten();
-                let base_sha256 = self.sha256(&real);
-                self.put(&real, Held::Absent, None);
-                self.steps.push(Step {
-                    operation: "delete",
-                    real,
-                    from: None,
-                    placed: Vec::new(),
-                    base_sha256,
-                    before,
-                    after: None,
-                });
-                Ok(())
-            }
+                executable,
+            } => self.write(path, content, *added, *executable, expected),
+            Op::Delete { path, whole } => self.delete(path, whole.as_ref(), expected),
             Op::Update {
                 path,
                 move_to,
                 hunks,
-            } => {
-                let location = self.location(path);
-                let (real, shown) = (location.real.clone(), location.shown.clone());
-                let Some(text) = self.text(&real, &shown)? else {
-                    return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "edit"));
-                };
-                self.expect(expected, &real, &shown)?;
-                let applied = patch::apply(&text, hunks)
-                    .map_err(|failure| hunk_refusal(&shown, &text, hunks, &failure))?;
-                let placed = applied
-                    .placed
-                    .iter()
-                    .map(|p| HunkPlaced {
-                        line: p.line,
-                        offset: p.offset,
-                    })
-                    .collect();
-                if let Some(to) = move_to {
-                    return self.moved(&real, to, Some(applied.text), placed, Added::ByPatch);
-                }
-                self.edited(&real, text, applied.text, placed);
-                Ok(())
-            }
+                executable,
+            } => self.update(path, move_to.as_deref(), hunks, *executable, expected),
             Op::Edit { path, items, multi } => {
                 let location = self.location(path);
                 let (real, shown) = (location.real.clone(), location.shown.clone());
@@ -358,7 +287,7 @@ impl State<'_> {
                 let edited = edit::apply::apply(&shown, &text, items, *multi, None)?;
                 let new = String::from_utf8(edited.parts().concat())
                     .expect("an edit of text with text is text");
-                self.edited(&real, text, new, Vec::new());
+                self.edited(&real, text, new, Landed::default(), None);
                 Ok(())
             }
             Op::Move {
@@ -386,9 +315,87 @@ impl State<'_> {
                 let added = Added::ByWrite {
                     overwrite: *overwrite,
                 };
-                self.moved(&real, to, None, Vec::new(), added)
+                self.moved(&real, to, None, Landed::default(), added, None)
             }
         }
+    }
+
+    /// The file at `path` removed — when a deletion's hunk names its content (`whole`),
+    /// only if that is the whole of what it holds: else the hunk does not match.
+    fn delete(
+        &mut self,
+        path: &str,
+        whole: Option<&patch::Hunk>,
+        expected: Option<&str>,
+    ) -> Result<(), Refusal> {
+        let location = self.location(path);
+        let (real, shown) = (location.real.clone(), location.shown.clone());
+        if self.tree[&real].held == Held::Absent {
+            return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "delete"));
+        }
+        self.expect(expected, &real, &shown)?;
+        if let Some(whole) = whole {
+            let text = self.text(&real, &shown)?.unwrap_or_default();
+            if !patch::is_whole(&text, whole) {
+                return Err(not_whole(&shown, &text, whole));
+            }
+        }
+        let before = self.text(&real, &shown).ok().flatten();
+        let base_sha256 = self.sha256(&real);
+        self.put(&real, Held::Absent, None, None);
+        self.steps.push(Step {
+            operation: "delete",
+            real,
+            from: None,
+            landed: Landed::default(),
+            base_sha256,
+            before,
+            after: None,
+            executable: None,
+        });
+        Ok(())
+    }
+
+    /// The hunks of a patch applied to the file at `path`, which then moves to `move_to`
+    /// when the patch says, and whose executable bit becomes `executable` when it says.
+    fn update(
+        &mut self,
+        path: &str,
+        move_to: Option<&str>,
+        hunks: &[patch::Hunk],
+        executable: Option<bool>,
+        expected: Option<&str>,
+    ) -> Result<(), Refusal> {
+        let location = self.location(path);
+        let (real, shown) = (location.real.clone(), location.shown.clone());
+        let Some(text) = self.text(&real, &shown)? else {
+            return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "edit"));
+        };
+        self.expect(expected, &real, &shown)?;
+        let applied =
+            patch::apply_until(&text, hunks, Some(self.budget.deadline)).map_err(|failure| {
+                match failure {
+                    HunkFailure::OutOfTime { .. } => self.budget.spent(),
+                    _ => hunk_refusal(&shown, &text, hunks, &failure),
+                }
+            })?;
+        let landed = Landed {
+            placed: applied
+                .placed
+                .iter()
+                .map(|p| HunkPlaced {
+                    line: p.line,
+                    offset: p.offset,
+                })
+                .collect(),
+            spans: applied.spans,
+        };
+        if let Some(to) = move_to {
+            let new = Some(applied.text);
+            return self.moved(&real, to, new, landed, Added::ByPatch, executable);
+        }
+        self.edited(&real, text, applied.text, landed, executable);
+        Ok(())
     }
 
     fn write(
@@ -396,6 +403,7 @@ impl State<'_> {
         path: &str,
         content: &str,
         added: Added,
+        executable: Option<bool>,
         expected: Option<&str>,
     ) -> Result<(), Refusal> {
         let location = self.location(path);
@@ -416,41 +424,60 @@ impl State<'_> {
                         format!("`{shown}` already exists and overwrite was not set")
                     }
                 };
-                let mut refusal =
-                    Refusal::new(Code::AlreadyExists, message).with(key::PATH, shown.as_str());
-                if let Some(sha) = self.sha256(&real) {
-                    refusal = refusal.with(key::SHA256, sha);
-                }
-                return Err(refusal);
+                return Err(already_exists(
+                    message,
+                    &shown,
+                    self.sha256(&real),
+                    "write",
+                    added,
+                ));
             }
         }
         let before = self.text(&real, &shown).ok().flatten();
         let base_sha256 = self.sha256(&real);
-        self.put(&real, Held::Text(content.to_owned()), None);
+        let mode = if exists {
+            self.mode_change(&real, executable)
+        } else {
+            executable.filter(|&x| x)
+        };
+        self.put(&real, Held::Text(content.to_owned()), None, mode);
         self.steps.push(Step {
             operation: if exists { "edit" } else { "write" },
             real,
             from: None,
-            placed: Vec::new(),
+            landed: Landed::default(),
             base_sha256,
             before,
             after: Some(content.to_owned()),
+            executable: mode,
         });
         Ok(())
     }
 
-    /// `real`'s text became `new` in place.
-    fn edited(&mut self, real: &str, old: String, new: String, placed: Vec<HunkPlaced>) {
-        let origin = self.tree[real].origin.clone();
-        self.put(real, Held::Text(new.clone()), origin);
+    /// `real`'s text became `new` in place, and its executable bit `executable` when
+    /// that says.
+    fn edited(
+        &mut self,
+        real: &str,
+        old: String,
+        new: String,
+        landed: Landed,
+        executable: Option<bool>,
+    ) {
+        let slot = &self.tree[real];
+        let origin = slot.origin.clone();
+        let mode = self.mode_change(real, executable);
+        let kept = mode.or(slot.executable);
+        self.put(real, Held::Text(new.clone()), origin, kept);
         self.steps.push(Step {
             operation: "edit",
             real: real.to_owned(),
             from: None,
-            placed,
+            landed,
             base_sha256: Some(self.digest(real, &old)),
             before: Some(old),
             after: Some(new),
+            executable: mode,
         });
     }
 
@@ -461,8 +488,9 @@ impl State<'_> {
         real: &str,
         to: &str,
         new: Option<String>,
-        placed: Vec<HunkPlaced>,
+        landed: Landed,
         added: Added,
+        executable: Option<bool>,
     ) -> Result<(), Refusal> {
         let shown = self
             .located
@@ -486,12 +514,8 @@ impl State<'_> {
                         format!("`{dest_shown}` already exists and overwrite was not set")
                     }
                 };
-                let mut refusal =
-                    Refusal::new(Code::AlreadyExists, message).with(key::PATH, dest_shown.as_str());
-                if let Some(sha) = self.sha256(&dest_real) {
-                    refusal = refusal.with(key::SHA256, sha);
-                }
-                return Err(refusal);
+                let sha256 = self.sha256(&dest_real);
+                return Err(already_exists(message, &dest_shown, sha256, "move", added));
             }
         }
         let slot = self.tree[real].clone();
@@ -499,111 +523,37 @@ impl State<'_> {
             return Err(self.not_text(real, &shown));
         };
         let text = new.unwrap_or_else(|| old.clone());
-        self.put(real, Held::Absent, None);
-        self.put(&dest_real, Held::Text(text.clone()), slot.origin);
+        let mode = self.mode_change(real, executable);
+        self.put(real, Held::Absent, None, None);
+        let kept = mode.or(slot.executable);
+        self.put(&dest_real, Held::Text(text.clone()), slot.origin, kept);
         self.steps.push(Step {
             operation: "move",
             real: dest_real,
             from: Some(real.to_owned()),
-            placed,
+            landed,
             base_sha256: Some(sha256_hex(old.as_bytes())),
             before: Some(old),
             after: Some(text),
+            executable: mode,
         });
         Ok(())
     }
 }
 
-/// The refusal of a hunk that did not land: edit_file's, with the hunk named.
-fn hunk_refusal(shown: &str, text: &str, hunks: &[patch::Hunk], failure: &HunkFailure) -> Refusal {
-    let (index, refusal) = match failure {
-        HunkFailure::NoMatch { hunk } | HunkFailure::NoAnchor { hunk } => {
-            let h = &hunks[*hunk];
-            let item = EditItem {
-                old_text: h.old.join("\n"),
-                new_text: h.new.join("\n"),
-                replace_all: false,
-                expected_replacements: None,
-            };
-            // edit_file's candidates, but the sentence of a hunk: a patch has no oldText.
-            let mut refusal = snippet::no_match(shown, text, &item, None)
-                .reworded(format!("A hunk's old side is not in `{shown}`"));
-            if let (HunkFailure::NoAnchor { .. }, Some(anchor)) = (failure, &h.anchor) {
-                refusal = Refusal::new(
-                    Code::NoMatch,
-                    format!("The anchor line `{anchor}` of a chunk is not in `{shown}` after the chunk before it"),
-                )
-                .with(key::PATH, shown)
-                .with(key::CANDIDATES, refusal.detail(key::CANDIDATES).cloned().unwrap_or(json!([])));
-            }
-            (*hunk, refusal)
-        }
-        HunkFailure::Ambiguous { hunk, lines } => (
-            *hunk,
-            Refusal::new(
-                Code::AmbiguousMatch,
-                format!("A hunk's old side appears {} times in `{shown}`, so where it goes is ambiguous", lines.len()),
-            )
-            .with(key::PATH, shown)
-            .with("occurrences", lines.len())
-            .with(key::LINES, lines.clone()),
-        ),
-    };
-    refusal.with("hunkIndex", index)
-}
-
-/// Whether the change is applied whole already: every update's hunks undone by their new
-/// sides, every edit's new text there in place of its old, every written file there with
-/// its content, every deleted file gone, every moved file at its new place only.
-pub fn applied_already(
-    changes: &[Change],
-    located: &BTreeMap<&str, &Location>,
-    originals: &BTreeMap<String, Original>,
-) -> bool {
-    let text_of = |raw: &str| {
-        originals
-            .get(&located[raw].real)
-            .map(|o| o.text().unwrap_or_default())
-    };
-    let absent = |raw: &str| !originals.contains_key(&located[raw].real);
-    changes.iter().all(|change| match &change.op {
-        Op::Write { path, content, .. } => text_of(path) == Some(content.as_str()),
-        Op::Delete { path } => absent(path),
-        Op::Update {
-            path,
-            move_to,
-            hunks,
-        } => {
-            let at = move_to.as_deref().unwrap_or(path);
-            let reversed: Vec<patch::Hunk> = hunks
-                .iter()
-                .map(|h| patch::Hunk {
-                    old: h.new.clone(),
-                    new: h.old.clone(),
-                    ..h.clone()
-                })
-                .collect();
-            text_of(at).is_some_and(|t| patch::apply(t, &reversed).is_ok())
-                && (move_to.is_none() || absent(path))
-        }
-        Op::Edit { path, items, .. } => text_of(path).is_some_and(|t| {
-            items.iter().all(|item| {
-                crate::text::matching::locate(t, &item.old_text, &item.new_text)
-                    .offsets
-                    .is_empty()
-                    && snippet::already_applied(t, item)
-            })
-        }),
-        Op::Move { from, to, .. } => absent(from) && !absent(to),
-    })
-}
-
-/// Whether the change leaves `original` as it found it.
+/// Whether the change leaves `original` as it found it: its content, and its mode.
 #[must_use]
-pub fn unchanged(original: &Original, now: &Held) -> bool {
-    match (&original.body, now) {
-        (Body::Text(text), Held::Text(new)) => text == new,
-        (Body::Opaque(_), Held::Opaque) => true,
-        _ => false,
-    }
+pub fn unchanged(original: &Original, now: Option<&Slot>) -> bool {
+    let Some(slot) = now else {
+        return false;
+    };
+    let same_mode = slot
+        .executable
+        .is_none_or(|x| x == executable_mode(original.file.mode));
+    same_mode
+        && match (&original.body, &slot.held) {
+            (Body::Text(text), Held::Text(new)) => text == new,
+            (Body::Opaque(_), Held::Opaque) => true,
+            _ => false,
+        }
 }

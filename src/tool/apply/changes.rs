@@ -18,7 +18,7 @@ use crate::refusal::{key, Code, Refusal};
 
 use super::super::args::{invalid, Request};
 use super::super::edit::{self, request::EditItem, EditRequest};
-use super::build::{Added, Change, Op};
+use super::op::{Added, Change, Op};
 use super::{invalid_patch, ApplyRequest};
 
 /// What a `changes` item does.
@@ -401,6 +401,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Change, Refusal>
             added: Added::ByWrite {
                 overwrite: item.overwrite.unwrap_or(false),
             },
+            executable: None,
         },
         "edit" => {
             let path = needs("path", item.path.clone())?;
@@ -409,6 +410,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Change, Refusal>
         }
         "delete" | "delete_file" => Op::Delete {
             path: needs("path", item.path)?,
+            whole: None,
         },
         "move" => Op::Move {
             from: needs("from", item.from)?,
@@ -422,6 +424,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Change, Refusal>
                 path,
                 content: patch::create_body(&diff).map_err(|e| body_refusal(&e, place))?,
                 added: Added::ByPatch,
+                executable: None,
             }
         }
         _ => {
@@ -431,6 +434,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Change, Refusal>
                 path,
                 move_to: None,
                 hunks: patch::update_body(&diff).map_err(|e| body_refusal(&e, place))?,
+                executable: None,
             }
         }
     };

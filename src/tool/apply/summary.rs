@@ -5,11 +5,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::digest::sha256_hex;
+use crate::text::diff;
 use crate::workspace::Location;
 
 use super::super::edit::MAX_DIFF_BYTES;
 use super::super::journal::FileRecord;
-use super::build::{Body, Built, Held, Original, Step};
+use super::build::{Body, Built, Held, Original, Slot, Step};
+use super::mode::executable_mode;
 use super::{Changed, HunkPlaced};
 
 /// Digests of the texts a summary has hashed, found again by their content: a file's new
@@ -60,18 +62,23 @@ pub fn summary(
         operation,
         real,
         from,
-        placed,
+        landed,
         base_sha256,
         before,
         after,
+        executable,
     } in &built.steps
     {
-        let diff = crate::text::diff::unified(
-            &shown(real),
+        let (old, new) = (
             before.as_deref().unwrap_or(""),
             after.as_deref().unwrap_or(""),
-            MAX_DIFF_BYTES,
         );
+        // A patch's update is diffed where its hunks landed; anything else, whole.
+        let diff = landed
+            .spans
+            .as_ref()
+            .and_then(|spans| diff::unified_regions(&shown(real), old, new, spans, MAX_DIFF_BYTES))
+            .unwrap_or_else(|| diff::unified(&shown(real), old, new, MAX_DIFF_BYTES));
         let created = after.is_some() && base_sha256.is_none()
             || *operation == "move" && !originals.contains_key(real);
         changes.push(Changed {
@@ -86,17 +93,25 @@ pub fn summary(
                 (Some(_), Some(l)) => l.missing_dirs.clone(),
                 _ => Vec::new(),
             },
-            hunks: placed
+            hunks: landed
+                .placed
                 .iter()
                 .map(|p| HunkPlaced {
                     line: p.line,
                     offset: p.offset,
                 })
                 .collect(),
+            mode: executable.map(|x| if x { "100755" } else { "100644" }),
             diff: diff.text,
         });
     }
     (changes, records(built, originals, &digests))
+}
+
+/// Whether `slot` leaves the executable bit of `original`, its origin, as it was.
+fn unchanged_mode(original: &Original, slot: &Slot) -> bool {
+    slot.executable
+        .is_none_or(|x| x == executable_mode(original.file.mode))
 }
 
 /// One record per path whose content differs at the end from what it was; a file that
@@ -125,8 +140,11 @@ fn records<'a>(
         }
         let before = originals.get(real).map(|o| o.sha256.clone());
         let after = digest(&slot.held, real);
-        let from_before =
-            (after.as_deref() != Some(source.sha256.as_str())).then(|| source.sha256.clone());
+        // A file moved with its mode changed is put back as its kept version, with the
+        // mode it had, not renamed back as it is.
+        let from_before = (after.as_deref() != Some(source.sha256.as_str())
+            || !unchanged_mode(source, slot))
+        .then(|| source.sha256.clone());
         // The journal keeps one version per record: a file moved and edited onto one
         // that existed is recorded as that file's delete and a write instead.
         if from_before.is_some() && before.is_some() {
@@ -152,7 +170,12 @@ fn records<'a>(
         }
         let before = originals.get(real).map(|o| o.sha256.clone());
         let after = digest(&slot.held, real);
-        if before != after {
+        // A mode changed alone is a record whose versions are the same: an undo puts the
+        // kept version back, with the mode the journal recorded for it.
+        let mode_changed = originals
+            .get(real)
+            .is_some_and(|o| after.is_some() && !unchanged_mode(o, slot));
+        if before != after || mode_changed {
             records.push(FileRecord::write(real, before, after));
         }
     }

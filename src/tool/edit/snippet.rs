@@ -13,7 +13,7 @@ use super::request::{with_index, EditItem};
 /// How many candidates a `NO_MATCH` carries.
 const MAX_CANDIDATES: usize = 3;
 /// How long the candidate search may take on a large file.
-const CANDIDATE_BUDGET: Duration = Duration::from_millis(250);
+pub const CANDIDATE_BUDGET: Duration = Duration::from_millis(250);
 
 /// The least similarity at which a candidate is taken clearly for the passage the caller
 /// meant, so that its repaired `newText` may be offered.

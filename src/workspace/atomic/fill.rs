@@ -56,6 +56,13 @@ pub(super) fn fill(
         file.set_permissions(std::fs::Permissions::from_mode(mode))
             .map_err(Error::Io)?;
     }
+    if matches!(mode, WriteMode::CreateExecutable) {
+        // Created 0666 less the umask: the execute bits follow the read bits it left.
+        let created = file.metadata().map_err(Error::Io)?.permissions().mode();
+        let executable = created | ((created & 0o444) >> 2);
+        file.set_permissions(std::fs::Permissions::from_mode(executable & 0o7777))
+            .map_err(Error::Io)?;
+    }
     Ok(spliced)
 }
 

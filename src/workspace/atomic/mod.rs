@@ -43,6 +43,10 @@ pub enum WriteMode {
     /// Create the file with these permission bits (a file brought back from the journal);
     /// fail with [`Error::AlreadyExists`] if it appears meanwhile.
     CreateWith { mode: u32 },
+    /// Create the file executable wherever the umask leaves it readable (a diff's `new
+    /// file mode 100755`, as `git apply` creates one); fail with [`Error::AlreadyExists`]
+    /// if it appears meanwhile.
+    CreateExecutable,
     /// Replace the file, keeping its permission bits and, where permitted, its owner.
     Replace { mode: u32, uid: u32, gid: u32 },
 }
@@ -335,7 +339,9 @@ impl<'a> Staged<'a> {
         }
         let published = match &temp {
             Temp::Anonymous(fd) => match self.mode {
-                WriteMode::CreateNew | WriteMode::CreateWith { .. } => {
+                WriteMode::CreateNew
+                | WriteMode::CreateWith { .. }
+                | WriteMode::CreateExecutable => {
                     platform::link_anonymous(fd.as_fd(), parent, name).map_err(io)
                 }
                 WriteMode::Replace { .. } => ws.replace_anonymous(fd, parent, name),
@@ -343,7 +349,9 @@ impl<'a> Staged<'a> {
             Temp::Named {
                 dir, name: staged, ..
             } => match self.mode {
-                WriteMode::CreateNew | WriteMode::CreateWith { .. } => {
+                WriteMode::CreateNew
+                | WriteMode::CreateWith { .. }
+                | WriteMode::CreateExecutable => {
                     platform::rename_noreplace(dir, staged, parent, name).map_err(io)
                 }
                 WriteMode::Replace { .. } => {

@@ -1,0 +1,58 @@
+//! Whether a change is applied whole already (`okIfApplied`), judged from the files as
+//! they are: every update's hunks undone by their new sides, every edit's new text there
+//! in place of its old, every written file there with its content, every deleted file
+//! gone, every moved file at its new place only.
+
+use std::collections::BTreeMap;
+
+use crate::patch;
+use crate::workspace::Location;
+
+use super::super::edit::snippet;
+use super::build::Original;
+use super::op::{Change, Op};
+
+/// Whether `changes` are applied whole already to the files `originals`.
+pub fn applied_already(
+    changes: &[Change],
+    located: &BTreeMap<&str, &Location>,
+    originals: &BTreeMap<String, Original>,
+) -> bool {
+    let text_of = |raw: &str| {
+        originals
+            .get(&located[raw].real)
+            .map(|o| o.text().unwrap_or_default())
+    };
+    let absent = |raw: &str| !originals.contains_key(&located[raw].real);
+    changes.iter().all(|change| match &change.op {
+        Op::Write { path, content, .. } => text_of(path) == Some(content.as_str()),
+        Op::Delete { path, .. } => absent(path),
+        Op::Update {
+            path,
+            move_to,
+            hunks,
+            ..
+        } => {
+            let at = move_to.as_deref().unwrap_or(path);
+            let reversed: Vec<patch::Hunk> = hunks
+                .iter()
+                .map(|h| patch::Hunk {
+                    old: h.new.clone(),
+                    new: h.old.clone(),
+                    ..h.clone()
+                })
+                .collect();
+            text_of(at).is_some_and(|t| patch::apply(t, &reversed).is_ok())
+                && (move_to.is_none() || absent(path))
+        }
+        Op::Edit { path, items, .. } => text_of(path).is_some_and(|t| {
+            items.iter().all(|item| {
+                crate::text::matching::locate(t, &item.old_text, &item.new_text)
+                    .offsets
+                    .is_empty()
+                    && snippet::already_applied(t, item)
+            })
+        }),
+        Op::Move { from, to, .. } => absent(from) && !absent(to),
+    })
+}

@@ -1,0 +1,111 @@
+//! One change of an apply, in the one shape every form it came in is brought to — a
+//! patch's file change, a `changes` item, a Responses API operation — with the version
+//! its file must be at, and how a file it writes may meet one that exists.
+
+use crate::patch::{self, FileChange};
+
+use super::super::edit::request::EditItem;
+
+/// How a written file may meet one that exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Added {
+    /// A patch's added file (Codex `*** Add File`, a new file of a diff, `create_file`):
+    /// never replaces one.
+    ByPatch,
+    /// A `write` item: replaces one as write_file does (`overwrite`, a matching
+    /// `expectedSha256`, or the session's observation of it).
+    ByWrite { overwrite: bool },
+}
+
+/// One change, in the one shape every form is brought to.
+#[derive(Debug, Clone)]
+pub enum Op {
+    /// The file's whole content; a new file executable when `executable` says so.
+    Write {
+        path: String,
+        content: String,
+        added: Added,
+        executable: Option<bool>,
+    },
+    /// A file removed; a deletion's hunk (`whole`), when the patch has one, names what
+    /// the file must hold.
+    Delete {
+        path: String,
+        whole: Option<patch::Hunk>,
+    },
+    /// A patch's hunks, a move after them when `move_to` says where, and the executable
+    /// bit set or cleared when `executable` says.
+    Update {
+        path: String,
+        move_to: Option<String>,
+        hunks: Vec<patch::Hunk>,
+        executable: Option<bool>,
+    },
+    /// edit_file's replacements (`multi`: they came as `edits`).
+    Edit {
+        path: String,
+        items: Vec<EditItem>,
+        multi: bool,
+    },
+    Move {
+        from: String,
+        to: String,
+        overwrite: bool,
+    },
+}
+
+/// One change and the version its file must be at.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub op: Op,
+    pub expected_sha256: Option<String>,
+}
+
+impl Change {
+    /// A patch's file change.
+    #[must_use]
+    pub fn of_patch(change: FileChange) -> Change {
+        let op = match change {
+            FileChange::Add {
+                path,
+                content,
+                executable,
+            } => Op::Write {
+                path,
+                content,
+                added: Added::ByPatch,
+                executable,
+            },
+            FileChange::Delete { path, whole } => Op::Delete { path, whole },
+            FileChange::Update {
+                path,
+                move_to,
+                hunks,
+                executable,
+            } => Op::Update {
+                path,
+                move_to,
+                hunks,
+                executable,
+            },
+        };
+        Change {
+            op,
+            expected_sha256: None,
+        }
+    }
+
+    /// Every path the change names, as the caller wrote them.
+    #[must_use]
+    pub fn paths(&self) -> Vec<&str> {
+        match &self.op {
+            Op::Write { path, .. } | Op::Delete { path, .. } | Op::Edit { path, .. } => {
+                vec![path]
+            }
+            Op::Update { path, move_to, .. } => std::iter::once(path.as_str())
+                .chain(move_to.as_deref())
+                .collect(),
+            Op::Move { from, to, .. } => vec![from, to],
+        }
+    }
+}
