@@ -403,7 +403,20 @@ fn publish(
             },
         })
         .collect();
-    let change = Change::of(ApplyRequest::TOOL, planned);
+    let mut change = Change::of(ApplyRequest::TOOL, planned);
+    // Each new text is kept once published, for an undo's merge.
+    for record in records {
+        if let (
+            Some(sha),
+            Some(Slot {
+                held: Held::Text(text),
+                ..
+            }),
+        ) = (&record.after, tree.get(&record.path))
+        {
+            change = change.keeping(sha, vec![text.as_bytes()]);
+        }
+    }
     let id = approved
         .commit(change, staged, |staged, dirty| {
             // Every file replaced or removed is looked at once more before any is published,

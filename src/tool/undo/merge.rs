@@ -102,16 +102,20 @@ fn merge_one(
         return Err(Unmerged::Cannot("it is no longer a file"));
     };
     let limit = ctx.limits.max_file_bytes;
-    let base = ctx
-        .ws
-        .kept_version(after, limit)
-        .map_err(|_| Unmerged::Cannot("the change's result is not kept, so it cannot be merged"))?
-        .0;
-    let theirs = ctx
-        .ws
-        .kept_version(before, limit)
-        .map_err(|_| Unmerged::Cannot("its version before the change is not kept"))?
-        .0;
+    // Kept versions are relied on only once their bytes are shown to be the version.
+    let kept = |sha: &str| {
+        ctx.ws
+            .kept_version(sha, limit)
+            .ok()
+            .map(|(bytes, _)| bytes)
+            .filter(|bytes| sha256_hex(bytes) == sha)
+    };
+    let base = kept(after).ok_or(Unmerged::Cannot(
+        "the change's result is not kept, so it cannot be merged",
+    ))?;
+    let theirs = kept(before).ok_or(Unmerged::Cannot(
+        "its version before the change is not kept",
+    ))?;
     let ours = current_bytes(ctx, path, ours_sha)
         .ok_or(Unmerged::Cannot("it changed again while it was read"))?;
     let (Ok(base), Ok(ours_text), Ok(theirs)) = (
