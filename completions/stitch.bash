@@ -1122,7 +1122,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__undo)
-            opts="-h --root --session --lock-timeout --pretty --color --format --dry-run --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --dry-run --redo --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

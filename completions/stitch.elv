@@ -220,6 +220,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --format 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
             cand --pretty 'Indent the envelope'
             cand --dry-run 'Check everything, change nothing'
+            cand --redo 'Redo: take back the newest undo (or the undo ID names), so its change stands again'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

@@ -292,6 +292,7 @@ openai-responses\t''
 mcp\t''"
 complete -c stitch -n "__fish_stitch_using_subcommand undo" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand undo" -l dry-run -d 'Check everything, change nothing'
+complete -c stitch -n "__fish_stitch_using_subcommand undo" -l redo -d 'Redo: take back the newest undo (or the undo ID names), so its change stands again'
 complete -c stitch -n "__fish_stitch_using_subcommand undo" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'
 complete -c stitch -n "__fish_stitch_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c stitch -n "__fish_stitch_using_subcommand schema" -l root -d 'The workspace: nothing outside it is ever read or written [default: current directory]' -r -F

@@ -457,6 +457,9 @@ pub struct UndoArgs {
     /// Check everything, change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Redo: take back the newest undo (or the undo ID names), so its change stands again.
+    #[arg(long)]
+    pub redo: bool,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,

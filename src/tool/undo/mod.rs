@@ -36,12 +36,15 @@ pub struct UndoRequest {
     /// Check everything and report the result without changing anything (default false).
     #[serde(default, alias = "dry_run")]
     pub dry_run: bool,
+    /// Redo: take back an undo, so that the change it undid stands again (default false). Without id, the newest undo (of this session when there is one) not itself taken back; with id, that undo.
+    #[serde(default)]
+    pub redo: bool,
 }
 
 impl Request for UndoRequest {
     const TOOL: &'static str = super::super::registry::names::UNDO_CHANGE;
-    const DESCRIPTION: &'static str = "Take back a change stitch made (a write, edit, delete, move or undo) from its journal: every file it touched is restored to its version before, all or nothing, and the undo is journaled itself (undo an undo to redo). Without id, the newest change not yet undone (of this session when there is one); repeated calls walk back in time. Returns id (the undo's own entry), undid, files: [{path, from, sha256, diff}], applied. Refusals: STALE_VERSION (a file changed since that change: details.paths names each, and nothing was changed — re-read the file and change it by hand instead); NOT_FOUND (nothing to undo, or no such id: call list_changes); DENIED (policy, .git/ or .stitch/); INVALID_CONFIG (a kept version is missing or damaged, or stitch's state is unusable); INVALID_ARGUMENT (fix the named field); BUSY (retry).";
-    const FIELDS: &'static [&'static str] = &["id", "dryRun"];
+    const DESCRIPTION: &'static str = "Take back a change stitch made (a write, edit, delete, move or undo) from its journal: every file it touched is restored to its version before, all or nothing, and the undo is journaled itself (undo an undo to redo). Without id, the newest change not yet undone (of this session when there is one); repeated calls walk back in time. A file changed since in other lines is merged, as git revert does (merged: true). redo: true takes back the newest undo. Returns id (the undo's own entry), undid, files: [{path, from, sha256, diff, merged}], applied. Refusals: STALE_VERSION (later work overlaps the change's lines, or a file cannot be merged: details.paths names each with conflicts and changedBy, and nothing was changed — undo those later changes first, or leave it); NOT_FOUND (nothing to undo, or no such id: call list_changes); DENIED (policy, .git/ or .stitch/); INVALID_CONFIG (a kept version is missing or damaged, or stitch's state is unusable); INVALID_ARGUMENT (fix the named field); BUSY (retry).";
+    const FIELDS: &'static [&'static str] = &["id", "dryRun", "redo"];
 }
 
 /// One file the undo restored.
@@ -82,9 +85,13 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<UndoResult> {
         journal::keyed(ctx).map_err(|reason| nothing(ctx, req.id.as_deref(), Some(&reason)))?;
     // What a change cut short left pending was settled before the call (`tool::run`).
     let (all, _) = journal::entries(ctx, keyed, Shelf::Entries)?;
-    let target = pick(ctx, &all, req.id.as_deref())
-        .ok_or_else(|| nothing(ctx, req.id.as_deref(), None))?
-        .clone();
+    let target = if req.redo {
+        pick_undo(ctx, &all, req.id.as_deref())?
+    } else {
+        pick(ctx, &all, req.id.as_deref())
+    }
+    .ok_or_else(|| nothing(ctx, req.id.as_deref(), None))?
+    .clone();
     let after = plan::after(&target.files);
     let steps = plan::steps(&target.files);
     pipeline::run(
@@ -150,6 +157,39 @@ fn pick<'a>(ctx: &Context, all: &'a [(String, Entry)], id: Option<&str>) -> Opti
     all.iter().rev().map(|(_, e)| e).find(|e| {
         e.undoes.is_none() && !undone.contains(&e.id) && (session.is_none() || e.session == session)
     })
+}
+
+/// The undo a redo takes back: the one named (which must be an undo), or the newest undo
+/// (of this session, when there is one) that is not itself taken back.
+fn pick_undo<'a>(
+    ctx: &Context,
+    all: &'a [(String, Entry)],
+    id: Option<&str>,
+) -> Outcome<Option<&'a Entry>> {
+    if let Some(id) = id {
+        let named = all.iter().map(|(_, e)| e).find(|e| e.id == id);
+        if named.is_some_and(|e| e.undoes.is_none()) {
+            return Err(args::invalid(
+                "id",
+                format!(
+                    "Change `{id}` is not an undo, so there is nothing to redo: undo it instead"
+                ),
+            )
+            .into());
+        }
+        return Ok(named);
+    }
+    // An undo of a change, not a redo (an undo of an undo): redoing twice never undoes.
+    let undoes_a_change = |e: &Entry| {
+        e.undoes
+            .as_ref()
+            .is_some_and(|t| all.iter().any(|(_, c)| &c.id == t && c.undoes.is_none()))
+    };
+    let undone = journal::undone(all);
+    let session = ctx.session.as_ref().map(|s| s.id().to_owned());
+    Ok(all.iter().rev().map(|(_, e)| e).find(|e| {
+        undoes_a_change(e) && !undone.contains(&e.id) && (session.is_none() || e.session == session)
+    }))
 }
 
 /// `NOT_FOUND`: nothing to undo, or no change `id`.

@@ -167,3 +167,28 @@ fn a_dry_run_shows_the_merged_diff_and_changes_nothing() {
         lines(&[(2, "line two"), (9, "line nine")])
     );
 }
+
+#[test]
+fn redo_takes_back_the_newest_undo_and_walks_forward() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", lines(&[]));
+    edit(&ws, "a.txt", "line 2\n", "line two\n");
+    edit(&ws, "a.txt", "line 9\n", "line nine\n");
+    ws.run(&["undo"]).ok();
+    ws.run(&["undo"]).ok();
+    assert_eq!(ws.read_string("a.txt"), lines(&[]));
+    let redo = ws.run(&["undo", "--redo"]);
+    redo.ok();
+    assert_eq!(ws.read_string("a.txt"), lines(&[(2, "line two")]));
+    ws.stitch("undo", &json!({"redo": true})).ok();
+    assert_eq!(
+        ws.read_string("a.txt"),
+        lines(&[(2, "line two"), (9, "line nine")])
+    );
+    // Nothing left to redo: a redo is never taken back by another.
+    ws.run(&["undo", "--redo"]).refused("NOT_FOUND");
+    // A change that is not an undo is refused by name.
+    let edit_id = ids(&ws).last().unwrap().clone();
+    let run = ws.stitch("undo", &json!({"redo": true, "id": edit_id}));
+    run.refused("INVALID_ARGUMENT");
+}
