@@ -549,6 +549,46 @@ fn an_undo_killed_midway_is_finished_by_the_next_call() {
 
 #[cfg(debug_assertions)]
 #[test]
+fn a_merged_undo_killed_midway_is_finished_by_the_next_call() {
+    let ws = TestWorkspace::new();
+    lay_out(&ws, 10);
+    let patch = ws.outside_file("p.patch", patch("A", "B", true));
+    ws.run(&["apply", "--from", patch.to_str().unwrap()]).ok();
+    // Later work in another line of two files: the undo merges them.
+    for file in ["src/a.txt", "docs/f.txt"] {
+        let old = format!("line 0 of {file},");
+        let new = format!("line zero of {file},");
+        ws.run(&["edit", file, "--old", &old, "--new", &new]).ok();
+    }
+    let history = ws.run(&["history"]);
+    let apply_id = history.ok()["changes"][2]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let output = ws
+        .spawnable()
+        .env("STITCH_TEST_KILL_AFTER_PUBLISHING", "3")
+        .args(["undo", &apply_id])
+        .output()
+        .unwrap();
+    assert!(!output.status.success(), "the hook kills the undo");
+    ws.run(&["history"]).ok();
+    // All files back at A, the later work kept in the two merged ones.
+    let mut want = expected(10, "A", false);
+    for (i, file) in FILES.iter().enumerate() {
+        if matches!(*file, "src/a.txt" | "docs/f.txt") {
+            let text = String::from_utf8(want[i].take().unwrap()).unwrap();
+            let old = format!("line 0 of {file},");
+            let new = format!("line zero of {file},");
+            want[i] = Some(text.replacen(&old, &new, 1).into_bytes());
+        }
+    }
+    assert_eq!(snapshot(&ws), want);
+    assert_eq!(pending(&ws), Vec::<String>::new());
+}
+
+#[cfg(debug_assertions)]
+#[test]
 fn a_change_that_fails_after_its_first_file_is_finished_by_the_next_call() {
     let ws = TestWorkspace::new();
     lay_out(&ws, 10);
