@@ -16,6 +16,7 @@ mod pattern;
 mod platform;
 mod policy;
 pub mod refusal;
+mod region;
 mod session;
 mod streams;
 pub mod text;

@@ -53,7 +53,15 @@ struct Entry {
     /// The version seen, or `None` for absence.
     sha256: Option<String>,
     at: u64,
+    /// Lines of that version (1-based, inclusive) the session has not seen in their
+    /// current form: another program changed them before an edit by region (§6).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    unseen: Vec<(usize, usize)>,
 }
+
+/// Lines of a version (1-based, inclusive runs) a session has not seen in their
+/// current form.
+pub type Unseen = Vec<(usize, usize)>;
 
 /// A validated session ID.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -112,10 +120,23 @@ impl Session {
 
     /// What this session last saw at `real`, if anything.
     pub fn seen(&self, ws: &Workspace, real: &str) -> Result<Option<Seen>, workspace::Error> {
+        Ok(self.seen_lines(ws, real)?.map(|(seen, _)| seen))
+    }
+
+    /// What this session last saw at `real`, with the lines of that version it has not
+    /// seen in their current form.
+    pub fn seen_lines(
+        &self,
+        ws: &Workspace,
+        real: &str,
+    ) -> Result<Option<(Seen, Unseen)>, workspace::Error> {
         let (ledger, _) = self.load(ws)?;
-        Ok(ledger.entries.get(real).map(|entry| match &entry.sha256 {
-            Some(sha) => Seen::Present(sha.clone()),
-            None => Seen::Absent,
+        Ok(ledger.entries.get(real).map(|entry| {
+            let seen = match &entry.sha256 {
+                Some(sha) => Seen::Present(sha.clone()),
+                None => Seen::Absent,
+            };
+            (seen, entry.unseen.clone())
         }))
     }
 
@@ -133,6 +154,19 @@ impl Session {
         seen: Seen,
         wait: &lock::Wait,
     ) -> Result<(), Error> {
+        self.record_lines(ws, real, seen, Vec::new(), wait)
+    }
+
+    /// [`Session::record`], with the lines of the version `seen` the session has not
+    /// seen in their current form (`unseen`).
+    pub fn record_lines(
+        &self,
+        ws: &Workspace,
+        real: &str,
+        seen: Seen,
+        unseen: Vec<(usize, usize)>,
+        wait: &lock::Wait,
+    ) -> Result<(), Error> {
         let sha256 = match seen {
             Seen::Present(sha) => Some(sha),
             Seen::Absent => None,
@@ -140,11 +174,9 @@ impl Session {
         if let Ok((ledger, true)) = self.load(ws) {
             let recent =
                 |entry: &Entry| ledger.clock.saturating_sub(entry.at) < (MAX_ENTRIES / 2) as u64;
-            if ledger
-                .entries
-                .get(real)
-                .is_some_and(|entry| entry.sha256 == sha256 && recent(entry))
-            {
+            if ledger.entries.get(real).is_some_and(|entry| {
+                entry.sha256 == sha256 && entry.unseen == unseen && recent(entry)
+            }) {
                 return Ok(());
             }
         }
@@ -157,6 +189,7 @@ impl Session {
             Entry {
                 sha256,
                 at: ledger.clock,
+                unseen,
             },
         );
         if ledger.entries.len() > MAX_ENTRIES {

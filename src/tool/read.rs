@@ -138,6 +138,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
         &location.real,
         Seen::Present(sha256.clone()),
     )?;
+    // What tells later which lines changed since this read (§6, staleness by region).
+    if ctx.session.is_some() {
+        crate::region::keep(&ctx.ws, &sha256, loaded.bytes());
+    }
     let text = loaded.text();
     let (bom, body) = match text.strip_prefix(BOM) {
         Some(rest) => (true, rest),

@@ -354,6 +354,24 @@ impl Workspace {
         written
     }
 
+    /// Writes `.stitch/<sub>/<name>` if nothing is there yet: straight under its name,
+    /// not synced — for state that is the same bytes whoever writes it and is checked
+    /// when read (a torn one is refused then). Whether it was written now.
+    pub fn write_state_once(&self, sub: &str, name: &str, bytes: &[u8]) -> Result<bool, Error> {
+        use std::io::Write;
+        let dir = self.state_subdir_created(sub)?;
+        let path = format!("{STATE_DIR}/{sub}/{name}");
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        let mut file = match open_file(&dir, name, &path, &mut options) {
+            Ok(file) => file,
+            Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::AlreadyExists => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        file.write_all(bytes).map_err(Error::Io)?;
+        Ok(true)
+    }
+
     /// Keeps `keep` files of `.stitch/<sub>/` whose names `ours` recognises, removing
     /// the rest, and sweeps temp names a killed process left there. The files are ranked
     /// by `rank` of their first `RANK_BYTES` bytes (what stitch wrote there, not a

@@ -2,6 +2,7 @@
 
 pub(super) mod apply;
 mod large;
+mod region;
 pub(super) mod request;
 pub(super) mod snippet;
 
@@ -18,6 +19,7 @@ use super::args::{self, invalid};
 use super::journal::{self, About, FileRecord, Keep, Planned};
 use super::mutation::commit::Change;
 use super::mutation::pipeline::{self, Approved, Steps, Version};
+use super::mutation::session_check::{self, Mutation};
 use super::mutation::stale_while_changing;
 use super::payload::Payload;
 use super::textfile::Loaded;
@@ -127,9 +129,24 @@ fn edit_loaded(
         });
         (sha256_hex(loaded.bytes()), applied, None)
     };
-    let version = Version::of(location, Some(&base_sha256))
+    // A session's read at another version: the edit may still land by region (§6).
+    let by_region = match region::check(
+        ctx,
+        location,
+        (loaded.bytes(), &base_sha256),
+        req.expected_sha256.as_deref(),
+        applied.as_ref().ok().map(|(edited, _)| edited),
+    ) {
+        Some(Err(stale)) => return Err(stale.into()),
+        Some(Ok(by_region)) => Some(by_region),
+        None => None,
+    };
+    let mut version = Version::of(location, Some(&base_sha256))
         .edited()
         .expecting(req.expected_sha256.as_deref());
+    if by_region.is_some() {
+        version.mutation = Mutation::EditByRegion;
+    }
     let checked = steps.check(&[version])?;
     let (edited, sha256) = applied?;
     let bytes = edited.len();
@@ -170,6 +187,7 @@ fn edit_loaded(
             items,
             versions,
         )?;
+        remember(ctx, location, (&edited, &sha256), by_region.as_ref());
     }
     // Every item already applied: nothing was (or would be) written.
     let already_applied = edited.already_applied.len() == items.len();
@@ -189,8 +207,37 @@ fn edit_loaded(
         } else {
             Vec::new()
         },
+        stale_read: by_region.is_some(),
+        foreign_changes: by_region.map(|r| r.foreign).unwrap_or_default(),
     };
     Ok(result)
+}
+
+/// What a session's ledger keeps of an edit it made: after an edit by region, the lines
+/// of the result it has not seen; and, where the journal does not keep the result, the
+/// result's line digests, for the session's next edit by region.
+fn remember(
+    ctx: &Context,
+    location: &Location,
+    (edited, sha256): (&Edited<'_>, &str),
+    by_region: Option<&region::ByRegion>,
+) {
+    if ctx.session.is_none() {
+        return;
+    }
+    if let Some(by_region) = by_region {
+        session_check::note_written_lines(
+            ctx,
+            &location.real,
+            sha256,
+            by_region.unseen_after.clone(),
+        );
+    }
+    let kept_by_journal =
+        journal::keyed(ctx).is_ok() && edited.len() as u64 <= journal::RESULT_MAX_BYTES;
+    if !kept_by_journal {
+        crate::region::keep(&ctx.ws, sha256, &edited.parts().concat());
+    }
 }
 
 /// What `edit_file` returns, in this order.
@@ -219,6 +266,15 @@ pub struct EditResult {
     /// others applied.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped_edits: Vec<usize>,
+    /// In a session, the file had moved on since the session read it, in other lines
+    /// than the edit's: it landed by region. Re-read before edits that depend on the
+    /// lines in `foreignChanges`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stale_read: bool,
+    /// The lines another program changed since the session's read (today's numbering,
+    /// before this edit).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub foreign_changes: Vec<region::Lines>,
 }
 
 /// Stages the edited text (unless `staged` holds it already) and syncs it, then journals

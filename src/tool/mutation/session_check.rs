@@ -14,6 +14,9 @@ pub enum Mutation {
     /// An undo: it needs no read first, only that nothing was done since the change it
     /// takes back, which it checks against the journal itself.
     Undo,
+    /// An edit whose lines are unchanged since the session observed them, in a file that
+    /// moved on elsewhere (§6, staleness by region): the whole-file version is not asked.
+    EditByRegion,
 }
 
 /// Checks the session's record of `real` against what is there now (`actual`: the
@@ -39,13 +42,17 @@ pub(super) fn check(
         .with(key::PATH, shown)
         .with("session", session.id())
         .with("actualSha256", actual),
-        (Some(Seen::Present(recorded)), Some(actual)) if recorded != actual => Refusal::new(
-            Code::StaleVersion,
-            format!("`{shown}` has changed since this session last read it"),
-        )
-        .with(key::PATH, shown)
-        .with("expectedSha256", recorded)
-        .with("actualSha256", actual),
+        (Some(Seen::Present(recorded)), Some(actual))
+            if recorded != actual && op != Mutation::EditByRegion =>
+        {
+            Refusal::new(
+                Code::StaleVersion,
+                format!("`{shown}` has changed since this session last read it"),
+            )
+            .with(key::PATH, shown)
+            .with("expectedSha256", recorded)
+            .with("actualSha256", actual)
+        }
         (Some(Seen::Present(recorded)), None) => Refusal::new(
             Code::StaleVersion,
             format!("`{shown}` no longer exists; this session last read it at another version"),
@@ -58,7 +65,9 @@ pub(super) fn check(
         )
         .with(key::PATH, shown)
         .with("actualSha256", actual),
-        (Some(Seen::Absent) | None, None) if op == Mutation::Edit => {
+        (Some(Seen::Absent) | None, None)
+            if matches!(op, Mutation::Edit | Mutation::EditByRegion) =>
+        {
             return Err(refuse::not_found(ctx, shown)
                 .with(key::OPERATION, "edit")
                 .into());
@@ -99,6 +108,28 @@ pub fn note_written(ctx: &Context, real: &str, sha256: &str) {
         crate::streams::stderr_line(&format!(
             "stitch: could not update the session ledger: {e:?}"
         ));
+    }
+}
+
+/// Records what an edit by region wrote (`sha256`), with the lines of it the session has
+/// not seen in their current form (`unseen`, the other program's changes): a later edit
+/// of those lines needs a read first.
+pub fn note_written_lines(ctx: &Context, real: &str, sha256: &str, unseen: Vec<(usize, usize)>) {
+    let Some(session) = &ctx.session else { return };
+    let seen = Seen::Present(sha256.to_owned());
+    if let Err(e) = session.record_lines(&ctx.ws, real, seen, unseen, &ctx.wait) {
+        crate::streams::stderr_line(&format!(
+            "stitch: could not update the session ledger: {e:?}"
+        ));
+    }
+}
+
+/// What the session saw at `real`, with the lines it has not seen in their current form.
+pub fn seen_lines(ctx: &Context, real: &str) -> Option<(String, Vec<(usize, usize)>)> {
+    let session = ctx.session.as_ref()?;
+    match session.seen_lines(&ctx.ws, real) {
+        Ok(Some((Seen::Present(sha), unseen))) => Some((sha, unseen)),
+        _ => None,
     }
 }
 

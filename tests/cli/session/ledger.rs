@@ -37,10 +37,11 @@ fn sessions_are_isolated_from_each_other() {
     )
     .ok();
     let after_a = "alpha\nA\ngamma\n";
+    // B's edit needs the line A changed (another line would land by region).
     let edit = session(
         &ws,
         "agent-b",
-        &["edit", "a.txt", "--old", "gamma", "--new", "B"],
+        &["edit", "a.txt", "--old", "beta", "--new", "B"],
     );
     let details = assert_stale(&edit, "a.txt");
     assert_eq!(details["expectedSha256"], sha256sum(TEXT.as_bytes()));

@@ -11,6 +11,7 @@ mod concurrent;
 mod ids;
 mod ledger;
 mod observed;
+mod region;
 mod stale;
 
 /// The hint of `NOT_OBSERVED`, verbatim.

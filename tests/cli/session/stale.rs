@@ -16,18 +16,21 @@ fn an_external_change_after_the_read_is_stale() {
     let external = "alpha\nbeta, changed by someone else\ngamma\n";
     fs::write(ws.path("a.txt"), external).unwrap();
 
+    // The edit needs the line someone else changed (an edit of another line would land
+    // by region: session::region).
     let edit = session(
         &ws,
         "s1",
-        &["edit", "a.txt", "--old", "gamma", "--new", "GAMMA"],
+        &["edit", "a.txt", "--old", "beta", "--new", "BETA"],
     );
     edit.assert_envelope(&json!({
         "ok": false,
         "error": "STALE_VERSION",
         "details": {
-            "message": "`a.txt` has changed since this session last read it",
+            "message": "`a.txt` has changed since this session last read it, in lines this edit needs",
             "actualSha256": SHA256,
             "expectedSha256": SHA256,
+            "foreignChanges": [{"startLine": 2, "endLine": 2}],
             "path": "a.txt",
             "session": "s1"
         },

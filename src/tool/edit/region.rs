@@ -1,0 +1,151 @@
+//! An edit in a session whose file moved on since the session read it (§6, staleness by
+//! region): it lands when every line it changes is one the session observed, unchanged
+//! since — mapped through the lines another program inserted, removed or changed
+//! elsewhere — and is refused naming the changed lines when it is not.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::digest::sha256_hex;
+use crate::refusal::{key, Code, Refusal};
+use crate::region::{changed_runs, digests, unchanged, MAX_REGION_BYTES};
+use crate::workspace::Location;
+
+use super::super::mutation::session_check;
+use super::super::Context;
+use super::apply::Edited;
+
+/// A run of lines, 1-based and inclusive, in the file's numbering before the edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Lines {
+    pub start_line: usize,
+    pub end_line: usize,
+}
+
+/// An edit that lands by region: the lines another program changed since the session's
+/// read, and what the session has then not seen of the edit's result.
+#[derive(Debug)]
+pub struct ByRegion {
+    pub foreign: Vec<Lines>,
+    pub unseen_after: Vec<(usize, usize)>,
+}
+
+/// Whether the edit of the file at `location` (now `text`, version `now_sha`) may land by
+/// region: `None` where the whole-file rule holds (no session, a read at this version, an
+/// `expectedSha256`, a file past the bound, lines not known); `Some(Ok)` when it lands;
+/// `Some(Err)` — `STALE_VERSION` naming the lines that changed — when it does not.
+pub fn check(
+    ctx: &Context,
+    location: &Location,
+    (text, now_sha): (&[u8], &str),
+    expected: Option<&str>,
+    edited: Option<&Edited<'_>>,
+) -> Option<Result<ByRegion, Refusal>> {
+    if expected.is_some() || text.len() as u64 > MAX_REGION_BYTES {
+        return None;
+    }
+    let (seen_sha, unseen) = session_check::seen_lines(ctx, &location.real)?;
+    // At the version the session saw, every line of which it saw: the whole-file rule.
+    if seen_sha == now_sha && unseen.is_empty() {
+        return None;
+    }
+    let seen = seen_digests(ctx, &seen_sha)?;
+    let now = digests(text);
+    let same = unchanged(&seen, &unseen, &now);
+    let foreign: Vec<Lines> = changed_runs(&same)
+        .into_iter()
+        .map(|(start_line, end_line)| Lines {
+            start_line,
+            end_line,
+        })
+        .collect();
+    let landed = edited.and_then(|edited| {
+        let (first, last) = span_lines(edited);
+        (first..=last)
+            .all(|line| same.get(line - 1).copied().unwrap_or(false))
+            .then(|| unseen_after(edited, &foreign, (first, last)))
+    });
+    Some(match landed {
+        Some(unseen_after) => Ok(ByRegion {
+            foreign,
+            unseen_after,
+        }),
+        None => Err(stale(ctx, location, (&seen_sha, now_sha), &foreign)),
+    })
+}
+
+/// The line digests of the version `sha` the session saw: kept when it read it, or from
+/// the version the journal kept (a change's result), checked by its digest.
+fn seen_digests(ctx: &Context, sha: &str) -> Option<Vec<u64>> {
+    if let Some(lines) = crate::region::kept(&ctx.ws, sha) {
+        return Some(lines);
+    }
+    let (bytes, _) = ctx.ws.kept_version(sha, MAX_REGION_BYTES).ok()?;
+    (sha256_hex(&bytes) == sha).then(|| digests(&bytes))
+}
+
+/// The first and last line (1-based) the edit changes, in the file before it.
+fn span_lines(edited: &Edited<'_>) -> (usize, usize) {
+    let bytes = edited.original.as_bytes();
+    let end = bytes.len() - edited.tail;
+    let newlines = |b: &[u8]| memchr::memchr_iter(b'\n', b).count();
+    let first = 1 + newlines(&bytes[..edited.head]);
+    let mut last = 1 + newlines(&bytes[..end.max(edited.head)]);
+    // A span that ends with a line's newline ends on that line.
+    if end > edited.head && bytes[end - 1] == b'\n' {
+        last -= 1;
+    }
+    (first, last.max(first))
+}
+
+/// The lines of the edit's result the session has not seen: the other program's, those
+/// after the edit shifted by the lines it added or removed.
+fn unseen_after(
+    edited: &Edited<'_>,
+    foreign: &[Lines],
+    (_, last): (usize, usize),
+) -> Vec<(usize, usize)> {
+    let bytes = edited.original.as_bytes();
+    let old = &bytes[edited.head..bytes.len() - edited.tail];
+    let newlines = |b: &[u8]| memchr::memchr_iter(b'\n', b).count();
+    let (added, removed) = (newlines(edited.middle.as_bytes()), newlines(old));
+    let shift = |line: usize| {
+        if line > last {
+            (line + added).saturating_sub(removed)
+        } else {
+            line
+        }
+    };
+    foreign
+        .iter()
+        .map(|run| (shift(run.start_line), shift(run.end_line)))
+        .collect()
+}
+
+/// `STALE_VERSION`: the file moved on since the session read it, in lines this edit
+/// touches (or its text no longer matches): `foreignChanges` names every run of lines
+/// that changed, so that only those need reading again.
+fn stale(
+    ctx: &Context,
+    location: &Location,
+    (seen, now): (&str, &str),
+    foreign: &[Lines],
+) -> Refusal {
+    let shown = location.shown.as_str();
+    let mut refusal = Refusal::new(
+        Code::StaleVersion,
+        format!("`{shown}` has changed since this session last read it, in lines this edit needs"),
+    )
+    .with(key::PATH, shown)
+    .with("expectedSha256", seen)
+    .with("actualSha256", now)
+    .with(
+        "foreignChanges",
+        serde_json::to_value(foreign).unwrap_or_default(),
+    );
+    if let Some(session) = &ctx.session {
+        refusal = refusal.with("session", session.id());
+    }
+    refusal
+}
