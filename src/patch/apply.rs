@@ -19,6 +19,8 @@ pub struct Placed {
     pub line: usize,
     /// How far from the stated line (unified hunks), when not zero.
     pub offset: Option<i64>,
+    /// The hunk's header counts disagreed with its body, which was taken as it is.
+    pub recounted: bool,
 }
 
 /// The lines each hunk replaced, 0-based and in order: in the text before, and in the
@@ -187,6 +189,7 @@ fn pass(
         placed.push(Placed {
             line: at + 1,
             offset,
+            recounted: hunk.recounted,
         });
         spans.push((at, at + hunk.old.len(), hunk));
         after = at + hunk.old.len();

@@ -100,6 +100,8 @@ pub struct Hunk {
     /// Where the hunk must match: `Anywhere` once (SEARCH/REPLACE), `After` the previous
     /// hunk (Codex), or `Near` the stated line (unified).
     pub placement: Placement,
+    /// A unified hunk whose header's counts disagreed with its body, read by its body.
+    pub recounted: bool,
 }
 
 /// How a hunk is placed in the file.

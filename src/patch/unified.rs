@@ -193,9 +193,10 @@ fn deletes(section: &Section) -> bool {
     section.deleted || section.headers && section.new.is_none()
 }
 
-/// The hunk whose header is line `i`, its body read as far as its counts say; and the
-/// line after it.
-fn hunk(lines: &[&str], mut i: usize) -> Result<(Hunk, usize), PatchError> {
+/// The hunk whose header is line `i`, its body read as far as its counts say — or, where
+/// the body disagrees with them (models often miscount), as far as its lines go, as `git
+/// apply --recount` reads it (`recounted`); and the line after it.
+fn hunk(lines: &[&str], i: usize) -> Result<(Hunk, usize), PatchError> {
     let line = lines[i];
     let Some((old_start, old_count, new_count)) = counts(line) else {
         return Err(err(
@@ -204,19 +205,53 @@ fn hunk(lines: &[&str], mut i: usize) -> Result<(Hunk, usize), PatchError> {
             "a hunk header `@@ -START,COUNT +START,COUNT @@`",
         ));
     };
-    let mut hunk = Hunk {
-        old_start: Some(old_start),
-        placement: Placement::Near,
-        ..Hunk::default()
+    let (mut hunk, next) = if let Some(read) = body(lines, i + 1, Some((old_count, new_count))) {
+        read
+    } else {
+        let (mut hunk, next) = body(lines, i + 1, None)
+            .filter(|(h, _)| !h.old.is_empty() || !h.new.is_empty())
+            .ok_or_else(|| err(i + 1, line, "a hunk with a body of ` `, `-` and `+` lines"))?;
+        hunk.recounted = true;
+        (hunk, next)
     };
+    hunk.old_start = Some(old_start);
+    hunk.placement = Placement::Near;
+    // A new file's body begins at line 0 of nothing.
+    if hunk.old.is_empty() && old_count == 0 {
+        hunk.old_start = Some(old_start + 1);
+    }
+    Ok((hunk, next))
+}
+
+/// Whether line `j` begins the next hunk or file: `@@`, `diff `, or a `--- ` line
+/// followed by a `+++ ` line.
+fn starts_next(lines: &[&str], j: usize) -> bool {
+    let line = lines[j];
+    line.starts_with("@@")
+        || line.starts_with("diff ")
+        || (line.starts_with("--- ") && lines.get(j + 1).is_some_and(|n| n.starts_with("+++ ")))
+}
+
+/// The body of a hunk from line `start`: exactly `counts` lines of each side (`None`
+/// when the body does not hold them, or more follow), or with no counts, every body line
+/// up to the next hunk or file.
+fn body(lines: &[&str], start: usize, counts: Option<(usize, usize)>) -> Option<(Hunk, usize)> {
+    let mut hunk = Hunk::default();
     let (mut old_seen, mut new_seen) = (0, 0);
     let mut last = ' ';
-    i += 1;
-    while i < lines.len()
-        && (old_seen < old_count || new_seen < new_count || lines[i].starts_with('\\'))
-    {
+    let mut i = start;
+    let wanted = |old: usize, new: usize| counts.is_none_or(|(o, n)| old < o || new < n);
+    while i < lines.len() && (wanted(old_seen, new_seen) || lines[i].starts_with('\\')) {
+        if counts.is_none() && starts_next(lines, i) {
+            break;
+        }
         let body = lines[i];
         match body.chars().next() {
+            // An empty line is an empty context line (an editor strips its space), unless
+            // it ends the patch or comes before the next hunk or file.
+            None if counts.is_none() && (i + 1 == lines.len() || starts_next(lines, i + 1)) => {
+                break
+            }
             Some(' ') | None => {
                 let text = body.get(1..).unwrap_or_default().to_owned();
                 hunk.old.push(text.clone());
@@ -250,21 +285,20 @@ fn hunk(lines: &[&str], mut i: usize) -> Result<(Hunk, usize), PatchError> {
         }
         i += 1;
     }
-    if old_seen != old_count || new_seen != new_count {
-        let at = i.min(lines.len() - 1);
-        return Err(err(
-            at + 1,
-            lines[at],
-            format!(
-                "{old_count} old and {new_count} new lines, as the hunk header says (the body has {old_seen} and {new_seen})"
-            ),
-        ));
+    match counts {
+        Some((o, n)) if (old_seen, new_seen) != (o, n) => return None,
+        // Counted whole, but the next line is one more body line the counts left out.
+        Some(_)
+            if lines.get(i).is_some_and(|l| {
+                matches!(l.chars().next(), Some('-' | '+' | ' ')) && !starts_next(lines, i)
+            }) && i + 1 < lines.len()
+                && !lines[i].starts_with("-- ") =>
+        {
+            return None
+        }
+        _ => {}
     }
-    // A new file's body begins at line 0 of nothing.
-    if old_count == 0 {
-        hunk.old_start = Some(old_start + 1);
-    }
-    Ok((hunk, i))
+    Some((hunk, i))
 }
 
 /// Parses a unified diff; `lines` are the text's lines, `\r` already dropped.
@@ -444,9 +478,33 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
     }
 
     #[test]
-    fn counts_are_checked_and_binary_patches_refused() {
-        let e = parse("--- a/a\n+++ b/a\n@@ -1,2 +1,2 @@\n-x\n+y\n").unwrap_err();
-        assert!(e.expected.contains("2 old and 2 new lines"), "{e:?}");
+    fn miscounted_hunks_are_read_by_their_body_and_binary_patches_refused() {
+        for header in [
+            "@@ -1,2 +1,2 @@",
+            "@@ -1 +1,4 @@",
+            "@@ -1,0 +1,0 @@",
+            "@@ -1,4 +1,4 @@",
+        ] {
+            let text = format!("--- a/a\n+++ b/a\n{header}\n-x\n+y\n");
+            let patch = parse(&text).unwrap();
+            let FileChange::Update { hunks, .. } = &patch.changes[0] else {
+                panic!()
+            };
+            assert_eq!(
+                (hunks[0].old.clone(), hunks[0].new.clone()),
+                (vec!["x".to_owned()], vec!["y".to_owned()]),
+                "{header}"
+            );
+            assert!(hunks[0].recounted, "{header}");
+        }
+        // Counted right, it is not recounted; a body with nothing in it does not parse.
+        let patch = parse("--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\n").unwrap();
+        let FileChange::Update { hunks, .. } = &patch.changes[0] else {
+            panic!()
+        };
+        assert!(!hunks[0].recounted);
+        let e = parse("--- a/a\n+++ b/a\n@@ -1,2 +1,2 @@\n").unwrap_err();
+        assert_eq!(e.line, 3, "{e:?}");
         let e = parse("diff --git a/p.png b/p.png\nGIT binary patch\nliteral 5\n").unwrap_err();
         assert_eq!((e.line, e.dialect), (2, Some(Dialect::Unified)));
         let e = parse("diff --git a/p.png b/p.png\nindex 1..2 100644\nBinary files a/p.png and b/p.png differ\n").unwrap_err();

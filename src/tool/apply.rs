@@ -138,6 +138,10 @@ pub struct HunkPlaced {
     pub line: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offset: Option<i64>,
+    /// The hunk's header counts disagreed with its body: it was applied by its body, as
+    /// `git apply --recount` does.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub recounted: bool,
 }
 
 /// `INVALID_PATCH`: the patch does not parse.

@@ -24,6 +24,7 @@ mod apply;
 mod apply_changes;
 // apply_patch on files that move or are not text: binary deletes, a move and edit undone.
 mod apply_moves;
+mod apply_recount;
 // apply_patch at its edges: a context line like a chunk header, hints followed literally,
 // stale deletions, modes and links in a diff, many thousands of hunks.
 mod apply_edges;

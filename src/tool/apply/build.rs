@@ -386,6 +386,7 @@ impl State<'_> {
                 .map(|p| HunkPlaced {
                     line: p.line,
                     offset: p.offset,
+                    recounted: p.recounted,
                 })
                 .collect(),
             spans: applied.spans,

@@ -99,6 +99,7 @@ pub fn summary(
                 .map(|p| HunkPlaced {
                     line: p.line,
                     offset: p.offset,
+                    recounted: p.recounted,
                 })
                 .collect(),
             mode: executable.map(|x| if x { "100755" } else { "100644" }),
