@@ -187,6 +187,14 @@ impl Workspace {
         if holds(objects, sha, size)? {
             return Ok(Kept::Present);
         }
+        let stat = rustix::fs::fstat(file.fd()).map_err(io)?;
+        // The file's own inode, linked, is this version by construction: no kept copy
+        // needs reading first (one under `objects/` is replaced by it at the commit).
+        if stat.st_nlink == 1 {
+            if let Some(kept) = self.link_read_inode(location, &stat, objects, sha)? {
+                return Ok(kept);
+            }
+        }
         if holds(kept, sha, size)? {
             // Named under `pending/` too, so that a prune that removes the one under
             // `objects/` meanwhile leaves this change its own name for it.
@@ -199,38 +207,6 @@ impl Workspace {
                 Err(Errno::EXIST) if holds(objects, sha, size)? => return Ok(Kept::Present),
                 // Pruned between the look and the link, or no links here: kept anew.
                 Err(_) => {}
-            }
-        }
-        let stat = rustix::fs::fstat(file.fd()).map_err(io)?;
-        if stat.st_nlink == 1 {
-            let (parent, name) = match location.real.rsplit_once('/') {
-                Some((parent, name)) => (self.dir.open_dir(parent).map_err(Error::classify)?, name),
-                None => (
-                    self.dir.try_clone().map_err(Error::Io)?,
-                    location.real.as_str(),
-                ),
-            };
-            match rustix::fs::linkat(&parent, name, objects, sha, AtFlags::empty()) {
-                Ok(()) => {
-                    // The name may have been swapped since the file was opened: only the
-                    // inode that was read counts.
-                    let linked =
-                        rustix::fs::statat(objects, sha, AtFlags::SYMLINK_NOFOLLOW).map_err(io)?;
-                    if linked.st_ino == stat.st_ino && linked.st_dev == stat.st_dev {
-                        return Ok(Kept::Linked);
-                    }
-                    let _ = rustix::fs::unlinkat(objects, sha, AtFlags::empty());
-                }
-                Err(Errno::EXIST) => {
-                    if holds(objects, sha, size)? {
-                        return Ok(Kept::Present);
-                    }
-                }
-                // Another filesystem, no hard links there, or too many: copy.
-                Err(
-                    Errno::XDEV | Errno::PERM | Errno::MLINK | Errno::OPNOTSUPP | Errno::ACCESS,
-                ) => {}
-                Err(e) => return Err(io(e)),
             }
         }
         let mode = permission_bits(&stat);
@@ -264,6 +240,44 @@ impl Workspace {
         {
             drop(file);
             let _ = rustix::fs::unlinkat(objects, sha, AtFlags::empty());
+        }
+    }
+
+    /// Links the inode of the file at `location` (`stat`, as read) into `objects` (the
+    /// pending shelf) as `sha`: `Some` when it is kept so, or found kept already; `None`
+    /// when it must be copied (another filesystem, no hard links there, too many).
+    fn link_read_inode(
+        &self,
+        location: &Location,
+        stat: &rustix::fs::Stat,
+        objects: &Dir,
+        sha: &str,
+    ) -> Result<Option<Kept>, Error> {
+        let (parent, name) = match location.real.rsplit_once('/') {
+            Some((parent, name)) => (self.dir.open_dir(parent).map_err(Error::classify)?, name),
+            None => (
+                self.dir.try_clone().map_err(Error::Io)?,
+                location.real.as_str(),
+            ),
+        };
+        match rustix::fs::linkat(&parent, name, objects, sha, AtFlags::empty()) {
+            Ok(()) => {
+                // The name may have been swapped since the file was opened: only the
+                // inode that was read counts.
+                let linked =
+                    rustix::fs::statat(objects, sha, AtFlags::SYMLINK_NOFOLLOW).map_err(io)?;
+                if linked.st_ino == stat.st_ino && linked.st_dev == stat.st_dev {
+                    return Ok(Some(Kept::Linked));
+                }
+                let _ = rustix::fs::unlinkat(objects, sha, AtFlags::empty());
+                Ok(None)
+            }
+            Err(Errno::EXIST) => Ok(None),
+            // Another filesystem, no hard links there, or too many: copy.
+            Err(Errno::XDEV | Errno::PERM | Errno::MLINK | Errno::OPNOTSUPP | Errno::ACCESS) => {
+                Ok(None)
+            }
+            Err(e) => Err(io(e)),
         }
     }
 
@@ -357,14 +371,20 @@ impl Workspace {
     }
 
     /// Moves the entry `name` from `pending/` to `entries/`, and the versions it kept
-    /// (`kept`) to `objects/`: its change was published. Not synced: what a crash leaves
-    /// under `pending/` is reconciled by the next call.
-    pub fn journal_commit(&self, name: &str, kept: &[&str]) -> Result<(), Error> {
+    /// (`kept`) to `objects/`: its change was published. With `own`, the versions are
+    /// this process's own, kept from what it read: each replaces whatever stands under
+    /// its name in `objects/` (a result kept earlier, or one planted). Not synced: what a
+    /// crash leaves under `pending/` is reconciled by the next call.
+    pub fn journal_commit(&self, name: &str, kept: &[&str], own: bool) -> Result<(), Error> {
         let pending = self
             .journal_sub(Shelf::Pending.name(), false)?
             .ok_or(Error::NotFound)?;
         for sha in kept {
-            self.adopt_kept(sha);
+            if own {
+                self.adopt_own(sha);
+            } else {
+                self.adopt_kept(sha);
+            }
         }
         let entries = self
             .journal_sub(Shelf::Entries.name(), true)?
@@ -374,6 +394,20 @@ impl Workspace {
         match rustix::fs::renameat(pending, name, entries, name) {
             Err(Errno::NOENT) => Err(Error::NotFound),
             moved => moved.map_err(io),
+        }
+    }
+
+    /// Moves the kept version `sha`, made by this process from what it read, from
+    /// `pending/` to `objects/`, over whatever stands there under its name.
+    fn adopt_own(&self, sha: &str) {
+        let (Ok(Some(pending)), Ok(objects)) = (
+            self.journal_sub(Shelf::Pending.name(), false),
+            self.objects(),
+        ) else {
+            return;
+        };
+        if rustix::fs::renameat(pending, sha, objects, sha).is_err() {
+            self.adopt_kept(sha);
         }
     }
 

@@ -404,7 +404,7 @@ impl Pending {
             return None;
         }
         let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
-        let committed = ctx.ws.journal_commit(&self.name, &kept).is_ok();
+        let committed = ctx.ws.journal_commit(&self.name, &kept, true).is_ok();
         // The prune below takes the journal's lock for itself.
         drop(self.shared);
         if committed {

@@ -207,7 +207,7 @@ fn settle(ctx: &Context, name: &str, entry: &Entry) {
         .collect();
     remove_new_versions(ctx, entry);
     if published && !entry.record_only {
-        let _ = ctx.ws.journal_commit(name, &kept);
+        let _ = ctx.ws.journal_commit(name, &kept, false);
     } else {
         drop_entry(ctx, name, &kept);
     }
@@ -317,7 +317,7 @@ fn finish(ctx: &Context, keyed: Option<&Keyed>, name: &str, mut entry: Entry) {
             let _ = ctx.ws.journal_commit_as(name, &bytes, &kept);
         }
         _ => {
-            let _ = ctx.ws.journal_commit(name, &kept);
+            let _ = ctx.ws.journal_commit(name, &kept, false);
         }
     }
 }
