@@ -13,6 +13,65 @@ const CONTEXT: usize = 3;
 /// The marker that keeps a last line without `\n` from running into the next diff line.
 const NO_NEWLINE: &str = "\\ No newline at end of file\n";
 
+/// How many lines a change adds and removes, as `git diff --stat` counts them: a line
+/// changed is one removed and one added.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stat {
+    pub added: u64,
+    pub removed: u64,
+}
+
+/// The lines `old` → `new` adds and removes.
+#[must_use]
+pub fn stat(old: &str, new: &str) -> Stat {
+    let (_, old_mid, new_mid) = changed_region(old, new);
+    count(old_mid, new_mid)
+}
+
+/// The lines `old` → `new` adds and removes, when both are text (UTF-8 without NUL, as
+/// stitch reads text); `None` when either is not.
+#[must_use]
+pub fn stat_bytes(old: &[u8], new: &[u8]) -> Option<Stat> {
+    let text = |bytes| {
+        std::str::from_utf8(bytes)
+            .ok()
+            .filter(|_| memchr::memchr(0, bytes).is_none())
+    };
+    Some(stat(text(old)?, text(new)?))
+}
+
+/// The lines an edit adds and removes, the edit given as [`unified_splice`] takes it: only
+/// the lines around the middle are looked at.
+#[must_use]
+pub fn stat_splice(old: &str, head: usize, middle: &str, tail: usize) -> Stat {
+    let o = old.as_bytes();
+    let start = memchr::memrchr(b'\n', &o[..head]).map_or(0, |i| i + 1);
+    let kept = o.len() - tail;
+    let end = memchr::memchr(b'\n', &o[kept..]).map_or(o.len(), |i| kept + i + 1);
+    let new_window = [&old[start..head], middle, &old[kept..end]].concat();
+    count(&old[start..end], &new_window)
+}
+
+/// The lines a line diff of `old` → `new` inserts and deletes.
+fn count(old: &str, new: &str) -> Stat {
+    let (old_lines, new_lines) = (lines(old), lines(new));
+    let diff = TextDiff::configure()
+        .timeout(DIFF_TIMEOUT)
+        .newline_terminated(true)
+        .diff_slices(&old_lines, &new_lines);
+    diff.ops().iter().fold(Stat::default(), |stat, op| {
+        let (removed, added) = match op.tag() {
+            similar::DiffTag::Equal => (0, 0),
+            _ => (op.old_range().len(), op.new_range().len()),
+        };
+        Stat {
+            added: stat.added + added as u64,
+            removed: stat.removed + removed as u64,
+        }
+    })
+}
+
 /// A rendered unified diff and whether it had to be cut to fit the byte cap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diff {
@@ -47,10 +106,16 @@ impl Capped {
 /// so the output always parses as a patch. Equal inputs give empty text.
 #[must_use]
 pub fn unified(path: &str, old: &str, new: &str, max_bytes: usize) -> Diff {
+    unified_moved((path, path), old, new, max_bytes)
+}
+
+/// [`unified`] of a file that also moved: headers `--- a/{from}` / `+++ b/{to}`.
+#[must_use]
+pub fn unified_moved((from, to): (&str, &str), old: &str, new: &str, max_bytes: usize) -> Diff {
     // Only the region between the common prefix and suffix (plus context) can differ:
     // diffing just that keeps an edit of a 100 MiB file as cheap as one of a small file.
     let (skip, old_mid, new_mid) = changed_region(old, new);
-    render(path, skip, old_mid, new_mid, max_bytes)
+    render((from, to), skip, old_mid, new_mid, max_bytes)
 }
 
 /// The diff of an edit given as `old`'s first `head` bytes, then `middle`, then `old`'s
@@ -84,11 +149,17 @@ pub fn unified_splice(
         end += i + 1;
     }
     let new_window = [&old[start..head], middle, &old[kept..end]].concat();
-    render(path, skip, &old[start..end], &new_window, max_bytes)
+    render((path, path), skip, &old[start..end], &new_window, max_bytes)
 }
 
 /// Renders the diff of two windows whose first lines are line `skip + 1` of the file.
-fn render(path: &str, skip: usize, old_mid: &str, new_mid: &str, max_bytes: usize) -> Diff {
+fn render(
+    (from, to): (&str, &str),
+    skip: usize,
+    old_mid: &str,
+    new_mid: &str,
+    max_bytes: usize,
+) -> Diff {
     let (old_lines, new_lines) = (lines(old_mid), lines(new_mid));
     let diff = TextDiff::configure()
         .timeout(DIFF_TIMEOUT)
@@ -106,7 +177,7 @@ fn render(path: &str, skip: usize, old_mid: &str, new_mid: &str, max_bytes: usiz
         };
         if first {
             first = false;
-            if !out.push(&format!("--- a/{path}\n")) || !out.push(&format!("+++ b/{path}\n")) {
+            if !out.push(&format!("--- a/{from}\n")) || !out.push(&format!("+++ b/{to}\n")) {
                 break;
             }
         }
@@ -252,6 +323,48 @@ fn changed_region<'a>(old: &'a str, new: &'a str) -> (usize, &'a str, &'a str) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_stat_counts_lines_as_git_does() {
+        use super::{stat, stat_splice, Stat};
+        let old = "one\ntwo\nthree\n";
+        assert_eq!(stat(old, old), Stat::default());
+        let two = Stat {
+            added: 1,
+            removed: 1,
+        };
+        assert_eq!(stat(old, "one\n2\nthree\n"), two);
+        assert_eq!(
+            stat("", old),
+            Stat {
+                added: 3,
+                removed: 0
+            }
+        );
+        assert_eq!(
+            stat(old, ""),
+            Stat {
+                added: 0,
+                removed: 3
+            }
+        );
+        assert_eq!(stat("a", "a\n"), two, "a last line given its newline");
+        assert_eq!(stat_splice(old, 4, "2", 6), two);
+        assert_eq!(
+            stat_splice(old, 4, "2\nmore", 6),
+            Stat {
+                added: 2,
+                removed: 1
+            }
+        );
+        assert_eq!(
+            stat_splice(old, 14, "four\n", 0),
+            Stat {
+                added: 1,
+                removed: 0
+            }
+        );
+    }
+
     #[test]
     fn lines_are_cut_where_similar_cuts_them() {
         use similar::DiffableStr;

@@ -25,7 +25,7 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Kind, Location, Staged, WriteMode};
 
 use super::args::{self, Request};
-use super::journal::{FileRecord, Keep, Planned};
+use super::journal::{self, FileRecord, Keep, Planned};
 use super::mutation::commit::Change;
 use super::mutation::kill_hook;
 use super::mutation::pipeline::{self, Approved, Steps, Version};
@@ -92,6 +92,10 @@ pub struct ApplyResult {
     /// The patch was found applied whole already (okIfApplied).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub already_applied: bool,
+    /// With `alreadyApplied`: the journal entry of the change whose result the files
+    /// still are, when the journal holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applied_by: Option<String>,
     /// The journal entry, for undo_change.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -220,10 +224,12 @@ fn apply(
             if req.ok_if_applied && build::applied_already(changes, located, &originals) =>
         {
             let _ = refusal;
+            let paths: Vec<&str> = located.values().map(|l| l.real.as_str()).collect();
             return Ok(ApplyResult {
                 dialect: dialect.as_str(),
                 applied: false,
                 already_applied: true,
+                applied_by: journal::result_of(ctx, &paths),
                 id: None,
                 changes: Vec::new(),
             });
@@ -262,6 +268,7 @@ fn apply(
             dialect: dialect.as_str(),
             applied: false,
             already_applied: false,
+            applied_by: None,
             id: None,
             changes: changed,
         });
@@ -277,6 +284,7 @@ fn apply(
         dialect: dialect.as_str(),
         applied: true,
         already_applied: false,
+        applied_by: None,
         id,
         changes: changed,
     })
@@ -387,7 +395,12 @@ fn publish(
         })
         .collect();
     let change = Change::of(ApplyRequest::TOOL, planned);
+    let stat = records
+        .iter()
+        .map(|record| summary::stat(record, originals, tree))
+        .collect();
     let id = approved
+        .counted(stat)
         .commit(change, staged, |staged, dirty| {
             // Every file replaced or removed is looked at once more before any is published,
             // so a file another program rewrote meanwhile refuses the whole change.

@@ -145,6 +145,7 @@ fn write_once(
     // Content equal to the file's (same digest, so same bytes) is not rewritten: the
     // inode and mtime stay, and no build sees a change.
     let unchanged = previous.as_deref() == Some(sha256.as_str());
+    let mut id = None;
     match approved {
         Some(approved) if unchanged => approved.unchanged(&location.real, &sha256),
         Some(approved) => {
@@ -158,7 +159,7 @@ fn write_once(
                 bytes: None,
             });
             let record = FileRecord::write(&location.real, previous.clone(), Some(sha256.clone()));
-            publish(
+            id = publish(
                 ctx,
                 approved,
                 location,
@@ -177,6 +178,7 @@ fn write_once(
         created: previous.is_none(),
         created_directories: location.missing_dirs.clone(),
         applied: !req.dry_run && !unchanged,
+        id,
         previous_sha256: previous,
         unchanged,
         diff,
@@ -195,6 +197,10 @@ pub struct WriteResult {
     /// Whether the file was written: false on a dry run, and when it already held the
     /// content (`unchanged`).
     pub applied: bool,
+    /// The journal entry, for undo_change and show_change (absent when nothing was
+    /// written, or with the journal off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// The digest of the file replaced, when one was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_sha256: Option<String>,
@@ -209,8 +215,11 @@ pub struct WriteResult {
     pub diff: Option<String>,
 }
 
+/// The largest file a write reads again to count the lines it replaces.
+const STAT_BYTES: u64 = 8 << 20;
+
 /// Stages the new content, then commits it — over `base`, the file replaced, only while
-/// it is still as it was read.
+/// it is still as it was read; the journal entry's id.
 fn publish(
     ctx: &Context,
     approved: Approved<'_>,
@@ -218,7 +227,7 @@ fn publish(
     (bytes, mode): (&[u8], WriteMode),
     planned: Planned<'_>,
     base: Option<&crate::workspace::OpenFile>,
-) -> Outcome<()> {
+) -> Outcome<Option<String>> {
     let shown = location.shown.as_str();
     let failed = |e: Error| match e {
         Error::AlreadyExists => Refusal::new(
@@ -237,13 +246,33 @@ fn publish(
         staged = staged.over(base);
     }
     let change = Change::of(WriteRequest::TOOL, vec![planned]);
-    approved.commit(change, vec![Some(staged)], |staged, dirty| {
-        for one in staged.into_iter().flatten() {
-            one.publish_into(dirty).map_err(failed)?;
-        }
-        Ok(())
-    })?;
-    Ok(())
+    let stat = stat(ctx, location, base.map(|file| file.size), bytes);
+    approved
+        .counted(vec![stat])
+        .commit(change, vec![Some(staged)], |staged, dirty| {
+            for one in staged.into_iter().flatten() {
+                one.publish_into(dirty).map_err(failed)?;
+            }
+            Ok(())
+        })
+}
+
+/// The lines the write adds and removes, when the file replaced (of `replacing` bytes,
+/// if any) and the new content are text. A replaced file over [`STAT_BYTES`] is not read
+/// again for it: the entry then has no count.
+fn stat(
+    ctx: &Context,
+    location: &Location,
+    replacing: Option<u64>,
+    bytes: &[u8],
+) -> Option<crate::text::diff::Stat> {
+    match replacing {
+        None => return crate::text::diff::stat_bytes(b"", bytes),
+        Some(size) if size > STAT_BYTES => return None,
+        Some(_) => {}
+    }
+    let loaded = textfile::load_any(ctx, location).ok()?.ok()?;
+    crate::text::diff::stat_bytes(loaded.bytes(), bytes)
 }
 
 /// The write as a unified diff, for text output: the old text is read for it only then.

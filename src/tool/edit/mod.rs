@@ -159,9 +159,10 @@ fn edit_loaded(
         ..Payload::of(ctx, EditRequest::TOOL, req.dry_run)
     };
     let approved = checked.authorize(&shown, &payload)?;
+    let mut id = None;
     if let Some(approved) = approved.filter(|_| !edited.is_unchanged()) {
         let versions = (base_sha256.as_str(), sha256.as_str());
-        publish(
+        id = publish(
             ctx,
             approved,
             (location, loaded),
@@ -173,6 +174,15 @@ fn edit_loaded(
     }
     // Every item already applied: nothing was (or would be) written.
     let already_applied = edited.already_applied.len() == items.len();
+    let applied_by = already_applied
+        .then(|| {
+            let edits: Vec<(&str, &str)> = items
+                .iter()
+                .map(|item| (item.old_text.as_str(), item.new_text.as_str()))
+                .collect();
+            journal::applied_by(ctx, &location.real, &edits, loaded.text())
+        })
+        .flatten();
     let result = EditResult {
         path: shown,
         base_sha256,
@@ -180,10 +190,12 @@ fn edit_loaded(
         replacements: edited.replacements,
         bytes,
         applied: !req.dry_run && !already_applied,
+        id,
         diff: diff.text,
         diff_truncated: diff.truncated,
         line_endings: edited.crlf_converted.then(|| "crlf".to_owned()),
         already_applied,
+        applied_by,
         skipped_edits: if multi && !already_applied {
             edited.already_applied.clone()
         } else {
@@ -205,6 +217,10 @@ pub struct EditResult {
     pub bytes: usize,
     /// False on a dry run.
     pub applied: bool,
+    /// The journal entry, for undo_change and show_change (absent when nothing was
+    /// written, or with the journal off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// A unified diff of the change, bounded in size.
     pub diff: String,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -215,6 +231,10 @@ pub struct EditResult {
     /// With `okIfApplied`: every edit was already applied, so nothing changed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub already_applied: bool,
+    /// With `alreadyApplied`: the journal entry of the change that applied it, when the
+    /// journal holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applied_by: Option<String>,
     /// With `okIfApplied` and `edits`: the items skipped as already applied while the
     /// others applied.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -222,7 +242,8 @@ pub struct EditResult {
 }
 
 /// Stages the edited text (unless `staged` holds it already) and syncs it, then journals
-/// the edit (`versions`: the digests before and after) and publishes it.
+/// the edit (`versions`: the digests before and after) and publishes it; the journal
+/// entry's id.
 fn publish(
     ctx: &Context,
     approved: Approved<'_>,
@@ -231,7 +252,7 @@ fn publish(
     staged: Option<Result<Staged<'_>, workspace::Error>>,
     items: &[EditItem],
     (before, after): (&str, &str),
-) -> Outcome<()> {
+) -> Outcome<Option<String>> {
     let failed = |e| refuse::path(ctx, &location.shown, e);
     // Staged early (a large file), it is synced already; else it syncs beside the entry.
     let staged = match staged {
@@ -275,13 +296,16 @@ fn publish(
             edits,
         },
     };
-    approved.commit(change, vec![Some(staged)], |staged, dirty| {
-        for one in staged.into_iter().flatten() {
-            one.publish_into(dirty).map_err(failed)?;
-        }
-        Ok(())
-    })?;
-    Ok(())
+    let stat =
+        crate::text::diff::stat_splice(edited.original, edited.head, &edited.middle, edited.tail);
+    approved
+        .counted(vec![Some(stat)])
+        .commit(change, vec![Some(staged)], |staged, dirty| {
+            for one in staged.into_iter().flatten() {
+                one.publish_into(dirty).map_err(failed)?;
+            }
+            Ok(())
+        })
 }
 
 /// The edited text in a temp file, not yet synced nor visible, keeping the file's mode

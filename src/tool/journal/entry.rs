@@ -7,6 +7,8 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
+pub use crate::text::diff::Stat;
+
 /// The most bytes an entry file may hold; a larger one was not written by stitch.
 pub const MAX_ENTRY_BYTES: u64 = 1 << 20;
 
@@ -31,6 +33,11 @@ pub struct Entry {
     /// edit can be recognised as applied (`okIfApplied`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edits: Vec<[String; 2]>,
+    /// The lines each file of `files` gained and lost, in the same order (`None` for a
+    /// file that is not text), counted when the change was made: what `history --stat`
+    /// shows long after the versions are gone. Empty when the change did not count them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stat: Vec<Option<Stat>>,
     /// Each new version of the change is kept under `pending/` beside the entry (as
     /// [`new_version_name`] names it) until it is published, so that a change past its
     /// commit point — this entry durable — is finished by the next call if its process
@@ -293,6 +300,7 @@ mod tests {
                 link: None,
             }],
             edits: Vec::new(),
+            stat: Vec::new(),
             roll_forward: false,
             record_only: false,
         }
