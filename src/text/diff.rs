@@ -25,6 +25,14 @@ pub struct Stat {
 /// The lines `old` → `new` adds and removes.
 #[must_use]
 pub fn stat(old: &str, new: &str) -> Stat {
+    // A file made or removed whole is its lines, counted without a diff (or its memory).
+    let lines_in = |text: &str| lines_of(text) as u64;
+    if old.is_empty() || new.is_empty() {
+        return Stat {
+            added: lines_in(new),
+            removed: lines_in(old),
+        };
+    }
     let (_, old_mid, new_mid) = changed_region(old, new);
     count(old_mid, new_mid)
 }
@@ -51,6 +59,22 @@ pub fn stat_splice(old: &str, head: usize, middle: &str, tail: usize) -> Stat {
     let end = memchr::memchr(b'\n', &o[kept..]).map_or(o.len(), |i| kept + i + 1);
     let new_window = [&old[start..head], middle, &old[kept..end]].concat();
     count(&old[start..end], &new_window)
+}
+
+/// How many lines [`lines`] cuts `text` into, without holding them.
+fn lines_of(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut count = 0;
+    let mut start = 0;
+    while let Some(i) = memchr::memchr2(b'\n', b'\r', &bytes[start..]) {
+        let mut end = start + i + 1;
+        if bytes[end - 1] == b'\r' && bytes.get(end) == Some(&b'\n') {
+            end += 1;
+        }
+        count += 1;
+        start = end;
+    }
+    count + usize::from(start < bytes.len())
 }
 
 /// The lines a line diff of `old` → `new` inserts and deletes.
@@ -348,6 +372,13 @@ mod tests {
             }
         );
         assert_eq!(stat("a", "a\n"), two, "a last line given its newline");
+        assert_eq!(
+            stat("", "a\r\nb\rc"),
+            Stat {
+                added: 3,
+                removed: 0
+            }
+        );
         assert_eq!(stat_splice(old, 4, "2", 6), two);
         assert_eq!(
             stat_splice(old, 4, "2\nmore", 6),

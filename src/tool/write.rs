@@ -268,7 +268,7 @@ fn stat(
 ) -> Option<crate::text::diff::Stat> {
     match replacing {
         None => return crate::text::diff::stat_bytes(b"", bytes),
-        Some(size) if size > STAT_BYTES => return None,
+        Some(size) if size > STAT_BYTES || bytes.len() as u64 > STAT_BYTES => return None,
         Some(_) => {}
     }
     let loaded = textfile::load_any(ctx, location).ok()?.ok()?;

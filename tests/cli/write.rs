@@ -21,6 +21,7 @@ fn creates_a_file_and_its_missing_parents() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": crate::support::STRING,
             "bytes": 14,
             "created": true,
             "createdDirectories": ["a/b", "a/b/c"],
@@ -74,6 +75,7 @@ fn overwrite_replaces_and_reports_the_previous_digest() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": crate::support::STRING,
             "bytes": 9,
             "created": false,
             "createdDirectories": [],

@@ -99,6 +99,7 @@ fn a_read_authorizes_an_edit() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": crate::support::STRING,
             "baseSha256": SHA256,
             "bytes": 17,
             "diff": "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+BETA\n gamma\n",

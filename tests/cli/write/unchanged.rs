@@ -83,6 +83,7 @@ fn a_different_write_still_replaces_the_file() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": crate::support::STRING,
             "bytes": 16,
             "created": false,
             "createdDirectories": [],
