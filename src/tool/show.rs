@@ -151,8 +151,12 @@ fn versions(ctx: &Context, record: &FileRecord) -> Result<(String, String), Stri
             return Err(format!("the workspace policy denies reading `{path}`"));
         }
     }
+    // A file moved as it was has nothing to diff, wherever its content is now.
+    if record.from.is_some() && record.from_before.is_none() {
+        return Ok((String::new(), String::new()));
+    }
     let (before, before_at) = match &record.from {
-        Some(from) => (record.from_before.as_ref().or(record.after.as_ref()), from),
+        Some(from) => (record.from_before.as_ref(), from),
         None => (record.before.as_ref(), &record.path),
     };
     let old = text_of(ctx, record, before, before_at, "before")?;

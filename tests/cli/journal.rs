@@ -22,3 +22,6 @@ mod store;
 mod links;
 // A guard planted where every mutation's files are checked refuses every tool alike.
 mod guarded;
+// `stitch show` and `history --stat` on every tool's changes, an id on every result,
+// appliedBy on one already applied, and --no-diff.
+mod show;
