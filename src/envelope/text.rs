@@ -70,6 +70,32 @@ fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote
     }
 }
 
+/// A write: its diff (in text only), then what happened.
+fn written(
+    out: &mut String,
+    w: &crate::tool::output::WriteResult,
+    q: quote::Quote,
+    diff: ShowDiff,
+) {
+    if let Some(text) = w.diff.as_deref().filter(|_| !w.unchanged) {
+        diff(out, text);
+    }
+    let verb = match (w.applied, w.created) {
+        _ if w.unchanged => "unchanged",
+        (true, true) => "created",
+        (true, false) => "replaced",
+        (false, true) => "would create",
+        (false, false) => "would replace",
+    };
+    let _ = writeln!(
+        out,
+        "{verb} {} ({} bytes){}",
+        q.name(&w.path),
+        w.bytes,
+        change(w.id.as_deref())
+    );
+}
+
 /// A patch applied: each file's diff (coloured at a terminal), then what happened.
 fn patched(out: &mut String, a: &crate::tool::output::ApplyResult, diff: ShowDiff) {
     for one in &a.changes {
@@ -205,23 +231,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             None
         }
         Output::Write(w) => {
-            if let Some(text) = w.diff.as_deref().filter(|_| !w.unchanged) {
-                diff(&mut out, text);
-            }
-            let verb = match (w.applied, w.created) {
-                _ if w.unchanged => "unchanged",
-                (true, true) => "created",
-                (true, false) => "replaced",
-                (false, true) => "would create",
-                (false, false) => "would replace",
-            };
-            let _ = writeln!(
-                out,
-                "{verb} {} ({} bytes){}",
-                q.name(&w.path),
-                w.bytes,
-                change(w.id.as_deref())
-            );
+            written(&mut out, w, q, &diff);
             None
         }
         Output::List(l) => {

@@ -149,9 +149,6 @@ fn write_once(
     match approved {
         Some(approved) if unchanged => approved.unchanged(&location.real, &sha256),
         Some(approved) => {
-            ctx.ws
-                .create_dirs(&location.missing_dirs)
-                .map_err(|e| refuse::path(ctx, &shown, e))?;
             let base = replaced.as_ref().map(|(file, _)| file);
             let keep = base.map_or(Keep::Nothing, |file| Keep::File {
                 location,
@@ -218,8 +215,8 @@ pub struct WriteResult {
 /// The largest file a write reads again to count the lines it replaces.
 const STAT_BYTES: u64 = 8 << 20;
 
-/// Stages the new content, then commits it — over `base`, the file replaced, only while
-/// it is still as it was read; the journal entry's id.
+/// Makes the missing directories, stages the new content, then commits it — over `base`,
+/// the file replaced, only while it is still as it was read; the journal entry's id.
 fn publish(
     ctx: &Context,
     approved: Approved<'_>,
@@ -238,6 +235,9 @@ fn publish(
         .into(),
         other => refuse::path(ctx, shown, other),
     };
+    ctx.ws
+        .create_dirs(&location.missing_dirs)
+        .map_err(|e| refuse::path(ctx, shown, e))?;
     let mut staged = ctx
         .ws
         .stage(location, &[bytes], None, mode)

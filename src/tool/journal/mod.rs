@@ -152,36 +152,7 @@ pub fn prepare<'w, 'p>(
     // keeps versions and names them.
     let shared = crate::lock::journal_shared(&ctx.ws, &ctx.wait)
         .map_err(|e| refuse::lock(ctx, ".stitch/journal", e))?;
-    let mut records = Vec::with_capacity(files.len());
-    let mut linked = Vec::new();
-    let mut kept_bytes = 0u64;
-    for Planned { mut record, keep } in files {
-        if let (
-            Keep::File {
-                location,
-                file,
-                bytes,
-            },
-            Some(before),
-        ) = (keep, record.before.as_ref().or(record.from_before.as_ref()))
-        {
-            let kept = ctx
-                .ws
-                .keep_version(location, file, before, bytes)
-                .map_err(|e| state_failure(ctx, e))?;
-            record.bytes = file.size;
-            record.mode = Some(file.mode & 0o7777);
-            kept_bytes += record.bytes;
-            if kept == Kept::Linked {
-                linked.push(Linked {
-                    sha: before.clone(),
-                    file,
-                    bytes,
-                });
-            }
-        }
-        records.push(record);
-    }
+    let (records, linked, kept_bytes) = keep_before(ctx, files)?;
     let mut nanos = time::now_nanos();
     let session = ctx.session.as_ref().map(|s| s.id().to_owned());
     let mut rolling = staged.iter().any(Option::is_some);
@@ -253,6 +224,46 @@ pub fn prepare<'w, 'p>(
             Err(e) => return Err(state_failure(ctx, e)),
         }
     }
+}
+
+/// Keeps the version before of each file of `files` that has one: its records (with the
+/// size and mode kept), the versions kept by a hard link (looked at again after the
+/// publish), and the bytes kept.
+fn keep_before<'p>(
+    ctx: &Context,
+    files: Vec<Planned<'p>>,
+) -> Outcome<(Vec<FileRecord>, Vec<Linked<'p>>, u64)> {
+    let mut records = Vec::with_capacity(files.len());
+    let mut linked = Vec::new();
+    let mut kept_bytes = 0u64;
+    for Planned { mut record, keep } in files {
+        if let (
+            Keep::File {
+                location,
+                file,
+                bytes,
+            },
+            Some(before),
+        ) = (keep, record.before.as_ref().or(record.from_before.as_ref()))
+        {
+            let kept = ctx
+                .ws
+                .keep_version(location, file, before, bytes)
+                .map_err(|e| state_failure(ctx, e))?;
+            record.bytes = file.size;
+            record.mode = Some(file.mode & 0o7777);
+            kept_bytes += record.bytes;
+            if kept == Kept::Linked {
+                linked.push(Linked {
+                    sha: before.clone(),
+                    file,
+                    bytes,
+                });
+            }
+        }
+        records.push(record);
+    }
+    Ok((records, linked, kept_bytes))
 }
 
 /// With the journal off or without a key, a change of several files whose new versions

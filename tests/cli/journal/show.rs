@@ -157,7 +157,7 @@ fn an_undo_of_an_edit_is_shown_the_other_way_round() {
 fn history_in_text_is_a_line_a_change_and_stat_a_line_a_file() {
     let ws = TestWorkspace::new();
     let ids = every_tool(&ws);
-    let [w, e, a, d, m, u] = &ids[..] else {
+    let [write, edit, apply, delete, moved, undo] = &ids[..] else {
         panic!("six changes: {ids:?}")
     };
     let (status, plain) = piped(&ws, &["--format", "text", "history"]);
@@ -165,12 +165,12 @@ fn history_in_text_is_a_line_a_change_and_stat_a_line_a_file() {
     assert_eq!(
         without_ages(&plain),
         format!(
-            "{u}  <age>  undo_change undoes {m}  -  docs/a.txt -> a.txt +0 -0\n\
-             {m}  <age>  move_file  -  a.txt -> docs/a.txt +0 -0  undone\n\
-             {d}  <age>  delete_file  -  notes/n.md +0 -2\n\
-             {a}  <age>  apply_patch  -  a.txt +1 -1, b.txt +1 -0\n\
-             {e}  <age>  edit_file  -  a.txt +1 -1\n\
-             {w}  <age>  write_file  -  notes/n.md +2 -0\n"
+            "{undo}  <age>  undo_change undoes {moved}  -  docs/a.txt -> a.txt +0 -0\n\
+             {moved}  <age>  move_file  -  a.txt -> docs/a.txt +0 -0  undone\n\
+             {delete}  <age>  delete_file  -  notes/n.md +0 -2\n\
+             {apply}  <age>  apply_patch  -  a.txt +1 -1, b.txt +1 -0\n\
+             {edit}  <age>  edit_file  -  a.txt +1 -1\n\
+             {write}  <age>  write_file  -  notes/n.md +2 -0\n"
         )
     );
     // --stat implies text, and puts each file on a line of its own.
@@ -179,10 +179,10 @@ fn history_in_text_is_a_line_a_change_and_stat_a_line_a_file() {
     assert_eq!(
         without_ages(&stat),
         format!(
-            "{u}  <age>  undo_change undoes {m}  -\n    docs/a.txt -> a.txt +0 -0\n\
-             {m}  <age>  move_file  -  undone\n    a.txt -> docs/a.txt +0 -0\n\
-             {d}  <age>  delete_file  -\n    notes/n.md +0 -2\n\
-             {a}  <age>  apply_patch  -\n    a.txt +1 -1\n    b.txt +1 -0\n"
+            "{undo}  <age>  undo_change undoes {moved}  -\n    docs/a.txt -> a.txt +0 -0\n\
+             {moved}  <age>  move_file  -  undone\n    a.txt -> docs/a.txt +0 -0\n\
+             {delete}  <age>  delete_file  -\n    notes/n.md +0 -2\n\
+             {apply}  <age>  apply_patch  -\n    a.txt +1 -1\n    b.txt +1 -0\n"
         )
     );
     // A session is named on its changes' lines.
