@@ -379,9 +379,9 @@ mod tests {
                 removed: 0
             }
         );
-        assert_eq!(stat_splice(old, 4, "2", 6), two);
+        assert_eq!(stat_splice(old, 4, "2", 7), two);
         assert_eq!(
-            stat_splice(old, 4, "2\nmore", 6),
+            stat_splice(old, 4, "2\nmore", 7),
             Stat {
                 added: 2,
                 removed: 1

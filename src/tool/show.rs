@@ -184,33 +184,47 @@ fn text_of(
     if let Some(target) = record.link.as_ref().filter(|t| link_version(t) == *sha) {
         return Ok(target.clone());
     }
-    let bytes = kept(ctx, sha)
-        .or_else(|| in_workspace(ctx, path, sha))
-        .ok_or_else(|| {
-            format!("the version {side} the change is no longer kept, nor in the workspace")
-        })?;
-    match String::from_utf8(bytes) {
-        Ok(text) if !text.contains('\0') => Ok(text),
-        _ => Err(format!("the version {side} the change is not text")),
+    match kept(ctx, sha).or_else(|| in_workspace(ctx, path, sha)) {
+        Some(Found::Text(text)) => Ok(text),
+        Some(Found::NotText) => Err(format!("the version {side} the change is not text")),
+        None => Err(format!(
+            "the version {side} the change is no longer kept, nor in the workspace"
+        )),
+    }
+}
+
+/// A version, once found: its text, or that it is not text.
+enum Found {
+    Text(String),
+    NotText,
+}
+
+impl Found {
+    /// What `bytes` are: text is valid UTF-8 without NUL, as stitch reads it.
+    fn of(bytes: Vec<u8>) -> Found {
+        match String::from_utf8(bytes) {
+            Ok(text) if !text.contains('\0') => Found::Text(text),
+            _ => Found::NotText,
+        }
     }
 }
 
 /// The kept version `sha`, when the journal has it and it matches its digest.
-fn kept(ctx: &Context, sha: &str) -> Option<Vec<u8>> {
+fn kept(ctx: &Context, sha: &str) -> Option<Found> {
     let (bytes, _) = ctx.ws.kept_version(sha, ctx.limits.max_file_bytes).ok()?;
-    (sha256_hex(&bytes) == sha).then_some(bytes)
+    (sha256_hex(&bytes) == sha).then(|| Found::of(bytes))
 }
 
 /// The file at the real path `path`, when it is still the version `sha`.
-fn in_workspace(ctx: &Context, path: &str, sha: &str) -> Option<Vec<u8>> {
+fn in_workspace(ctx: &Context, path: &str, sha: &str) -> Option<Found> {
     let location = ctx.ws.locate_own(path).ok()?;
     if location.kind != Some(Kind::File) {
         return None;
     }
-    let bytes = match textfile::load_any(ctx, &location).ok()? {
-        Ok(loaded) => loaded.bytes().to_vec(),
-        // Not text: the diff is unavailable all the same, said as such.
-        Err(not_text) => return (not_text.sha256 == sha).then(|| vec![0]),
-    };
-    (sha256_hex(&bytes) == sha).then_some(bytes)
+    match textfile::load_any(ctx, &location).ok()? {
+        Ok(loaded) => {
+            (sha256_hex(loaded.bytes()) == sha).then(|| Found::Text(loaded.text().to_owned()))
+        }
+        Err(not_text) => (not_text.sha256 == sha).then_some(Found::NotText),
+    }
 }

@@ -470,3 +470,25 @@ fn no_diff_prints_the_summary_line_alone() {
     }));
     assert_eq!(ws.read_string("a.txt"), "one\n2\n");
 }
+
+#[test]
+fn a_file_that_is_not_text_has_no_counts_and_says_why_it_has_no_diff() {
+    let ws = TestWorkspace::new();
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+    ws.file("logo.png", png);
+    let id = id_of(ws.run(&["delete", "logo.png"]).ok());
+    ws.run(&["show", &id])
+        .assert_envelope(&json!({"ok": true, "data": {
+            "id": id, "time": STRING, "tool": "delete_file", "undone": false,
+            "files": [{
+                "path": "logo.png", "before": sha256sum(png), "after": null,
+                "operation": "delete",
+                "diffUnavailable": "the version before the change is not text"
+            }]
+        }}));
+    let (_, line) = piped(&ws, &["--format", "text", "history"]);
+    assert_eq!(
+        without_ages(&line),
+        format!("{id}  <age>  delete_file  -  logo.png\n")
+    );
+}
