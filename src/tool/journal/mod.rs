@@ -153,6 +153,11 @@ pub fn prepare<'w, 'p>(
     let shared = crate::lock::journal_shared(&ctx.ws, &ctx.wait)
         .map_err(|e| refuse::lock(ctx, ".stitch/journal", e))?;
     let (records, linked, kept_bytes) = keep_before(ctx, files)?;
+    // An undo that counted nothing itself keeps its change's counts, the other way round.
+    let stat = match &about.undoes {
+        Some(target) if stat.is_empty() => undo_stat(ctx, keyed, &records, target),
+        _ => stat,
+    };
     let mut nanos = time::now_nanos();
     let session = ctx.session.as_ref().map(|s| s.id().to_owned());
     let mut rolling = staged.iter().any(Option::is_some);
@@ -677,9 +682,19 @@ fn stat_within(entry: &Entry, all: &[(String, Entry)], depth: usize) -> Vec<Opti
     let Some(target) = target else {
         return vec![None; entry.files.len()];
     };
+    reversed(&entry.files, target, all, depth)
+}
+
+/// The lines each of `files`, the records of an undo of `target`, gained and lost:
+/// `target`'s, the other way round.
+fn reversed(
+    files: &[FileRecord],
+    target: &Entry,
+    all: &[(String, Entry)],
+    depth: usize,
+) -> Vec<Option<entry::Stat>> {
     let counted = stat_within(target, all, depth + 1);
-    entry
-        .files
+    files
         .iter()
         .map(|file| {
             // The target's record of this file: the same path, or the move this one takes back.
@@ -693,6 +708,28 @@ fn stat_within(entry: &Entry, all: &[(String, Entry)], depth: usize) -> Vec<Opti
             })
         })
         .collect()
+}
+
+/// The lines each of `files`, the records of an undo of the change `target`, gains and
+/// loses, for its entry: the target's the other way round (empty when none are known).
+fn undo_stat(
+    ctx: &Context,
+    keyed: &Keyed,
+    files: &[FileRecord],
+    target: &str,
+) -> Vec<Option<entry::Stat>> {
+    let Ok((all, _)) = entries(ctx, keyed, Shelf::Entries) else {
+        return Vec::new();
+    };
+    let Some(entry) = all.iter().map(|(_, e)| e).find(|e| e.id == target) else {
+        return Vec::new();
+    };
+    let stat = reversed(files, entry, &all, 0);
+    if stat.iter().all(Option::is_none) {
+        Vec::new()
+    } else {
+        stat
+    }
 }
 
 /// How many undos of undos [`stat`] follows back.

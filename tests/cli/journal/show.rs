@@ -151,6 +151,17 @@ fn an_undo_of_an_edit_is_shown_the_other_way_round() {
         file["diff"],
         "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,2 @@\n alpha\n-gamma\n-delta\n+beta\n"
     );
+    // The counts are kept in the undo's own entry, made when it was.
+    let entries = ws.path(".stitch/journal/entries");
+    let kept = fs::read_dir(&entries)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(&undo))
+        .expect("the undo's entry");
+    let text = fs::read_to_string(kept).unwrap();
+    let (_, body) = text.split_once('\n').unwrap();
+    let entry: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(entry["stat"], json!([{"added": 1, "removed": 2}]));
 }
 
 #[test]
