@@ -503,3 +503,24 @@ fn a_file_that_is_not_text_has_no_counts_and_says_why_it_has_no_diff() {
         format!("{id}  <age>  delete_file  -  logo.png\n")
     );
 }
+
+#[test]
+fn a_file_the_policy_denies_is_shown_without_its_diff() {
+    let ws = TestWorkspace::new();
+    ws.file("secrets/key.txt", "old key\n");
+    let id = id_of(
+        ws.run(&["edit", "secrets/key.txt", "--old", "old", "--new", "new"])
+            .ok(),
+    );
+    // Denied since: the change is listed, its content is not shown.
+    ws.file(".stitch/config.json", r#"{"deny": ["secrets/**"]}"#);
+    ws.run(&["show", &id])
+        .assert_envelope(&json!({"ok": true, "data": {
+            "id": id, "time": STRING, "tool": "edit_file", "undone": false,
+            "files": [{
+                "path": "secrets/key.txt", "before": sha256sum(b"old key\n"),
+                "after": sha256sum(b"new key\n"), "added": 1, "removed": 1, "operation": "edit",
+                "diffUnavailable": "the workspace policy denies reading `secrets/key.txt`"
+            }]
+        }}));
+}
