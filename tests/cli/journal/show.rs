@@ -413,6 +413,17 @@ fn an_edit_or_a_patch_already_applied_names_the_change_that_applied_it() {
         "{}",
         by_hand.stdout
     );
+    // Over MCP, the same.
+    let mut server = McpServer::start(&ws, &["--no-session"], &[]);
+    server.initialize("2025-06-18");
+    let edit = json!({"path": "a.txt", "oldText": "deux", "newText": "two", "okIfApplied": true});
+    let first = server.call("edit_file", &edit);
+    let again = server.call("edit_file", &edit);
+    assert_eq!(again["structuredContent"]["alreadyApplied"], true);
+    assert_eq!(
+        again["structuredContent"]["appliedBy"],
+        first["structuredContent"]["id"]
+    );
 }
 
 #[test]
