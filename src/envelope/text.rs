@@ -40,6 +40,12 @@ fn change(id: Option<&str>) -> String {
     id.map(|id| format!(", change {id}")).unwrap_or_default()
 }
 
+/// `, by change ID` after an "already applied" line, when the journal holds the change
+/// that applied it.
+fn by_change(id: Option<&str>) -> String {
+    id.map(|id| format!(", by change {id}")).unwrap_or_default()
+}
+
 /// ANSI colours, as git and ripgrep use them.
 const RED: &str = "\x1b[31m";
 const GREEN: &str = "\x1b[32m";
@@ -53,11 +59,7 @@ fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote
     diff(out, &e.diff);
     let path = q.name(&e.path);
     if e.already_applied {
-        let by = e
-            .applied_by
-            .as_ref()
-            .map(|id| format!(", by change {id}"))
-            .unwrap_or_default();
+        let by = by_change(e.applied_by.as_deref());
         let _ = writeln!(out, "already applied {path}: unchanged{by}");
     } else {
         let verb = if e.applied { "edited" } else { "would edit" };
@@ -102,11 +104,7 @@ fn patched(out: &mut String, a: &crate::tool::output::ApplyResult, diff: ShowDif
         diff(out, &one.diff);
     }
     if a.already_applied {
-        let by = a
-            .applied_by
-            .as_ref()
-            .map(|id| format!(", by change {id}"))
-            .unwrap_or_default();
+        let by = by_change(a.applied_by.as_deref());
         let _ = writeln!(out, "already applied ({} patch){by}", a.dialect);
         return;
     }
