@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 use stitch::refusal::Code;
 
-use crate::support::{TestWorkspace, SHA256};
+use crate::support::{TestWorkspace, SHA256, STRING};
 
 // Each host format obeys its host's rules; strict requests with nulls work.
 mod hosts;
@@ -283,7 +283,7 @@ fn null_is_an_absent_field() {
             "replacements": 1,
             "bytes": 6,
             "applied": true,
-            "id": crate::support::STRING,
+            "id": STRING,
             "diff": "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+gamma\n",
         }
     }));
