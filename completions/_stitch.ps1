@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a file (journaled: stitch undo brings it back)')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file, creating missing parents (journaled: stitch undo moves it back)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'List the changes stitch made in this workspace, newest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one change: each file''s operation and diff, from the versions the journal keeps')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take a change back (default: the newest not yet undone), refused when a file moved on since')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Check the configs (the user''s and the workspace''s), or trust the workspace''s')
@@ -77,6 +78,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('--overwrite', '--overwrite', [CompletionResultType]::ParameterName, 'Replace the file if it exists')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
+            [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -98,6 +100,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--replace-all', '--replace-all', [CompletionResultType]::ParameterName, 'Replace every occurrence')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Compute the result and diff, change nothing')
             [CompletionResult]::new('--ok-if-applied', '--ok-if-applied', [CompletionResultType]::ParameterName, 'Succeed, changing nothing, when the edit is already applied')
+            [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -179,6 +182,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
             [CompletionResult]::new('--ok-if-applied', '--ok-if-applied', [CompletionResultType]::ParameterName, 'A patch applied whole already is a success that changes nothing')
+            [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -193,6 +197,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--expected-sha256', '--expected-sha256', [CompletionResultType]::ParameterName, 'Delete only if the file''s current SHA-256 is HEX')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
+            [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -208,6 +213,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('--overwrite', '--overwrite', [CompletionResultType]::ParameterName, 'Replace a file at TO')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
+            [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -220,6 +226,19 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'The most changes to list')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('--stat', '--stat', [CompletionResultType]::ParameterName, 'Each change on a line, then each of its files on a line of its own with the lines it added and removed (+N -M), as git log --stat; implies --format text')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;show' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -235,6 +254,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
             [CompletionResult]::new('--redo', '--redo', [CompletionResultType]::ParameterName, 'Redo: take back the newest undo (or the undo ID names), so its change stands again')
+            [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -341,6 +361,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete a file (journaled: stitch undo brings it back)')
             [CompletionResult]::new('move', 'move', [CompletionResultType]::ParameterValue, 'Move or rename a file, creating missing parents (journaled: stitch undo moves it back)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'List the changes stitch made in this workspace, newest first')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one change: each file''s operation and diff, from the versions the journal keeps')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take a change back (default: the newest not yet undone), refused when a file moved on since')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Check the configs (the user''s and the workspace''s), or trust the workspace''s')
@@ -376,6 +397,9 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             break
         }
         'stitch;help;history' {
+            break
+        }
+        'stitch;help;show' {
             break
         }
         'stitch;help;undo' {

@@ -55,6 +55,9 @@ _stitch() {
             stitch,search)
                 cmd="stitch__subcmd__search"
                 ;;
+            stitch,show)
+                cmd="stitch__subcmd__show"
+                ;;
             stitch,undo)
                 cmd="stitch__subcmd__undo"
                 ;;
@@ -124,6 +127,9 @@ _stitch() {
             stitch__subcmd__help,search)
                 cmd="stitch__subcmd__help__subcmd__search"
                 ;;
+            stitch__subcmd__help,show)
+                cmd="stitch__subcmd__help__subcmd__show"
+                ;;
             stitch__subcmd__help,undo)
                 cmd="stitch__subcmd__help__subcmd__undo"
                 ;;
@@ -146,7 +152,7 @@ _stitch() {
 
     case "${cmd}" in
         stitch)
-            opts="-h -V --root --session --lock-timeout --pretty --color --format --help --version read write edit list glob search apply delete move history undo schema config mcp help"
+            opts="-h -V --root --session --lock-timeout --pretty --color --format --help --version read write edit list glob search apply delete move history show undo schema config mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -180,7 +186,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__apply)
-            opts="-h --root --session --lock-timeout --pretty --color --format --patch --from --dry-run --ok-if-applied --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --patch --from --dry-run --ok-if-applied --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -428,7 +434,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__delete)
-            opts="-h --root --session --lock-timeout --pretty --color --format --expected-sha256 --dry-run --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --expected-sha256 --dry-run --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -466,7 +472,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__edit)
-            opts="-h --root --session --lock-timeout --pretty --color --format --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -566,7 +572,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__help)
-            opts="read write edit list glob search apply delete move history undo schema config mcp help"
+            opts="read write edit list glob search apply delete move history show undo schema config mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -803,6 +809,20 @@ _stitch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        stitch__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         stitch__subcmd__help__subcmd__undo)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -832,7 +852,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__history)
-            opts="-h --root --session --lock-timeout --pretty --color --format --limit --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --limit --stat --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -946,7 +966,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__move)
-            opts="-h --root --session --lock-timeout --pretty --color --format --overwrite --expected-sha256 --dry-run --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --overwrite --expected-sha256 --dry-run --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1030,7 +1050,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__schema)
-            opts="-h --root --session --lock-timeout --pretty --color --format --help read_file write_file edit_file list_directory glob search_files apply_patch delete_file move_file list_changes undo_change read write edit list search apply delete move history undo"
+            opts="-h --root --session --lock-timeout --pretty --color --format --help read_file write_file edit_file list_directory glob search_files apply_patch delete_file move_file list_changes show_change undo_change read write edit list search apply delete move history show undo"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1121,8 +1141,42 @@ _stitch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        stitch__subcmd__show)
+            opts="-h --root --session --lock-timeout --pretty --color --format --json --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         stitch__subcmd__undo)
-            opts="-h --root --session --lock-timeout --pretty --color --format --dry-run --redo --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --dry-run --redo --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1156,7 +1210,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__write)
-            opts="-h --root --session --lock-timeout --pretty --color --format --content --from --overwrite --expected-sha256 --dry-run --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --content --from --overwrite --expected-sha256 --dry-run --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -38,6 +38,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand delete 'Delete a file (journaled: stitch undo brings it back)'
             cand move 'Move or rename a file, creating missing parents (journaled: stitch undo moves it back)'
             cand history 'List the changes stitch made in this workspace, newest first'
+            cand show 'Show one change: each file''s operation and diff, from the versions the journal keeps'
             cand undo 'Take a change back (default: the newest not yet undone), refused when a file moved on since'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
             cand config 'Check the configs (the user''s and the workspace''s), or trust the workspace''s'
@@ -72,6 +73,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --pretty 'Indent the envelope'
             cand --overwrite 'Replace the file if it exists'
             cand --dry-run 'Check everything, change nothing'
+            cand --no-diff 'Print the one summary line, without the diff; implies --format text'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -92,6 +94,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --replace-all 'Replace every occurrence'
             cand --dry-run 'Compute the result and diff, change nothing'
             cand --ok-if-applied 'Succeed, changing nothing, when the edit is already applied'
+            cand --no-diff 'Print the one summary line, without the diff; implies --format text'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -169,6 +172,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --pretty 'Indent the envelope'
             cand --dry-run 'Check everything, change nothing'
             cand --ok-if-applied 'A patch applied whole already is a success that changes nothing'
+            cand --no-diff 'Print the one summary line, without the diff; implies --format text'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -182,6 +186,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --expected-sha256 'Delete only if the file''s current SHA-256 is HEX'
             cand --pretty 'Indent the envelope'
             cand --dry-run 'Check everything, change nothing'
+            cand --no-diff 'Print the one summary line, without the diff; implies --format text'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -196,6 +201,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --pretty 'Indent the envelope'
             cand --overwrite 'Replace a file at TO'
             cand --dry-run 'Check everything, change nothing'
+            cand --no-diff 'Print the one summary line, without the diff; implies --format text'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -207,6 +213,18 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --color 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON'
             cand --format 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
             cand --limit 'The most changes to list'
+            cand --pretty 'Indent the envelope'
+            cand --stat 'Each change on a line, then each of its files on a line of its own with the lines it added and removed (+N -M), as git log --stat; implies --format text'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;show'= {
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --color 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON'
+            cand --format 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
             cand --pretty 'Indent the envelope'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
@@ -221,6 +239,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --pretty 'Indent the envelope'
             cand --dry-run 'Check everything, change nothing'
             cand --redo 'Redo: take back the newest undo (or the undo ID names), so its change stands again'
+            cand --no-diff 'Print the one summary line, without the diff; implies --format text'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -315,6 +334,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand delete 'Delete a file (journaled: stitch undo brings it back)'
             cand move 'Move or rename a file, creating missing parents (journaled: stitch undo moves it back)'
             cand history 'List the changes stitch made in this workspace, newest first'
+            cand show 'Show one change: each file''s operation and diff, from the versions the journal keeps'
             cand undo 'Take a change back (default: the newest not yet undone), refused when a file moved on since'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
             cand config 'Check the configs (the user''s and the workspace''s), or trust the workspace''s'
@@ -340,6 +360,8 @@ set edit:completion:arg-completer[stitch] = {|@words|
         &'stitch;help;move'= {
         }
         &'stitch;help;history'= {
+        }
+        &'stitch;help;show'= {
         }
         &'stitch;help;undo'= {
         }

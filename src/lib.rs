@@ -111,8 +111,12 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
     // `--null` is text output, as `fd -0` is; only a `--format json` on the same command
     // line contradicts it (STITCH_FORMAT=json is a default the flag overrides).
     let json_asked = parsed.format.as_deref() == Some("json") && format_given;
-    // `--null`, `-l`, `-c` and `-q` shape text output, so they imply it.
-    let text_only = null || parsed.command.search_summary().is_some();
+    // `--null`, `-l`, `-c`, `-q`, `--no-diff` and `--stat` shape text output, so they
+    // imply it.
+    let text_only = null
+        || parsed.command.search_summary().is_some()
+        || parsed.command.no_diff()
+        || parsed.command.stat();
     let style = match parsed.format.as_deref() {
         Some("text") => text_style(&parsed),
         _ if text_only && !json_asked => text_style(&parsed),
@@ -122,9 +126,16 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
         _ if text_only && json_asked => Err(Failure::Refused(
             Refusal::new(
                 Code::InvalidArgument,
-                "--null, -l, -c and -q shape text output, so they cannot go with --format json",
+                "--null, -l, -c, -q, --no-diff and --stat shape text output, so they cannot go with --format json",
             )
-            .with(key::FIELD, if null { "null" } else { "summary" }),
+            .with(
+                key::FIELD,
+                match (null, parsed.command.search_summary()) {
+                    (true, _) => "null",
+                    (false, Some(_)) => "summary",
+                    (false, None) => "format",
+                },
+            ),
         )),
         Some(schema) if tool::schema::Format::parse(schema).is_some() => Err(Failure::Refused(
             Refusal::new(
@@ -149,6 +160,8 @@ fn text_style(parsed: &cli::Cli) -> envelope::Style {
     envelope::Style::Text(envelope::Layout {
         null: parsed.command.null(),
         summary: parsed.command.search_summary(),
+        no_diff: parsed.command.no_diff(),
+        stat: parsed.command.stat(),
         color: match parsed.color.as_deref() {
             Some("always") => true,
             Some("never") => false,
@@ -177,7 +190,8 @@ fn text_asked(args: &[OsString]) -> bool {
             "--root" | "--session" | "--lock-timeout" | "--color" => {
                 words.next();
             }
-            "--null" | "-0" => text_only = true,
+            "--null" | "-0" | "--no-diff" => text_only = true,
+            "--stat" if command.as_deref() == Some("history") => text_only = true,
             "--files-with-matches" | "--count" | "--quiet"
                 if command.as_deref() == Some("search") =>
             {

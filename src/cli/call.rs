@@ -24,7 +24,7 @@ pub fn settings(cli: &Cli, dialect: Dialect) -> Settings {
             );
         },
         cancel: None,
-        text_diffs: cli.format.as_deref() == Some("text"),
+        text_diffs: cli.format.as_deref() == Some("text") && !cli.command.no_diff(),
         summary: cli.command.search_summary(),
     }
 }
@@ -42,6 +42,7 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
         Command::Delete(a) => ("delete", a.json.json),
         Command::Move(a) => ("move", a.json.json),
         Command::History(a) => ("history", a.json.json),
+        Command::Show(a) => ("show", a.json.json),
         Command::Undo(a) => ("undo", a.json.json),
         // `stitch mcp` never comes here: it serves many calls, not one (`crate::mcp`).
         Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => return None,

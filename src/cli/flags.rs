@@ -9,7 +9,7 @@ use super::Command;
 use crate::refusal::{key, Code, Outcome, Refusal};
 
 /// Options that are not tool arguments.
-pub(super) const NOT_TOOL_ARGS: [&str; 11] = [
+pub(super) const NOT_TOOL_ARGS: [&str; 13] = [
     "root",
     "color",
     "session",
@@ -21,6 +21,8 @@ pub(super) const NOT_TOOL_ARGS: [&str; 11] = [
     "files_with_matches",
     "count",
     "quiet",
+    "no_diff",
+    "stat",
 ];
 
 /// Whether any tool argument was given on the command line.
@@ -103,6 +105,7 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         Command::Delete(a) => serde_json::to_value(a),
         Command::Move(a) => serde_json::to_value(a),
         Command::History(a) => serde_json::to_value(a),
+        Command::Show(a) => serde_json::to_value(a),
         Command::Undo(a) => serde_json::to_value(a),
         Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => Ok(Value::Object(Map::new())),
     }
@@ -170,7 +173,7 @@ mod tests {
     use crate::tool::registry;
 
     /// Every flag of every tool, given at once (conflicting ones in a second line).
-    const EVERY_FLAG: [&[&str]; 12] = [
+    const EVERY_FLAG: [&[&str]; 13] = [
         &[
             "read",
             "p",
@@ -226,6 +229,7 @@ mod tests {
         ],
         &["history", "p", "--limit", "5"],
         &["undo", "00000000000000000001", "--dry-run"],
+        &["show", "00000000000000000001"],
     ];
 
     /// Flags map onto the request's own field names: every key they produce is a

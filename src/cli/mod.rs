@@ -177,9 +177,18 @@ pub enum Command {
     ///
     /// With the global --session, only that session's changes.
     ///
+    /// In text, one line a change: its id, age, tool, session, files with the lines each
+    /// gained and lost (+N -M), and whether it was undone; --stat puts each file on a line
+    /// of its own, as git log --stat does.
+    ///
     /// Example: stitch history src/main.rs --limit 5
     #[command(after_help = tool_after_help!())]
     History(Deferred<HistoryArgs>),
+    /// Show one change: each file's operation and diff, from the versions the journal keeps.
+    ///
+    /// Example: stitch show 01733400000000000000
+    #[command(after_help = tool_after_help!())]
+    Show(Deferred<ShowArgs>),
     /// Take a change back (default: the newest not yet undone), refused when a file moved on since.
     ///
     /// Repeated undos walk back in time; undoing an undo redoes its change.
@@ -311,6 +320,10 @@ pub struct WriteArgs {
     /// Check everything, change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Print the one summary line, without the diff; implies --format text.
+    #[arg(long)]
+    #[serde(skip)]
+    pub no_diff: bool,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,
@@ -363,6 +376,10 @@ pub struct EditArgs {
     /// Succeed, changing nothing, when the edit is already applied.
     #[arg(long)]
     pub ok_if_applied: bool,
+    /// Print the one summary line, without the diff; implies --format text.
+    #[arg(long)]
+    #[serde(skip)]
+    pub no_diff: bool,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,
@@ -390,6 +407,10 @@ pub struct ApplyArgs {
     /// A patch applied whole already is a success that changes nothing.
     #[arg(long)]
     pub ok_if_applied: bool,
+    /// Print the one summary line, without the diff; implies --format text.
+    #[arg(long)]
+    #[serde(skip)]
+    pub no_diff: bool,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,
@@ -407,6 +428,10 @@ pub struct DeleteArgs {
     /// Check everything, change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Print the one summary line, without the diff; implies --format text.
+    #[arg(long)]
+    #[serde(skip)]
+    pub no_diff: bool,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,
@@ -429,6 +454,10 @@ pub struct MoveArgs {
     /// Check everything, change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Print the one summary line, without the diff; implies --format text.
+    #[arg(long)]
+    #[serde(skip)]
+    pub no_diff: bool,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,
@@ -443,6 +472,22 @@ pub struct HistoryArgs {
     /// The most changes to list.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub limit: Option<u64>,
+    /// Each change on a line, then each of its files on a line of its own with the lines
+    /// it added and removed (+N -M), as git log --stat; implies --format text.
+    #[arg(long)]
+    #[serde(skip)]
+    pub stat: bool,
+    #[command(flatten)]
+    #[serde(skip)]
+    pub json: JsonFlag,
+}
+
+/// `stitch show`.
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShowArgs {
+    /// The change to show (an id from stitch history, or from a change's result).
+    pub id: Option<String>,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,
@@ -460,6 +505,10 @@ pub struct UndoArgs {
     /// Redo: take back the newest undo (or the undo ID names), so its change stands again.
     #[arg(long)]
     pub redo: bool,
+    /// Print the one summary line, without the diff; implies --format text.
+    #[arg(long)]
+    #[serde(skip)]
+    pub no_diff: bool,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,
@@ -577,6 +626,26 @@ impl Command {
             Command::Search(a) if a.files_with_matches => Some(Summary::Files),
             _ => None,
         }
+    }
+
+    /// Whether `--no-diff` asks for a mutation's summary line alone.
+    #[must_use]
+    pub fn no_diff(&self) -> bool {
+        match self {
+            Command::Write(a) => a.no_diff,
+            Command::Edit(a) => a.no_diff,
+            Command::Apply(a) => a.no_diff,
+            Command::Delete(a) => a.no_diff,
+            Command::Move(a) => a.no_diff,
+            Command::Undo(a) => a.no_diff,
+            _ => false,
+        }
+    }
+
+    /// Whether `history --stat` asks for each file on a line of its own.
+    #[must_use]
+    pub fn stat(&self) -> bool {
+        matches!(self, Command::History(a) if a.stat)
     }
 
     /// Whether `--null` asks for NUL-terminated names (`list`, `glob`, `search`).

@@ -26,6 +26,24 @@ pub struct Layout {
     pub summary: Option<Summary>,
     /// Colour diffs and search results (a terminal, or `--color always`).
     pub color: bool,
+    /// A mutation's summary line alone, without its diff (`--no-diff`).
+    pub no_diff: bool,
+    /// `history --stat`: each file of a change on a line of its own.
+    pub stat: bool,
+}
+
+/// How a diff is written: quoted and coloured as the layout asks, or left out.
+type ShowDiff<'a> = &'a dyn Fn(&mut String, &str);
+
+/// `, change ID` after a summary line, for a change the journal holds.
+fn change(id: Option<&str>) -> String {
+    id.map(|id| format!(", change {id}")).unwrap_or_default()
+}
+
+/// `, by change ID` after an "already applied" line, when the journal holds the change
+/// that applied it.
+fn by_change(id: Option<&str>) -> String {
+    id.map(|id| format!(", by change {id}")).unwrap_or_default()
 }
 
 /// ANSI colours, as git and ripgrep use them.
@@ -37,14 +55,16 @@ const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
 /// An edit: its diff (coloured at a terminal), then what happened.
-fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote, color: bool) {
-    shown_diff(out, &e.diff, q, color);
+fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote, diff: ShowDiff) {
+    diff(out, &e.diff);
     let path = q.name(&e.path);
     if e.already_applied {
-        let _ = writeln!(out, "already applied {path}: unchanged");
+        let by = by_change(e.applied_by.as_deref());
+        let _ = writeln!(out, "already applied {path}: unchanged{by}");
     } else {
         let verb = if e.applied { "edited" } else { "would edit" };
-        let _ = writeln!(out, "{verb} {path}: {} replacement(s)", e.replacements);
+        let id = change(e.id.as_deref());
+        let _ = writeln!(out, "{verb} {path}: {} replacement(s){id}", e.replacements);
     }
     if !e.skipped_edits.is_empty() {
         let skipped: Vec<String> = e.skipped_edits.iter().map(ToString::to_string).collect();
@@ -52,21 +72,49 @@ fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote
     }
 }
 
-/// A patch applied: each file's diff (coloured at a terminal), then what happened.
-fn patched(out: &mut String, a: &crate::tool::output::ApplyResult, q: quote::Quote, color: bool) {
-    for change in &a.changes {
-        shown_diff(out, &change.diff, q, color);
+/// A write: its diff (in text only), then what happened.
+fn written(
+    out: &mut String,
+    w: &crate::tool::output::WriteResult,
+    q: quote::Quote,
+    diff: ShowDiff,
+) {
+    if let Some(text) = w.diff.as_deref().filter(|_| !w.unchanged) {
+        diff(out, text);
     }
-    let verb = match (a.applied, a.already_applied) {
-        (_, true) => "already applied",
-        (true, _) => "applied",
-        (false, _) => "would apply",
+    let verb = match (w.applied, w.created) {
+        _ if w.unchanged => "unchanged",
+        (true, true) => "created",
+        (true, false) => "replaced",
+        (false, true) => "would create",
+        (false, false) => "would replace",
     };
     let _ = writeln!(
         out,
-        "{verb}: {} file(s) ({} patch)",
+        "{verb} {} ({} bytes){}",
+        q.name(&w.path),
+        w.bytes,
+        change(w.id.as_deref())
+    );
+}
+
+/// A patch applied: each file's diff (coloured at a terminal), then what happened.
+fn patched(out: &mut String, a: &crate::tool::output::ApplyResult, diff: ShowDiff) {
+    for one in &a.changes {
+        diff(out, &one.diff);
+    }
+    if a.already_applied {
+        let by = by_change(a.applied_by.as_deref());
+        let _ = writeln!(out, "already applied ({} patch){by}", a.dialect);
+        return;
+    }
+    let verb = if a.applied { "applied" } else { "would apply" };
+    let _ = writeln!(
+        out,
+        "{verb}: {} file(s) ({} patch){}",
         a.changes.len(),
-        a.dialect
+        a.dialect,
+        change(a.id.as_deref())
     );
 }
 
@@ -162,6 +210,11 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
     let q = quote::Quote {
         terminal: !layout.null && super::stdout_is_terminal(),
     };
+    let diff = |out: &mut String, diff: &str| {
+        if !layout.no_diff {
+            shown_diff(out, diff, q, layout.color);
+        }
+    };
     let cut = match output {
         Output::Read(r) => {
             // Numbered already when the call asked (`-n`, `lineNumbers`).
@@ -172,21 +225,11 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             None
         }
         Output::Edit(e) => {
-            edited(&mut out, e, q, layout.color);
+            edited(&mut out, e, q, &diff);
             None
         }
         Output::Write(w) => {
-            if let Some(diff) = w.diff.as_deref().filter(|_| !w.unchanged) {
-                shown_diff(&mut out, diff, q, layout.color);
-            }
-            let verb = match (w.applied, w.created) {
-                _ if w.unchanged => "unchanged",
-                (true, true) => "created",
-                (true, false) => "replaced",
-                (false, true) => "would create",
-                (false, false) => "would replace",
-            };
-            let _ = writeln!(out, "{verb} {} ({} bytes)", q.name(&w.path), w.bytes);
+            written(&mut out, w, q, &diff);
             None
         }
         Output::List(l) => {
@@ -233,13 +276,22 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
                 .then_some((s.matches.len(), ("match", "matches")))
         }
         Output::Apply(a) => {
-            patched(&mut out, a, q, layout.color);
+            patched(&mut out, a, &diff);
             None
         }
-        Output::Delete(_) | Output::Move(_) | Output::History(_) | Output::Undo(_) => {
-            journal::result(&mut out, output, |out, diff| {
-                shown_diff(out, diff, q, layout.color);
-            });
+        Output::Delete(_)
+        | Output::Move(_)
+        | Output::History(_)
+        | Output::Show(_)
+        | Output::Undo(_) => {
+            // A change shown is its diff: `--no-diff` is not one of its options.
+            let whole = |out: &mut String, diff: &str| shown_diff(out, diff, q, layout.color);
+            let show: ShowDiff = if matches!(output, Output::Show(_)) {
+                &whole
+            } else {
+                &diff
+            };
+            journal::result(&mut out, output, q, layout.stat, show);
             None
         }
         Output::Config(report) => {

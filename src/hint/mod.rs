@@ -66,7 +66,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             Some(near) => format!("Did you mean `{near}`? Otherwise list the parent directory."),
             None => match text(refusal, key::OPERATION) {
                 Some("edit") => format!("Create the file with {}, or list the parent directory.", tool(names::WRITE_FILE)),
-                Some("undo") => format!("List the changes there are with {}.", tool(names::LIST_CHANGES)),
+                Some("undo" | "show") => format!("List the changes there are with {}.", tool(names::LIST_CHANGES)),
                 _ => "List the parent directory to see what exists.".into(),
             },
         },

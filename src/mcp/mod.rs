@@ -216,8 +216,9 @@ fn instructions(guarded: bool) -> String {
     let mut text = String::from(
         "File tools over one workspace. Paths are relative to the workspace root. \
          Every result is a JSON envelope; a refusal has a code, the facts in details, \
-         and a _hint: follow the hint. Every change is journaled: list_changes shows them, \
-         and undo_change takes one back unless a file moved on since.",
+         and a _hint: follow the hint. Every change is journaled under the id its result \
+         returns: list_changes lists them, show_change shows one with its diff, and \
+         undo_change takes one back unless a file moved on since.",
     );
     if guarded {
         text.push_str(

@@ -30,7 +30,7 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Kind, Location, Staged, WriteMode};
 
 use super::args::{self, Request};
-use super::journal::{FileRecord, Keep, Planned};
+use super::journal::{self, FileRecord, Keep, Planned};
 use super::mutation::commit::Change;
 use super::mutation::kill_hook;
 use super::mutation::pipeline::{self, Approved, Steps, Version};
@@ -82,7 +82,7 @@ pub struct ApplyRequest {
 
 impl Request for ApplyRequest {
     const TOOL: &'static str = super::registry::names::APPLY_PATCH;
-    const DESCRIPTION: &'static str = "Apply one change to several files, all or nothing: every hunk must match exactly, or no file changes. The patch may be a Codex patch, a unified diff (git diff), or SEARCH/REPLACE blocks:\n*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: NOTES.md\n+first note\n*** Delete File: old.txt\n*** End Patch\nOr instead of patch, changes: a list applied in order ({op: \"write\", path, content, overwrite?}, {op: \"edit\", path, oldText, newText or edits, as edit_file takes them}, {op: \"delete\", path}, {op: \"move\", from, to, overwrite?}, each with expectedSha256?), where OpenAI Responses API apply_patch operations ({type: \"create_file\" | \"update_file\", path, diff}, {type: \"delete_file\", path}) are taken as they come. Returns dialect, applied, id (undo_change takes the whole change back) and per file path, operation, sha256 and a diff (hunks with the line each landed on, and its offset from a unified diff's stated line; mode when a diff's mode lines set the executable bit — symbolic links in a diff are refused). Refusals: INVALID_PATCH (fix the named line of the patch, or of a diff); INVALID_ARGUMENT (fix the field named: details.changeIndex names the item of changes); NO_MATCH (a hunk's old side is not in the file: details name changeIndex, hunkIndex and path, with candidates as edit_file gives them; re-read the file and fix that hunk); AMBIGUOUS_MATCH (add context lines or an @@ anchor); ALREADY_EXISTS (an added or moved-to file exists: change an existing file with *** Update File: or a diff against it; replace one only with a changes item that sets overwrite: true); NOT_FOUND; STALE_VERSION; NOT_OBSERVED (in a session, read the files first); DENIED; BUSY (retry).";
+    const DESCRIPTION: &'static str = "Apply one change to several files, all or nothing: every hunk must match exactly, or no file changes. The patch may be a Codex patch, a unified diff (git diff), or SEARCH/REPLACE blocks:\n*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: NOTES.md\n+first note\n*** Delete File: old.txt\n*** End Patch\nOr instead of patch, changes: a list applied in order ({op: \"write\", path, content, overwrite?}, {op: \"edit\", path, oldText, newText or edits, as edit_file takes them}, {op: \"delete\", path}, {op: \"move\", from, to, overwrite?}, each with expectedSha256?), where OpenAI Responses API apply_patch operations ({type: \"create_file\" | \"update_file\", path, diff}, {type: \"delete_file\", path}) are taken as they come. Returns dialect, applied, id (show_change shows the change, undo_change takes it back whole; with okIfApplied, a patch applied already is alreadyApplied: true, with appliedBy: the id of the change that applied it when the journal holds it) and per file path, operation, sha256 and a diff (hunks with the line each landed on, and its offset from a unified diff's stated line; mode when a diff's mode lines set the executable bit — symbolic links in a diff are refused). Refusals: INVALID_PATCH (fix the named line of the patch, or of a diff); INVALID_ARGUMENT (fix the field named: details.changeIndex names the item of changes); NO_MATCH (a hunk's old side is not in the file: details name changeIndex, hunkIndex and path, with candidates as edit_file gives them; re-read the file and fix that hunk); AMBIGUOUS_MATCH (add context lines or an @@ anchor); ALREADY_EXISTS (an added or moved-to file exists: change an existing file with *** Update File: or a diff against it; replace one only with a changes item that sets overwrite: true); NOT_FOUND; STALE_VERSION; NOT_OBSERVED (in a session, read the files first); DENIED; BUSY (retry).";
     const FIELDS: &'static [&'static str] =
         &["patch", "changes", "operation", "dryRun", "okIfApplied"];
 }
@@ -98,6 +98,10 @@ pub struct ApplyResult {
     /// The patch was found applied whole already (okIfApplied).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub already_applied: bool,
+    /// With `alreadyApplied`: the journal entry of the change whose result the files
+    /// still are, when the journal holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applied_by: Option<String>,
     /// The journal entry, for undo_change.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -237,10 +241,12 @@ fn apply(
                 && applied::applied_already(changes, located, &originals) =>
         {
             let _ = refusal;
+            let paths: Vec<&str> = located.values().map(|l| l.real.as_str()).collect();
             return Ok(ApplyResult {
                 dialect: dialect.as_str(),
                 applied: false,
                 already_applied: true,
+                applied_by: journal::result_of(ctx, &paths),
                 id: None,
                 changes: Vec::new(),
             });
@@ -278,6 +284,7 @@ fn apply(
             dialect: dialect.as_str(),
             applied: false,
             already_applied: false,
+            applied_by: None,
             id: None,
             changes: changed,
         });
@@ -293,6 +300,7 @@ fn apply(
         dialect: dialect.as_str(),
         applied: true,
         already_applied: false,
+        applied_by: None,
         id,
         changes: changed,
     })
@@ -421,7 +429,12 @@ fn publish(
             change = change.keeping(sha, vec![text.as_bytes()]);
         }
     }
+    let stat = records
+        .iter()
+        .map(|record| summary::stat(record, originals, tree))
+        .collect();
     let id = approved
+        .counted(stat)
         .commit(change, staged, |staged, dirty| {
             // Every file replaced or removed is looked at once more before any is published,
             // so a file another program rewrote meanwhile refuses the whole change.

@@ -156,11 +156,16 @@ fn delete(
             },
         };
         let change = Change::of(DeleteRequest::TOOL, vec![planned]);
-        id = approved.commit(change, vec![None], |_, dirty| {
-            ctx.ws
-                .remove_unchanged(location, &file, dirty)
-                .map_err(|e| refuse::path(ctx, &shown, e))
-        })?;
+        let stat = held
+            .as_deref()
+            .and_then(|bytes| crate::text::diff::stat_bytes(bytes, b""));
+        id = approved
+            .counted(vec![stat])
+            .commit(change, vec![None], |_, dirty| {
+                ctx.ws
+                    .remove_unchanged(location, &file, dirty)
+                    .map_err(|e| refuse::path(ctx, &shown, e))
+            })?;
         ctx.ws.remove_emptied_parents(&location.real);
     }
     Ok(DeleteResult {

@@ -32,7 +32,7 @@ const MAX_LIMIT: u64 = 10_000;
 
 impl Request for HistoryRequest {
     const TOOL: &'static str = super::registry::names::LIST_CHANGES;
-    const DESCRIPTION: &'static str = "List the changes stitch made in this workspace (writes, edits, deletes, moves, undos), newest first, from its journal: any process's, any session's. Returns changes: [{id, time, tool, session, undoes, undone, files: [{path, from, before, after, unfinished}]}] (before/after are sha256 digests, null for absent; unfinished: a change its process left midway was finished later, but this file had been changed in between and was left as it was), truncated, and foreign (entries that stitch did not write under this user's key: never listed or undone). Pass an id to undo_change to take a change back. Refusals: INVALID_ARGUMENT (fix the named field); INVALID_PATH, OUTSIDE_ROOT (fix the path); INVALID_CONFIG (the workspace owner must fix stitch's state).";
+    const DESCRIPTION: &'static str = "List the changes stitch made in this workspace (writes, edits, deletes, moves, undos), newest first, from its journal: any process's, any session's. Returns changes: [{id, time, tool, session, undoes, undone, files: [{path, from, before, after, unfinished, added, removed}]}] (before/after are sha256 digests, null for absent; added/removed: the lines the change added and removed; unfinished: a change its process left midway was finished later, but this file had been changed in between and was left as it was), truncated, and foreign (entries that stitch did not write under this user's key: never listed or undone). Pass an id to show_change to see a change's diff, or to undo_change to take it back. Refusals: INVALID_ARGUMENT (fix the named field); INVALID_PATH, OUTSIDE_ROOT (fix the path); INVALID_CONFIG (the workspace owner must fix stitch's state).";
     const FIELDS: &'static [&'static str] = &["path", "limit", "session"];
 }
 
@@ -68,6 +68,13 @@ pub struct ChangedFile {
     /// neither `before` nor `after`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unfinished: bool,
+    /// The lines the change added to the file (counted when it was made; absent when the
+    /// file is not text, or the change did not count).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub added: Option<u64>,
+    /// The lines the change removed from the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed: Option<u64>,
 }
 
 /// What `list_changes` returns, in this order.
@@ -130,25 +137,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
     let listed: Vec<Change> = changes
         .by_ref()
         .take(usize::try_from(limit).unwrap_or(usize::MAX))
-        .map(|e| Change {
-            id: e.id.clone(),
-            time: e.time.clone(),
-            tool: e.tool.clone(),
-            session: e.session.clone(),
-            undoes: e.undoes.clone(),
-            undone: undone.contains(&e.id),
-            files: e
-                .files
-                .iter()
-                .map(|f| ChangedFile {
-                    path: f.path.clone(),
-                    from: f.from.clone(),
-                    before: f.before.clone(),
-                    after: f.after.clone(),
-                    unfinished: f.unfinished,
-                })
-                .collect(),
-        })
+        .map(|e| listed(e, &all, &undone))
         .collect();
     Ok(HistoryResult {
         truncated: changes.next().is_some(),
@@ -156,6 +145,38 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
         foreign,
         journal_off: None,
     })
+}
+
+/// The change `e` as listed, `all` the journal's entries (oldest first) and `undone` those
+/// taken back.
+pub fn listed(
+    e: &Entry,
+    all: &[(String, Entry)],
+    undone: &std::collections::HashSet<String>,
+) -> Change {
+    let stat = journal::stat(e, all);
+    Change {
+        id: e.id.clone(),
+        time: e.time.clone(),
+        tool: e.tool.clone(),
+        session: e.session.clone(),
+        undoes: e.undoes.clone(),
+        undone: undone.contains(&e.id),
+        files: e
+            .files
+            .iter()
+            .zip(stat)
+            .map(|(f, stat)| ChangedFile {
+                path: f.path.clone(),
+                from: f.from.clone(),
+                before: f.before.clone(),
+                after: f.after.clone(),
+                unfinished: f.unfinished,
+                added: stat.map(|s| s.added),
+                removed: stat.map(|s| s.removed),
+            })
+            .collect(),
+    }
 }
 
 /// Whether `path` is `within` or below it (the root, `""`, holds everything).

@@ -28,6 +28,7 @@ mod refuse;
 pub mod registry;
 pub mod schema;
 mod search;
+mod show;
 mod textfile;
 mod undo;
 mod walked;

@@ -273,7 +273,9 @@ fn move_file(
             .as_ref()
             .map_or(Replace::Never, |_| Replace::Allowed);
         let change = Change::of(MoveRequest::TOOL, vec![planned]);
-        let moved = approved.commit(change, vec![None], |_, dirty| {
+        // The content moves as it is: no line is added or removed.
+        let stat = Some(crate::text::diff::Stat::default());
+        let moved = approved.counted(vec![stat]).commit(change, vec![None], |_, dirty| {
             ctx.ws.rename_into(from, to, replace, dirty).map_err(|e| match e {
                 Error::AlreadyExists => Refusal::new(
                     Code::AlreadyExists,

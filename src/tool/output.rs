@@ -14,6 +14,7 @@ pub use super::list::ListResult;
 pub use super::move_file::MoveResult;
 pub use super::read::ReadResult;
 pub use super::search::{Match, SearchResult};
+pub use super::show::ShowResult;
 pub use super::undo::UndoResult;
 pub use super::write::WriteResult;
 
@@ -30,6 +31,7 @@ pub enum Output {
     Delete(DeleteResult),
     Move(MoveResult),
     History(HistoryResult),
+    Show(ShowResult),
     Undo(UndoResult),
     Apply(ApplyResult),
     /// `stitch config check`'s report.

@@ -7,7 +7,8 @@ use serde_json::Value;
 use super::args::Request;
 use super::output::Output;
 use super::{
-    apply, delete, edit, glob, history, list, move_file, read, schema, search, undo, write, Context,
+    apply, delete, edit, glob, history, list, move_file, read, schema, search, show, undo, write,
+    Context,
 };
 use crate::refusal::{Code, Outcome};
 
@@ -25,6 +26,7 @@ pub mod names {
     pub const LIST_CHANGES: &str = "list_changes";
     pub const UNDO_CHANGE: &str = "undo_change";
     pub const APPLY_PATCH: &str = "apply_patch";
+    pub const SHOW_CHANGE: &str = "show_change";
 }
 
 /// What a host may assume of a tool before calling it (MCP's tool annotations).
@@ -212,6 +214,13 @@ const HISTORY_REFUSALS: &[Code] = &[
     Code::InvalidConfig,
 ];
 
+const SHOW_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::NotFound,
+    Code::TooLarge,
+    Code::InvalidConfig,
+];
+
 const UNDO_REFUSALS: &[Code] = &[
     Code::InvalidArgument,
     Code::InvalidPath,
@@ -375,6 +384,19 @@ pub const TOOLS: &[ToolSpec] = &[
         output: schema::of_output::<history::HistoryResult>,
         refusals: HISTORY_REFUSALS,
         run: |ctx, arguments| history::run(ctx, arguments).map(Output::History),
+    },
+    ToolSpec {
+        name: show::ShowRequest::TOOL,
+        command: "show",
+        title: "Show a change",
+        annotations: READS,
+        carries_content: false,
+        stdin_only_when_asked: false,
+        description: show::ShowRequest::DESCRIPTION,
+        schema: schema::of::<show::ShowRequest>,
+        output: schema::of_output::<show::ShowResult>,
+        refusals: SHOW_REFUSALS,
+        run: |ctx, arguments| show::run(ctx, arguments).map(Output::Show),
     },
     ToolSpec {
         name: undo::UndoRequest::TOOL,

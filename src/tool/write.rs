@@ -38,7 +38,7 @@ pub struct WriteRequest {
 
 impl Request for WriteRequest {
     const TOOL: &'static str = super::registry::names::WRITE_FILE;
-    const DESCRIPTION: &'static str = "Create a file with the given content, creating missing parent directories (named in createdDirectories), atomically. An existing file is replaced only with overwrite: true or a matching expectedSha256 (or, in a session, when this session read its current version). Returns path, sha256, bytes, created, createdDirectories, applied, previousSha256; content equal to the file's leaves it untouched and says unchanged: true with applied: false. Refusals: ALREADY_EXISTS (read the file, then pass overwrite: true or its sha256 as expectedSha256, or change it with edit_file); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, the file was never read: read the file, then retry); NOT_A_FILE (the path is a directory); NOT_A_DIRECTORY (a parent component is a file: pick another path); TOO_LARGE (split the content); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); DENIED (policy, .git/ or .stitch/: leave it alone, or satisfy details.reason); BUSY (retry).";
+    const DESCRIPTION: &'static str = "Create a file with the given content, creating missing parent directories (named in createdDirectories), atomically. An existing file is replaced only with overwrite: true or a matching expectedSha256 (or, in a session, when this session read its current version). Returns path, sha256, bytes, created, createdDirectories, applied, id (the journal entry, for show_change and undo_change), previousSha256; content equal to the file's leaves it untouched and says unchanged: true with applied: false. Refusals: ALREADY_EXISTS (read the file, then pass overwrite: true or its sha256 as expectedSha256, or change it with edit_file); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, the file was never read: read the file, then retry); NOT_A_FILE (the path is a directory); NOT_A_DIRECTORY (a parent component is a file: pick another path); TOO_LARGE (split the content); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); DENIED (policy, .git/ or .stitch/: leave it alone, or satisfy details.reason); BUSY (retry).";
     const FIELDS: &'static [&'static str] =
         &["path", "content", "overwrite", "expectedSha256", "dryRun"];
 }
@@ -145,12 +145,10 @@ fn write_once(
     // Content equal to the file's (same digest, so same bytes) is not rewritten: the
     // inode and mtime stay, and no build sees a change.
     let unchanged = previous.as_deref() == Some(sha256.as_str());
+    let mut id = None;
     match approved {
         Some(approved) if unchanged => approved.unchanged(&location.real, &sha256),
         Some(approved) => {
-            ctx.ws
-                .create_dirs(&location.missing_dirs)
-                .map_err(|e| refuse::path(ctx, &shown, e))?;
             let base = replaced.as_ref().map(|(file, _)| file);
             let keep = base.map_or(Keep::Nothing, |file| Keep::File {
                 location,
@@ -158,7 +156,7 @@ fn write_once(
                 bytes: None,
             });
             let record = FileRecord::write(&location.real, previous.clone(), Some(sha256.clone()));
-            publish(
+            id = publish(
                 ctx,
                 approved,
                 location,
@@ -177,6 +175,7 @@ fn write_once(
         created: previous.is_none(),
         created_directories: location.missing_dirs.clone(),
         applied: !req.dry_run && !unchanged,
+        id,
         previous_sha256: previous,
         unchanged,
         diff,
@@ -195,6 +194,10 @@ pub struct WriteResult {
     /// Whether the file was written: false on a dry run, and when it already held the
     /// content (`unchanged`).
     pub applied: bool,
+    /// The journal entry, for undo_change and show_change (absent when nothing was
+    /// written, or with the journal off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// The digest of the file replaced, when one was.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_sha256: Option<String>,
@@ -209,8 +212,11 @@ pub struct WriteResult {
     pub diff: Option<String>,
 }
 
-/// Stages the new content, then commits it — over `base`, the file replaced, only while
-/// it is still as it was read.
+/// The largest file a write reads again to count the lines it replaces.
+const STAT_BYTES: u64 = 8 << 20;
+
+/// Makes the missing directories, stages the new content, then commits it — over `base`,
+/// the file replaced, only while it is still as it was read; the journal entry's id.
 fn publish(
     ctx: &Context,
     approved: Approved<'_>,
@@ -218,7 +224,7 @@ fn publish(
     (bytes, mode): (&[u8], WriteMode),
     planned: Planned<'_>,
     base: Option<&crate::workspace::OpenFile>,
-) -> Outcome<()> {
+) -> Outcome<Option<String>> {
     let shown = location.shown.as_str();
     let failed = |e: Error| match e {
         Error::AlreadyExists => Refusal::new(
@@ -229,6 +235,9 @@ fn publish(
         .into(),
         other => refuse::path(ctx, shown, other),
     };
+    ctx.ws
+        .create_dirs(&location.missing_dirs)
+        .map_err(|e| refuse::path(ctx, shown, e))?;
     let mut staged = ctx
         .ws
         .stage(location, &[bytes], None, mode)
@@ -238,13 +247,33 @@ fn publish(
     }
     let result = planned.record.after.clone().unwrap_or_default();
     let change = Change::of(WriteRequest::TOOL, vec![planned]).keeping(&result, vec![bytes]);
-    approved.commit(change, vec![Some(staged)], |staged, dirty| {
-        for one in staged.into_iter().flatten() {
-            one.publish_into(dirty).map_err(failed)?;
-        }
-        Ok(())
-    })?;
-    Ok(())
+    let stat = stat(ctx, location, base.map(|file| file.size), bytes);
+    approved
+        .counted(vec![stat])
+        .commit(change, vec![Some(staged)], |staged, dirty| {
+            for one in staged.into_iter().flatten() {
+                one.publish_into(dirty).map_err(failed)?;
+            }
+            Ok(())
+        })
+}
+
+/// The lines the write adds and removes, when the file replaced (of `replacing` bytes,
+/// if any) and the new content are text. A replaced file over [`STAT_BYTES`] is not read
+/// again for it: the entry then has no count.
+fn stat(
+    ctx: &Context,
+    location: &Location,
+    replacing: Option<u64>,
+    bytes: &[u8],
+) -> Option<crate::text::diff::Stat> {
+    match replacing {
+        None => return crate::text::diff::stat_bytes(b"", bytes),
+        Some(size) if size > STAT_BYTES || bytes.len() as u64 > STAT_BYTES => return None,
+        Some(_) => {}
+    }
+    let loaded = textfile::load_any(ctx, location).ok()?.ok()?;
+    crate::text::diff::stat_bytes(loaded.bytes(), bytes)
 }
 
 /// The write as a unified diff, for text output: the old text is read for it only then.

@@ -170,7 +170,9 @@ fn a_move_then_an_edit_of_the_new_path_is_one_change() {
             "path": "app/main.py",
             "from": "src/app.py",
             "before": null,
-            "after": sha256sum(b"def welcome():\n    print(\"hi\")\n")
+            "after": sha256sum(b"def welcome():\n    print(\"hi\")\n"),
+            "added": 1,
+            "removed": 1
         }])
     );
 }
@@ -394,11 +396,12 @@ fn a_changes_list_applied_already_is_a_success_with_ok_if_applied() {
         {"op": "delete", "path": "old.txt"},
         {"op": "write", "path": "n.txt", "content": "n\n"},
     ]);
-    ws.stitch("apply", &json!({"changes": changes})).ok();
+    let first = ws.stitch("apply", &json!({"changes": changes}));
+    let id = &first.ok()["id"];
     let again = ws.stitch("apply", &json!({"changes": changes, "okIfApplied": true}));
     assert_eq!(
         again.ok(),
-        &json!({"dialect": "changes", "applied": false, "alreadyApplied": true, "changes": []})
+        &json!({"dialect": "changes", "applied": false, "alreadyApplied": true, "appliedBy": id, "changes": []})
     );
 }
 

@@ -357,10 +357,13 @@ fn history_of_b(ws: &TestWorkspace, id: &Value, changed: Option<usize>) -> Value
         .chain(std::iter::once(&EXTRA))
         .enumerate()
         .map(|(i, path)| {
+            // Each file's version line changes; the extra file is added, one line.
             let mut file = json!({
                 "path": path,
                 "before": a[i].as_deref().map(sha256),
                 "after": b[i].as_deref().map(sha256),
+                "added": 1,
+                "removed": u64::from(a[i].is_some()),
             });
             if changed == Some(i) {
                 file["unfinished"] = json!(true);

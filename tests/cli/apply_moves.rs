@@ -90,7 +90,10 @@ fn one_record_and_undone(ws: &TestWorkspace, from: &str, to: &str, old: &str, ne
             "path": to,
             "from": from,
             "before": null,
-            "after": sha256sum(new.as_bytes())
+            "after": sha256sum(new.as_bytes()),
+            // OLD and NEW differ in one line.
+            "added": 1,
+            "removed": 1
         }])
     );
     let undo = ws.run(&["undo"]);

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::support::{sha256sum, TestWorkspace, SHA256};
+use crate::support::{sha256sum, TestWorkspace, SHA256, STRING};
 
 const SOURCE: &str = "fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n";
 
@@ -24,6 +24,7 @@ fn a_single_edit_replaces_the_snippet() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": STRING,
             "baseSha256": SHA256,
             "bytes": 50,
             "diff": "--- a/src/main.rs\n+++ b/src/main.rs\n@@ -1,4 +1,4 @@\n fn main() {\n-    let x = 1;\n+    let x = 2;\n     println!(\"{x}\");\n }\n",
@@ -217,6 +218,7 @@ fn a_miss_offers_the_exact_text_and_retrying_with_it_succeeds() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": STRING,
             "baseSha256": SHA256,
             "bytes": 80,
             "diff": "--- a/greet.py\n+++ b/greet.py\n@@ -1,5 +1,5 @@\n def greet():\n-    name = 'world'\n+    name = 'there'\n     print('hello', name)\n \n def other():\n",

@@ -24,3 +24,6 @@ mod links;
 mod guarded;
 // An undo merges as git revert does, or names the overlapping lines and later changes.
 mod merge;
+// `stitch show` and `history --stat` on every tool's changes, an id on every result,
+// appliedBy on one already applied, and --no-diff.
+mod show;

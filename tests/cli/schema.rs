@@ -6,14 +6,14 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 use stitch::refusal::Code;
 
-use crate::support::{TestWorkspace, SHA256};
+use crate::support::{TestWorkspace, SHA256, STRING};
 
 // Each host format obeys its host's rules; strict requests with nulls work.
 mod hosts;
 // A real success's data validates against the tool's outputSchema.
 mod output;
 
-const TOOLS: [&str; 11] = [
+const TOOLS: [&str; 12] = [
     "read_file",
     "write_file",
     "edit_file",
@@ -24,6 +24,7 @@ const TOOLS: [&str; 11] = [
     "delete_file",
     "move_file",
     "list_changes",
+    "show_change",
     "undo_change",
 ];
 
@@ -208,7 +209,7 @@ fn descriptions_name_exactly_the_codes_that_exist() {
 }
 
 /// The MCP format carries what hosts show in approval prompts: a title, and annotations
-/// that say which tools only read (read, list, glob, search, history) and which may
+/// that say which tools only read (read, list, glob, search, history, show) and which may
 /// replace content (write, edit, delete, move, undo).
 #[test]
 fn mcp_definitions_carry_titles_and_annotations() {
@@ -230,6 +231,7 @@ fn mcp_definitions_carry_titles_and_annotations() {
         ("delete_file", "Delete a file", false, true, false),
         ("move_file", "Move a file", false, true, false),
         ("list_changes", "List changes", true, false, true),
+        ("show_change", "Show a change", true, false, true),
         ("undo_change", "Undo a change", false, true, false),
     ];
     let listed: Vec<&str> = tools["tools"]
@@ -281,6 +283,7 @@ fn null_is_an_absent_field() {
             "replacements": 1,
             "bytes": 6,
             "applied": true,
+            "id": STRING,
             "diff": "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+gamma\n",
         }
     }));

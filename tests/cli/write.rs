@@ -6,7 +6,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
 use serde_json::json;
 
-use crate::support::{names_in, sha256sum, TestWorkspace, SHA256};
+use crate::support::{names_in, sha256sum, TestWorkspace, SHA256, STRING};
 
 #[test]
 fn creates_a_file_and_its_missing_parents() {
@@ -21,6 +21,7 @@ fn creates_a_file_and_its_missing_parents() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": STRING,
             "bytes": 14,
             "created": true,
             "createdDirectories": ["a/b", "a/b/c"],
@@ -74,6 +75,7 @@ fn overwrite_replaces_and_reports_the_previous_digest() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": STRING,
             "bytes": 9,
             "created": false,
             "createdDirectories": [],

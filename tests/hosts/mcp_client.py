@@ -21,7 +21,8 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
 TOOLS = ["read_file", "write_file", "edit_file", "list_directory", "glob", "search_files",
-         "apply_patch", "delete_file", "move_file", "list_changes", "undo_change"]
+         "apply_patch", "delete_file", "move_file", "list_changes", "show_change",
+         "undo_change"]
 FAILURES: list[str] = []
 
 
@@ -63,7 +64,7 @@ async def checks(stitch: str, era: str, root: Path, errlog_path: Path) -> None:
                 check(f"[{era}] instructions are given", bool(session.instructions))
 
                 listed = await session.list_tools()
-                check(f"[{era}] tools/list names the eleven tools",
+                check(f"[{era}] tools/list names the twelve tools",
                       [t.name for t in listed.tools] == TOOLS, [t.name for t in listed.tools])
                 printed = json.loads(subprocess.run(
                     [stitch, "schema", "--format", "mcp"], capture_output=True, check=True).stdout)
@@ -74,8 +75,10 @@ async def checks(stitch: str, era: str, root: Path, errlog_path: Path) -> None:
                 check(f"[{era}] read_file is read-only, edit_file destructive",
                       annotations["read_file"].read_only_hint is True
                       and annotations["edit_file"].destructive_hint is True)
-                check(f"[{era}] list_changes is read-only; delete, move and undo destructive",
+                check(f"[{era}] list_changes and show_change are read-only; delete, move and "
+                      "undo destructive",
                       annotations["list_changes"].read_only_hint is True
+                      and annotations["show_change"].read_only_hint is True
                       and all(annotations[t].destructive_hint is True
                               for t in ("delete_file", "move_file", "undo_change")))
 

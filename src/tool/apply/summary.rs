@@ -10,9 +10,10 @@ use crate::workspace::Location;
 
 use super::super::edit::MAX_DIFF_BYTES;
 use super::super::journal::FileRecord;
-use super::build::{Body, Built, Held, Original, Slot, Step};
+use super::build::{Body, Built, Held, Original, Slot, Step, Tree};
 use super::mode::executable_mode;
 use super::{Changed, HunkPlaced};
+use crate::text::diff::Stat;
 
 /// Digests of the texts a summary has hashed, found again by their content: a file's new
 /// text is both its change's `sha256` and its journal record's `after`, and an original's
@@ -181,4 +182,28 @@ fn records<'a>(
         }
     }
     records
+}
+
+/// The lines the change adds to and removes from the file of `record`, from its original
+/// (for a move that changed the content, its source's) to what the change leaves there;
+/// `None` when either is not text. A file moved as it is gains and loses nothing.
+pub fn stat(
+    record: &FileRecord,
+    originals: &BTreeMap<String, Original>,
+    tree: &Tree,
+) -> Option<Stat> {
+    let new = match tree.get(&record.path).map(|slot| &slot.held) {
+        Some(Held::Text(text)) => text.as_str(),
+        Some(Held::Opaque) => return None,
+        Some(Held::Absent) | None => "",
+    };
+    let old = match (&record.from, &record.from_before) {
+        (Some(_), None) => new,
+        (Some(from), Some(_)) => originals.get(from)?.text()?,
+        (None, _) => match originals.get(&record.path) {
+            Some(original) => original.text()?,
+            None => "",
+        },
+    };
+    Some(crate::text::diff::stat(old, new))
 }

@@ -130,17 +130,14 @@ fn edit_loaded(
         (sha256_hex(loaded.bytes()), applied, None)
     };
     // A session's read at another version: the edit may still land by region (§6).
-    let by_region = match region::check(
+    let by_region = region::check(
         ctx,
         location,
         (loaded.bytes(), &base_sha256),
         req.expected_sha256.as_deref(),
         applied.as_ref().ok().map(|(edited, _)| edited),
-    ) {
-        Some(Err(stale)) => return Err(stale.into()),
-        Some(Ok(by_region)) => Some(by_region),
-        None => None,
-    };
+    )
+    .transpose()?;
     let mut version = Version::of(location, Some(&base_sha256))
         .edited()
         .expecting(req.expected_sha256.as_deref());
@@ -151,18 +148,7 @@ fn edit_loaded(
     let (edited, sha256) = applied?;
     let bytes = edited.len();
     if bytes as u64 > ctx.limits.max_file_bytes {
-        return Err(Refusal::new(
-            Code::TooLarge,
-            format!(
-                "The edit would make `{shown}` {bytes} bytes, over the limit of {}",
-                ctx.limits.max_file_bytes
-            ),
-        )
-        .with(key::PATH, shown.as_str())
-        .with("bytes", bytes)
-        .with("limit", ctx.limits.max_file_bytes)
-        .with(key::FIELD, "result")
-        .into());
+        return Err(too_large(&shown, bytes, ctx.limits.max_file_bytes).into());
     }
     let diff = edited.diff(&shown, MAX_DIFF_BYTES);
     let payload = Payload {
@@ -176,9 +162,10 @@ fn edit_loaded(
         ..Payload::of(ctx, EditRequest::TOOL, req.dry_run)
     };
     let approved = checked.authorize(&shown, &payload)?;
+    let mut id = None;
     if let Some(approved) = approved.filter(|_| !edited.is_unchanged()) {
         let versions = (base_sha256.as_str(), sha256.as_str());
-        publish(
+        id = publish(
             ctx,
             approved,
             (location, loaded),
@@ -191,6 +178,15 @@ fn edit_loaded(
     }
     // Every item already applied: nothing was (or would be) written.
     let already_applied = edited.already_applied.len() == items.len();
+    let applied_by = already_applied
+        .then(|| {
+            let edits: Vec<(&str, &str)> = items
+                .iter()
+                .map(|item| (item.old_text.as_str(), item.new_text.as_str()))
+                .collect();
+            journal::applied_by(ctx, &location.real, &edits, loaded.text())
+        })
+        .flatten();
     let result = EditResult {
         path: shown,
         base_sha256,
@@ -198,10 +194,12 @@ fn edit_loaded(
         replacements: edited.replacements,
         bytes,
         applied: !req.dry_run && !already_applied,
+        id,
         diff: diff.text,
         diff_truncated: diff.truncated,
         line_endings: edited.crlf_converted.then(|| "crlf".to_owned()),
         already_applied,
+        applied_by,
         skipped_edits: if multi && !already_applied {
             edited.already_applied.clone()
         } else {
@@ -211,6 +209,18 @@ fn edit_loaded(
         foreign_changes: by_region.map(|r| r.foreign).unwrap_or_default(),
     };
     Ok(result)
+}
+
+/// `TOO_LARGE`: the edit would make the file `bytes` long, over `limit`.
+fn too_large(shown: &str, bytes: usize, limit: u64) -> Refusal {
+    Refusal::new(
+        Code::TooLarge,
+        format!("The edit would make `{shown}` {bytes} bytes, over the limit of {limit}"),
+    )
+    .with(key::PATH, shown)
+    .with("bytes", bytes)
+    .with("limit", limit)
+    .with(key::FIELD, "result")
 }
 
 /// What a session's ledger keeps of an edit it made: after an edit by region, the lines
@@ -252,6 +262,10 @@ pub struct EditResult {
     pub bytes: usize,
     /// False on a dry run.
     pub applied: bool,
+    /// The journal entry, for undo_change and show_change (absent when nothing was
+    /// written, or with the journal off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// A unified diff of the change, bounded in size.
     pub diff: String,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -262,6 +276,10 @@ pub struct EditResult {
     /// With `okIfApplied`: every edit was already applied, so nothing changed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub already_applied: bool,
+    /// With `alreadyApplied`: the journal entry of the change that applied it, when the
+    /// journal holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applied_by: Option<String>,
     /// With `okIfApplied` and `edits`: the items skipped as already applied while the
     /// others applied.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -278,7 +296,8 @@ pub struct EditResult {
 }
 
 /// Stages the edited text (unless `staged` holds it already) and syncs it, then journals
-/// the edit (`versions`: the digests before and after) and publishes it.
+/// the edit (`versions`: the digests before and after) and publishes it; the journal
+/// entry's id.
 fn publish(
     ctx: &Context,
     approved: Approved<'_>,
@@ -287,7 +306,7 @@ fn publish(
     staged: Option<Result<Staged<'_>, workspace::Error>>,
     items: &[EditItem],
     (before, after): (&str, &str),
-) -> Outcome<()> {
+) -> Outcome<Option<String>> {
     let failed = |e| refuse::path(ctx, &location.shown, e);
     // Staged early (a large file), it is synced already; else it syncs beside the entry.
     let staged = match staged {
@@ -333,13 +352,16 @@ fn publish(
         results: Vec::new(),
     }
     .keeping(after, edited.parts().to_vec());
-    approved.commit(change, vec![Some(staged)], |staged, dirty| {
-        for one in staged.into_iter().flatten() {
-            one.publish_into(dirty).map_err(failed)?;
-        }
-        Ok(())
-    })?;
-    Ok(())
+    let stat =
+        crate::text::diff::stat_splice(edited.original, edited.head, &edited.middle, edited.tail);
+    approved
+        .counted(vec![Some(stat)])
+        .commit(change, vec![Some(staged)], |staged, dirty| {
+            for one in staged.into_iter().flatten() {
+                one.publish_into(dirty).map_err(failed)?;
+            }
+            Ok(())
+        })
 }
 
 /// The edited text in a temp file, not yet synced nor visible, keeping the file's mode

@@ -7,6 +7,8 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
+pub use crate::text::diff::Stat;
+
 /// The most bytes an entry file may hold; a larger one was not written by stitch.
 pub const MAX_ENTRY_BYTES: u64 = 1 << 20;
 
@@ -31,6 +33,11 @@ pub struct Entry {
     /// edit can be recognised as applied (`okIfApplied`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub edits: Vec<[String; 2]>,
+    /// The lines each file of `files` gained and lost, in the same order (`None` for a
+    /// file that is not text), counted when the change was made: what `history --stat`
+    /// shows long after the versions are gone. Empty when the change did not count them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stat: Vec<Option<Stat>>,
     /// Each new version of the change is kept under `pending/` beside the entry (as
     /// [`new_version_name`] names it) until it is published, so that a change past its
     /// commit point — this entry durable — is finished by the next call if its process
@@ -179,17 +186,63 @@ pub enum Found {
     Torn,
 }
 
-/// Tells what `bytes`, the file of the entry `id`, holds ([`Found`]).
+/// Tells what `bytes`, the file of the entry `id`, holds ([`Found`]). An entry another
+/// key wrote — or a later stitch, with fields this one does not know — is any JSON object
+/// under a tag line naming this id; what it keeps is read from it where it can be.
 #[must_use]
 pub fn classify(bytes: &[u8], key: &[u8], root: &[u8], id: &str) -> Found {
     if let Some(entry) = decode(bytes, key, root, id) {
         return Found::Ours(entry);
     }
-    let parsed = memchr::memchr(b'\n', bytes)
+    let Some(body) = memchr::memchr(b'\n', bytes)
         .filter(|&newline| unhex(&bytes[..newline]).is_some())
-        .and_then(|newline| serde_json::from_slice::<Entry>(&bytes[newline + 1..]).ok())
-        .filter(|entry| entry.id == id);
-    parsed.map_or(Found::Torn, Found::Foreign)
+        .map(|newline| &bytes[newline + 1..])
+    else {
+        return Found::Torn;
+    };
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {
+        return Found::Torn;
+    };
+    if value.get("id").and_then(serde_json::Value::as_str) != Some(id) {
+        return Found::Torn;
+    }
+    // The versions it names, as far as they can be told.
+    let files = value
+        .get("files")
+        .and_then(serde_json::Value::as_array)
+        .map(|files| {
+            files
+                .iter()
+                .map(|f| {
+                    let text = |name: &str| {
+                        f.get(name)
+                            .and_then(serde_json::Value::as_str)
+                            .map(str::to_owned)
+                    };
+                    FileRecord {
+                        from_before: text("fromBefore"),
+                        ..FileRecord::write(
+                            &text("path").unwrap_or_default(),
+                            text("before"),
+                            text("after"),
+                        )
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Found::Foreign(Entry {
+        id: id.to_owned(),
+        time: String::new(),
+        tool: String::new(),
+        session: None,
+        undoes: None,
+        files,
+        edits: Vec::new(),
+        roll_forward: false,
+        record_only: false,
+        stat: Vec::new(),
+    })
 }
 
 fn unhex(hex: &[u8]) -> Option<Vec<u8>> {
@@ -293,6 +346,7 @@ mod tests {
                 link: None,
             }],
             edits: Vec::new(),
+            stat: Vec::new(),
             roll_forward: false,
             record_only: false,
         }
@@ -330,6 +384,16 @@ mod tests {
             classify(b"junk", b"key", b"/root", id),
             Found::Torn
         ));
+        // A later stitch's entry, with a field this one does not know: foreign, and what
+        // it keeps still told, never torn.
+        let later = format!(
+            "{}\n{{\"id\":\"{id}\",\"files\":[{{\"path\":\"a\",\"before\":\"x\",\"after\":null,\"new\":1}}],\"newField\":true}}",
+            "0".repeat(64)
+        );
+        match classify(later.as_bytes(), b"key", b"/root", id) {
+            Found::Foreign(entry) => assert_eq!(entry.files[0].before.as_deref(), Some("x")),
+            other => panic!("{other:?}"),
+        }
         let other_id = "00000000000000000002";
         assert!(matches!(
             classify(&bytes, b"key", b"/root", other_id),

@@ -173,7 +173,8 @@ pub struct About {
 /// Writes the entry of a change by `tool` to `files`, keeping each version before, once
 /// every check has passed and just before publishing: the entry written, with what syncs
 /// it (which must succeed before anything is published); `None` when the journal is off.
-/// The change's new versions `staged` (one per file of `files`, `None` for a file the
+/// `stat` holds the lines each file gained and lost, as the tool counted them (empty when
+/// it did not). The change's new versions `staged` (one per file of `files`, `None` for a file the
 /// change removes or moves; empty for a change of one file) are each kept under `pending/` beside
 /// the entry, which says so (`rollForward`), so that once the entry is durable the
 /// change can be finished by a later call if this process dies. Where a new version
@@ -182,7 +183,7 @@ pub struct About {
 pub fn prepare<'w, 'p>(
     ctx: &'w Context,
     tool: &str,
-    files: Vec<Planned<'p>>,
+    (files, stat): (Vec<Planned<'p>>, Vec<Option<entry::Stat>>),
     (about, results): (&About, u64),
     staged: &mut [Option<Staged<'_>>],
 ) -> Outcome<Option<(Pending, Unsynced<'w>, Vec<Linked<'p>>)>> {
@@ -193,36 +194,13 @@ pub fn prepare<'w, 'p>(
     // keeps versions and names them.
     let shared = crate::lock::journal_shared(&ctx.ws, &ctx.wait)
         .map_err(|e| refuse::lock(ctx, ".stitch/journal", e))?;
-    let mut records = Vec::with_capacity(files.len());
-    let mut linked = Vec::new();
-    let mut kept_bytes = results;
-    for Planned { mut record, keep } in files {
-        if let (
-            Keep::File {
-                location,
-                file,
-                bytes,
-            },
-            Some(before),
-        ) = (keep, record.before.as_ref().or(record.from_before.as_ref()))
-        {
-            let kept = ctx
-                .ws
-                .keep_version(location, file, before, bytes)
-                .map_err(|e| state_failure(ctx, e))?;
-            record.bytes = file.size;
-            record.mode = Some(file.mode & 0o7777);
-            kept_bytes += record.bytes;
-            if kept == Kept::Linked {
-                linked.push(Linked {
-                    sha: before.clone(),
-                    file,
-                    bytes,
-                });
-            }
-        }
-        records.push(record);
-    }
+    let (records, linked, kept_bytes) = keep_before(ctx, files)?;
+    let kept_bytes = kept_bytes + results;
+    // An undo that counted nothing itself keeps its change's counts, the other way round.
+    let stat = match &about.undoes {
+        Some(target) if stat.is_empty() => undo_stat(ctx, keyed, &records, target),
+        _ => stat,
+    };
     let mut nanos = time::now_nanos();
     let session = ctx.session.as_ref().map(|s| s.id().to_owned());
     let mut rolling = staged.iter().any(Option::is_some);
@@ -234,6 +212,7 @@ pub fn prepare<'w, 'p>(
         undoes: about.undoes.clone(),
         files: records.clone(),
         edits: about.edits.clone(),
+        stat: stat.clone(),
         roll_forward: rolling,
         record_only: false,
     };
@@ -295,6 +274,46 @@ pub fn prepare<'w, 'p>(
     }
 }
 
+/// Keeps the version before of each file of `files` that has one: its records (with the
+/// size and mode kept), the versions kept by a hard link (looked at again after the
+/// publish), and the bytes kept.
+fn keep_before<'p>(
+    ctx: &Context,
+    files: Vec<Planned<'p>>,
+) -> Outcome<(Vec<FileRecord>, Vec<Linked<'p>>, u64)> {
+    let mut records = Vec::with_capacity(files.len());
+    let mut linked = Vec::new();
+    let mut kept_bytes = 0u64;
+    for Planned { mut record, keep } in files {
+        if let (
+            Keep::File {
+                location,
+                file,
+                bytes,
+            },
+            Some(before),
+        ) = (keep, record.before.as_ref().or(record.from_before.as_ref()))
+        {
+            let kept = ctx
+                .ws
+                .keep_version(location, file, before, bytes)
+                .map_err(|e| state_failure(ctx, e))?;
+            record.bytes = file.size;
+            record.mode = Some(file.mode & 0o7777);
+            kept_bytes += record.bytes;
+            if kept == Kept::Linked {
+                linked.push(Linked {
+                    sha: before.clone(),
+                    file,
+                    bytes,
+                });
+            }
+        }
+        records.push(record);
+    }
+    Ok((records, linked, kept_bytes))
+}
+
 /// With the journal off or without a key, a change of several files whose new versions
 /// are staged still writes an entry that records it (§11: crash atomicity never depends
 /// on the journal): its new versions kept beside it, nothing of the versions before, the
@@ -321,6 +340,7 @@ fn record_only<'w, 'p>(
         undoes: None,
         files: records.clone(),
         edits: Vec::new(),
+        stat: Vec::new(),
         roll_forward: true,
         record_only: true,
     };
@@ -603,16 +623,29 @@ pub fn shows_applied(
     new_text: &str,
     current_text: &str,
 ) -> bool {
-    let Ok(keyed) = keyed(ctx) else {
-        return false;
-    };
-    let Ok((all, _)) = entries(ctx, keyed, Shelf::Entries) else {
-        return false;
-    };
-    let wanted = [
-        crate::digest::sha256_hex(old_text.as_bytes()),
-        crate::digest::sha256_hex(new_text.as_bytes()),
-    ];
+    applied_by(ctx, real, &[(old_text, new_text)], current_text).is_some()
+}
+
+/// The newest change in the journal (not taken back) that applied every edit of `edits`
+/// (each an `oldText` and its `newText`) to the file at the real path `real`, whose result
+/// is still in `current_text`: the change an "already applied" result names.
+pub fn applied_by(
+    ctx: &Context,
+    real: &str,
+    edits: &[(&str, &str)],
+    current_text: &str,
+) -> Option<String> {
+    let keyed = keyed(ctx).ok()?;
+    let (all, _) = entries(ctx, keyed, Shelf::Entries).ok()?;
+    let wanted: Vec<[String; 2]> = edits
+        .iter()
+        .map(|(old, new)| {
+            [
+                crate::digest::sha256_hex(old.as_bytes()),
+                crate::digest::sha256_hex(new.as_bytes()),
+            ]
+        })
+        .collect();
     let undone = undone(&all);
     let now = crate::digest::sha256_hex(current_text.as_bytes());
     // The result is still there when the file is the version the edit wrote, or when its
@@ -620,19 +653,47 @@ pub fn shows_applied(
     // by other edits): a file changed back by hand, with newText elsewhere, is not.
     let still_there = |after: Option<&String>| {
         after == Some(&now)
-            || crate::text::matching::locate(current_text, new_text, "")
-                .offsets
-                .len()
-                == 1
-                && !crate::text::applied::old_still_there(current_text, old_text, new_text)
+            || edits.iter().all(|(old_text, new_text)| {
+                crate::text::matching::locate(current_text, new_text, "")
+                    .offsets
+                    .len()
+                    == 1
+                    && !crate::text::applied::old_still_there(current_text, old_text, new_text)
+            })
     };
-    all.iter().rev().any(|(_, e)| {
+    all.iter()
+        .rev()
+        .find(|(_, e)| {
+            !undone.contains(&e.id)
+                && wanted.iter().all(|w| e.edits.contains(w))
+                && e.files
+                    .iter()
+                    .any(|f| f.path == real && still_there(f.after.as_ref()))
+        })
+        .map(|(_, e)| e.id.clone())
+}
+
+/// The newest change in the journal (not taken back) whose result every file of `files`
+/// (real paths) still is, and which touched each of them: the change an "already applied"
+/// patch names.
+pub fn result_of(ctx: &Context, files: &[&str]) -> Option<String> {
+    let keyed = keyed(ctx).ok()?;
+    let (all, _) = entries(ctx, keyed, Shelf::Entries).ok()?;
+    let undone = undone(&all);
+    let (_, entry) = all.iter().rev().find(|(_, e)| {
         !undone.contains(&e.id)
-            && e.edits.contains(&wanted)
-            && e.files
-                .iter()
-                .any(|f| f.path == real && still_there(f.after.as_ref()))
-    })
+            && files.iter().all(|path| {
+                e.files
+                    .iter()
+                    .any(|f| f.path == *path || f.from.as_deref() == Some(path))
+            })
+    })?;
+    entry
+        .files
+        .iter()
+        .flat_map(FileRecord::states_after)
+        .all(|(path, after)| current(ctx, path).is(after))
+        .then(|| entry.id.clone())
 }
 
 /// The ids of the entries in `all` (oldest first) that stand taken back: undone by an
@@ -649,3 +710,77 @@ pub fn undone(all: &[(String, Entry)]) -> std::collections::HashSet<String> {
     }
     undone
 }
+
+/// The lines each file of `entry` gained and lost (in the order of its files): as the
+/// entry kept them, or — for an undo that kept none — its target's, the other way round,
+/// the target found in `all`, as an undo puts each file back to its version before.
+#[must_use]
+pub fn stat(entry: &Entry, all: &[(String, Entry)]) -> Vec<Option<entry::Stat>> {
+    stat_within(entry, all, 0)
+}
+
+/// [`stat`], at most [`STAT_DEPTH`] undos of undos deep.
+fn stat_within(entry: &Entry, all: &[(String, Entry)], depth: usize) -> Vec<Option<entry::Stat>> {
+    if entry.stat.len() == entry.files.len() {
+        return entry.stat.clone();
+    }
+    let target = entry
+        .undoes
+        .as_ref()
+        .filter(|_| depth < STAT_DEPTH)
+        .and_then(|id| all.iter().map(|(_, e)| e).find(|e| e.id == *id));
+    let Some(target) = target else {
+        return vec![None; entry.files.len()];
+    };
+    reversed(&entry.files, target, all, depth)
+}
+
+/// The lines each of `files`, the records of an undo of `target`, gained and lost:
+/// `target`'s, the other way round.
+fn reversed(
+    files: &[FileRecord],
+    target: &Entry,
+    all: &[(String, Entry)],
+    depth: usize,
+) -> Vec<Option<entry::Stat>> {
+    let counted = stat_within(target, all, depth + 1);
+    files
+        .iter()
+        .map(|file| {
+            // The target's record of this file: the same path, or the move this one takes back.
+            let index = target.files.iter().position(|t| match &file.from {
+                Some(from) => t.path == *from && t.from.as_ref() == Some(&file.path),
+                None => t.path == file.path && t.from.is_none(),
+            })?;
+            counted.get(index).copied().flatten().map(|s| entry::Stat {
+                added: s.removed,
+                removed: s.added,
+            })
+        })
+        .collect()
+}
+
+/// The lines each of `files`, the records of an undo of the change `target`, gains and
+/// loses, for its entry: the target's the other way round (empty when none are known).
+fn undo_stat(
+    ctx: &Context,
+    keyed: &Keyed,
+    files: &[FileRecord],
+    target: &str,
+) -> Vec<Option<entry::Stat>> {
+    let Ok((all, _)) = entries(ctx, keyed, Shelf::Entries) else {
+        return Vec::new();
+    };
+    let Some(entry) = all.iter().map(|(_, e)| e).find(|e| e.id == target) else {
+        return Vec::new();
+    };
+    let stat = reversed(files, entry, &all, 0);
+    if stat.iter().all(Option::is_none) {
+        Vec::new()
+    } else {
+        stat
+    }
+}
+
+/// How many undos of undos [`stat`] follows back.
+const STAT_DEPTH: usize = 64;

@@ -55,11 +55,12 @@ impl<'a> Change<'a> {
 /// it: §12's roll forward), the new versions and the entry are synced side by side, then
 /// `publish` publishes each file, handing every directory it touched to the [`Dirty`] it
 /// is given, and each of those is synced once; the entry is committed and the session's
-/// ledger told what each file is now. Returns the entry's id (`None` with the journal
+/// ledger told what each file is now. `stat`, the lines each file gained and lost as the
+/// tool counted them, goes into the entry. Returns the entry's id (`None` with the journal
 /// off).
 pub(super) fn commit<'w>(
     ctx: &'w Context,
-    change: Change<'_>,
+    (change, stat): (Change<'_>, Vec<Option<journal::entry::Stat>>),
     mut staged: Vec<Option<Staged<'w>>>,
     publish: impl FnOnce(Vec<Option<Staged<'w>>>, &mut Dirty) -> Outcome<()>,
 ) -> Outcome<Option<String>> {
@@ -78,7 +79,7 @@ pub(super) fn commit<'w>(
         journal::prepare(
             ctx,
             change.tool,
-            change.files,
+            (change.files, stat),
             (&change.about, results),
             keep,
         )?

@@ -14,6 +14,7 @@
 //! disk without every guard, and a guard added here holds for every tool.
 
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
+use crate::text::diff::Stat;
 use crate::workspace::{Dirty, Location, Staged};
 
 use super::super::payload::Payload;
@@ -177,7 +178,10 @@ impl<'c> Checked<'c> {
     /// written then.
     pub fn authorize(self, shown: &str, payload: &Payload<'_>) -> Outcome<Option<Approved<'c>>> {
         approve::authorize(self.ctx, shown, payload)?;
-        Ok((!payload.dry_run).then_some(Approved { ctx: self.ctx }))
+        Ok((!payload.dry_run).then_some(Approved {
+            ctx: self.ctx,
+            stat: Vec::new(),
+        }))
     }
 }
 
@@ -185,9 +189,19 @@ impl<'c> Checked<'c> {
 #[derive(Debug)]
 pub struct Approved<'c> {
     ctx: &'c Context,
+    /// The lines each file of the change gains and loses, when the tool counted them.
+    stat: Vec<Option<Stat>>,
 }
 
 impl<'c> Approved<'c> {
+    /// This change, with the lines each of its files gains and loses (in the order of the
+    /// change's files; `None` for a file that is not text), kept in its journal entry for
+    /// `history --stat`.
+    #[must_use]
+    pub fn counted(self, stat: Vec<Option<Stat>>) -> Approved<'c> {
+        Approved { stat, ..self }
+    }
+
     /// Journals, syncs, publishes and records `change` ([`commit::commit`]), its new
     /// versions `staged`; returns the journal entry's id.
     pub fn commit<'w>(
@@ -199,7 +213,7 @@ impl<'c> Approved<'c> {
     where
         'c: 'w,
     {
-        commit::commit(self.ctx, change, staged, publish)
+        commit::commit(self.ctx, (change, self.stat), staged, publish)
     }
 
     /// Records that the file at `real` already holds `sha256`, the content asked for, so

@@ -39,6 +39,7 @@ fn edit_at(at: usize) {
         "ok": true,
         "data": {
             "applied": true,
+            "id": STRING,
             "baseSha256": SHA256,
             "bytes": new.len(),
             "diff": STRING,

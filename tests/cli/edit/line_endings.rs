@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::support::{TestWorkspace, SHA256};
+use crate::support::{TestWorkspace, SHA256, STRING};
 
 const CRLF: &str = "[core]\r\n\tname = old\r\n\tmode = fast\r\n[end]\r\n";
 
@@ -21,6 +21,7 @@ fn old_text_copied_with_crlf_gets_new_text_in_crlf() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": STRING,
             "baseSha256": SHA256,
             "bytes": 55,
             "diff": "--- a/c.ini\n+++ b/c.ini\n@@ -1,4 +1,5 @@\n [core]\r\n-\tname = old\r\n+\tname = new\r\n+\towner = me\r\n \tmode = fast\r\n [end]\r\n",
@@ -52,6 +53,7 @@ fn old_text_typed_with_lf_gets_new_text_in_crlf() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": STRING,
             "baseSha256": SHA256,
             "bytes": 42,
             "diff": "--- a/c.ini\n+++ b/c.ini\n@@ -1,4 +1,4 @@\n [core]\r\n \tname = old\r\n-\tmode = fast\r\n+\tmode = slow\r\n [end]\r\n",

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::support::{sha256sum, TestWorkspace, SHA256};
+use crate::support::{sha256sum, TestWorkspace, SHA256, STRING};
 
 const TEXT: &str = "[package]\nname = \"demo\"\nversion = \"1.0.0\"\nedition = \"2021\"\n";
 
@@ -31,6 +31,7 @@ fn the_same_edit_twice_succeeds_the_second_time_and_changes_nothing() {
         "ok": true,
         "data": {
             "alreadyApplied": true,
+            "appliedBy": first.ok()["id"],
             "applied": false,
             "baseSha256": SHA256,
             "bytes": 59,
@@ -107,6 +108,7 @@ fn with_edits_applied_items_are_skipped_and_the_others_apply() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": STRING,
             "baseSha256": SHA256,
             "bytes": 59,
             "diff": "--- a/Cargo.toml\n+++ b/Cargo.toml\n@@ -1,4 +1,4 @@\n [package]\n name = \"demo\"\n version = \"1.1.0\"\n-edition = \"2021\"\n+edition = \"2024\"\n",

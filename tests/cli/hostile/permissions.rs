@@ -17,7 +17,7 @@ use std::process::Stdio;
 
 use serde_json::{json, Value};
 
-use crate::support::{report, Run, TestWorkspace, SHA256};
+use crate::support::{report, Run, TestWorkspace, SHA256, STRING};
 
 /// The user and group stitch runs as when the suite is root.
 const NOBODY: u32 = 65534;
@@ -134,7 +134,7 @@ fn a_read_only_file_of_ones_own_is_not_replaced() {
     let run = u.run(&["write", "own.txt", "--content", "new\n", "--overwrite"]);
     run.assert_envelope(&json!({"ok": true, "data": {
         "path": "own.txt", "sha256": SHA256, "bytes": 4, "created": false,
-        "createdDirectories": [], "applied": true, "previousSha256": SHA256,
+        "createdDirectories": [], "applied": true, "id": STRING, "previousSha256": SHA256,
     }}));
     assert_eq!(u.ws.read_string("own.txt"), "new\n");
     if !u.as_nobody {

@@ -150,7 +150,7 @@ fn race(size: usize, rounds: usize, digest: bool) -> Tally {
                 assert_eq!(data["bytes"], size, "{}", run.stdout);
                 run.assert_envelope(&json!({"ok": true, "data": {
                     "path": "f.txt", "baseSha256": SHA256, "sha256": SHA256,
-                    "replacements": 1, "bytes": size, "applied": true, "diff": STRING,
+                    "replacements": 1, "bytes": size, "applied": true, "id": STRING, "diff": STRING,
                 }}));
             }
             Some("BUSY") => {

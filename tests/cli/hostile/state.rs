@@ -346,7 +346,7 @@ fn ledgers_dated_2100_never_evict_the_sessions_at_work() {
         );
         run.assert_envelope(&serde_json::json!({"ok": true, "data": {
             "path": "a.txt", "baseSha256": crate::support::SHA256, "sha256": crate::support::SHA256,
-            "replacements": 1, "bytes": new.len() + 1, "applied": true,
+            "replacements": 1, "bytes": new.len() + 1, "applied": true, "id": crate::support::STRING,
             "diff": format!("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-{old}\n+{new}\n"),
         }}));
         assert_eq!(ws.read_string("a.txt"), format!("{new}\n"));

@@ -90,9 +90,12 @@ fn names_and_lines_with_escapes_are_quoted_at_a_terminal() {
     );
     assert_eq!(
         String::from_utf8_lossy(&edit.stdout),
-        "--- a/title\\x1b]0;pwned\\x07.txt\n+++ b/title\\x1b]0;pwned\\x07.txt\n@@ -1 +1 @@\n\
-         -needle\n+pin\\x1b[5m\n\
-         edited \"title\\033]0;pwned\\a.txt\": 1 replacement(s)\n"
+        format!(
+            "--- a/title\\x1b]0;pwned\\x07.txt\n+++ b/title\\x1b]0;pwned\\x07.txt\n@@ -1 +1 @@\n\
+             -needle\n+pin\\x1b[5m\n\
+             edited \"title\\033]0;pwned\\a.txt\": 1 replacement(s), change {}\n",
+            ws.newest_change()
+        )
     );
     // A refusal on stderr, which is a terminal too.
     let missing = at_terminal(&ws, &["read", "gone\u{1b}[2J.txt"]);

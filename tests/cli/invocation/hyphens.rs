@@ -5,7 +5,7 @@
 
 use serde_json::json;
 
-use crate::support::{TestWorkspace, SHA256};
+use crate::support::{TestWorkspace, SHA256, STRING};
 
 #[test]
 fn write_content_that_begins_with_a_dash() {
@@ -13,7 +13,7 @@ fn write_content_that_begins_with_a_dash() {
     let run = ws.run(&["write", "notes/todo.md", "--content", "- ship it"]);
     run.assert_envelope(&json!({"ok": true, "data": {
         "path": "notes/todo.md", "sha256": SHA256, "bytes": 9, "created": true,
-        "createdDirectories": ["notes"], "applied": true
+        "createdDirectories": ["notes"], "applied": true, "id": STRING
     }}));
     assert_eq!(ws.read_string("notes/todo.md"), "- ship it");
     // A flag after the value is a flag: --overwrite and --dry-run apply.

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::Held;
-use crate::support::{Run, TestWorkspace};
+use crate::support::{Run, TestWorkspace, STRING};
 
 /// The one line stitch prints when stdin stays silent.
 const NOTICE: &str = "stitch: no arguments were given, so stitch is waiting for JSON \
@@ -230,7 +230,7 @@ fn from_stdin_waits_for_its_content_past_two_seconds_without_a_notice() {
     assert_eq!(stderr(&output), "");
     Run::from_output(output).assert_envelope(&json!({"ok": true, "data": {
         "path": "late.md", "sha256": "<sha256>", "bytes": 5, "created": true,
-        "createdDirectories": [], "applied": true
+        "createdDirectories": [], "applied": true, "id": STRING
     }}));
     assert_eq!(ws.read_string("late.md"), "late\n");
 }

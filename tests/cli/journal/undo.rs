@@ -56,14 +56,14 @@ fn an_undo_restores_the_bytes_and_the_mode() {
                     "tool": "undo_change",
                     "undoes": run.envelope["data"]["undid"],
                     "undone": false,
-                    "files": [{"path": "src/a.txt", "before": SHA256, "after": sha256sum(original)}]
+                    "files": [{"path": "src/a.txt", "before": SHA256, "after": sha256sum(original), "added": 1, "removed": 1}]
                 },
                 {
                     "id": run.envelope["data"]["undid"],
                     "time": STRING,
                     "tool": "edit_file",
                     "undone": true,
-                    "files": [{"path": "src/a.txt", "before": sha256sum(original), "after": SHA256}]
+                    "files": [{"path": "src/a.txt", "before": sha256sum(original), "after": SHA256, "added": 1, "removed": 1}]
                 }
             ],
             "truncated": false,

@@ -64,6 +64,7 @@ fn tools_list_is_what_stitch_schema_prints() {
             "delete_file",
             "move_file",
             "list_changes",
+            "show_change",
             "undo_change"
         ]
     );
@@ -125,7 +126,7 @@ fn read_write_and_edit_return_their_envelopes() {
     assert_success(
         &write,
         &json!({"path": "new/b.txt", "sha256": SHA256, "bytes": 4, "created": true,
-                "createdDirectories": ["new"], "applied": true}),
+                "createdDirectories": ["new"], "applied": true, "id": STRING}),
     );
     assert_eq!(ws.read_string("new/b.txt"), "bee\n");
     let edit = server.call(
@@ -135,7 +136,7 @@ fn read_write_and_edit_return_their_envelopes() {
     assert_success(
         &edit,
         &json!({"path": "src/a.txt", "baseSha256": SHA256, "sha256": SHA256,
-                "replacements": 1, "bytes": 9, "applied": true, "diff": STRING}),
+                "replacements": 1, "bytes": 9, "applied": true, "id": STRING, "diff": STRING}),
     );
     assert_eq!(ws.read_string("src/a.txt"), "one\ndeux\n");
     let listed = server.call("list_directory", &json!({"path": "."}));

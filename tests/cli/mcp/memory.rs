@@ -43,7 +43,8 @@ fn a_large_write_is_held_once_within_bounded_memory() {
             "bytes": 64_000_000,
             "created": true,
             "createdDirectories": [],
-            "applied": true
+            "applied": true,
+            "id": result["structuredContent"]["id"].as_str().expect("an id")
         })
     );
     assert_eq!(fs::metadata(ws.path("big.txt")).unwrap().len(), 64_000_000);

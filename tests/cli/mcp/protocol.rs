@@ -11,9 +11,10 @@ use crate::support::{assert_json, McpServer, TestWorkspace, ANY, STRING};
 /// What every revision's handshake and discovery say of the server.
 const INSTRUCTIONS: &str = "File tools over one workspace. Paths are relative to the \
     workspace root. Every result is a JSON envelope; a refusal has a code, the facts in \
-    details, and a _hint: follow the hint. Every change is journaled: list_changes shows \
-    them, and undo_change takes one back unless a file moved on since. Read a file with \
-    read_file before you write or edit it; writes and edits chain without re-reading.";
+    details, and a _hint: follow the hint. Every change is journaled under the id its \
+    result returns: list_changes lists them, show_change shows one with its diff, and \
+    undo_change takes one back unless a file moved on since. Read a file with read_file \
+    before you write or edit it; writes and edits chain without re-reading.";
 
 #[test]
 fn initialize_answers_each_revision_it_knows_and_its_newest_otherwise() {
@@ -52,9 +53,10 @@ fn the_2026_revision_is_discovered_and_carried_on_each_request() {
             "capabilities": {"tools": {"listChanged": false}},
             "instructions": "File tools over one workspace. Paths are relative to the \
                 workspace root. Every result is a JSON envelope; a refusal has a code, the \
-                facts in details, and a _hint: follow the hint. Every change is journaled: \
-                list_changes shows them, and undo_change takes one back unless a file moved \
-                on since.",
+                facts in details, and a _hint: follow the hint. Every change is journaled \
+                under the id its result returns: list_changes lists them, show_change shows \
+                one with its diff, and undo_change takes one back unless a file moved on \
+                since.",
             "ttlMs": 3_600_000,
             "cacheScope": "public",
             "_meta": {"io.modelcontextprotocol/serverInfo":

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::support::{sha256sum, SHA256};
+use crate::support::{sha256sum, SHA256, STRING};
 
 use super::{assert_not_observed, session, session_json, workspace_with_text, TEXT};
 
@@ -99,6 +99,7 @@ fn a_read_authorizes_an_edit() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": STRING,
             "baseSha256": SHA256,
             "bytes": 17,
             "diff": "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n alpha\n-beta\n+BETA\n gamma\n",

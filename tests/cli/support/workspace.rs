@@ -228,6 +228,15 @@ impl TestWorkspace {
         self.run_with_stdin(args, "")
     }
 
+    /// The id of the newest change in the journal, as `stitch history` lists it.
+    pub fn newest_change(&self) -> String {
+        let history = self.run(&["history", "--limit", "1"]);
+        history.envelope["data"]["changes"][0]["id"]
+            .as_str()
+            .expect("a change in the journal")
+            .to_owned()
+    }
+
     /// Runs `stitch` with command-line arguments and `stdin`.
     pub fn run_with_stdin(&self, args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
         let mut cmd = self.cmd();

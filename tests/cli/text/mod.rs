@@ -57,14 +57,18 @@ fn results_are_short_lines() {
     );
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("-let x = 1;\n+let x = 2;\n"), "{stdout}");
+    let id = ws.newest_change();
     assert!(
-        stdout.ends_with("edited src/a.rs: 1 replacement(s)\n"),
+        stdout.ends_with(&format!("edited src/a.rs: 1 replacement(s), change {id}\n")),
         "{stdout}"
     );
     let out = text(&ws, &["write", "notes/n.md", "--content", "hi"]);
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "--- a/notes/n.md\n+++ b/notes/n.md\n@@ -0,0 +1 @@\n+hi\n\\ No newline at end of file\ncreated notes/n.md (2 bytes)\n"
+        format!(
+            "--- a/notes/n.md\n+++ b/notes/n.md\n@@ -0,0 +1 @@\n+hi\n\\ No newline at end of file\ncreated notes/n.md (2 bytes), change {}\n",
+            ws.newest_change()
+        )
     );
     let out = text(&ws, &["list"]);
     assert_eq!(

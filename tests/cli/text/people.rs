@@ -148,13 +148,16 @@ fn flags_without_a_required_one_say_stdin_was_not_read() {
 #[test]
 fn colour_at_a_terminal_unless_no_color_or_never_and_never_in_json() {
     let ws = workspace();
+    // Each edit's summary line ends with its change's id, taken off here.
     let edit = |extra: &[&str], env: &[(&str, &str)]| {
         ws.file("c.txt", "gamma\n");
         let mut cmd = ws.std_cmd();
         cmd.envs(env.iter().copied())
             .args(extra)
             .args(["edit", "c.txt", "--old", "gamma", "--new", "delta"]);
-        run_on_terminal(cmd).1
+        let shown = run_on_terminal(cmd).1;
+        let id = format!(", change {}\n", ws.newest_change());
+        shown.replace(&id, "\n")
     };
     let painted = "\x1b[1m--- a/c.txt\x1b[0m\n\x1b[1m+++ b/c.txt\x1b[0m\n\x1b[36m@@ -1 +1 @@\x1b[0m\n\x1b[31m-gamma\x1b[0m\n\x1b[32m+delta\x1b[0m\nedited c.txt: 1 replacement(s)\n";
     let plain =
@@ -219,7 +222,10 @@ fn a_write_in_text_shows_its_diff_and_json_never_carries_one() {
     assert_eq!(status, 0);
     assert_eq!(
         stdout,
-        "--- a/c.txt\n+++ b/c.txt\n@@ -1 +1 @@\n-gamma\n+delta\nreplaced c.txt (6 bytes)\n"
+        format!(
+            "--- a/c.txt\n+++ b/c.txt\n@@ -1 +1 @@\n-gamma\n+delta\nreplaced c.txt (6 bytes), change {}\n",
+            ws.newest_change()
+        )
     );
     let run = ws.run(&["write", "c.txt", "--content", "epsilon\n", "--overwrite"]);
     assert!(run.ok().get("diff").is_none(), "{}", run.stdout);
@@ -283,8 +289,11 @@ fn apply_in_text_prints_its_diff() {
     assert_eq!((status, stderr.as_str()), (Some(0), ""));
     assert_eq!(
         shown,
-        "\x1b[1m--- a/g.py\x1b[0m\n\x1b[1m+++ b/g.py\x1b[0m\n\x1b[36m@@ -1 +1 @@\x1b[0m\n\
-         \x1b[31m-x = 1\x1b[0m\n\x1b[32m+x = 2\x1b[0m\napplied: 1 file(s) (codex patch)\n"
+        format!(
+            "\x1b[1m--- a/g.py\x1b[0m\n\x1b[1m+++ b/g.py\x1b[0m\n\x1b[36m@@ -1 +1 @@\x1b[0m\n\
+             \x1b[31m-x = 1\x1b[0m\n\x1b[32m+x = 2\x1b[0m\napplied: 1 file(s) (codex patch), change {}\n",
+            ws.newest_change()
+        )
     );
     assert_eq!(ws.read_string("g.py"), "x = 2\n");
 }

@@ -170,7 +170,7 @@ fn null_gives_way_to_nothing_but_an_explicit_format_json() {
     run.assert_envelope(&json!({
         "ok": false, "error": "INVALID_ARGUMENT",
         "details": {
-            "message": "--null, -l, -c and -q shape text output, so they cannot go with --format json",
+            "message": "--null, -l, -c, -q, --no-diff and --stat shape text output, so they cannot go with --format json",
             "field": "null"
         },
         "_hint": "Fix the `--null` argument and call again."

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::json;
 
-use crate::support::{sha256sum, tree, TestWorkspace, SHA256};
+use crate::support::{sha256sum, tree, TestWorkspace, SHA256, STRING};
 
 const CONTENT: &str = "line one\nline two\n";
 
@@ -83,6 +83,7 @@ fn a_different_write_still_replaces_the_file() {
         "ok": true,
         "data": {
             "applied": true,
+            "id": STRING,
             "bytes": 16,
             "created": false,
             "createdDirectories": [],
