@@ -213,6 +213,9 @@ pub mod key {
     pub const FLAG: &str = "flag";
     pub const INSIDE_TARGET: &str = "insideTarget";
     pub const LINES: &str = "lines";
+    /// The lines of today's text where a file moved on since the caller's `oldText` was
+    /// read (it quotes an earlier version): `{startLine, endLine}`.
+    pub const MOVED_ON: &str = "movedOn";
     pub const NEAR_NAMES: &str = "nearNames";
     pub const NOT_A_DIRECTORY: &str = "notADirectory";
     pub const OPERATION: &str = "operation";

@@ -1,6 +1,7 @@
 //! `edit_file`: replace exact snippets in one file, all or nothing, atomically.
 
 pub(super) mod apply;
+mod earlier;
 mod large;
 pub(super) mod request;
 pub(super) mod snippet;
@@ -15,14 +16,14 @@ use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
 use super::args::Request;
 use super::args::{self, invalid};
-use super::journal::{self, About, FileRecord, Keep, Planned};
+use super::journal::{About, FileRecord, Keep, Planned};
 use super::mutation::commit::Change;
 use super::mutation::pipeline::{self, Approved, Steps, Version};
 use super::mutation::stale_while_changing;
 use super::payload::Payload;
 use super::textfile::Loaded;
 use super::{refuse, textfile, Context};
-use apply::{apply, Edited};
+use apply::{apply_with, Edited};
 use request::EditItem;
 pub use request::EditRequest;
 
@@ -112,11 +113,15 @@ fn edit_loaded(
     steps: Steps<'_>,
 ) -> Outcome<EditResult> {
     let shown = location.shown.clone();
-    let journaled = |item: &EditItem, text: &str| {
-        journal::shows_applied(ctx, &location.real, &item.old_text, &item.new_text, text)
+    let earlier = earlier::Earlier::new(ctx, &location.real);
+    let applied_by = |item: &EditItem, text: &str| earlier.applied_by(item, text);
+    let versions = |text: &str| earlier.versions(text);
+    let evidence = apply::Evidence {
+        ok_if_applied: req.ok_if_applied,
+        applied_by: Some(&applied_by),
+        versions: Some(&versions),
     };
-    let evidence: Option<apply::Journaled<'_>> = req.ok_if_applied.then_some(&journaled);
-    let apply = || apply(&shown, loaded.text(), items, multi, evidence);
+    let apply = || apply_with(&shown, loaded.text(), items, multi, evidence);
     // On a small file a thread costs more than it saves.
     let (base_sha256, applied, staged) = if loaded.bytes().len() >= PARALLEL_BYTES {
         large::prepare(ctx, location, loaded, apply, req.dry_run)
@@ -184,6 +189,7 @@ fn edit_loaded(
         diff_truncated: diff.truncated,
         line_endings: edited.crlf_converted.then(|| "crlf".to_owned()),
         already_applied,
+        applied_by: edited.applied_by.clone().filter(|_| already_applied),
         skipped_edits: if multi && !already_applied {
             edited.already_applied.clone()
         } else {
@@ -215,6 +221,10 @@ pub struct EditResult {
     /// With `okIfApplied`: every edit was already applied, so nothing changed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub already_applied: bool,
+    /// With `alreadyApplied`: the journal entry that made the change, when the file is
+    /// still at its result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applied_by: Option<String>,
     /// With `okIfApplied` and `edits`: the items skipped as already applied while the
     /// others applied.
     #[serde(skip_serializing_if = "Vec::is_empty")]

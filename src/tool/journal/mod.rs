@@ -544,48 +544,6 @@ pub fn current(ctx: &Context, real: &str) -> Now {
     }
 }
 
-/// Whether the journal shows the edit `old_text` → `new_text` applied to the file at the
-/// real path `real` (and not taken back), with its result still in `current_text`: the
-/// evidence `okIfApplied` trusts first (§4).
-pub fn shows_applied(
-    ctx: &Context,
-    real: &str,
-    old_text: &str,
-    new_text: &str,
-    current_text: &str,
-) -> bool {
-    let Ok(keyed) = keyed(ctx) else {
-        return false;
-    };
-    let Ok((all, _)) = entries(ctx, keyed, Shelf::Entries) else {
-        return false;
-    };
-    let wanted = [
-        crate::digest::sha256_hex(old_text.as_bytes()),
-        crate::digest::sha256_hex(new_text.as_bytes()),
-    ];
-    let undone = undone(&all);
-    let now = crate::digest::sha256_hex(current_text.as_bytes());
-    // The result is still there when the file is the version the edit wrote, or when its
-    // newText is there once and what its oldText stood for is not (the file changed since
-    // by other edits): a file changed back by hand, with newText elsewhere, is not.
-    let still_there = |after: Option<&String>| {
-        after == Some(&now)
-            || crate::text::matching::locate(current_text, new_text, "")
-                .offsets
-                .len()
-                == 1
-                && !crate::text::applied::old_still_there(current_text, old_text, new_text)
-    };
-    all.iter().rev().any(|(_, e)| {
-        !undone.contains(&e.id)
-            && e.edits.contains(&wanted)
-            && e.files
-                .iter()
-                .any(|f| f.path == real && still_there(f.after.as_ref()))
-    })
-}
-
 /// The ids of the entries in `all` (oldest first) that stand taken back: undone by an
 /// entry that is not itself taken back.
 #[must_use]
