@@ -44,12 +44,11 @@ fn nearest_is(text: &str, old: &str, new: &str, (at, end): (usize, usize)) -> bo
         // at a line's end): its place is there.
         return inserted_into(old, new);
     };
-    if let Some(second) = found.get(1) {
-        let closer =
-            carry::token_distance(old, &first.text) < carry::token_distance(old, &second.text);
-        if first.similarity - second.similarity < MARGIN || !closer {
-            return false;
-        }
+    if found
+        .get(1)
+        .is_some_and(|second| first.similarity - second.similarity < MARGIN)
+    {
+        return false;
     }
     let starts = lines::line_starts(text.as_bytes());
     let (from, to) = (

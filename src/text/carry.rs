@@ -128,12 +128,19 @@ pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
 }
 
 /// Whether a carried `newText` maps back: the change from the file's passage `ours` to
-/// `carried`, carried onto the caller's `base`, gives the caller's `theirs` again. A
+/// `carried`, carried onto the caller's `base`, gives the caller's `theirs` again (or
+/// cannot be carried without doubt, which tells nothing), and it is indented with the
+/// file's characters. A
 /// transform that cannot be undone this way (a level of indentation guessed, a word of the
 /// file's taken into the caller's line) is not offered.
 #[must_use]
 pub fn carries_back(base: &str, ours: &str, theirs: &str, carried: &str) -> bool {
-    carry(ours, base, carried).is_some_and(|back| lf(&back) == lf(theirs))
+    // Where the way back is itself in doubt (two insertions at one point), it tells
+    // nothing; where it gives another text, the way there was not the caller's change.
+    // Spacing is compared set aside: the caller's newText may respace what its oldText
+    // spelled otherwise, and where the file's spacing goes is the transform's own rule.
+    let words = |text: &str| -> Vec<String> { lf(text).split('\n').map(normal).collect() };
+    carry(ours, base, carried).is_none_or(|back| words(&back) == words(theirs))
         && indented_as_the_file(ours, carried)
 }
 

@@ -71,30 +71,32 @@ impl<'c> Earlier<'c> {
             .map(|e| e.id.clone())
     }
 
-    /// The file's earlier versions the journal keeps, newest first, other than `text`.
+    /// The file's earlier versions the journal keeps, newest first: the `before` of each
+    /// entry whose result is the version after it, back from `text` for as long as the
+    /// chain holds (a file replaced outside stitch has no earlier versions here).
     pub fn versions(&self, text: &str) -> Vec<String> {
-        let now = sha256_hex(text.as_bytes());
-        let mut seen = vec![now];
+        let mut expect = sha256_hex(text.as_bytes());
         let mut out = Vec::new();
         for e in self.entries() {
-            let Some(before) = e
-                .files
-                .iter()
-                .find(|f| f.path == self.real)
-                .and_then(|f| f.before.clone())
-            else {
+            let Some(f) = e.files.iter().find(|f| f.path == self.real) else {
                 continue;
             };
-            if seen.contains(&before) {
-                continue;
+            let (Some(after), Some(before)) = (&f.after, &f.before) else {
+                break;
+            };
+            if *after != expect {
+                break;
             }
-            let kept = self.ctx.ws.kept_version(&before, MAX_VERSION_BYTES);
-            if let Some((bytes, _)) = kept.ok().filter(|(b, _)| sha256_hex(b) == before) {
-                if let Ok(version) = String::from_utf8(bytes) {
-                    out.push(version);
-                }
-            }
-            seen.push(before);
+            let kept = self.ctx.ws.kept_version(before, MAX_VERSION_BYTES);
+            let Some(version) = kept
+                .ok()
+                .filter(|(b, _)| sha256_hex(b) == *before)
+                .and_then(|(b, _)| String::from_utf8(b).ok())
+            else {
+                break;
+            };
+            out.push(version);
+            expect.clone_from(before);
             if out.len() == MAX_VERSIONS {
                 break;
             }
