@@ -139,7 +139,12 @@ pub fn carries_back(base: &str, ours: &str, theirs: &str, carried: &str) -> bool
     // nothing; where it gives another text, the way there was not the caller's change.
     // Spacing is compared set aside: the caller's newText may respace what its oldText
     // spelled otherwise, and where the file's spacing goes is the transform's own rule.
-    let words = |text: &str| -> Vec<String> { lf(text).split('\n').map(normal).collect() };
+    let words = |text: &str| -> Vec<String> {
+        lf(text)
+            .split('\n')
+            .map(|l| l.split_whitespace().collect())
+            .collect()
+    };
     carry(ours, base, carried).is_none_or(|back| words(&back) == words(theirs))
         && indented_as_the_file(ours, carried)
 }
