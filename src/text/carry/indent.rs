@@ -147,14 +147,21 @@ fn units(map: &HashMap<String, String>) -> HashMap<char, String> {
             }
         }
     }
-    // A pair of pure levels, where nothing above told.
+    // Pairs of pure levels, where nothing above told: all of them must tell one unit (a
+    // line the caller indented otherwise than its others tells another, and then none).
+    let mut pure: HashMap<char, Option<String>> = HashMap::new();
     for &(from, to) in &pairs {
         if let (Some((c, n)), Some((d, m))) = (repeated(from), repeated(to)) {
             let w = widths.get(&c).copied().unwrap_or(1);
-            if !units.contains_key(&c) && n % w == 0 && m % (n / w) == 0 {
-                note(&mut units, c, d.to_string().repeat(m / (n / w)));
+            if n % w == 0 && m % (n / w) == 0 {
+                note(&mut pure, c, d.to_string().repeat(m / (n / w)));
+            } else {
+                pure.insert(c, None);
             }
         }
+    }
+    for (c, unit) in pure {
+        units.entry(c).or_insert(unit);
     }
     units
         .into_iter()
@@ -223,6 +230,13 @@ mod tests {
     fn a_passage_moved_as_a_whole_keeps_the_caller_s_deeper_levels() {
         let indent = learned(&[("", "    "), ("    ", "        ")]);
         assert_eq!(indent.apply("        x").unwrap(), "            x");
+    }
+
+    #[test]
+    fn a_line_indented_otherwise_than_its_others_tells_no_unit() {
+        // The second line typed two spaces short: four spaces for two, or for four?
+        let indent = learned(&[("    ", "    "), ("  ", "    ")]);
+        assert_eq!(indent.apply("        x"), None);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The candidates benchmark on sources it was not built from, split by source before any
-//! was looked at: a development half (three crates' sources, a Makefile, a CI workflow, an
-//! init script) and a held-out half (two modules of Python's standard library, two other
-//! crates' sources, another Makefile, another workflow, a Python file with CRLF line
+//! was looked at: a development half (four crates' sources, a Makefile, a CI workflow, an
+//! init script) and a held-out half (two modules of Python's standard library, another
+//! crate's source, another Makefile, another workflow, a Python file with CRLF line
 //! endings, a shell script) that is only measured. Each mistake is made in `oldText` and
 //! `newText` alike, as a model makes it from one wrong memory; following the hint to the
 //! letter (`oldText` = `candidates[0].text`, `newText` = `candidates[0].newText`) must never
@@ -32,8 +32,13 @@ use crate::support::{envelope_of, report, McpServer, TestWorkspace};
 /// A file of the corpus: the name it is edited under, and its text.
 type Source = (&'static str, &'static str);
 
-/// The development half: looked at, and the code tuned on it.
-const DEV: [Source; 6] = [
+/// The development half: looked at, and the code tuned on it. `walkdir/dent.rs` was held
+/// out until one of its failures was looked at (and fixed); it counts here since.
+const DEV: [Source; 7] = [
+    (
+        "walkdir/dent.rs",
+        include_str!("corpus/dev/walkdir_dent.rs.txt"),
+    ),
     (
         "anyhow/context.rs",
         include_str!("corpus/dev/anyhow_context.rs.txt"),
@@ -58,7 +63,7 @@ const DEV: [Source; 6] = [
 ];
 
 /// The held-out half: only measured.
-const HELD_OUT: [Source; 8] = [
+const HELD_OUT: [Source; 7] = [
     (
         "lib/fnmatch.py",
         include_str!("corpus/held-out/fnmatch.py.txt"),
@@ -66,10 +71,6 @@ const HELD_OUT: [Source; 8] = [
     (
         "lib/getopt.py",
         include_str!("corpus/held-out/getopt.py.txt"),
-    ),
-    (
-        "walkdir/dent.rs",
-        include_str!("corpus/held-out/walkdir_dent.rs.txt"),
     ),
     (
         "same_file/lib.rs",
@@ -225,8 +226,24 @@ fn generate(source: &'static str, text: &str) -> Vec<Case> {
                 intended: around(&meant(exact, &old)),
                 old: old.clone(),
             });
-            // One other change, in turn over the passages.
-            let change = CHANGES[(p + m) % CHANGES.len()];
+            // One other change, in turn over the passages: a line's content replaced, a
+            // line inserted, one deleted, or a line inserted one level deeper.
+            let turn = (p + m) % (CHANGES.len() + 1);
+            if turn == CHANGES.len() {
+                if let Some((new, meant)) = deeper(text, name, &old, exact, crlf) {
+                    cases.push(Case {
+                        source,
+                        kind,
+                        consistent: true,
+                        earlier: None,
+                        new,
+                        intended: around(&meant),
+                        old,
+                    });
+                }
+                continue;
+            }
+            let change = CHANGES[turn];
             if let Some((new, meant)) = change.make(&old, exact, crlf) {
                 let touched = touched_line(change, &old);
                 cases.push(Case {
@@ -260,6 +277,76 @@ fn generate(source: &'static str, text: &str) -> Vec<Case> {
         }
     }
     cases
+}
+
+/// One level of the file's indentation: a tab where its indented lines start with tabs,
+/// else the smallest step between its space indentations (2 or 4).
+fn unit(text: &str) -> Option<String> {
+    let indents: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| &l[..l.len() - l.trim_start().len()])
+        .filter(|i| !i.is_empty())
+        .collect();
+    let tabs = indents.iter().filter(|i| i.starts_with('\t')).count();
+    if tabs * 2 > indents.len() {
+        return Some("\t".to_owned());
+    }
+    let mut widths: Vec<usize> = indents
+        .iter()
+        .filter(|i| i.chars().all(|c| c == ' '))
+        .map(|i| i.len())
+        .collect();
+    widths.push(0);
+    widths.sort_unstable();
+    widths.dedup();
+    let step = widths.windows(2).map(|w| w[1] - w[0]).min()?;
+    matches!(step, 2 | 4).then(|| " ".repeat(step))
+}
+
+/// A new line after the first, one level deeper than it (a body opened under a line):
+/// the agent indents it in its own unit — the file's, or, where it typed tabs for the
+/// file's four spaces (or four spaces for a tab), that one — and meant the file's.
+fn deeper(
+    text: &str,
+    mistake: &str,
+    old: &str,
+    exact: &str,
+    crlf: bool,
+) -> Option<(String, String)> {
+    const DEEPER: &str = "deeper_line = 3";
+    let file_unit = unit(text)?;
+    let agent_unit = match (mistake, file_unit.as_str()) {
+        ("tabs-spaces", "\t") => "    ".to_owned(),
+        ("tabs-spaces", "    ") => "\t".to_owned(),
+        ("tabs-spaces", _) => return None,
+        _ => file_unit.clone(),
+    };
+    let indent = |l: &str| l[..l.len() - l.trim_start().len()].to_owned();
+    let (first, rest) = old.split_once('\n')?;
+    let (true_first, true_rest) = exact.split_once('\n')?;
+    // The agent's first line stands for the file's first line, as a numbered read or a
+    // typo aside: a line the agent changed more than that is not one to open a body under.
+    if first.split_whitespace().last() != true_first.split_whitespace().last() {
+        return None;
+    }
+    let body = |l: &str| {
+        l.trim_start()
+            .split_once('\t')
+            .filter(|(n, _)| n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty())
+            .map_or(l.to_owned(), |(_, rest)| rest.to_owned())
+    };
+    if first != body(first) {
+        return None;
+    }
+    let eol = if crlf { "\r\n" } else { "\n" };
+    let new = format!("{first}\n{}{agent_unit}{DEEPER}\n{rest}", indent(first));
+    let true_first = true_first.trim_end_matches('\r');
+    let meant = format!(
+        "{true_first}{eol}{}{file_unit}{DEEPER}{eol}{true_rest}",
+        indent(true_first)
+    );
+    Some((new, meant))
 }
 
 /// The line (0-based) of the agent's `old` that a change rewrites or deletes.
@@ -368,6 +455,15 @@ fn run_half(sources: &[Source]) -> (Tally, Vec<String>) {
     (tally, misses)
 }
 
+/// The wrong files of a half, over every kind (consistent or not).
+fn wrong(tally: &Tally) -> usize {
+    tally
+        .iter()
+        .filter(|(kind, _)| *kind != "all consistent")
+        .map(|(_, t)| t[2])
+        .sum()
+}
+
 #[allow(clippy::cast_precision_loss, reason = "hundreds of cases")]
 fn rate([ok, _, _, all]: [usize; 4]) -> f64 {
     ok as f64 / all.max(1) as f64
@@ -380,7 +476,7 @@ fn show(half: &str, tally: &Tally, misses: &[String], verbose: bool) {
         all[0],
         all[3],
         rate(all) * 100.0,
-        tally.values().map(|t| t[2]).sum::<usize>()
+        wrong(tally)
     ));
     report("  kind: repaired / declined / wrong of all");
     for (kind, [ok, no, bad, n]) in tally {
@@ -403,10 +499,10 @@ fn on_sources_it_was_not_built_from_the_hint_never_writes_a_wrong_file() {
     });
     // The held-out half's misses are shown only where it would write a wrong file (the
     // test fails then): to look at them otherwise is to tune on them.
-    let held_wrong = held.values().map(|t| t[2]).sum::<usize>();
+    let held_wrong = wrong(&held);
     show("dev", &dev, &dev_misses, true);
     show("held-out", &held, &held_misses, held_wrong > 0);
-    let dev_wrong = dev.values().map(|t| t[2]).sum::<usize>();
+    let dev_wrong = wrong(&dev);
     assert_eq!(dev_wrong, 0, "the development half got a wrong file");
     assert_eq!(held_wrong, 0, "the held-out half got a wrong file");
     let dev_all = dev["all consistent"];
