@@ -168,7 +168,7 @@ fn indented_as_the_file(ours: &str, carried: &str) -> bool {
     let tabs_first = file.iter().all(|l| l.starts_with('\t'));
     indents(carried)
         .iter()
-        .all(|l| !(spaces_only && l.contains('\t')) && !(tabs_first && l.starts_with(' ')))
+        .all(|l| !(spaces_only && l.contains('\t') || tabs_first && l.starts_with(' ')))
 }
 
 /// The passage an `oldText` with one elided stretch (a `...` line) stands for: the only

@@ -111,9 +111,7 @@ impl Indent {
             // A unit of several characters (two spaces for a level) takes them together.
             let width = self.width(c);
             for _ in 1..width {
-                if chars.next_if_eq(&c).is_none() {
-                    return None;
-                }
+                chars.next_if_eq(&c)?;
             }
             out.push_str(unit);
         }

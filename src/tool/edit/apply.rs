@@ -93,6 +93,13 @@ impl Edited<'_> {
 /// argument: the first evidence `okIfApplied` trusts.
 pub type Journaled<'j> = &'j dyn Fn(&EditItem, &str) -> bool;
 
+/// The id of the journal entry that made an item, whose result the file (now the second
+/// argument) still is.
+pub type AppliedBy<'j> = &'j dyn Fn(&EditItem, &str) -> Option<String>;
+
+/// The file's earlier versions, newest first, back from the text given.
+pub type Versions<'j> = &'j dyn Fn(&str) -> Vec<String>;
+
 /// What an edit may learn beyond the file's text: whether it is applied already (and by
 /// which journal entry), and the file's earlier versions, asked only when needed.
 #[derive(Clone, Copy, Default)]
@@ -100,9 +107,9 @@ pub struct Evidence<'e> {
     /// With `okIfApplied`: an item already applied is skipped rather than applied or refused.
     pub ok_if_applied: bool,
     /// The id of the journal entry that made an item and whose result the file still is.
-    pub applied_by: Option<&'e dyn Fn(&EditItem, &str) -> Option<String>>,
+    pub applied_by: Option<AppliedBy<'e>>,
     /// The file's earlier versions, newest first, other than the text given.
-    pub versions: Option<&'e dyn Fn(&str) -> Vec<String>>,
+    pub versions: Option<Versions<'e>>,
 }
 
 /// Applies the edits in order to the evolving text, all or nothing. With `ok_if_applied`,
@@ -119,9 +126,7 @@ pub fn apply<'a>(
         ok_if_applied.map(|j| move |item: &EditItem, text: &str| j(item, text).then(String::new));
     let evidence = Evidence {
         ok_if_applied: ok_if_applied.is_some(),
-        applied_by: journaled
-            .as_ref()
-            .map(|j| j as &dyn Fn(&EditItem, &str) -> Option<String>),
+        applied_by: journaled.as_ref().map(|j| j as AppliedBy<'_>),
         versions: None,
     };
     apply_with(shown, original, items, multi, evidence)
