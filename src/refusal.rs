@@ -203,6 +203,8 @@ pub type Outcome<T = Value> = Result<T, Failure>;
 pub mod key {
     pub const ALLOWED: &str = "allowed";
     pub const ALREADY_APPLIED: &str = "alreadyApplied";
+    /// The journal entry that made an edit already applied.
+    pub const APPLIED_BY: &str = "appliedBy";
     pub const CANDIDATES: &str = "candidates";
     /// The 0-based change of an apply_patch a refusal is about.
     pub const CHANGE_INDEX: &str = "changeIndex";

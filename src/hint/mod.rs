@@ -253,8 +253,19 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
             (Some(a), Some(b)) => format!("lines {a}-{b}"),
             _ => "the passage".to_owned(),
         };
+        let differ = if lines.starts_with("lines") {
+            "differ"
+        } else {
+            "differs"
+        };
         return format!(
-            "`{path}` moved on since {old} was read: {old} quotes an earlier version, and {lines} now differ. Re-read {lines} and write both {old} and {new} again from today's text."
+            "`{path}` moved on since {old} was read: {old} quotes an earlier version, and {lines} now {differ}. Re-read {lines} and write both {old} and {new} again from today's text."
+        );
+    }
+    if let Some(id) = refusal.detail(key::APPLIED_BY).and_then(Value::as_str) {
+        return format!(
+            "The edit is already applied: change {id} made it, and `{path}` is still at its result. Pass {} to accept that (nothing changes).",
+            d.switch("okIfApplied")
         );
     }
     if refusal.detail(key::ALREADY_APPLIED) == Some(&Value::Bool(true)) {

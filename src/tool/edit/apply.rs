@@ -166,8 +166,17 @@ pub fn apply_with<'a>(
                 (Cow::Borrowed(_), Some(versions)) => versions(&text),
                 _ => Vec::new(),
             };
+            // The journal's word that this very edit made today's text.
+            let by = evidence
+                .applied_by
+                .and_then(|by| by(item, &text))
+                .filter(|id| !id.is_empty());
             return Err(snippet::no_match_in(
-                shown, &text, item, edit_index, &versions,
+                shown,
+                &text,
+                item,
+                edit_index,
+                (&versions, by),
             ));
         }
         if let Some(expected) = item.expected_replacements {

@@ -51,18 +51,20 @@ fn another_line_like(text: &str, old: &str, candidate: &str) -> bool {
 /// already.
 #[cold]
 pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usize>) -> Refusal {
-    no_match_in(shown, text, item, edit_index, &[])
+    no_match_in(shown, text, item, edit_index, (&[], None))
 }
 
-/// [`no_match`], told the file's earlier `versions` (newest first): an `oldText` quoted
-/// from one of them is a stale read, and no change is carried onto today's text.
+/// [`no_match`], told what the journal knows: the file's earlier `versions` (newest
+/// first) — an `oldText` quoted from one of them is a stale read, and no change is carried
+/// onto today's text — and the entry that made this very edit, when the file is still at
+/// its result (`appliedBy`).
 #[cold]
 pub fn no_match_in(
     shown: &str,
     text: &str,
     item: &EditItem,
     edit_index: Option<usize>,
-    versions: &[String],
+    (versions, applied_by): (&[String], Option<String>),
 ) -> Refusal {
     // An oldText pasted from a numbered read: look for it, and carry the change, without
     // the numbers.
@@ -106,10 +108,12 @@ pub fn no_match_in(
         }
         _ => true,
     };
-    let stale = versions
-        .iter()
-        .any(|v| !matching::locate(v, old, "").offsets.is_empty());
-    let applied = already_applied(text, item);
+    let applied = applied_by.is_some() || already_applied(text, item);
+    // A file moved on by this very edit is not a stale read: the edit is applied.
+    let stale = !applied
+        && versions
+            .iter()
+            .any(|v| !matching::locate(v, old, "").offsets.is_empty());
     let moved_on = found
         .first()
         .filter(|_| stale)
@@ -160,6 +164,9 @@ pub fn no_match_in(
         .with(key::CANDIDATES, repaired);
     if applied {
         refusal = refusal.with(key::ALREADY_APPLIED, true);
+    }
+    if let Some(id) = applied_by {
+        refusal = refusal.with(key::APPLIED_BY, id);
     }
     if let Some(lines) = moved_on {
         refusal = refusal.with(key::MOVED_ON, lines);

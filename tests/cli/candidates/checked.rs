@@ -215,6 +215,16 @@ fn the_journal_names_the_change_that_applied_it() {
     let again = edit(&ws, "conf.toml", "port = 8080", "port = 9090", true);
     assert_eq!(again["data"]["alreadyApplied"], true, "{again}");
     assert_eq!(again["data"]["appliedBy"], id.as_str());
+    // Run again without okIfApplied: the refusal says so, and names the change — not a
+    // stale read, though the journal keeps the version its oldText was quoted from.
+    let refused = edit(&ws, "conf.toml", "port = 8080", "port = 9090", false);
+    assert_eq!(refused["details"]["alreadyApplied"], true, "{refused}");
+    assert_eq!(refused["details"]["appliedBy"], id.as_str());
+    assert!(refused["details"].get("movedOn").is_none());
+    assert_eq!(
+        refused["_hint"],
+        format!("The edit is already applied: change {id} made it, and `conf.toml` is still at its result. Pass okIfApplied: true to accept that (nothing changes).")
+    );
 }
 
 #[test]
