@@ -34,9 +34,23 @@ const MAX_LINES: usize = 400;
 /// `ours` (the file's passage), or `None` when it cannot be carried without doubt.
 // `b`, `o` and `t` are the three sides' lines, `j` and `k` indices into `o` and `t`: the
 // names of a three-way merge.
-#[allow(clippy::many_single_char_names)]
 #[must_use]
 pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
+    merge(base, ours, theirs, Parts::Copied)
+}
+
+/// Which line may pair with a part of another: a line of the caller's `oldText` that is
+/// the start or the end of the file's (copied cut short), or, mapping a carried text back
+/// onto the caller's, the mirror of that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Parts {
+    Copied,
+    Mirrored,
+}
+
+/// [`carry`], its lines paired as `parts` says.
+#[allow(clippy::many_single_char_names)]
+fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
     if base == ours {
         return Some(theirs.to_owned());
     }
@@ -48,8 +62,8 @@ pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
     if b.len().max(o.len()).max(t.len()) > MAX_LINES {
         return None;
     }
-    let to_ours = align(&b, &o, false);
-    let to_theirs = align(&b, &t, true);
+    let to_ours = align(&b, &o, false, parts);
+    let to_theirs = align(&b, &t, true, Parts::Copied);
     let indent = Indent::learn(&b, &o, &to_ours.paired);
     let wrapped = wrapped(&b, &o, &to_ours.paired);
     let mut out: Vec<String> = Vec::new();
@@ -145,7 +159,7 @@ pub fn carries_back(base: &str, ours: &str, theirs: &str, carried: &str) -> bool
             .map(|l| l.split_whitespace().collect())
             .collect()
     };
-    carry(ours, base, carried).is_none_or(|back| words(&back) == words(theirs))
+    merge(ours, base, carried, Parts::Mirrored).is_none_or(|back| words(&back) == words(theirs))
         && indented_as_the_file(ours, carried)
 }
 
@@ -332,7 +346,7 @@ struct Alignment {
 /// that differs, paired in order by similarity — or, with `positional`, line for line
 /// where the stretch has as many lines on both sides (the caller's change of a line is
 /// that line changed, however much).
-fn align(a: &[&str], b: &[&str], positional: bool) -> Alignment {
+fn align(a: &[&str], b: &[&str], positional: bool, parts: Parts) -> Alignment {
     let na: Vec<String> = a.iter().map(|l| normal(l)).collect();
     let nb: Vec<String> = b.iter().map(|l| normal(l)).collect();
     let mut paired = vec![None; a.len()];
@@ -355,7 +369,8 @@ fn align(a: &[&str], b: &[&str], positional: bool) -> Alignment {
         // In order: each line of `a` takes the next line of `b` like it enough — or that
         // it is the start or the end of (a line copied from its middle, or cut short).
         let mut next = new_index;
-        let part = |x: &str, y: &str| x.len() >= MIN_PART && (y.starts_with(x) || y.ends_with(x));
+        let cut = |x: &str, y: &str| x.len() >= MIN_PART && (y.starts_with(x) || y.ends_with(x));
+        let part = |x: &str, y: &str| cut(x, y) || (parts == Parts::Mirrored && cut(y, x));
         for i in old_index..old_index + old_len {
             let found = (next..new_index + new_len)
                 .find(|&j| similarity(&na[i], &nb[j]) >= PAIRED || part(&na[i], &nb[j]));

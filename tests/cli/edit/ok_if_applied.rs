@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::support::{sha256sum, TestWorkspace, SHA256};
+use crate::support::{sha256sum, TestWorkspace, SHA256, STRING};
 
 const TEXT: &str = "[package]\nname = \"demo\"\nversion = \"1.0.0\"\nedition = \"2021\"\n";
 
@@ -32,6 +32,8 @@ fn the_same_edit_twice_succeeds_the_second_time_and_changes_nothing() {
         "data": {
             "alreadyApplied": true,
             "applied": false,
+            // The journal's entry of the first run, whose result the file still is.
+            "appliedBy": STRING,
             "baseSha256": SHA256,
             "bytes": 59,
             "diff": "",
