@@ -203,6 +203,8 @@ pub type Outcome<T = Value> = Result<T, Failure>;
 pub mod key {
     pub const ALLOWED: &str = "allowed";
     pub const ALREADY_APPLIED: &str = "alreadyApplied";
+    /// The journal entry that made an edit already applied.
+    pub const APPLIED_BY: &str = "appliedBy";
     pub const CANDIDATES: &str = "candidates";
     /// The 0-based change of an apply_patch a refusal is about.
     pub const CHANGE_INDEX: &str = "changeIndex";
@@ -213,6 +215,9 @@ pub mod key {
     pub const FLAG: &str = "flag";
     pub const INSIDE_TARGET: &str = "insideTarget";
     pub const LINES: &str = "lines";
+    /// The lines of today's text where a file moved on since the caller's `oldText` was
+    /// read (it quotes an earlier version): `{startLine, endLine}`.
+    pub const MOVED_ON: &str = "movedOn";
     pub const NEAR_NAMES: &str = "nearNames";
     pub const NOT_A_DIRECTORY: &str = "notADirectory";
     pub const OPERATION: &str = "operation";

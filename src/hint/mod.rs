@@ -320,6 +320,27 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
         .detail(key::CANDIDATES)
         .and_then(Value::as_array)
         .and_then(|c| c.first());
+    if let Some(moved) = refusal.detail(key::MOVED_ON) {
+        let lines = match (moved.get("startLine"), moved.get("endLine")) {
+            (Some(a), Some(b)) if a == b => format!("line {a}"),
+            (Some(a), Some(b)) => format!("lines {a}-{b}"),
+            _ => "the passage".to_owned(),
+        };
+        let differ = if lines.starts_with("lines") {
+            "differ"
+        } else {
+            "differs"
+        };
+        return format!(
+            "`{path}` moved on since {old} was read: {old} quotes an earlier version, and {lines} now {differ}. Re-read {lines} and write both {old} and {new} again from today's text."
+        );
+    }
+    if let Some(id) = refusal.detail(key::APPLIED_BY).and_then(Value::as_str) {
+        return format!(
+            "The edit is already applied: change {id} made it, and `{path}` is still at its result. Pass {} to accept that (nothing changes).",
+            d.switch("okIfApplied")
+        );
+    }
     if refusal.detail(key::ALREADY_APPLIED) == Some(&Value::Bool(true)) {
         // Otherwise the repaired call, where one is offered: never the candidate's text
         // with the caller's own newText, which may carry the caller's mistake.
@@ -329,7 +350,7 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
             format!("re-read the passage and write both {old} and {new} again from it")
         };
         format!(
-            "{new} is already in the file, once and as whole lines, so the edit may be applied already: re-read the file to confirm (or pass {} to accept that); otherwise {otherwise}.",
+            "{new} is already in the file, once and where {old} would stand, so the edit may be applied already: re-read the file to confirm (or pass {} to accept that); otherwise {otherwise}.",
             d.switch("okIfApplied")
         )
     } else if let Some(first) = first {

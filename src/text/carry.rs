@@ -12,9 +12,12 @@
 //! the merge gives up: following a repair to the letter must never write what the caller
 //! did not mean, so a doubtful merge offers nothing.
 
-use std::collections::HashMap;
-
 use similar::{capture_diff_slices, Algorithm, DiffOp};
+
+mod indent;
+mod respace;
+
+use indent::{leading, Indent};
 
 /// The shortest similarity at which two lines that differ in content are taken for the
 /// same line, changed.
@@ -31,9 +34,23 @@ const MAX_LINES: usize = 400;
 /// `ours` (the file's passage), or `None` when it cannot be carried without doubt.
 // `b`, `o` and `t` are the three sides' lines, `j` and `k` indices into `o` and `t`: the
 // names of a three-way merge.
-#[allow(clippy::many_single_char_names)]
 #[must_use]
 pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
+    merge(base, ours, theirs, Parts::Copied)
+}
+
+/// Which line may pair with a part of another: a line of the caller's `oldText` that is
+/// the start or the end of the file's (copied cut short), or, mapping a carried text back
+/// onto the caller's, the mirror of that.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Parts {
+    Copied,
+    Mirrored,
+}
+
+/// [`carry`], its lines paired as `parts` says.
+#[allow(clippy::many_single_char_names)]
+fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
     if base == ours {
         return Some(theirs.to_owned());
     }
@@ -45,8 +62,8 @@ pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
     if b.len().max(o.len()).max(t.len()) > MAX_LINES {
         return None;
     }
-    let to_ours = align(&b, &o, false);
-    let to_theirs = align(&b, &t, true);
+    let to_ours = align(&b, &o, false, parts);
+    let to_theirs = align(&b, &t, true, Parts::Copied);
     let indent = Indent::learn(&b, &o, &to_ours.paired);
     let wrapped = wrapped(&b, &o, &to_ours.paired);
     let mut out: Vec<String> = Vec::new();
@@ -122,6 +139,50 @@ pub fn carry(base: &str, ours: &str, theirs: &str) -> Option<String> {
         joined = joined.replace('\n', "\r\n");
     }
     Some(joined)
+}
+
+/// Whether a carried `newText` maps back: the change from the file's passage `ours` to
+/// `carried`, carried onto the caller's `base`, gives the caller's `theirs` again (or
+/// cannot be carried without doubt, which tells nothing), and it is indented with the
+/// file's characters. A
+/// transform that cannot be undone this way (a level of indentation guessed, a word of the
+/// file's taken into the caller's line) is not offered.
+#[must_use]
+pub fn carries_back(base: &str, ours: &str, theirs: &str, carried: &str) -> bool {
+    // Where the way back is itself in doubt (two insertions at one point), it tells
+    // nothing; where it gives another text, the way there was not the caller's change.
+    // Spacing is compared set aside: the caller's newText may respace what its oldText
+    // spelled otherwise, and where the file's spacing goes is the transform's own rule.
+    let words = |text: &str| -> Vec<String> {
+        lf(text)
+            .split('\n')
+            .map(|l| l.split_whitespace().collect())
+            .collect()
+    };
+    merge(ours, base, carried, Parts::Mirrored).is_none_or(|back| words(&back) == words(theirs))
+        && indented_as_the_file(ours, carried)
+}
+
+/// Whether the carried text indents its lines with the file's characters: no tab where
+/// the passage's lines are indented with spaces only, no leading space where they are
+/// indented with tabs only.
+fn indented_as_the_file(ours: &str, carried: &str) -> bool {
+    let indents = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| leading(l).to_owned())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    let file = indents(ours);
+    if file.is_empty() {
+        return true;
+    }
+    let spaces_only = file.iter().all(|l| !l.contains('\t'));
+    let tabs_first = file.iter().all(|l| l.starts_with('\t'));
+    indents(carried)
+        .iter()
+        .all(|l| !(spaces_only && l.contains('\t') || tabs_first && l.starts_with(' ')))
 }
 
 /// The passage an `oldText` with one elided stretch (a `...` line) stands for: the only
@@ -285,7 +346,7 @@ struct Alignment {
 /// that differs, paired in order by similarity — or, with `positional`, line for line
 /// where the stretch has as many lines on both sides (the caller's change of a line is
 /// that line changed, however much).
-fn align(a: &[&str], b: &[&str], positional: bool) -> Alignment {
+fn align(a: &[&str], b: &[&str], positional: bool, parts: Parts) -> Alignment {
     let na: Vec<String> = a.iter().map(|l| normal(l)).collect();
     let nb: Vec<String> = b.iter().map(|l| normal(l)).collect();
     let mut paired = vec![None; a.len()];
@@ -308,7 +369,8 @@ fn align(a: &[&str], b: &[&str], positional: bool) -> Alignment {
         // In order: each line of `a` takes the next line of `b` like it enough — or that
         // it is the start or the end of (a line copied from its middle, or cut short).
         let mut next = new_index;
-        let part = |x: &str, y: &str| x.len() >= MIN_PART && (y.starts_with(x) || y.ends_with(x));
+        let cut = |x: &str, y: &str| x.len() >= MIN_PART && (y.starts_with(x) || y.ends_with(x));
+        let part = |x: &str, y: &str| cut(x, y) || (parts == Parts::Mirrored && cut(y, x));
         for i in old_index..old_index + old_len {
             let found = (next..new_index + new_len)
                 .find(|&j| similarity(&na[i], &nb[j]) >= PAIRED || part(&na[i], &nb[j]));
@@ -525,15 +587,22 @@ fn merge_line(base: &str, ours: &str, theirs: &str) -> Option<String> {
     // Where the file differs from oldText only in whitespace, inside a stretch the caller
     // rewrote, the caller's text stands (whitespace set aside, nothing else differs).
     let blank = |chars: &[char]| chars.iter().all(|c| c.is_whitespace());
-    let mine: Vec<Change> = changes(&b, &ours.chars().collect::<Vec<_>>())
+    let all_mine = changes(&b, &ours.chars().collect::<Vec<_>>());
+    let covered = |m: &Change| {
+        yours
+            .iter()
+            .any(|y| y.start < y.end && y.start <= m.start && m.end <= y.end)
+    };
+    let spacing = |m: &Change| blank(&b[m.start..m.end]) && blank(&m.with);
+    if all_mine.iter().all(spacing) && all_mine.iter().any(covered) {
+        // The file differs only in spacing, some of it inside what the caller rewrote:
+        // the same spacing, at the same places, given to the caller's line (merged by
+        // characters, the caller's own spelling would stand there).
+        return respace::respace(base, ours, theirs);
+    }
+    let mine: Vec<Change> = all_mine
         .into_iter()
-        .filter(|m| {
-            let spacing = blank(&b[m.start..m.end]) && blank(&m.with);
-            let covered = yours
-                .iter()
-                .any(|y| y.start < y.end && y.start <= m.start && m.end <= y.end);
-            !(spacing && covered)
-        })
+        .filter(|m| !(spacing(m) && covered(m)))
         .collect();
     if mine.iter().any(|m| yours.iter().any(|y| clash(&b, m, y))) {
         return None;
@@ -546,9 +615,19 @@ fn merge_line(base: &str, ours: &str, theirs: &str) -> Option<String> {
         .iter()
         .any(|m| !(blank(&b[m.start..m.end]) && blank(&m.with)));
     if rewritten > 0 && 2 * rewritten >= solid(&b) {
-        // Where the file differs only in spacing, the caller's rewrite stands as written:
-        // merged by characters, a space the file lacks would take one of the rewrite's.
-        return (!differs).then(|| theirs.to_owned());
+        // Where the file differs only in spacing, the rewrite takes the file's spacing at
+        // the same places.
+        return if differs {
+            None
+        } else {
+            respace::respace(base, ours, theirs)
+        };
+    }
+    // The file's line differs in content from the caller's memory of it, and the caller
+    // replaced some of it: what the caller meant for the file's words cannot be told (a
+    // merge would put the file's words into the caller's rewrite).
+    if differs && rewritten > 0 {
+        return None;
     }
     let mut all: Vec<&Change> = mine.iter().chain(yours.iter()).collect();
     // By position; at one position an insertion goes before a replacement, and a change
@@ -564,85 +643,6 @@ fn merge_line(base: &str, ours: &str, theirs: &str) -> Option<String> {
     }
     out.extend(&b[at..]);
     Some(out)
-}
-
-/// The file's indentation for a line the caller indented the caller's way: learned from
-/// the lines both the caller's `oldText` and the file hold.
-struct Indent {
-    /// The caller's indentation → the file's, for each that the pairs show one way only.
-    map: HashMap<String, String>,
-    /// Indentations the pairs show two ways: a new line indented so is in doubt.
-    doubtful: Vec<String>,
-    /// Spaces the file writes as one tab, when the pairs show the caller's spaces as tabs.
-    tab_width: Option<usize>,
-}
-
-fn leading(line: &str) -> &str {
-    &line[..line.len() - line.trim_start().len()]
-}
-
-impl Indent {
-    fn learn(base: &[&str], ours: &[&str], paired: &[Option<usize>]) -> Indent {
-        let mut map: HashMap<String, String> = HashMap::new();
-        let mut doubtful = Vec::new();
-        let mut tab_width = None;
-        for (i, j) in paired.iter().enumerate() {
-            let Some(j) = j else { continue };
-            if base[i].trim().is_empty() || ours[*j].trim().is_empty() {
-                continue;
-            }
-            let (from, to) = (leading(base[i]), leading(ours[*j]));
-            let tabs_for_spaces =
-                from.chars().all(|c| c == ' ') && !to.is_empty() && to.chars().all(|c| c == '\t');
-            if tabs_for_spaces && !from.is_empty() && from.len().is_multiple_of(to.len()) {
-                tab_width = Some(from.len() / to.len());
-            }
-            match map.get(from) {
-                Some(known) if known != to => doubtful.push(from.to_owned()),
-                Some(_) => {}
-                None => {
-                    map.insert(from.to_owned(), to.to_owned());
-                }
-            }
-        }
-        Indent {
-            map,
-            doubtful,
-            tab_width,
-        }
-    }
-
-    /// A new line of the caller's, indented as the file indents.
-    fn apply(&self, line: &str) -> Option<String> {
-        if line.trim().is_empty() {
-            return Some(line.to_owned());
-        }
-        let indent = leading(line);
-        if self.doubtful.iter().any(|d| d == indent) {
-            return None;
-        }
-        if let Some(to) = self.map.get(indent) {
-            return Some(format!("{to}{}", &line[indent.len()..]));
-        }
-        if self.map.is_empty() || self.map.iter().all(|(from, to)| from == to) {
-            return Some(line.to_owned());
-        }
-        // The longest known indentation this one extends, and the rest as the file
-        // would write it.
-        let (from, to) = self
-            .map
-            .iter()
-            .filter(|(from, _)| indent.starts_with(from.as_str()))
-            .max_by_key(|(from, _)| from.len())?;
-        let rest = &indent[from.len()..];
-        let rest = match self.tab_width {
-            Some(w) if rest.chars().all(|c| c == ' ') && rest.len().is_multiple_of(w) => {
-                "\t".repeat(rest.len() / w)
-            }
-            _ => rest.to_owned(),
-        };
-        Some(format!("{to}{rest}{}", &line[indent.len()..]))
-    }
 }
 
 #[cfg(test)]
@@ -741,11 +741,15 @@ mod tests {
         let ours = "        Regex::new(r\"x\").unwrap();";
         let theirs = "    let re: Regex = Regex::new(r\"x\").unwrap();";
         assert_eq!(carry(base, ours, theirs), None);
-        // A change away from the dropped words is carried.
+        // A change of words the file holds otherwise is in doubt too: what the caller
+        // meant for the file's words cannot be told.
         let theirs = "    let re = Regex::new(r\"x\").expect(\"valid\");";
+        assert_eq!(carry(base, ours, theirs), None);
+        // An addition away from them is carried.
+        let theirs = "    let re = Regex::new(r\"x\").unwrap(); // checked";
         assert_eq!(
             carry(base, ours, theirs).unwrap(),
-            "        Regex::new(r\"x\").expect(\"valid\");"
+            "        Regex::new(r\"x\").unwrap(); // checked"
         );
     }
 

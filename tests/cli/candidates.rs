@@ -14,7 +14,11 @@
 //! CRLF line endings.
 
 mod cases;
+// The same mistakes on sources the code was not tuned on, one half held out.
 mod changes;
+mod corpus;
+// Offers that can be checked, stale quotes, and okIfApplied by one rule.
+mod checked;
 mod mistakes;
 // One whole envelope for each kind of near miss the benchmark counts.
 mod examples;

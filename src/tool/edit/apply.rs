@@ -26,6 +26,8 @@ pub struct Edited<'a> {
     /// The items skipped because their `oldText` is absent and their edit already applied
     /// (only with `okIfApplied`).
     pub already_applied: Vec<usize>,
+    /// The journal entry that made the items skipped as applied, when it holds them.
+    pub applied_by: Option<String>,
 }
 
 impl Edited<'_> {
@@ -91,9 +93,28 @@ impl Edited<'_> {
 /// argument: the first evidence `okIfApplied` trusts.
 pub type Journaled<'j> = &'j dyn Fn(&EditItem, &str) -> bool;
 
+/// The id of the journal entry that made an item, whose result the file (now the second
+/// argument) still is.
+pub type AppliedBy<'j> = &'j dyn Fn(&EditItem, &str) -> Option<String>;
+
+/// The file's earlier versions, newest first, back from the text given.
+pub type Versions<'j> = &'j dyn Fn(&str) -> Vec<String>;
+
+/// What an edit may learn beyond the file's text: whether it is applied already (and by
+/// which journal entry), and the file's earlier versions, asked only when needed.
+#[derive(Clone, Copy, Default)]
+pub struct Evidence<'e> {
+    /// With `okIfApplied`: an item already applied is skipped rather than applied or refused.
+    pub ok_if_applied: bool,
+    /// The id of the journal entry that made an item and whose result the file still is.
+    pub applied_by: Option<AppliedBy<'e>>,
+    /// The file's earlier versions, newest first, other than the text given.
+    pub versions: Option<Versions<'e>>,
+}
+
 /// Applies the edits in order to the evolving text, all or nothing. With `ok_if_applied`,
-/// an item whose `oldText` is absent and whose edit is already applied (as the journal
-/// shows, or as its text shows) is skipped rather than refused.
+/// an item whose edit is already applied (as the journal shows, or as its text shows) is
+/// skipped rather than applied again or refused.
 pub fn apply<'a>(
     shown: &str,
     original: &'a str,
@@ -101,46 +122,62 @@ pub fn apply<'a>(
     multi: bool,
     ok_if_applied: Option<Journaled<'_>>,
 ) -> Result<Edited<'a>, Refusal> {
-    // The result is built beside the original, and the offsets of every match are kept:
-    // make sure room for both can be had (at most one match per oldText's length), so
-    // that a file within the limits but beyond the memory at hand is refused, not an
-    // abort of the allocator.
-    let room = items.iter().fold(original.len(), |n, item| {
-        let matches = original.len() / item.old_text.len().max(1);
-        n.saturating_add(item.new_text.len())
-            .saturating_add(matches.saturating_mul(std::mem::size_of::<usize>()))
-    });
-    if Vec::<u8>::new().try_reserve_exact(room).is_err() {
-        return Err(Refusal::new(
-            crate::refusal::Code::TooLarge,
-            format!(
-                "`{shown}` is {} bytes, more than stitch can hold in memory now",
-                original.len()
-            ),
-        )
-        .with(crate::refusal::key::PATH, shown)
-        .with("bytes", original.len())
-        .with(crate::refusal::key::REASON, "memory"));
-    }
+    let journaled =
+        ok_if_applied.map(|j| move |item: &EditItem, text: &str| j(item, text).then(String::new));
+    let evidence = Evidence {
+        ok_if_applied: ok_if_applied.is_some(),
+        applied_by: journaled.as_ref().map(|j| j as AppliedBy<'_>),
+        versions: None,
+    };
+    apply_with(shown, original, items, multi, evidence)
+}
+
+/// [`apply`], with what the journal knows ([`Evidence`]).
+pub fn apply_with<'a>(
+    shown: &str,
+    original: &'a str,
+    items: &[EditItem],
+    multi: bool,
+    evidence: Evidence<'_>,
+) -> Result<Edited<'a>, Refusal> {
+    check_room(shown, original, items)?;
     let mut text = Cow::Borrowed(original);
     let mut replacements = 0usize;
     let mut crlf_converted = false;
     let mut already_applied = Vec::new();
+    let mut applied_by = None;
     let mut span = None;
     for (index, item) in items.iter().enumerate() {
         let edit_index = multi.then_some(index);
         let located = matching::locate(&text, &item.old_text, &item.new_text);
         let count = located.offsets.len();
         let starts = || lines::lines_of(text.as_bytes(), &located.offsets);
-        if count == 0 {
-            let applied = |journaled: Journaled<'_>| {
-                journaled(item, &text) || snippet::already_applied(&text, item)
-            };
-            if ok_if_applied.is_some_and(applied) {
+        if evidence.ok_if_applied {
+            let by = evidence.applied_by.and_then(|by| by(item, &text));
+            if by.is_some() || snippet::already_applied(&text, item) {
+                applied_by = by.filter(|id| !id.is_empty()).or(applied_by);
                 already_applied.push(index);
                 continue;
             }
-            return Err(snippet::no_match(shown, &text, item, edit_index));
+        }
+        if count == 0 {
+            // Earlier versions tell a stale quote only of the file as it was read.
+            let versions = match (&text, evidence.versions) {
+                (Cow::Borrowed(_), Some(versions)) => versions(&text),
+                _ => Vec::new(),
+            };
+            // The journal's word that this very edit made today's text.
+            let by = evidence
+                .applied_by
+                .and_then(|by| by(item, &text))
+                .filter(|id| !id.is_empty());
+            return Err(snippet::no_match_in(
+                shown,
+                &text,
+                item,
+                edit_index,
+                (&versions, by),
+            ));
         }
         if let Some(expected) = item.expected_replacements {
             if expected != count as u64 {
@@ -198,7 +235,34 @@ pub fn apply<'a>(
         replacements,
         crlf_converted,
         already_applied,
+        applied_by,
     })
+}
+
+/// Refuses an edit whose result and match offsets could not be held in memory now.
+fn check_room(shown: &str, original: &str, items: &[EditItem]) -> Result<(), Refusal> {
+    // The result is built beside the original, and the offsets of every match are kept:
+    // make sure room for both can be had (at most one match per oldText's length), so
+    // that a file within the limits but beyond the memory at hand is refused, not an
+    // abort of the allocator.
+    let room = items.iter().fold(original.len(), |n, item| {
+        let matches = original.len() / item.old_text.len().max(1);
+        n.saturating_add(item.new_text.len())
+            .saturating_add(matches.saturating_mul(std::mem::size_of::<usize>()))
+    });
+    if Vec::<u8>::new().try_reserve_exact(room).is_err() {
+        return Err(Refusal::new(
+            crate::refusal::Code::TooLarge,
+            format!(
+                "`{shown}` is {} bytes, more than stitch can hold in memory now",
+                original.len()
+            ),
+        )
+        .with(crate::refusal::key::PATH, shown)
+        .with("bytes", original.len())
+        .with(crate::refusal::key::REASON, "memory"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

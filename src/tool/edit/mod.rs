@@ -1,6 +1,7 @@
 //! `edit_file`: replace exact snippets in one file, all or nothing, atomically.
 
 pub(super) mod apply;
+mod earlier;
 mod large;
 mod region;
 pub(super) mod request;
@@ -24,7 +25,7 @@ use super::mutation::stale_while_changing;
 use super::payload::Payload;
 use super::textfile::Loaded;
 use super::{refuse, textfile, Context};
-use apply::{apply, Edited};
+use apply::{apply_with, Edited};
 use request::EditItem;
 pub use request::EditRequest;
 
@@ -114,11 +115,15 @@ fn edit_loaded(
     steps: Steps<'_>,
 ) -> Outcome<EditResult> {
     let shown = location.shown.clone();
-    let journaled = |item: &EditItem, text: &str| {
-        journal::shows_applied(ctx, &location.real, &item.old_text, &item.new_text, text)
+    let earlier = earlier::Earlier::new(ctx, &location.real);
+    let applied_by = |item: &EditItem, text: &str| earlier.applied_by(item, text);
+    let versions = |text: &str| earlier.versions(text);
+    let evidence = apply::Evidence {
+        ok_if_applied: req.ok_if_applied,
+        applied_by: Some(&applied_by),
+        versions: Some(&versions),
     };
-    let evidence: Option<apply::Journaled<'_>> = req.ok_if_applied.then_some(&journaled);
-    let apply = || apply(&shown, loaded.text(), items, multi, evidence);
+    let apply = || apply_with(&shown, loaded.text(), items, multi, evidence);
     // On a small file a thread costs more than it saves.
     let (base_sha256, applied, staged) = if loaded.bytes().len() >= PARALLEL_BYTES {
         large::prepare(ctx, location, loaded, apply, req.dry_run)
@@ -179,13 +184,7 @@ fn edit_loaded(
     // Every item already applied: nothing was (or would be) written.
     let already_applied = edited.already_applied.len() == items.len();
     let applied_by = already_applied
-        .then(|| {
-            let edits: Vec<(&str, &str)> = items
-                .iter()
-                .map(|item| (item.old_text.as_str(), item.new_text.as_str()))
-                .collect();
-            journal::applied_by(ctx, &location.real, &edits, loaded.text())
-        })
+        .then(|| journal_applied_by(ctx, location, items, loaded))
         .flatten();
     let result = EditResult {
         path: shown,
@@ -199,7 +198,11 @@ fn edit_loaded(
         diff_truncated: diff.truncated,
         line_endings: edited.crlf_converted.then(|| "crlf".to_owned()),
         already_applied,
-        applied_by,
+        applied_by: edited
+            .applied_by
+            .clone()
+            .filter(|_| already_applied)
+            .or(applied_by),
         skipped_edits: if multi && !already_applied {
             edited.already_applied.clone()
         } else {
@@ -209,6 +212,21 @@ fn edit_loaded(
         foreign_changes: by_region.map(|r| r.foreign).unwrap_or_default(),
     };
     Ok(result)
+}
+
+/// The change in the journal that applied every item of `items` to the file, whose
+/// result is still there.
+fn journal_applied_by(
+    ctx: &Context,
+    location: &Location,
+    items: &[EditItem],
+    loaded: &Loaded,
+) -> Option<String> {
+    let edits: Vec<(&str, &str)> = items
+        .iter()
+        .map(|item| (item.old_text.as_str(), item.new_text.as_str()))
+        .collect();
+    journal::applied_by(ctx, &location.real, &edits, loaded.text())
 }
 
 /// `TOO_LARGE`: the edit would make the file `bytes` long, over `limit`.
@@ -276,8 +294,8 @@ pub struct EditResult {
     /// With `okIfApplied`: every edit was already applied, so nothing changed.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub already_applied: bool,
-    /// With `alreadyApplied`: the journal entry of the change that applied it, when the
-    /// journal holds it.
+    /// With `alreadyApplied`: the journal entry that made the change, when the file is
+    /// still at its result.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub applied_by: Option<String>,
     /// With `okIfApplied` and `edits`: the items skipped as already applied while the

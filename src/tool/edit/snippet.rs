@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::refusal::{key, Code, Refusal};
-use crate::text::{applied, candidates, carry, lines};
+use crate::text::{applied, candidates, carry, lines, matching};
 
 use super::request::{with_index, EditItem};
 
@@ -51,6 +51,21 @@ fn another_line_like(text: &str, old: &str, candidate: &str) -> bool {
 /// already.
 #[cold]
 pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usize>) -> Refusal {
+    no_match_in(shown, text, item, edit_index, (&[], None))
+}
+
+/// [`no_match`], told what the journal knows: the file's earlier `versions` (newest
+/// first) — an `oldText` quoted from one of them is a stale read, and no change is carried
+/// onto today's text — and the entry that made this very edit, when the file is still at
+/// its result (`appliedBy`).
+#[cold]
+pub fn no_match_in(
+    shown: &str,
+    text: &str,
+    item: &EditItem,
+    edit_index: Option<usize>,
+    (versions, applied_by): (&[String], Option<String>),
+) -> Refusal {
     // An oldText pasted from a numbered read: look for it, and carry the change, without
     // the numbers.
     let numbered =
@@ -93,6 +108,16 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
         }
         _ => true,
     };
+    let applied = applied_by.is_some() || already_applied(text, item);
+    // A file moved on by this very edit is not a stale read: the edit is applied.
+    let stale = !applied
+        && versions
+            .iter()
+            .any(|v| !matching::locate(v, old, "").offsets.is_empty());
+    let moved_on = found
+        .first()
+        .filter(|_| stale)
+        .map(|c| json!({"startLine": c.start_line, "endLine": c.end_line}));
     let mut repaired = Vec::with_capacity(found.len());
     for (rank, c) in found.into_iter().enumerate() {
         let difference =
@@ -111,18 +136,25 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
         // Only the first candidate, and only when it is clearly the passage, is offered
         // a repaired newText: a doubtful offer followed to the letter writes a file the
         // caller did not mean.
+        // A stale quote or an edit already applied carries nothing: the change would be
+        // made to what is no longer there, or made twice.
         let clear = rank == 0
+            && !stale
+            && !applied
             && (c.similarity >= CLEARLY || difference == "line-numbers")
             && (runner_up < c.similarity - MARGIN || ahead)
             && !another_line_like(text, old, &c.text);
-        if let Some(carried) = clear.then(|| carry::carry(old, &c.text, &new)).flatten() {
+        let carried = clear
+            .then(|| carry::carry(old, &c.text, &new))
+            .flatten()
+            .filter(|carried| carry::carries_back(old, &c.text, &new, carried));
+        if let Some(carried) = carried {
             if carried != c.text {
                 candidate["newText"] = Value::String(carried);
             }
         }
         repaired.push(candidate);
     }
-    let applied = already_applied(text, item);
     let message = match edit_index {
         Some(i) => format!("oldText of edits[{i}] is not in `{shown}`"),
         None => format!("oldText is not in `{shown}`"),
@@ -133,12 +165,18 @@ pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usi
     if applied {
         refusal = refusal.with(key::ALREADY_APPLIED, true);
     }
+    if let Some(id) = applied_by {
+        refusal = refusal.with(key::APPLIED_BY, id);
+    }
+    if let Some(lines) = moved_on {
+        refusal = refusal.with(key::MOVED_ON, lines);
+    }
     with_index(refusal, edit_index)
 }
 
 /// Whether an item whose `oldText` is absent is applied already, as far as the file alone
-/// can tell: its `newText` occurs exactly once, as at least one whole line, and its
-/// `oldText` is not (nearly) still there ([`applied::looks_applied`]).
+/// can tell: its `newText` stands where its `oldText` would stand
+/// ([`applied::looks_applied`]).
 pub fn already_applied(text: &str, item: &EditItem) -> bool {
     applied::looks_applied(text, &item.old_text, &item.new_text)
 }

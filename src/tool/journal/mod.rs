@@ -613,19 +613,6 @@ pub fn current(ctx: &Context, real: &str) -> Now {
     }
 }
 
-/// Whether the journal shows the edit `old_text` → `new_text` applied to the file at the
-/// real path `real` (and not taken back), with its result still in `current_text`: the
-/// evidence `okIfApplied` trusts first (§4).
-pub fn shows_applied(
-    ctx: &Context,
-    real: &str,
-    old_text: &str,
-    new_text: &str,
-    current_text: &str,
-) -> bool {
-    applied_by(ctx, real, &[(old_text, new_text)], current_text).is_some()
-}
-
 /// The newest change in the journal (not taken back) that applied every edit of `edits`
 /// (each an `oldText` and its `newText`) to the file at the real path `real`, whose result
 /// is still in `current_text`: the change an "already applied" result names.

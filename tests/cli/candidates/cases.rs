@@ -233,7 +233,7 @@ fn push_changed(
 
 /// How often `snippet` matches under the edit's rules: exactly, or with LF made CRLF in
 /// an all-CRLF file.
-fn count(file: &str, snippet: &str, crlf: bool) -> usize {
+pub(super) fn count(file: &str, snippet: &str, crlf: bool) -> usize {
     let exact = file.matches(snippet).count();
     if exact == 0 && crlf && snippet.contains('\n') && !snippet.contains('\r') {
         return file.matches(&snippet.replace('\n', "\r\n")).count();
@@ -253,7 +253,7 @@ fn convert(new: &str, crlf: bool) -> String {
 /// The agent's change as it meant it, made to the true passage `exact`: the marker at the
 /// end of the line that `old`'s first line stands for — the line sharing most words with
 /// it (the first such line), as numbered-read prefixes and mistakes aside.
-fn meant(exact: &str, old: &str) -> String {
+pub(super) fn meant(exact: &str, old: &str) -> String {
     let first = old.split('\n').next().unwrap_or(old);
     let first = first
         .trim_start()
@@ -294,7 +294,7 @@ fn meant(exact: &str, old: &str) -> String {
 }
 
 /// The agent's change: a marker at the end of the passage's first line.
-fn edited(old: &str) -> String {
+pub(super) fn edited(old: &str) -> String {
     match old.split_once('\n') {
         Some((first, rest)) => format!("{first} EDITED-HERE\n{rest}"),
         None => format!("{old} EDITED-HERE"),

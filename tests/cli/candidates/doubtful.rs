@@ -195,7 +195,7 @@ fn the_already_applied_hint_names_no_caller_new_text_to_keep() {
             }],
             "alreadyApplied": true
         },
-        "_hint": "newText is already in the file, once and as whole lines, so the edit may be applied already: re-read the file to confirm (or pass okIfApplied: true to accept that); otherwise re-read the passage and write both oldText and newText again from it."
+        "_hint": "newText is already in the file, once and where oldText would stand, so the edit may be applied already: re-read the file to confirm (or pass okIfApplied: true to accept that); otherwise re-read the passage and write both oldText and newText again from it."
     }));
 }
 

@@ -33,6 +33,8 @@ fn the_same_edit_twice_succeeds_the_second_time_and_changes_nothing() {
             "alreadyApplied": true,
             "appliedBy": first.ok()["id"],
             "applied": false,
+            // The journal's entry of the first run, whose result the file still is.
+            "appliedBy": STRING,
             "baseSha256": SHA256,
             "bytes": 59,
             "diff": "",

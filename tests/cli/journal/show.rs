@@ -399,14 +399,14 @@ fn an_edit_or_a_patch_already_applied_names_the_change_that_applied_it() {
         )
     );
     // Applied by hand, the journal holds no change that did it: no appliedBy.
-    ws.file("b.txt", "done\n");
+    ws.file("b.txt", "status: done\n");
     let by_hand = ws.run(&[
         "edit",
         "b.txt",
         "--old",
-        "todo",
+        "status: todo",
         "--new",
-        "done",
+        "status: done",
         "--ok-if-applied",
     ]);
     assert_eq!(by_hand.ok()["alreadyApplied"], true);
