@@ -219,6 +219,8 @@ pub mod key {
     /// An apply_patch item's `overwrite`, as it was (false) when the item could have set it.
     pub const OVERWRITE: &str = "overwrite";
     pub const PATH: &str = "path";
+    /// Every file a refusal of a change of several files is about (`NOT_OBSERVED`).
+    pub const PATHS: &str = "paths";
     pub const REASON: &str = "reason";
     pub const REWRITE: &str = "rewrite";
     pub const RULE: &str = "rule";

@@ -102,7 +102,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             undo_moved_on(refusal, d)
         }
         Code::StaleVersion => format!("{REREAD}."),
-        Code::NotObserved => format!("{READ_FIRST}."),
+        Code::NotObserved => not_observed(refusal, d),
         Code::InvalidConfig => invalid_config(refusal),
         // A server at its bound on concurrent calls says how many; a lock wait does not.
         Code::Busy if refusal.detail("limit").is_some() => {
@@ -284,6 +284,30 @@ fn undo_moved_on(refusal: &Refusal, d: Dialect) -> String {
     } else {
         "The file was changed outside stitch where this change made its lines: taking it back would lose that work. Leave it in place, or edit those lines back yourself.".into()
     }
+}
+
+/// The hint of a change whose files this session has not read: every one of them, so
+/// that one round of reads lets the change through.
+fn not_observed(refusal: &Refusal, d: Dialect) -> String {
+    let paths: Vec<String> = refusal
+        .detail(key::PATHS)
+        .and_then(Value::as_array)
+        .map(|paths| {
+            paths
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|p| format!("`{p}`"))
+                .collect()
+        })
+        .unwrap_or_default();
+    if paths.len() < 2 {
+        return format!("{READ_FIRST}.");
+    }
+    format!(
+        "Read the files first, each of them ({}) with {}, then retry.",
+        paths.join(", "),
+        d.tool(names::READ_FILE)
+    )
 }
 
 /// The next step past a `TOO_LARGE`, by the field or the file that was too large.

@@ -196,7 +196,7 @@ fn deletes(section: &Section) -> bool {
 /// The hunk whose header is line `i`, its body read as far as its counts say; and the
 /// line after it.
 fn hunk(lines: &[&str], mut i: usize) -> Result<(Hunk, usize), PatchError> {
-    let line = lines[i];
+    let (header, line) = (i, lines[i]);
     let Some((old_start, old_count, new_count)) = counts(line) else {
         return Err(err(
             i + 1,
@@ -251,12 +251,13 @@ fn hunk(lines: &[&str], mut i: usize) -> Result<(Hunk, usize), PatchError> {
         i += 1;
     }
     if old_seen != old_count || new_seen != new_count {
-        let at = i.min(lines.len() - 1);
+        // The header is the line to fix: its counts disagree with the body that follows
+        // it (the line where the body ran out is only where that became clear).
         return Err(err(
-            at + 1,
-            lines[at],
+            header + 1,
+            line,
             format!(
-                "{old_count} old and {new_count} new lines, as the hunk header says (the body has {old_seen} and {new_seen})"
+                "a hunk header whose counts are its body's: the body has {old_seen} old and {new_seen} new lines, the header says {old_count} and {new_count}"
             ),
         ));
     }
