@@ -202,6 +202,11 @@ pub type Outcome<T = Value> = Result<T, Failure>;
 /// built with one and the code that reads it cannot drift apart.
 pub mod key {
     pub const ALLOWED: &str = "allowed";
+    /// A Codex chunk's `@@ ANCHOR` line, as the patch gave it.
+    pub const ANCHOR: &str = "anchor";
+    /// The line of the file most like a chunk's anchor, before where its lines match:
+    /// `{line, text}`.
+    pub const NEAREST_ANCHOR: &str = "nearestAnchor";
     pub const ALREADY_APPLIED: &str = "alreadyApplied";
     pub const CANDIDATES: &str = "candidates";
     /// The 0-based change of an apply_patch a refusal is about.

@@ -389,6 +389,9 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
 /// The hint of a hunk of a patch whose old side is not in the file: the patch is
 /// rewritten, in any dialect, so neither `oldText` nor `--old` is named.
 fn hunk_no_match(refusal: &Refusal, path: &str) -> String {
+    if text(refusal, "difference") == Some("anchor") {
+        return wrong_anchor(refusal);
+    }
     if text(refusal, key::OPERATION) == Some("delete") {
         return format!(
             "Re-read `{path}`: it is not what the deletion's hunk says it holds, and may hold newer work. Delete it only if you still mean to, with its whole content as the hunk's `-` lines."
@@ -413,6 +416,35 @@ fn hunk_no_match(refusal: &Refusal, path: &str) -> String {
         None => format!(
             "Re-read `{path}` and write the hunk's old side (its context and `-` lines) exactly as the file has it."
         ),
+    }
+}
+
+/// The hint of a Codex chunk whose lines are in the file but whose `@@ ANCHOR` line is
+/// not: change the anchor to the file's line most like it, or drop it when the lines
+/// match once — never rewrite the chunk's lines, which are right.
+fn wrong_anchor(refusal: &Refusal) -> String {
+    let lines: Vec<u64> = refusal
+        .detail(key::LINES)
+        .and_then(Value::as_array)
+        .map(|l| l.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    let nearest = refusal.detail(key::NEAREST_ANCHOR).and_then(|n| {
+        Some((
+            n.get("line")?.as_u64()?,
+            n.get("text")?.as_str()?.to_owned(),
+        ))
+    });
+    match (lines.as_slice(), nearest) {
+        ([at], Some((line, anchor))) => format!(
+            "Only the chunk's `@@` line is wrong: make it `@@ {anchor}` (line {line} of the file), or drop the anchor (a bare `@@`): the chunk's lines match once, at line {at}. Send the patch again."
+        ),
+        ([at], None) => format!(
+            "Only the chunk's `@@` line is wrong: drop the anchor (a bare `@@`), since the chunk's lines match once, at line {at}, and send the patch again."
+        ),
+        (_, Some((line, anchor))) => format!(
+            "Only the chunk's `@@` line is wrong: make it `@@ {anchor}` (line {line} of the file), the line before the place you mean, and send the patch again."
+        ),
+        (_, None) => "The chunk's `@@` line is not in the file: make it a line of the file that comes before the place you mean, or add context lines until the chunk matches once, and send the patch again.".into(),
     }
 }
 

@@ -9,6 +9,7 @@
 //! OpenAI Responses API `apply_patch` operations. Every form is brought to one list of
 //! changes, built in memory ([`build`]) and reported and journaled ([`summary`]) alike.
 
+mod anchor;
 mod applied;
 mod budget;
 mod build;
