@@ -141,6 +141,13 @@ impl Refusal {
         self
     }
 
+    /// The same refusal without the fact `key` (one its sender found untrue).
+    #[must_use]
+    pub fn without(mut self, key: &str) -> Self {
+        self.details.shift_remove(key);
+        self
+    }
+
     #[must_use]
     pub fn code(&self) -> Code {
         self.code
@@ -227,6 +234,9 @@ pub mod key {
     /// Every file a refusal of a change of several files is about (`NOT_OBSERVED`).
     pub const PATHS: &str = "paths";
     pub const REASON: &str = "reason";
+    /// The `reason` of an `okIfApplied` apply found applied in part: some of its changes
+    /// are there, and the rest would apply.
+    pub const PARTLY_APPLIED: &str = "partlyApplied";
     pub const REWRITE: &str = "rewrite";
     pub const RULE: &str = "rule";
     pub const SUGGESTION: &str = "suggestion";

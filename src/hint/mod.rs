@@ -335,10 +335,11 @@ fn too_large(refusal: &Refusal, d: Dialect, path: &str) -> String {
 /// applied, copy a candidate, or re-read.
 fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
     let (old, new) = (d.name("oldText"), d.name("newText"));
-    if refusal.detail(HUNK_INDEX).is_some()
-        && refusal.detail(key::ALREADY_APPLIED) != Some(&Value::Bool(true))
-    {
-        return hunk_no_match(refusal, path);
+    if text(refusal, key::REASON) == Some(key::PARTLY_APPLIED) {
+        return partly_applied(refusal);
+    }
+    if refusal.detail(HUNK_INDEX).is_some() {
+        return hunk_no_match(refusal, d, path);
     }
     let first = refusal
         .detail(key::CANDIDATES)
@@ -388,9 +389,15 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
 
 /// The hint of a hunk of a patch whose old side is not in the file: the patch is
 /// rewritten, in any dialect, so neither `oldText` nor `--old` is named.
-fn hunk_no_match(refusal: &Refusal, path: &str) -> String {
+fn hunk_no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
     if text(refusal, "difference") == Some("anchor") {
         return wrong_anchor(refusal);
+    }
+    if refusal.detail(key::ALREADY_APPLIED) == Some(&Value::Bool(true)) {
+        return format!(
+            "The hunk's new side is already in `{path}` where its old side would be, so the patch may be applied already: re-read the file to confirm (or pass {} to accept that); otherwise rewrite the hunk's old and new sides from the file's text.",
+            d.switch("okIfApplied")
+        );
     }
     if text(refusal, key::OPERATION) == Some("delete") {
         return format!(
@@ -417,6 +424,20 @@ fn hunk_no_match(refusal: &Refusal, path: &str) -> String {
             "Re-read `{path}` and write the hunk's old side (its context and `-` lines) exactly as the file has it."
         ),
     }
+}
+
+/// The hint of an `okIfApplied` change found applied in part: send it again without the
+/// changes that are there already; the rest applies.
+fn partly_applied(refusal: &Refusal) -> String {
+    let applied: Vec<String> = refusal
+        .detail("appliedChanges")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().map(ToString::to_string).collect())
+        .unwrap_or_default();
+    format!(
+        "Send the change again without the changes applied already ({}, counted from 0 in the order given): the rest applies as it is.",
+        applied.join(", ")
+    )
 }
 
 /// The hint of a Codex chunk whose lines are in the file but whose `@@ ANCHOR` line is

@@ -15,6 +15,7 @@ mod budget;
 mod build;
 mod changes;
 mod mode;
+mod not_applied;
 mod op;
 mod refusals;
 mod summary;
@@ -228,19 +229,19 @@ fn apply(
     let originals = load_originals(ctx, located)?;
     let built = match build::build(ctx, changes, located, &originals, budget) {
         Ok(built) => built,
-        Err(refusal)
-            if req.ok_if_applied
-                && refusal.code() != Code::Busy
-                && applied::applied_already(changes, located, &originals) =>
-        {
-            let _ = refusal;
-            return Ok(ApplyResult {
-                dialect: dialect.as_str(),
-                applied: false,
-                already_applied: true,
-                id: None,
-                changes: Vec::new(),
-            });
+        Err(refusal) if req.ok_if_applied && refusal.code() != Code::Busy => {
+            let each = applied::applied_each(changes, located, &originals);
+            if each.iter().all(|&applied| applied) {
+                return Ok(ApplyResult {
+                    dialect: dialect.as_str(),
+                    applied: false,
+                    already_applied: true,
+                    id: None,
+                    changes: Vec::new(),
+                });
+            }
+            let rest = |kept: &[op::Change]| build::build(ctx, kept, located, &originals, budget);
+            return Err(not_applied::blame(refusal, changes, &each, rest).into());
         }
         Err(refusal) => return Err(refusal.into()),
     };

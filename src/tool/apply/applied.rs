@@ -12,19 +12,19 @@ use super::super::edit::snippet;
 use super::build::Original;
 use super::op::{Change, Op};
 
-/// Whether `changes` are applied whole already to the files `originals`.
-pub fn applied_already(
+/// Whether each of `changes` is applied already to the files `originals`, in order.
+pub fn applied_each(
     changes: &[Change],
     located: &BTreeMap<&str, &Location>,
     originals: &BTreeMap<String, Original>,
-) -> bool {
+) -> Vec<bool> {
     let text_of = |raw: &str| {
         originals
             .get(&located[raw].real)
             .map(|o| o.text().unwrap_or_default())
     };
     let absent = |raw: &str| !originals.contains_key(&located[raw].real);
-    changes.iter().all(|change| match &change.op {
+    let applied = |change: &Change| match &change.op {
         Op::Write { path, content, .. } => text_of(path) == Some(content.as_str()),
         Op::Delete { path, .. } => absent(path),
         Op::Update {
@@ -54,5 +54,6 @@ pub fn applied_already(
             })
         }),
         Op::Move { from, to, .. } => absent(from) && !absent(to),
-    })
+    };
+    changes.iter().map(applied).collect()
 }
