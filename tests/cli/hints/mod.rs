@@ -5,6 +5,7 @@
 //! it, does not get the same refusal back.
 
 mod cases;
+mod loops;
 mod names;
 
 use serde_json::{json, Value};
