@@ -32,41 +32,44 @@ pub fn blame(
     }
     let kept: Vec<usize> = (0..each.len()).filter(|&i| !each[i]).collect();
     let subset: Vec<Change> = kept.iter().map(|&i| changes[i].clone()).collect();
-    match rest(&subset) {
-        Err(failure) => {
-            let at = failure
-                .detail(key::CHANGE_INDEX)
-                .and_then(Value::as_u64)
-                .and_then(|i| usize::try_from(i).ok())
-                .and_then(|i| kept.get(i).copied());
-            let failure = failure
-                .without(key::ALREADY_APPLIED)
-                .with(APPLIED_CHANGES, applied);
-            match at {
-                Some(at) => failure.with(key::CHANGE_INDEX, at),
-                None => failure,
-            }
-        }
-        Ok(_) => {
-            let first = kept.first().copied().unwrap_or_default();
-            let path = changes[first]
-                .paths()
-                .first()
-                .copied()
-                .unwrap_or_default()
-                .to_owned();
-            let listed: Vec<String> = applied.iter().map(ToString::to_string).collect();
-            Refusal::new(
-                Code::NoMatch,
-                format!(
-                    "The change is applied only in part: change {first} (`{path}`) is not applied yet, while changes {} are",
-                    listed.join(", ")
-                ),
-            )
-            .with(key::PATH, path)
-            .with(key::REASON, key::PARTLY_APPLIED)
-            .with(APPLIED_CHANGES, applied)
-            .with(key::CHANGE_INDEX, first)
-        }
+    let Err(failure) = rest(&subset) else {
+        return partly_applied(changes, &kept, applied);
+    };
+    let at = failure
+        .detail(key::CHANGE_INDEX)
+        .and_then(Value::as_u64)
+        .and_then(|i| usize::try_from(i).ok())
+        .and_then(|i| kept.get(i).copied());
+    let failure = failure
+        .without(key::ALREADY_APPLIED)
+        .with(APPLIED_CHANGES, applied);
+    match at {
+        Some(at) => failure.with(key::CHANGE_INDEX, at),
+        None => failure,
     }
+}
+
+/// The refusal of a change whose changes `kept` (not applied) would apply on their own,
+/// while the others (`applied`) are there already: it is applied in part.
+#[cold]
+fn partly_applied(changes: &[Change], kept: &[usize], applied: Vec<usize>) -> Refusal {
+    let first = kept.first().copied().unwrap_or_default();
+    let path = changes[first]
+        .paths()
+        .first()
+        .copied()
+        .unwrap_or_default()
+        .to_owned();
+    let listed: Vec<String> = applied.iter().map(ToString::to_string).collect();
+    Refusal::new(
+        Code::NoMatch,
+        format!(
+            "The change is applied only in part: change {first} (`{path}`) is not applied yet, while changes {} are",
+            listed.join(", ")
+        ),
+    )
+    .with(key::PATH, path)
+    .with(key::REASON, key::PARTLY_APPLIED)
+    .with(APPLIED_CHANGES, applied)
+    .with(key::CHANGE_INDEX, first)
 }
