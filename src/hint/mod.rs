@@ -426,17 +426,30 @@ fn hunk_no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
     }
 }
 
-/// The hint of an `okIfApplied` change found applied in part: send it again without the
-/// changes that are there already; the rest applies.
+/// The hint of an `okIfApplied` change found applied in part: send it again without what
+/// is there already (whole changes, and hunks of one); the rest applies.
 fn partly_applied(refusal: &Refusal) -> String {
-    let applied: Vec<String> = refusal
-        .detail("appliedChanges")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().map(ToString::to_string).collect())
-        .unwrap_or_default();
+    let listed = |value: Option<&Value>| -> Vec<String> {
+        value
+            .and_then(Value::as_array)
+            .map(|a| a.iter().map(ToString::to_string).collect())
+            .unwrap_or_default()
+    };
+    let mut done = Vec::new();
+    let changes = listed(refusal.detail("appliedChanges"));
+    if !changes.is_empty() {
+        done.push(format!("changes {}", changes.join(", ")));
+    }
+    if let Some(hunks) = refusal.detail("appliedHunks") {
+        done.push(format!(
+            "hunks {} of change {}",
+            listed(hunks.get("hunks")).join(", "),
+            hunks.get(key::CHANGE_INDEX).unwrap_or(&Value::Null)
+        ));
+    }
     format!(
-        "Send the change again without the changes applied already ({}, counted from 0 in the order given): the rest applies as it is.",
-        applied.join(", ")
+        "Send the change again without what is applied already ({}, counted from 0 in the order given): the rest applies as it is.",
+        done.join(" and ")
     )
 }
 

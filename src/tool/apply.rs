@@ -240,8 +240,13 @@ fn apply(
                     changes: Vec::new(),
                 });
             }
+            let hunks = |change: &op::Change| applied::applied_hunks(change, located, &originals);
+            let found = not_applied::Found {
+                changes: &each,
+                hunks: &hunks,
+            };
             let rest = |kept: &[op::Change]| build::build(ctx, kept, located, &originals, budget);
-            return Err(not_applied::blame(refusal, changes, &each, rest).into());
+            return Err(not_applied::blame(refusal, changes, &found, rest).into());
         }
         Err(refusal) => return Err(refusal.into()),
     };

@@ -34,14 +34,7 @@ pub fn applied_each(
             ..
         } => {
             let at = move_to.as_deref().unwrap_or(path);
-            let reversed: Vec<patch::Hunk> = hunks
-                .iter()
-                .map(|h| patch::Hunk {
-                    old: h.new.clone(),
-                    new: h.old.clone(),
-                    ..h.clone()
-                })
-                .collect();
+            let reversed: Vec<patch::Hunk> = hunks.iter().map(reversed).collect();
             text_of(at).is_some_and(|t| patch::apply(t, &reversed).is_ok())
                 && (move_to.is_none() || absent(path))
         }
@@ -56,4 +49,39 @@ pub fn applied_each(
         Op::Move { from, to, .. } => absent(from) && !absent(to),
     };
     changes.iter().map(applied).collect()
+}
+
+/// For an update of a file, whether each of its hunks is there already on its own (its
+/// new side where its old side would be); `None` for any other change.
+pub fn applied_hunks(
+    change: &Change,
+    located: &BTreeMap<&str, &Location>,
+    originals: &BTreeMap<String, Original>,
+) -> Option<Vec<bool>> {
+    let Op::Update {
+        path,
+        move_to,
+        hunks,
+        ..
+    } = &change.op
+    else {
+        return None;
+    };
+    let at = move_to.as_deref().unwrap_or(path);
+    let text = originals.get(&located.get(at)?.real)?.text()?;
+    Some(
+        hunks
+            .iter()
+            .map(|h| patch::apply(text, &[reversed(h)]).is_ok())
+            .collect(),
+    )
+}
+
+/// A hunk the other way round: its new side taken back to its old.
+fn reversed(hunk: &patch::Hunk) -> patch::Hunk {
+    patch::Hunk {
+        old: hunk.new.clone(),
+        new: hunk.old.clone(),
+        ..hunk.clone()
+    }
 }

@@ -575,4 +575,36 @@ pub const CASES: &[Case] = &[
         code: "INVALID_ARGUMENT",
         ..BASE
     },
+    Case {
+        name: "apply (Codex): okIfApplied on a file applied in part",
+        command: "apply",
+        tool: "apply_patch",
+        setup: |ws| {
+            ws.file("a.txt", "A\nb\n");
+        },
+        flags: Some(&["--ok-if-applied", "--patch", "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n@@\n-b\n+B\n*** End Patch"]),
+        args: || json!({"okIfApplied": true, "patch": "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n@@\n-b\n+B\n*** End Patch"}),
+        code: "NO_MATCH",
+        follow: Some(|e, a| {
+            assert_eq!(e["details"]["appliedHunks"]["hunks"], json!([0]), "{e}");
+            only(with(a, "patch", json!("*** Begin Patch\n*** Update File: a.txt\n@@\n-b\n+B\n*** End Patch")))
+        }),
+        ..BASE
+    },
+    Case {
+        name: "edit: okIfApplied on an edit that is not applied",
+        setup: |ws| {
+            ws.file("a.txt", "version = 3\n");
+        },
+        flags: Some(&["a.txt", "--old", "version = 1", "--new", "version = 2", "--ok-if-applied"]),
+        args: || json!({"path": "a.txt", "oldText": "version = 1", "newText": "version = 2", "okIfApplied": true}),
+        code: "NO_MATCH",
+        follow: Some(|e, a| {
+            assert!(!e["_hint"].as_str().unwrap().contains("okIfApplied"), "{e}");
+            // Both written again from the file's line: its text, and the change meant.
+            let c = &e["details"]["candidates"][0];
+            only(with(&with(a, "oldText", c["text"].clone()), "newText", json!("version = 4")))
+        }),
+        ..BASE
+    },
 ];

@@ -77,9 +77,9 @@ fn ok_if_applied_blames_the_change_that_is_not_applied() {
     )
     .assert_envelope(&json!({"ok": false, "error": "NO_MATCH",
         "details": {
-            "message": "The change is applied only in part: change 1 (`a.rs`) is not applied yet, while changes 0 are",
+            "message": "The change is applied only in part: changes 0 are applied already, and change 1 (`a.rs`) is not",
             "path": "a.rs", "reason": "partlyApplied", "appliedChanges": [0], "changeIndex": 1},
-        "_hint": "Send the change again without the changes applied already (0, counted from 0 in the order given): the rest applies as it is."}));
+        "_hint": "Send the change again without what is applied already (changes 0, counted from 0 in the order given): the rest applies as it is."}));
     assert_eq!(ws.read_string("a.rs"), A_RS);
 }
 
@@ -149,4 +149,36 @@ fn every_unread_file_of_a_change_is_named_at_once() {
     }
     ws.run(&["--session", "s1", "apply", "--patch", patch]).ok();
     assert_eq!(ws.read_string("b.txt"), "B\n");
+}
+
+/// `okIfApplied` on a patch whose first hunk of a file is there and whose second is not:
+/// the refusal names the second hunk (counted in the patch as sent), never the first.
+#[test]
+fn ok_if_applied_blames_the_hunk_that_is_not_applied() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "A\nb\n");
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n@@\n-c\n+C\n*** End Patch";
+    let run = ws.run(&["apply", "--ok-if-applied", "--patch", patch]);
+    let details = run.refused("NO_MATCH");
+    assert_eq!(
+        (&details["changeIndex"], &details["hunkIndex"]),
+        (&json!(0), &json!(1)),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        details["appliedHunks"],
+        json!({"changeIndex": 0, "hunks": [0]})
+    );
+    assert!(!run.hint().contains("ok-if-applied"), "{}", run.stdout);
+    // Where the rest would apply, the hint says what to leave out.
+    let patch = patch.replace("-c\n+C", "-b\n+B");
+    ws.run(&["apply", "--ok-if-applied", "--patch", &patch])
+        .assert_envelope(&json!({"ok": false, "error": "NO_MATCH",
+            "details": {
+                "message": "The change is applied only in part: hunks 0 of change 0 are applied already, and change 0 (`a.txt`) is not",
+                "path": "a.txt", "reason": "partlyApplied", "appliedChanges": [],
+                "appliedHunks": {"changeIndex": 0, "hunks": [0]}, "changeIndex": 0},
+            "_hint": "Send the change again without what is applied already (hunks 0 of change 0, counted from 0 in the order given): the rest applies as it is."}));
+    assert_eq!(ws.read_string("a.txt"), "A\nb\n");
 }
