@@ -67,6 +67,7 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "expectedSha256" => "--expected-sha256",
         "okIfApplied" => "--ok-if-applied",
         "dryRun" => "--dry-run",
+        "redo" => "--redo",
         "offset" => "--offset",
         "limit" => "--limit",
         "maxBytes" => "--max-bytes",

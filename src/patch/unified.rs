@@ -447,7 +447,13 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
     #[test]
     fn counts_are_checked_and_binary_patches_refused() {
         let e = parse("--- a/a\n+++ b/a\n@@ -1,2 +1,2 @@\n-x\n+y\n").unwrap_err();
-        assert!(e.expected.contains("2 old and 2 new lines"), "{e:?}");
+        // Refused at the header, whose counts are wrong, with the body's own counts.
+        assert_eq!((e.line, e.found.as_str()), (3, "@@ -1,2 +1,2 @@"), "{e:?}");
+        assert!(
+            e.expected
+                .contains("the body has 1 old and 1 new lines, the header says 2 and 2"),
+            "{e:?}"
+        );
         let e = parse("diff --git a/p.png b/p.png\nGIT binary patch\nliteral 5\n").unwrap_err();
         assert_eq!((e.line, e.dialect), (2, Some(Dialect::Unified)));
         let e = parse("diff --git a/p.png b/p.png\nindex 1..2 100644\nBinary files a/p.png and b/p.png differ\n").unwrap_err();
