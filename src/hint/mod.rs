@@ -326,7 +326,7 @@ fn too_large(refusal: &Refusal, d: Dialect, path: &str) -> String {
             "`{path}` is within the limits but too large for the memory stitch has now: work on smaller files, or lower limits.maxFileBytes to what this machine can hold."
         ),
         _ => format!(
-            "`{path}` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
+            "`{path}` is over the workspace's limits.maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
         ),
     }
 }

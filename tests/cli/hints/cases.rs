@@ -607,4 +607,223 @@ pub const CASES: &[Case] = &[
         }),
         ..BASE
     },
+    Case {
+        name: "edit: a path out of the workspace",
+        flags: Some(&["../x.txt", "--old", "a", "--new", "b"]),
+        args: || json!({"path": "../x.txt", "oldText": "a", "newText": "b"}),
+        code: "OUTSIDE_ROOT",
+        ..BASE
+    },
+    Case {
+        name: "edit: an empty oldText",
+        setup: |ws| {
+            ws.file("a.txt", "a\n");
+        },
+        flags: Some(&["a.txt", "--old", "", "--new", "b"]),
+        args: || json!({"path": "a.txt", "oldText": "", "newText": "b"}),
+        code: "INVALID_ARGUMENT",
+        ..BASE
+    },
+    Case {
+        name: "edit: a field the tool does not have",
+        setup: |ws| {
+            ws.file("a.txt", "a\n");
+        },
+        args: || json!({"path": "a.txt", "oldText": "a", "newText": "b", "root": "/"}),
+        code: "INVALID_ARGUMENT",
+        follow: Some(|_, a| {
+            let mut a = a.clone();
+            a.as_object_mut().unwrap().remove("root");
+            only(a)
+        }),
+        ..BASE
+    },
+    Case {
+        name: "edit: stitch's own state",
+        flags: Some(&[".stitch/x", "--old", "a", "--new", "b"]),
+        args: || json!({"path": ".stitch/x", "oldText": "a", "newText": "b"}),
+        code: "DENIED",
+        ..BASE
+    },
+    Case {
+        name: "edit: a file over the workspace's size limit",
+        setup: |ws| {
+            ws.file(".stitch/config.json", r#"{"limits": {"maxFileBytes": 8}}"#);
+            ws.file("big.txt", "0123456789abcdef\n");
+        },
+        flags: Some(&["big.txt", "--old", "0", "--new", "1"]),
+        args: || json!({"path": "big.txt", "oldText": "0", "newText": "1"}),
+        code: "TOO_LARGE",
+        ..BASE
+    },
+    Case {
+        name: "edit: a malformed config",
+        setup: |ws| {
+            ws.file(".stitch/config.json", "{");
+            ws.file("a.txt", "a\n");
+        },
+        flags: Some(&["a.txt", "--old", "a", "--new", "b"]),
+        args: || json!({"path": "a.txt", "oldText": "a", "newText": "b"}),
+        code: "INVALID_CONFIG",
+        ..BASE
+    },
+    Case {
+        name: "write: a backslash in the path",
+        command: "write",
+        tool: "write_file",
+        flags: Some(&["a\\b.txt", "--content", "b\n"]),
+        args: || json!({"path": "a\\b.txt", "content": "b\n"}),
+        code: "INVALID_PATH",
+        follow: Some(|e, a| only(with(a, "path", e["details"]["suggestion"].clone()))),
+        ..BASE
+    },
+    Case {
+        name: "write: under .git",
+        command: "write",
+        tool: "write_file",
+        setup: |ws| {
+            ws.dir(".git");
+        },
+        flags: Some(&[".git/config", "--content", "x\n"]),
+        args: || json!({"path": ".git/config", "content": "x\n"}),
+        code: "DENIED",
+        ..BASE
+    },
+    Case {
+        name: "write: a path the workspace's config keeps read-only",
+        command: "write",
+        tool: "write_file",
+        setup: |ws| {
+            ws.file(".stitch/config.json", r#"{"readOnly": ["vendor/**"]}"#);
+        },
+        flags: Some(&["vendor/a.txt", "--content", "x\n"]),
+        args: || json!({"path": "vendor/a.txt", "content": "x\n"}),
+        code: "DENIED",
+        ..BASE
+    },
+    Case {
+        name: "read: not text",
+        command: "read",
+        tool: "read_file",
+        setup: |ws| {
+            ws.file("a.bin", b"\x00\x01\x02\xff");
+        },
+        flags: Some(&["a.bin"]),
+        args: || json!({"path": "a.bin"}),
+        code: "NOT_TEXT",
+        ..BASE
+    },
+    Case {
+        name: "read: an offset past the end",
+        command: "read",
+        tool: "read_file",
+        setup: |ws| {
+            ws.file("a.txt", "one\n");
+        },
+        flags: Some(&["a.txt", "--offset", "5"]),
+        args: || json!({"path": "a.txt", "offset": 5}),
+        code: "INVALID_ARGUMENT",
+        ..BASE
+    },
+    Case {
+        name: "delete: a directory",
+        command: "delete",
+        tool: "delete_file",
+        setup: |ws| {
+            ws.dir("src");
+        },
+        flags: Some(&["src"]),
+        args: || json!({"path": "src"}),
+        code: "NOT_A_FILE",
+        ..BASE
+    },
+    Case {
+        name: "move: a source that does not exist",
+        command: "move",
+        tool: "move_file",
+        setup: |ws| {
+            ws.file("notes.md", "n\n");
+        },
+        flags: Some(&["notse.md", "b.md"]),
+        args: || json!({"from": "notse.md", "to": "b.md"}),
+        code: "NOT_FOUND",
+        ..BASE
+    },
+    Case {
+        name: "apply (Codex): a patch that does not parse",
+        command: "apply",
+        tool: "apply_patch",
+        flags: Some(&["--patch", "*** Begin Patch\n*** Frobnicate File: a.txt\n*** End Patch"]),
+        args: || json!({"patch": "*** Begin Patch\n*** Frobnicate File: a.txt\n*** End Patch"}),
+        code: "INVALID_PATCH",
+        ..BASE
+    },
+    Case {
+        name: "apply (Codex): an update of a file that does not exist",
+        command: "apply",
+        tool: "apply_patch",
+        setup: |ws| {
+            ws.file("notes.md", "a\n");
+        },
+        flags: Some(&["--patch", "*** Begin Patch\n*** Update File: notse.md\n@@\n-a\n+b\n*** End Patch"]),
+        args: || json!({"patch": "*** Begin Patch\n*** Update File: notse.md\n@@\n-a\n+b\n*** End Patch"}),
+        code: "NOT_FOUND",
+        ..BASE
+    },
+    Case {
+        name: "apply (unified): a file the config keeps read-only",
+        command: "apply",
+        tool: "apply_patch",
+        setup: |ws| {
+            ws.file(".stitch/config.json", r#"{"readOnly": ["a.txt"]}"#);
+            ws.file("a.txt", "a\n");
+        },
+        flags: Some(&["--patch", "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"]),
+        args: || json!({"patch": "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n"}),
+        code: "DENIED",
+        ..BASE
+    },
+    Case {
+        name: "list: a directory that does not exist",
+        command: "list",
+        tool: "list_directory",
+        setup: |ws| {
+            ws.dir("src");
+        },
+        flags: Some(&["scr"]),
+        args: || json!({"path": "scr"}),
+        code: "NOT_FOUND",
+        follow: Some(|e, a| only(with(a, "path", e["details"]["nearNames"][0].clone()))),
+        ..BASE
+    },
+    Case {
+        name: "glob: a directory out of the workspace",
+        command: "glob",
+        tool: "glob",
+        flags: Some(&["*.rs", "--path", ".."]),
+        args: || json!({"pattern": "*.rs", "path": ".."}),
+        code: "OUTSIDE_ROOT",
+        ..BASE
+    },
+    Case {
+        name: "search: a directory that does not exist",
+        command: "search",
+        tool: "search_files",
+        setup: |ws| {
+            ws.dir("src");
+        },
+        flags: Some(&["x", "--path", "scr"]),
+        args: || json!({"query": "x", "path": "scr"}),
+        code: "NOT_FOUND",
+        ..BASE
+    },
+    Case {
+        name: "history: a limit of zero",
+        command: "history",
+        tool: "list_changes",
+        flags: Some(&["--limit", "0"]),
+        args: || json!({"limit": 0}),
+        code: "INVALID_ARGUMENT",
+        ..BASE
+    },
 ];

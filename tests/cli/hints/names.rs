@@ -104,10 +104,17 @@ fn tool_names() -> BTreeSet<&'static str> {
     stitch::registry::TOOLS.iter().map(|t| t.name).collect()
 }
 
-/// What a JSON-dialect text may name: the tool's fields, the refusal's facts.
+/// What a JSON-dialect text may name: the tool's fields, those of a tool it sends the
+/// caller to (`write_file` ... `expectedSha256`), the refusal's facts.
 fn json_names(case: &Case, envelope: &Value) -> BTreeSet<String> {
     let mut known = BTreeSet::new();
     fields(&(spec(case).schema)(), &mut known);
+    let text = said(envelope);
+    for tool in stitch::registry::TOOLS {
+        if tokens(&text).iter().any(|(w, _)| w == tool.name) {
+            fields(&(tool.schema)(), &mut known);
+        }
+    }
     facts(&envelope["details"], &mut known);
     known
 }
@@ -121,13 +128,20 @@ fn said(envelope: &Value) -> String {
     )
 }
 
+/// Whether word `i` is a key of the config the workspace owner writes
+/// (`limits.maxFileBytes`), which a hint may name to anyone.
+fn config_key(words: &[(String, char)], i: usize) -> bool {
+    i > 0 && words[i].1 == '.' && words[i - 1].0 == "limits"
+}
+
 /// A call by JSON (or MCP) is told of fields its tool has, facts of its refusal, and
 /// tools of the registry; never of a flag.
 #[track_caller]
 pub fn assert_by_json(case: &Case, envelope: &Value) {
     let known = json_names(case, envelope);
     let tools = tool_names();
-    for (word, before) in tokens(&said(envelope)) {
+    let words = tokens(&said(envelope));
+    for (i, (word, before)) in words.iter().cloned().enumerate() {
         let context = || format!("{} by JSON: {envelope}", case.name);
         assert!(
             !word.starts_with("--"),
@@ -136,7 +150,7 @@ pub fn assert_by_json(case: &Case, envelope: &Value) {
         );
         let camel = word.starts_with(|c: char| c.is_ascii_lowercase())
             && word.chars().any(|c| c.is_ascii_uppercase());
-        if camel {
+        if camel && !config_key(&words, i) {
             assert!(
                 known.contains(&word),
                 "{}: names `{word}`, which is no field of {} and no fact of the refusal",
@@ -161,12 +175,34 @@ pub fn assert_by_json(case: &Case, envelope: &Value) {
 /// facts of its refusal; never of a field only JSON spells.
 #[track_caller]
 pub fn assert_by_flags(case: &Case, envelope: &Value) {
-    let flags = long_flags(case.command);
     let commands = commands();
+    // The command's flags, and those of a command it sends the caller to (`stitch write`).
+    let mut flags = long_flags(case.command);
+    let text = said(envelope);
+    let spaced: Vec<&str> = text.split_whitespace().collect();
+    for pair in spaced.windows(2) {
+        let next = pair[1].trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+        if pair[0] == "stitch" && commands.contains(next) {
+            flags.extend(long_flags(next));
+        }
+    }
     let mut facts_named = BTreeSet::new();
     facts(&envelope["details"], &mut facts_named);
-    let text = said(envelope);
     let words = tokens(&text);
+    for pair in spaced.windows(2) {
+        // `stitch read`; prose about stitch itself ("outside stitch where ...") aside.
+        const PROSE: &[&str] = &[
+            "where", "keeps", "has", "may", "is", "can", "itself", "which",
+        ];
+        let next = pair[1].trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+        if pair[0] == "stitch" && !PROSE.contains(&next) {
+            assert!(
+                commands.contains(next),
+                "{} by flags: {envelope}: names `stitch {next}`, which is no command",
+                case.name
+            );
+        }
+    }
     for (i, (word, _)) in words.iter().enumerate() {
         let context = || format!("{} by flags: {envelope}", case.name);
         if let Some(long) = word.strip_prefix("--") {
@@ -177,23 +213,9 @@ pub fn assert_by_flags(case: &Case, envelope: &Value) {
                 case.command
             );
         }
-        if word == "stitch" {
-            // Prose that speaks of stitch itself ("changed outside stitch where ...").
-            const PROSE: &[&str] = &["where", "keeps", "has", "may", "is", "can", "itself"];
-            if let Some((next, _)) = words
-                .get(i + 1)
-                .filter(|(w, _)| !PROSE.contains(&w.as_str()))
-            {
-                assert!(
-                    commands.contains(next),
-                    "{}: names `stitch {next}`, which is no command",
-                    context()
-                );
-            }
-        }
         let camel = word.starts_with(|c: char| c.is_ascii_lowercase())
             && word.chars().any(|c| c.is_ascii_uppercase());
-        if camel && !text.contains("--json") {
+        if camel && !text.contains("--json") && !config_key(&words, i) {
             assert!(
                 facts_named.contains(word),
                 "{}: names `{word}`, a field, to a call by flags",
