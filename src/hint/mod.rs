@@ -390,8 +390,16 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
 /// The hint of a hunk of a patch whose old side is not in the file: the patch is
 /// rewritten, in any dialect, so neither `oldText` nor `--old` is named.
 fn hunk_no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
-    if text(refusal, "difference") == Some("anchor") {
-        return wrong_anchor(refusal);
+    match text(refusal, "difference") {
+        Some("anchor") => return wrong_anchor(refusal),
+        Some("order") => return format!(
+            "Put the hunks of `{path}` in the order their lines come in the file (this hunk's old side is at line {}), and send the patch again.",
+            refusal
+                .detail(key::LINES)
+                .and_then(|l| l.get(0))
+                .unwrap_or(&Value::Null)
+        ),
+        _ => {}
     }
     if refusal.detail(key::ALREADY_APPLIED) == Some(&Value::Bool(true)) {
         return format!(

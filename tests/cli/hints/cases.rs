@@ -826,4 +826,37 @@ pub const CASES: &[Case] = &[
         code: "INVALID_ARGUMENT",
         ..BASE
     },
+    Case {
+        name: "apply (Codex): chunks out of the file's order",
+        command: "apply",
+        tool: "apply_patch",
+        setup: |ws| {
+            ws.file("a.txt", "a\nb\n");
+        },
+        flags: Some(&["--patch", "*** Begin Patch\n*** Update File: a.txt\n@@\n-b\n+B\n@@\n-a\n+A\n*** End Patch"]),
+        args: || json!({"patch": "*** Begin Patch\n*** Update File: a.txt\n@@\n-b\n+B\n@@\n-a\n+A\n*** End Patch"}),
+        code: "NO_MATCH",
+        follow: Some(|e, a| {
+            assert_eq!(e["details"]["difference"], "order", "{e}");
+            only(with(a, "patch", json!("*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n@@\n-b\n+B\n*** End Patch")))
+        }),
+        ..BASE
+    },
+    Case {
+        name: "apply (Codex): lines before their anchor",
+        command: "apply",
+        tool: "apply_patch",
+        setup: |ws| {
+            ws.file("a.rs", "fn main() {\n    let x = 1;\n}\n\nfn other() {\n}\n");
+        },
+        flags: Some(&["--patch", "*** Begin Patch\n*** Update File: a.rs\n@@ fn other() {\n-    let x = 1;\n+    let x = 5;\n*** End Patch"]),
+        args: || json!({"patch": "*** Begin Patch\n*** Update File: a.rs\n@@ fn other() {\n-    let x = 1;\n+    let x = 5;\n*** End Patch"}),
+        code: "NO_MATCH",
+        follow: Some(|e, a| {
+            let nearest = e["details"]["nearestAnchor"]["text"].as_str().unwrap();
+            let patch = a["patch"].as_str().unwrap().replace("@@ fn other() {", &format!("@@ {nearest}"));
+            only(with(a, "patch", json!(patch)))
+        }),
+        ..BASE
+    },
 ];

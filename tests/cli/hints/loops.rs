@@ -182,3 +182,20 @@ fn ok_if_applied_blames_the_hunk_that_is_not_applied() {
             "_hint": "Send the change again without what is applied already (hunks 0 of change 0, counted from 0 in the order given): the rest applies as it is."}));
     assert_eq!(ws.read_string("a.txt"), "A\nb\n");
 }
+
+/// A chunk whose lines are in the file, exactly, but before the chunk ahead of it: the
+/// refusal says the order is wrong, and offers no candidate that is the chunk itself.
+#[test]
+fn chunks_out_of_order_are_told_the_order_not_the_chunk() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "a\nb\n");
+    ws.stitch(
+        "apply",
+        &json!({"patch": "*** Begin Patch\n*** Update File: a.txt\n@@\n-b\n+B\n@@\n-a\n+A\n*** End Patch"}),
+    )
+    .assert_envelope(&json!({"ok": false, "error": "NO_MATCH",
+        "details": {
+            "message": "A hunk's old side is in `a.txt` at line 1, but before the hunk ahead of it in the patch: the hunks of a file apply in the file's order",
+            "path": "a.txt", "difference": "order", "lines": [1], "hunkIndex": 1, "changeIndex": 0},
+        "_hint": "Put the hunks of `a.txt` in the order their lines come in the file (this hunk's old side is at line 1), and send the patch again."}));
+}
