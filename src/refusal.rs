@@ -141,6 +141,13 @@ impl Refusal {
         self
     }
 
+    /// The same refusal without the fact `key` (one its sender found untrue).
+    #[must_use]
+    pub fn without(mut self, key: &str) -> Self {
+        self.details.shift_remove(key);
+        self
+    }
+
     #[must_use]
     pub fn code(&self) -> Code {
         self.code
@@ -202,6 +209,11 @@ pub type Outcome<T = Value> = Result<T, Failure>;
 /// built with one and the code that reads it cannot drift apart.
 pub mod key {
     pub const ALLOWED: &str = "allowed";
+    /// A Codex chunk's `@@ ANCHOR` line, as the patch gave it.
+    pub const ANCHOR: &str = "anchor";
+    /// The line of the file most like a chunk's anchor, before where its lines match:
+    /// `{line, text}`.
+    pub const NEAREST_ANCHOR: &str = "nearestAnchor";
     pub const ALREADY_APPLIED: &str = "alreadyApplied";
     /// The journal entry that made an edit already applied.
     pub const APPLIED_BY: &str = "appliedBy";
@@ -224,7 +236,12 @@ pub mod key {
     /// An apply_patch item's `overwrite`, as it was (false) when the item could have set it.
     pub const OVERWRITE: &str = "overwrite";
     pub const PATH: &str = "path";
+    /// Every file a refusal of a change of several files is about (`NOT_OBSERVED`).
+    pub const PATHS: &str = "paths";
     pub const REASON: &str = "reason";
+    /// The `reason` of an `okIfApplied` apply found applied in part: some of its changes
+    /// are there, and the rest would apply.
+    pub const PARTLY_APPLIED: &str = "partlyApplied";
     pub const REWRITE: &str = "rewrite";
     pub const RULE: &str = "rule";
     pub const SUGGESTION: &str = "suggestion";

@@ -102,7 +102,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
             undo_moved_on(refusal, d)
         }
         Code::StaleVersion => format!("{REREAD}."),
-        Code::NotObserved => format!("{READ_FIRST}."),
+        Code::NotObserved => not_observed(refusal, d),
         Code::InvalidConfig => invalid_config(refusal),
         // A server at its bound on concurrent calls says how many; a lock wait does not.
         Code::Busy if refusal.detail("limit").is_some() => {
@@ -286,6 +286,30 @@ fn undo_moved_on(refusal: &Refusal, d: Dialect) -> String {
     }
 }
 
+/// The hint of a change whose files this session has not read: every one of them, so
+/// that one round of reads lets the change through.
+fn not_observed(refusal: &Refusal, d: Dialect) -> String {
+    let paths: Vec<String> = refusal
+        .detail(key::PATHS)
+        .and_then(Value::as_array)
+        .map(|paths| {
+            paths
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|p| format!("`{p}`"))
+                .collect()
+        })
+        .unwrap_or_default();
+    if paths.len() < 2 {
+        return format!("{READ_FIRST}.");
+    }
+    format!(
+        "Read the files first, each of them ({}) with {}, then retry.",
+        paths.join(", "),
+        d.tool(names::READ_FILE)
+    )
+}
+
 /// The next step past a `TOO_LARGE`, by the field or the file that was too large.
 fn too_large(refusal: &Refusal, d: Dialect, path: &str) -> String {
     match text(refusal, key::FIELD) {
@@ -302,7 +326,7 @@ fn too_large(refusal: &Refusal, d: Dialect, path: &str) -> String {
             "`{path}` is within the limits but too large for the memory stitch has now: work on smaller files, or lower limits.maxFileBytes to what this machine can hold."
         ),
         _ => format!(
-            "`{path}` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
+            "`{path}` is over the workspace's limits.maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
         ),
     }
 }
@@ -311,10 +335,11 @@ fn too_large(refusal: &Refusal, d: Dialect, path: &str) -> String {
 /// applied, copy a candidate, or re-read.
 fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
     let (old, new) = (d.name("oldText"), d.name("newText"));
-    if refusal.detail(HUNK_INDEX).is_some()
-        && refusal.detail(key::ALREADY_APPLIED) != Some(&Value::Bool(true))
-    {
-        return hunk_no_match(refusal, path);
+    if text(refusal, key::REASON) == Some(key::PARTLY_APPLIED) {
+        return partly_applied(refusal);
+    }
+    if refusal.detail(HUNK_INDEX).is_some() {
+        return hunk_no_match(refusal, d, path);
     }
     let first = refusal
         .detail(key::CANDIDATES)
@@ -385,7 +410,24 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
 
 /// The hint of a hunk of a patch whose old side is not in the file: the patch is
 /// rewritten, in any dialect, so neither `oldText` nor `--old` is named.
-fn hunk_no_match(refusal: &Refusal, path: &str) -> String {
+fn hunk_no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
+    match text(refusal, "difference") {
+        Some("anchor") => return wrong_anchor(refusal),
+        Some("order") => return format!(
+            "Put the hunks of `{path}` in the order their lines come in the file (this hunk's old side is at line {}), and send the patch again.",
+            refusal
+                .detail(key::LINES)
+                .and_then(|l| l.get(0))
+                .unwrap_or(&Value::Null)
+        ),
+        _ => {}
+    }
+    if refusal.detail(key::ALREADY_APPLIED) == Some(&Value::Bool(true)) {
+        return format!(
+            "The hunk's new side is already in `{path}` where its old side would be, so the patch may be applied already: re-read the file to confirm (or pass {} to accept that); otherwise rewrite the hunk's old and new sides from the file's text.",
+            d.switch("okIfApplied")
+        );
+    }
     if text(refusal, key::OPERATION) == Some("delete") {
         return format!(
             "Re-read `{path}`: it is not what the deletion's hunk says it holds, and may hold newer work. Delete it only if you still mean to, with its whole content as the hunk's `-` lines."
@@ -410,6 +452,62 @@ fn hunk_no_match(refusal: &Refusal, path: &str) -> String {
         None => format!(
             "Re-read `{path}` and write the hunk's old side (its context and `-` lines) exactly as the file has it."
         ),
+    }
+}
+
+/// The hint of an `okIfApplied` change found applied in part: send it again without what
+/// is there already (whole changes, and hunks of one); the rest applies.
+fn partly_applied(refusal: &Refusal) -> String {
+    let listed = |value: Option<&Value>| -> Vec<String> {
+        value
+            .and_then(Value::as_array)
+            .map(|a| a.iter().map(ToString::to_string).collect())
+            .unwrap_or_default()
+    };
+    let mut done = Vec::new();
+    let changes = listed(refusal.detail("appliedChanges"));
+    if !changes.is_empty() {
+        done.push(format!("changes {}", changes.join(", ")));
+    }
+    if let Some(hunks) = refusal.detail("appliedHunks") {
+        done.push(format!(
+            "hunks {} of change {}",
+            listed(hunks.get("hunks")).join(", "),
+            hunks.get(key::CHANGE_INDEX).unwrap_or(&Value::Null)
+        ));
+    }
+    format!(
+        "Send the change again without what is applied already ({}, counted from 0 in the order given): the rest applies as it is.",
+        done.join(" and ")
+    )
+}
+
+/// The hint of a Codex chunk whose lines are in the file but whose `@@ ANCHOR` line is
+/// not: change the anchor to the file's line most like it, or drop it when the lines
+/// match once — never rewrite the chunk's lines, which are right.
+fn wrong_anchor(refusal: &Refusal) -> String {
+    let lines: Vec<u64> = refusal
+        .detail(key::LINES)
+        .and_then(Value::as_array)
+        .map(|l| l.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    let nearest = refusal.detail(key::NEAREST_ANCHOR).and_then(|n| {
+        Some((
+            n.get("line")?.as_u64()?,
+            n.get("text")?.as_str()?.to_owned(),
+        ))
+    });
+    match (lines.as_slice(), nearest) {
+        ([at], Some((line, anchor))) => format!(
+            "Only the chunk's `@@` line is wrong: make it `@@ {anchor}` (line {line} of the file), or drop the anchor (a bare `@@`): the chunk's lines match once, at line {at}. Send the patch again."
+        ),
+        ([at], None) => format!(
+            "Only the chunk's `@@` line is wrong: drop the anchor (a bare `@@`), since the chunk's lines match once, at line {at}, and send the patch again."
+        ),
+        (_, Some((line, anchor))) => format!(
+            "Only the chunk's `@@` line is wrong: make it `@@ {anchor}` (line {line} of the file), the line before the place you mean, and send the patch again."
+        ),
+        (_, None) => "The chunk's `@@` line is not in the file: make it a line of the file that comes before the place you mean, or add context lines until the chunk matches once, and send the patch again.".into(),
     }
 }
 

@@ -9,11 +9,13 @@
 //! OpenAI Responses API `apply_patch` operations. Every form is brought to one list of
 //! changes, built in memory ([`build`]) and reported and journaled ([`summary`]) alike.
 
+mod anchor;
 mod applied;
 mod budget;
 mod build;
 mod changes;
 mod mode;
+mod not_applied;
 mod op;
 mod refusals;
 mod summary;
@@ -82,7 +84,7 @@ pub struct ApplyRequest {
 
 impl Request for ApplyRequest {
     const TOOL: &'static str = super::registry::names::APPLY_PATCH;
-    const DESCRIPTION: &'static str = "Apply one change to several files, all or nothing: every hunk must match exactly, or no file changes. The patch may be a Codex patch, a unified diff (git diff), or SEARCH/REPLACE blocks:\n*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: NOTES.md\n+first note\n*** Delete File: old.txt\n*** End Patch\nOr instead of patch, changes: a list applied in order ({op: \"write\", path, content, overwrite?}, {op: \"edit\", path, oldText, newText or edits, as edit_file takes them}, {op: \"delete\", path}, {op: \"move\", from, to, overwrite?}, each with expectedSha256?), where OpenAI Responses API apply_patch operations ({type: \"create_file\" | \"update_file\", path, diff}, {type: \"delete_file\", path}) are taken as they come. Returns dialect, applied, id (show_change shows the change, undo_change takes it back whole; with okIfApplied, a patch applied already is alreadyApplied: true, with appliedBy: the id of the change that applied it when the journal holds it) and per file path, operation, sha256 and a diff (hunks with the line each landed on, and its offset from a unified diff's stated line; mode when a diff's mode lines set the executable bit — symbolic links in a diff are refused). Refusals: INVALID_PATCH (fix the named line of the patch, or of a diff); INVALID_ARGUMENT (fix the field named: details.changeIndex names the item of changes); NO_MATCH (a hunk's old side is not in the file: details name changeIndex, hunkIndex and path, with candidates as edit_file gives them; re-read the file and fix that hunk); AMBIGUOUS_MATCH (add context lines or an @@ anchor); ALREADY_EXISTS (an added or moved-to file exists: change an existing file with *** Update File: or a diff against it; replace one only with a changes item that sets overwrite: true); NOT_FOUND; STALE_VERSION; NOT_OBSERVED (in a session, read the files first); DENIED; BUSY (retry).";
+    const DESCRIPTION: &'static str = "Apply one change to several files, all or nothing: every hunk must match exactly, or no file changes. The patch may be a Codex patch, a unified diff (git diff), or SEARCH/REPLACE blocks:\n*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: NOTES.md\n+first note\n*** Delete File: old.txt\n*** End Patch\nOr instead of patch, changes: a list applied in order ({op: \"write\", path, content, overwrite?}, {op: \"edit\", path, oldText, newText or edits, as edit_file takes them}, {op: \"delete\", path}, {op: \"move\", from, to, overwrite?}, each with expectedSha256?), where OpenAI Responses API apply_patch operations ({type: \"create_file\" | \"update_file\", path, diff}, {type: \"delete_file\", path}) are taken as they come. Returns dialect, applied, id (show_change shows the change, undo_change takes it back whole; with okIfApplied, a patch applied already is alreadyApplied: true, with appliedBy: the id of the change that applied it when the journal holds it) and per file path, operation, sha256 and a diff (hunks with the line each landed on, and its offset from a unified diff's stated line; mode when a diff's mode lines set the executable bit — symbolic links in a diff are refused). Refusals: INVALID_PATCH (fix the named line of the patch, or of a diff); INVALID_ARGUMENT (fix the field named: details.changeIndex names the item of changes); NO_MATCH (a hunk's old side is not in the file: details name changeIndex, hunkIndex and path, with candidates as edit_file gives them; re-read the file and fix that hunk; difference: \"anchor\" when only a chunk's @@ line is wrong, with nearestAnchor); AMBIGUOUS_MATCH (add context lines or an @@ anchor); ALREADY_EXISTS (an added or moved-to file exists: change an existing file with *** Update File: or a diff against it; replace one only with a changes item that sets overwrite: true); NOT_FOUND; STALE_VERSION; NOT_OBSERVED (in a session, read the files first: details.paths names every one); DENIED; BUSY (retry).";
     const FIELDS: &'static [&'static str] =
         &["patch", "changes", "operation", "dryRun", "okIfApplied"];
 }
@@ -235,21 +237,26 @@ fn apply(
     let originals = load_originals(ctx, located)?;
     let built = match build::build(ctx, changes, located, &originals, budget) {
         Ok(built) => built,
-        Err(refusal)
-            if req.ok_if_applied
-                && refusal.code() != Code::Busy
-                && applied::applied_already(changes, located, &originals) =>
-        {
-            let _ = refusal;
-            let paths: Vec<&str> = located.values().map(|l| l.real.as_str()).collect();
-            return Ok(ApplyResult {
-                dialect: dialect.as_str(),
-                applied: false,
-                already_applied: true,
-                applied_by: journal::result_of(ctx, &paths),
-                id: None,
-                changes: Vec::new(),
-            });
+        Err(refusal) if req.ok_if_applied && refusal.code() != Code::Busy => {
+            let each = applied::applied_each(changes, located, &originals);
+            if each.iter().all(|&applied| applied) {
+                let paths: Vec<&str> = located.values().map(|l| l.real.as_str()).collect();
+                return Ok(ApplyResult {
+                    dialect: dialect.as_str(),
+                    applied: false,
+                    already_applied: true,
+                    applied_by: journal::result_of(ctx, &paths),
+                    id: None,
+                    changes: Vec::new(),
+                });
+            }
+            let hunks = |change: &op::Change| applied::applied_hunks(change, located, &originals);
+            let found = not_applied::Found {
+                changes: &each,
+                hunks: &hunks,
+            };
+            let rest = |kept: &[op::Change]| build::build(ctx, kept, located, &originals, budget);
+            return Err(not_applied::blame(refusal, changes, &found, rest).into());
         }
         Err(refusal) => return Err(refusal.into()),
     };

@@ -236,9 +236,9 @@ fn move_file(
         .as_ref()
         .map_or_else(|| link.as_ref().map_or(0, |t| t.len() as u64), |s| s.size);
     let moved = Version::of(from, Some(&sha256)).expecting(req.expected_sha256.as_deref());
-    let checked = steps.check(&[moved])?;
     let (replaced, previous) = destination(ctx, to)?;
-    let checked = checked.and(&[Version::of(to, previous.as_deref())])?;
+    // Both ends at once: a session that read neither is told of both in one refusal.
+    let checked = steps.check(&[moved, Version::of(to, previous.as_deref())])?;
     if let (Some(file), Some(actual)) = (&replaced, &previous) {
         replaceable(ctx, req, to, (file, actual))?;
     }

@@ -178,7 +178,7 @@ fn expected(code: Code) -> Value {
                 "limit": 4,
                 "path": "a.txt"
             },
-            "_hint": "`a.txt` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
+            "_hint": "`a.txt` is over the workspace's limits.maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
         }),
         Code::NoMatch => json!({
             "ok": false,

@@ -62,6 +62,9 @@ mod coverage;
 mod schema;
 // Hints name flags and commands to a call by flags, fields and tools to a call by JSON.
 mod dialect;
+// Every hint, over every tool and dialect, names only what its tool takes, and followed to
+// the letter never gets the same refusal back.
+mod hints;
 // --format text: plain content, short lines, refusals with their facts on stderr, exit 1
 // when glob or search matched nothing, --null.
 mod text;

@@ -12,19 +12,19 @@ use super::super::edit::snippet;
 use super::build::Original;
 use super::op::{Change, Op};
 
-/// Whether `changes` are applied whole already to the files `originals`.
-pub fn applied_already(
+/// Whether each of `changes` is applied already to the files `originals`, in order.
+pub fn applied_each(
     changes: &[Change],
     located: &BTreeMap<&str, &Location>,
     originals: &BTreeMap<String, Original>,
-) -> bool {
+) -> Vec<bool> {
     let text_of = |raw: &str| {
         originals
             .get(&located[raw].real)
             .map(|o| o.text().unwrap_or_default())
     };
     let absent = |raw: &str| !originals.contains_key(&located[raw].real);
-    changes.iter().all(|change| match &change.op {
+    let applied = |change: &Change| match &change.op {
         Op::Write { path, content, .. } => text_of(path) == Some(content.as_str()),
         Op::Delete { path, .. } => absent(path),
         Op::Update {
@@ -34,14 +34,7 @@ pub fn applied_already(
             ..
         } => {
             let at = move_to.as_deref().unwrap_or(path);
-            let reversed: Vec<patch::Hunk> = hunks
-                .iter()
-                .map(|h| patch::Hunk {
-                    old: h.new.clone(),
-                    new: h.old.clone(),
-                    ..h.clone()
-                })
-                .collect();
+            let reversed: Vec<patch::Hunk> = hunks.iter().map(reversed).collect();
             text_of(at).is_some_and(|t| patch::apply(t, &reversed).is_ok())
                 && (move_to.is_none() || absent(path))
         }
@@ -54,5 +47,41 @@ pub fn applied_already(
             })
         }),
         Op::Move { from, to, .. } => absent(from) && !absent(to),
-    })
+    };
+    changes.iter().map(applied).collect()
+}
+
+/// For an update of a file, whether each of its hunks is there already on its own (its
+/// new side where its old side would be); `None` for any other change.
+pub fn applied_hunks(
+    change: &Change,
+    located: &BTreeMap<&str, &Location>,
+    originals: &BTreeMap<String, Original>,
+) -> Option<Vec<bool>> {
+    let Op::Update {
+        path,
+        move_to,
+        hunks,
+        ..
+    } = &change.op
+    else {
+        return None;
+    };
+    let at = move_to.as_deref().unwrap_or(path);
+    let text = originals.get(&located.get(at)?.real)?.text()?;
+    Some(
+        hunks
+            .iter()
+            .map(|h| patch::apply(text, &[reversed(h)]).is_ok())
+            .collect(),
+    )
+}
+
+/// A hunk the other way round: its new side taken back to its old.
+fn reversed(hunk: &patch::Hunk) -> patch::Hunk {
+    patch::Hunk {
+        old: hunk.new.clone(),
+        new: hunk.old.clone(),
+        ..hunk.clone()
+    }
 }

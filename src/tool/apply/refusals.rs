@@ -82,13 +82,23 @@ pub fn hunk_refusal(
             // edit_file's candidates, but the sentence of a hunk: a patch has no oldText.
             let mut refusal = snippet::no_match(shown, text, &item, None)
                 .reworded(format!("A hunk's old side is not in `{shown}`"));
+            if let HunkFailure::NoMatch { hunk } = failure {
+                // Lines that are there, exactly, but not where the hunk may go: the
+                // candidate would be the hunk itself, and the retry the same patch.
+                if let Some(misplaced) = super::anchor::misplaced(shown, text, hunks, *hunk) {
+                    refusal = misplaced;
+                }
+            }
             if let (HunkFailure::NoAnchor { .. }, Some(anchor)) = (failure, &h.anchor) {
-                refusal = Refusal::new(
-                    Code::NoMatch,
-                    format!("The anchor line `{anchor}` of a chunk is not in `{shown}` after the chunk before it"),
-                )
-                .with(key::PATH, shown)
-                .with(key::CANDIDATES, refusal.detail(key::CANDIDATES).cloned().unwrap_or(json!([])));
+                refusal = super::anchor::no_anchor(shown, text, h, anchor).unwrap_or_else(|| {
+                    Refusal::new(
+                        Code::NoMatch,
+                        format!("The anchor line `{anchor}` of a chunk is not in `{shown}` after the chunk before it"),
+                    )
+                    .with(key::PATH, shown)
+                    .with(key::ANCHOR, anchor.as_str())
+                    .with(key::CANDIDATES, refusal.detail(key::CANDIDATES).cloned().unwrap_or(json!([])))
+                });
             }
             (*hunk, refusal)
         }

@@ -130,30 +130,46 @@ impl<'c> Steps<'c> {
     }
 }
 
-/// The checks of [`Steps::check`].
+/// The checks of [`Steps::check`]. Every file of the change that the session has not read
+/// is named in one `NOT_OBSERVED` (`details.paths`), so one round of reads suffices.
 fn check(ctx: &Context, versions: &[Version<'_>]) -> Outcome<()> {
+    let mut unread: Vec<Refusal> = Vec::new();
     for v in versions {
-        let location = v.location;
-        if super::kill_hook::guarded(&location.real) {
-            return Err(Refusal::new(
-                Code::Denied,
-                format!("`{}` is refused by the test's guard", location.shown),
-            )
-            .with(key::PATH, location.shown.as_str())
-            .with("rule", "test")
-            .into());
+        match check_one(ctx, v) {
+            Err(Failure::Refused(r)) if r.code() == Code::NotObserved => unread.push(r),
+            Err(failure) if unread.is_empty() => return Err(failure),
+            _ => {}
         }
-        // A link taken as itself cannot be read as itself, so no session has read it:
-        // what it leads to is the session's concern, and it is not touched.
-        let link = location.kind == Some(crate::workspace::Kind::Link);
-        if !link && v.mutation != Mutation::Undo {
-            session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
-        }
-        if let Some(expected) = v.expected {
-            let same = v.sha256.is_some_and(|a| expected.eq_ignore_ascii_case(a));
-            if !same {
-                return Err(stale(&location.shown, expected, v.sha256).into());
-            }
+    }
+    match unread.len() {
+        0 => Ok(()),
+        1 if versions.len() == 1 => Err(unread.remove(0).into()),
+        _ => Err(session_check::not_observed_all(&unread).into()),
+    }
+}
+
+/// The checks of one file: the session's record, then the caller's `expectedSha256`.
+fn check_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
+    let location = v.location;
+    if super::kill_hook::guarded(&location.real) {
+        return Err(Refusal::new(
+            Code::Denied,
+            format!("`{}` is refused by the test's guard", location.shown),
+        )
+        .with(key::PATH, location.shown.as_str())
+        .with("rule", "test")
+        .into());
+    }
+    // A link taken as itself cannot be read as itself, so no session has read it:
+    // what it leads to is the session's concern, and it is not touched.
+    let link = location.kind == Some(crate::workspace::Kind::Link);
+    if !link && v.mutation != Mutation::Undo {
+        session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
+    }
+    if let Some(expected) = v.expected {
+        let same = v.sha256.is_some_and(|a| expected.eq_ignore_ascii_case(a));
+        if !same {
+            return Err(stale(&location.shown, expected, v.sha256).into());
         }
     }
     Ok(())
@@ -166,13 +182,6 @@ pub struct Checked<'c> {
 }
 
 impl<'c> Checked<'c> {
-    /// The checks of more files, found only once the first ones passed (a move's
-    /// destination, looked at after its source).
-    pub fn and(self, versions: &[Version<'_>]) -> Outcome<Checked<'c>> {
-        check(self.ctx, versions)?;
-        Ok(self)
-    }
-
     /// Asks the authorize hook (when one is configured) about the change `payload`
     /// describes, `shown` naming it in a refusal. `None` on a dry run: nothing may be
     /// written then.

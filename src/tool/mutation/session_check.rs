@@ -77,6 +77,33 @@ pub(super) fn check(
     Err(refusal.with("session", session.id()).into())
 }
 
+/// One `NOT_OBSERVED` for the files of a change of several files that the session has
+/// not read (each `unread` refusal names one): `path` the first, `paths` every one, so
+/// that one round of reads lets the change through.
+#[cold]
+pub(super) fn not_observed_all(unread: &[Refusal]) -> Refusal {
+    if let [one] = unread {
+        let path = one.detail(key::PATH).cloned().unwrap_or_default();
+        return one.clone().with(key::PATHS, vec![path]);
+    }
+    let paths: Vec<&str> = unread
+        .iter()
+        .filter_map(|r| r.detail(key::PATH).and_then(serde_json::Value::as_str))
+        .collect();
+    let quoted: Vec<String> = paths.iter().map(|p| format!("`{p}`")).collect();
+    let message = format!(
+        "This session has not read {}, so it cannot change them",
+        quoted.join(", ")
+    );
+    let mut refusal = Refusal::new(Code::NotObserved, message)
+        .with(key::PATH, paths.first().copied().unwrap_or_default())
+        .with(key::PATHS, paths.clone());
+    if let Some(session) = unread.first().and_then(|r| r.detail("session")) {
+        refusal = refusal.with("session", session.clone());
+    }
+    refusal
+}
+
 /// Whether the session observed exactly this version, which lets a write replace the
 /// file without `overwrite`.
 pub fn observed(ctx: &Context, real: &str, actual: &str) -> bool {

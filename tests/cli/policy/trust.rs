@@ -437,7 +437,7 @@ fn a_huge_limit_and_a_sparse_file_end_in_an_envelope_within_bounded_memory() {
             "bytes": 4_294_967_296_u64,
             "limit": 268_435_456
         },
-        "_hint": "`big.txt` is over the workspace's maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
+        "_hint": "`big.txt` is over the workspace's limits.maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
     }));
     ws.trust();
     both_end_in(&json!({
