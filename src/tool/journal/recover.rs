@@ -102,13 +102,7 @@ pub fn reconcile(ctx: &Context, keyed: Option<&Keyed>) {
             // recovery settles it; what it names stays.
             Found::Foreign(entry) => {
                 others_pending = true;
-                named_before.extend(
-                    entry
-                        .files
-                        .iter()
-                        .flat_map(FileRecord::kept_versions)
-                        .cloned(),
-                );
+                named_before.extend(kept_by(&entry));
                 continue;
             }
             // Torn by a process killed while writing it (its change was never published),
@@ -126,13 +120,7 @@ pub fn reconcile(ctx: &Context, keyed: Option<&Keyed>) {
                 continue;
             }
         };
-        named_before.extend(
-            entry
-                .files
-                .iter()
-                .flat_map(FileRecord::kept_versions)
-                .cloned(),
-        );
+        named_before.extend(kept_by(&entry));
         let paths: Vec<&str> = entry
             .files
             .iter()
@@ -189,6 +177,15 @@ fn sweep(
             ctx.ws.journal_remove(Shelf::Pending, name);
         }
     }
+}
+
+/// The versions `entry` names as kept.
+fn kept_by(entry: &Entry) -> impl Iterator<Item = String> + '_ {
+    entry
+        .files
+        .iter()
+        .flat_map(FileRecord::kept_versions)
+        .cloned()
 }
 
 /// An entry without kept new versions: kept when some file is at its new version (its
