@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'List the changes stitch made in this workspace, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one change: each file''s operation and diff, from the versions the journal keeps')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take a change back (default: the newest not yet undone), refused when a file moved on since')
+            [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Take back the newest undo (of this session, with --session), so its change stands again')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Check the configs (the user''s and the workspace''s), or trust the workspace''s')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools to an MCP host over stdio until stdin closes')
@@ -260,6 +261,20 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'stitch;redo' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
+            [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'stitch;schema' {
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
@@ -363,6 +378,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'List the changes stitch made in this workspace, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one change: each file''s operation and diff, from the versions the journal keeps')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take a change back (default: the newest not yet undone), refused when a file moved on since')
+            [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Take back the newest undo (of this session, with --session), so its change stands again')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Check the configs (the user''s and the workspace''s), or trust the workspace''s')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools to an MCP host over stdio until stdin closes')
@@ -403,6 +419,9 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             break
         }
         'stitch;help;undo' {
+            break
+        }
+        'stitch;help;redo' {
             break
         }
         'stitch;help;schema' {

@@ -49,6 +49,9 @@ _stitch() {
             stitch,read)
                 cmd="stitch__subcmd__read"
                 ;;
+            stitch,redo)
+                cmd="stitch__subcmd__redo"
+                ;;
             stitch,schema)
                 cmd="stitch__subcmd__schema"
                 ;;
@@ -121,6 +124,9 @@ _stitch() {
             stitch__subcmd__help,read)
                 cmd="stitch__subcmd__help__subcmd__read"
                 ;;
+            stitch__subcmd__help,redo)
+                cmd="stitch__subcmd__help__subcmd__redo"
+                ;;
             stitch__subcmd__help,schema)
                 cmd="stitch__subcmd__help__subcmd__schema"
                 ;;
@@ -152,7 +158,7 @@ _stitch() {
 
     case "${cmd}" in
         stitch)
-            opts="-h -V --root --session --lock-timeout --pretty --color --format --help --version read write edit list glob search apply delete move history show undo schema config mcp help"
+            opts="-h -V --root --session --lock-timeout --pretty --color --format --help --version read write edit list glob search apply delete move history show undo redo schema config mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -572,7 +578,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__help)
-            opts="read write edit list glob search apply delete move history show undo schema config mcp help"
+            opts="read write edit list glob search apply delete move history show undo redo schema config mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -768,6 +774,20 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__help__subcmd__read)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__help__subcmd__redo)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1040,6 +1060,40 @@ _stitch() {
                     ;;
                 --max-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        stitch__subcmd__redo)
+            opts="-h --root --session --lock-timeout --pretty --color --format --dry-run --no-diff --json --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -40,6 +40,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand history 'List the changes stitch made in this workspace, newest first'
             cand show 'Show one change: each file''s operation and diff, from the versions the journal keeps'
             cand undo 'Take a change back (default: the newest not yet undone), refused when a file moved on since'
+            cand redo 'Take back the newest undo (of this session, with --session), so its change stands again'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
             cand config 'Check the configs (the user''s and the workspace''s), or trust the workspace''s'
             cand mcp 'Serve the tools to an MCP host over stdio until stdin closes'
@@ -244,6 +245,19 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'stitch;redo'= {
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --color 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON'
+            cand --format 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
+            cand --pretty 'Indent the envelope'
+            cand --dry-run 'Check everything, change nothing'
+            cand --no-diff 'Print the one summary line, without the diff; implies --format text'
+            cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'stitch;schema'= {
             cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
             cand --session 'Turn on read-before-write guards for this session'
@@ -336,6 +350,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand history 'List the changes stitch made in this workspace, newest first'
             cand show 'Show one change: each file''s operation and diff, from the versions the journal keeps'
             cand undo 'Take a change back (default: the newest not yet undone), refused when a file moved on since'
+            cand redo 'Take back the newest undo (of this session, with --session), so its change stands again'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
             cand config 'Check the configs (the user''s and the workspace''s), or trust the workspace''s'
             cand mcp 'Serve the tools to an MCP host over stdio until stdin closes'
@@ -364,6 +379,8 @@ set edit:completion:arg-completer[stitch] = {|@words|
         &'stitch;help;show'= {
         }
         &'stitch;help;undo'= {
+        }
+        &'stitch;help;redo'= {
         }
         &'stitch;help;schema'= {
         }

@@ -272,7 +272,7 @@ fn usage_error(error: clap::Error, text: bool) -> u8 {
                     "commands",
                     vec![
                         "read", "write", "edit", "list", "glob", "search", "apply", "delete",
-                        "move", "history", "undo", "schema", "config", "mcp",
+                        "move", "history", "undo", "redo", "schema", "config", "mcp",
                     ],
                 );
             }

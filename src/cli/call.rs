@@ -44,6 +44,7 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
         Command::History(a) => ("history", a.json.json),
         Command::Show(a) => ("show", a.json.json),
         Command::Undo(a) => ("undo", a.json.json),
+        Command::Redo(a) => ("undo", a.json.json),
         // `stitch mcp` never comes here: it serves many calls, not one (`crate::mcp`).
         Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => return None,
     };
@@ -96,6 +97,14 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         Value::Object(serde_json::Map::new())
     } else {
         stdin::unasked(limit)?
+    };
+    // `stitch redo` is `undo --redo`, however its arguments came.
+    let arguments = match (&cli.command, arguments) {
+        (Command::Redo(_), Value::Object(mut map)) => {
+            map.insert("redo".into(), Value::Bool(true));
+            Value::Object(map)
+        }
+        (_, arguments) => arguments,
     };
     let outcome = tool::run(&ctx, tool, with_session_filter(cli, tool, arguments));
     match outcome {

@@ -107,6 +107,7 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         Command::History(a) => serde_json::to_value(a),
         Command::Show(a) => serde_json::to_value(a),
         Command::Undo(a) => serde_json::to_value(a),
+        Command::Redo(a) => serde_json::to_value(a),
         Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => Ok(Value::Object(Map::new())),
     }
     .map_err(|e| anyhow::Error::new(e).context("flags as JSON"))?;

@@ -196,6 +196,13 @@ pub enum Command {
     /// Example: stitch undo
     #[command(after_help = tool_after_help!())]
     Undo(Deferred<UndoArgs>),
+    /// Take back the newest undo (of this session, with --session), so its change stands again.
+    ///
+    /// The same as stitch undo --redo: repeated redos walk forward; a redo is never redone.
+    ///
+    /// Example: stitch redo
+    #[command(after_help = tool_after_help!())]
+    Redo(Deferred<RedoArgs>),
     /// Print the tool definitions: name, description and JSON Schema of the arguments.
     ///
     /// Example: stitch schema --format anthropic > tools.json
@@ -514,6 +521,24 @@ pub struct UndoArgs {
     pub json: JsonFlag,
 }
 
+/// `stitch redo`: `undo --redo`.
+#[derive(Debug, Args, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RedoArgs {
+    /// The undo to take back (an id from stitch history) [default: the newest undo not yet taken back].
+    pub id: Option<String>,
+    /// Check everything, change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the one summary line, without the diff; implies --format text.
+    #[arg(long)]
+    #[serde(skip)]
+    pub no_diff: bool,
+    #[command(flatten)]
+    #[serde(skip)]
+    pub json: JsonFlag,
+}
+
 /// The options list, glob and search share.
 #[derive(Debug, Args, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -638,6 +663,7 @@ impl Command {
             Command::Delete(a) => a.no_diff,
             Command::Move(a) => a.no_diff,
             Command::Undo(a) => a.no_diff,
+            Command::Redo(a) => a.no_diff,
             _ => false,
         }
     }

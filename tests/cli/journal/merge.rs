@@ -192,3 +192,20 @@ fn redo_takes_back_the_newest_undo_and_walks_forward() {
     let run = ws.stitch("undo", &json!({"redo": true, "id": edit_id}));
     run.refused("INVALID_ARGUMENT");
 }
+
+#[test]
+fn stitch_redo_is_undo_redo_by_flags_and_by_json() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", lines(&[]));
+    edit(&ws, "a.txt", "line 2\n", "line two\n");
+    ws.run(&["undo"]).ok();
+    let redo = ws.run(&["redo", "--dry-run"]);
+    assert_eq!(redo.ok()["applied"], false);
+    assert_eq!(ws.read_string("a.txt"), lines(&[]));
+    ws.run(&["redo"]).ok();
+    assert_eq!(ws.read_string("a.txt"), lines(&[(2, "line two")]));
+    ws.run(&["undo"]).ok();
+    ws.run_with_stdin(&["redo", "--json"], "{}").ok();
+    assert_eq!(ws.read_string("a.txt"), lines(&[(2, "line two")]));
+    ws.run(&["redo"]).refused("NOT_FOUND");
+}
