@@ -26,6 +26,7 @@ COMPARISONS = [
     ("a4''", "edit, 10 KiB file", "percall_edit", 0, 4, "Python without site (`python3 -S`)", ("speedup", None)),
     ("j1", "edit, 10 KiB file, journal on", "journal_edit", 0, 1, "the same edit, `journal: false`", ("le", 1.10)),
     ("j2", "history, 2,000 planted 1 MiB entries", "journal_foreign", 0, 1, "history, the same journal without them", None),
+    ("j3", "undo that merges, 10 KiB file", "journal_undo", 0, 1, "a plain undo of the same edit", ("le", 1.2)),
     ("k1", "apply a real 5-file commit (`git diff 5b66657~1 5b66657`)", "apply_5b66657", 0, 1, "`git apply` + `sync FILE...`", ("le", 1.0)),
     ("k2", "apply a real 27-file commit (`git diff b987776~1 b987776`)", "apply_b987776", 0, 1, "`git apply` + `sync FILE...`", ("le", 1.0)),
     ("l1", "apply 1,000 hunks, 3 MB file", "hunks_1000", 0, 1, "`git apply`", ("le", 1.0)),
@@ -81,6 +82,10 @@ SECTIONS = [
      "false`. Each run first restores `t.txt` in both and appends a line with the time, so "
      "every journaled run keeps a new version (a hard link of the replaced inode) and writes, "
      "syncs and commits its entry; the journal grows over the runs as it does in use."),
+    ("journal_undo", "j. The journal's cost: an undo that merges",
+     "The same 10 KiB edit undone in two workspaces; in one, another line was changed "
+     "outside stitch after the edit, so its undo merges (three-way, from the kept result "
+     "and original) where the other restores the kept version."),
     ("journal_foreign", "j. The journal's cost: history beside 2,000 planted entries",
      "A clone or an archive planted 2,000 entries of 1 MiB under `.stitch/journal/entries/`, "
      "half named for another key and half named as entries were before key ids. Another "

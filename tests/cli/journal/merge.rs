@@ -7,7 +7,7 @@ use std::fs;
 use serde_json::json;
 
 use super::undo::ids;
-use crate::support::{sha256sum, TestWorkspace};
+use crate::support::{envelope_of, sha256sum, McpServer, TestWorkspace};
 
 /// Twenty numbered lines, line `n` reading `line n`, with `changes` applied (line,
 /// new text).
@@ -121,6 +121,16 @@ fn a_created_file_changed_since_or_a_deleted_name_taken_is_not_merged() {
     }
     assert_eq!(ws.read_string("new.txt"), "made\nand more\n");
     assert_eq!(ws.read_string("gone.txt"), "someone else's\n");
+    // A file moved, then changed at its new place: not moved back over that work.
+    ws.file("old.txt", "kept\n");
+    ws.run(&["move", "old.txt", "moved.txt"]).ok();
+    let moved = ids(&ws)[0].clone();
+    fs::write(ws.path("moved.txt"), "kept\nand changed\n").unwrap();
+    let run = ws.stitch("undo", &json!({"id": moved}));
+    let refused = run.refused("STALE_VERSION");
+    assert!(refused["paths"][0]["reason"].is_string(), "{}", run.stdout);
+    assert_eq!(ws.read_string("moved.txt"), "kept\nand changed\n");
+    assert!(!ws.exists("old.txt"));
 }
 
 #[test]
@@ -208,4 +218,34 @@ fn stitch_redo_is_undo_redo_by_flags_and_by_json() {
     ws.run_with_stdin(&["redo", "--json"], "{}").ok();
     assert_eq!(ws.read_string("a.txt"), lines(&[(2, "line two")]));
     ws.run(&["redo"]).refused("NOT_FOUND");
+}
+
+#[test]
+fn over_mcp_an_undo_merges_refuses_with_the_lines_and_redoes() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", lines(&[]));
+    edit(&ws, "a.txt", "line 2\n", "line two\n");
+    let first = ids(&ws)[0].clone();
+    edit(&ws, "a.txt", "line 9\n", "line nine\n");
+    let mut server = McpServer::start(&ws, &["--no-session"], &[]);
+    server.initialize("2025-06-18");
+    let undone = server.call("undo_change", &json!({"id": first}));
+    let result = &undone["structuredContent"];
+    assert_eq!(result["files"][0]["merged"], true, "{undone}");
+    assert_eq!(ws.read_string("a.txt"), lines(&[(9, "line nine")]));
+    let redone = server.call("undo_change", &json!({"redo": true}));
+    assert_eq!(redone["structuredContent"]["undid"], result["id"]);
+    assert_eq!(
+        ws.read_string("a.txt"),
+        lines(&[(2, "line two"), (9, "line nine")])
+    );
+    // An overlapping later change: refused with the lines and the change's id.
+    edit(&ws, "a.txt", "line two\n", "line TWO\n");
+    let overlapping = ids(&ws)[0].clone();
+    let refused = envelope_of(&server.call("undo_change", &json!({"id": first})));
+    assert_eq!(refused["error"], "STALE_VERSION", "{refused}");
+    let path = &refused["details"]["paths"][0];
+    assert_eq!(path["conflicts"], json!([{"start": 2, "end": 2}]));
+    assert_eq!(path["changedBy"][0], json!(overlapping));
+    assert!(refused["_hint"].as_str().unwrap().contains("list_changes"));
 }
