@@ -70,6 +70,12 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
                 _ => "List the parent directory to see what exists.".into(),
             },
         },
+        // A patch's deletion or move of a link: the tools that act on the link itself.
+        Code::NotAFile if refusal.detail(key::SYMLINK).is_some() => format!(
+            "To remove or rename the link `{path}` itself, use {} or {}; to change the file it leads to, name that file in the patch.",
+            tool(names::DELETE_FILE),
+            tool(names::MOVE_FILE)
+        ),
         Code::NotAFile => format!("`{path}` is not a regular file: list it instead."),
         Code::NotADirectory => match text(refusal, key::NOT_A_DIRECTORY) {
             Some(file) => format!("`{file}` is a file: pick a path whose parent components are directories."),

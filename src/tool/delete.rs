@@ -168,12 +168,7 @@ fn delete(
             })?;
         ctx.ws.remove_emptied_parents(&location.real);
     }
-    Ok(DeleteResult {
-        path: shown,
-        previous_sha256: actual,
-        applied: !req.dry_run,
-        id,
-    })
+    Ok(result(req, shown, actual, id))
 }
 
 /// Deletes the symbolic link at `location` itself (never what it leads to), journaled
@@ -216,10 +211,15 @@ fn delete_link(
         })?;
         ctx.ws.remove_emptied_parents(&location.real);
     }
-    Ok(DeleteResult {
+    Ok(result(req, shown, actual, id))
+}
+
+/// What `delete_file` returns for the file (or link) `shown` of version `actual`.
+fn result(req: &DeleteRequest, shown: String, actual: String, id: Option<String>) -> DeleteResult {
+    DeleteResult {
         path: shown,
         previous_sha256: actual,
         applied: !req.dry_run,
         id,
-    })
+    }
 }

@@ -295,6 +295,7 @@ impl State<'_> {
                 to,
                 overwrite,
             } => {
+                self.not_a_link(from, "move")?;
                 let location = self.location(from);
                 let (real, shown) = (location.real.clone(), location.shown.clone());
                 if self.tree[&real].held == Held::Absent {
@@ -322,12 +323,33 @@ impl State<'_> {
 
     /// The file at `path` removed — when a deletion's hunk names its content (`whole`),
     /// only if that is the whole of what it holds: else the hunk does not match.
+    /// Refuses to delete or move `path` (`operation`) when a symbolic link stands at its
+    /// last component: a patch never removes or renames what the link leads to, and
+    /// delete_file and move_file act on the link itself.
+    fn not_a_link(&self, path: &str, operation: &str) -> Result<(), Refusal> {
+        let Ok(location) = self.ctx.ws.locate_own(path) else {
+            return Ok(());
+        };
+        if location.kind != Some(crate::workspace::Kind::Link) {
+            return Ok(());
+        }
+        let shown = location.shown.as_str();
+        Err(Refusal::new(
+            Code::NotAFile,
+            format!("`{shown}` is a symbolic link: a patch does not {operation} a link, nor what it leads to"),
+        )
+        .with(key::PATH, shown)
+        .with(key::OPERATION, operation)
+        .with(key::SYMLINK, shown))
+    }
+
     fn delete(
         &mut self,
         path: &str,
         whole: Option<&patch::Hunk>,
         expected: Option<&str>,
     ) -> Result<(), Refusal> {
+        self.not_a_link(path, "delete")?;
         let location = self.location(path);
         let (real, shown) = (location.real.clone(), location.shown.clone());
         if self.tree[&real].held == Held::Absent {
@@ -366,6 +388,9 @@ impl State<'_> {
         executable: Option<bool>,
         expected: Option<&str>,
     ) -> Result<(), Refusal> {
+        if move_to.is_some() {
+            self.not_a_link(path, "move")?;
+        }
         let location = self.location(path);
         let (real, shown) = (location.real.clone(), location.shown.clone());
         let Some(text) = self.text(&real, &shown)? else {

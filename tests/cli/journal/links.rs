@@ -129,3 +129,30 @@ fn an_undo_finds_a_link_changed_since_and_refuses() {
         Some("docs/other.md")
     );
 }
+
+#[test]
+fn a_patch_never_deletes_or_moves_what_a_link_leads_to() {
+    let ws = with_a_link();
+    let patches = [
+        "*** Begin Patch\n*** Delete File: README.md\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: README.md\n*** Move to: INDEX.md\n@@\n-the real one\n+moved\n*** End Patch\n",
+        "diff --git a/README.md b/README.md\ndeleted file mode 100644\n--- a/README.md\n+++ /dev/null\n@@ -1 +0,0 @@\n-the real one\n",
+    ];
+    for patch in patches {
+        let run = ws.stitch("apply", &json!({"patch": patch}));
+        let refused = run.refused("NOT_A_FILE");
+        assert_eq!(refused["path"], "README.md", "{}", run.stdout);
+        assert!(run.hint().contains("delete_file"), "{}", run.hint());
+        assert_eq!(
+            link_target(&ws.path("README.md")).as_deref(),
+            Some("docs/README.md")
+        );
+        assert_eq!(ws.read_string("docs/README.md"), "the real one\n");
+    }
+    // The file the link leads to, named by its own path, is changed as any file.
+    let patch = "*** Begin Patch\n*** Update File: docs/README.md\n@@\n-the real one\n+changed\n*** End Patch\n";
+    ws.stitch("apply", &json!({"patch": patch})).ok();
+    // The hint's way: delete_file removes the link itself.
+    ws.stitch("delete", &json!({"path": "README.md"})).ok();
+    assert_eq!(ws.read_string("docs/README.md"), "changed\n");
+}
