@@ -141,14 +141,22 @@ fn tag(key: &[u8], root: &[u8], body: &[u8]) -> Tag {
 }
 
 /// The key a record-only entry ([`Entry::record_only`]) is authenticated under: derived
-/// from the identity of its own file, which no one can know before that file is made —
-/// so a record planted by a clone or an archive, or copied, does not verify, while any
-/// process that finds it where it was written can check it without a key of its own.
+/// from the identity of its own file, which no one can know before that file is made,
+/// and from the user's journal key where there is one (`home`, with the journal merely
+/// off) — so a record planted by a clone or an archive, or copied, does not verify, even
+/// where a copy lands on the inode the record had; without a key, any process that
+/// finds the record where it was written can check it.
 #[must_use]
-pub fn record_key(identity: crate::workspace::journal::FileIdentity) -> [u8; 32] {
+pub fn record_key(
+    identity: crate::workspace::journal::FileIdentity,
+    home: Option<&[u8]>,
+) -> [u8; 32] {
     use sha2::Digest;
     let mut hash = Sha256::new();
-    hash.update(b"stitch record 1\0");
+    hash.update(b"stitch record 2\0");
+    if let Some(home) = home {
+        hash.update(Sha256::digest(home));
+    }
     hash.update(identity.to_bytes());
     hash.finalize().into()
 }

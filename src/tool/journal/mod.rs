@@ -330,6 +330,7 @@ fn record_only<'w, 'p>(
         return Ok(None);
     }
     let root = ctx.ws.root_path().as_os_str().as_encoded_bytes().to_vec();
+    let home = record_home_key();
     let records: Vec<FileRecord> = files.into_iter().map(|p| p.record).collect();
     let mut nanos = time::now_nanos();
     let entry = |nanos: u128| Entry {
@@ -362,7 +363,11 @@ fn record_only<'w, 'p>(
         }
         let name = entry::file_name(&entry.id, 0, entry::RECORD_KEY);
         let written = ctx.ws.journal_write_as(&name, |identity| {
-            entry::encode(&entry, &entry::record_key(identity), &root)
+            entry::encode(
+                &entry,
+                &entry::record_key(identity, home.as_ref().map(|k| &k[..])),
+                &root,
+            )
         });
         match written {
             Ok(unsynced) => {
@@ -381,6 +386,13 @@ fn record_only<'w, 'p>(
             Err(e) => return Err(state_failure(ctx, e)),
         }
     }
+}
+
+/// The user's journal key, when it can be had, for a record-only entry
+/// ([`entry::record_key`]): with the journal merely off, it binds the record to this user.
+#[must_use]
+pub fn record_home_key() -> Option<[u8; crate::workspace::KEY_BYTES]> {
+    Home::from_env().journal_key().ok()
 }
 
 /// The refusal of a change of `files` files whose entry (`bytes` long) is over what the

@@ -48,7 +48,11 @@ fn found(ctx: &Context, keyed: Option<&Keyed>, name: &str, id: &str, bytes: &[u8
     let recorded = ctx
         .ws
         .journal_identity(Shelf::Pending, name)
-        .and_then(|identity| entry::decode(bytes, &entry::record_key(identity), root, id))
+        .and_then(|identity| {
+            let home = super::record_home_key();
+            let key = entry::record_key(identity, home.as_ref().map(|k| &k[..]));
+            entry::decode(bytes, &key, root, id)
+        })
         .filter(|entry| entry.record_only);
     if let Some(entry) = recorded {
         return Found::Ours(entry);
