@@ -453,7 +453,8 @@ fn a_record_copied_into_place_is_never_acted_on() {
     lay_out(&ws, 10);
     killed_after(&ws, 1);
     // The record and its new versions as a clone or an archive would bring them: the
-    // same names and bytes, other files.
+    // same names and bytes, other files, made under another user's key.
+    fs::write(ws.home().join("data/stitch/key"), [7u8; 32]).unwrap();
     let dir = ws.path(".stitch/journal/pending");
     for name in pending(&ws) {
         let bytes = fs::read(dir.join(&name)).unwrap();
