@@ -6,6 +6,7 @@
 //! and find do). Results are rendered from their types: each
 //! tool's result has its own shape.
 
+mod config;
 mod journal;
 mod refusal;
 
@@ -51,6 +52,12 @@ const RED: &str = "\x1b[31m";
 const GREEN: &str = "\x1b[32m";
 const CYAN: &str = "\x1b[36m";
 const MAGENTA: &str = "\x1b[35m";
+/// A match within a line, as rg shows it.
+const BOLD_RED: &str = "\x1b[1;31m";
+/// A directory, as ls (`di=01;34`) and fd show it.
+const BOLD_BLUE: &str = "\x1b[1;34m";
+/// A symbolic link, as ls (`ln=01;36`) and fd show it.
+const BOLD_CYAN: &str = "\x1b[1;36m";
 const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
@@ -241,7 +248,15 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
                     "symlink" => "@",
                     _ => "",
                 };
-                let _ = write!(out, "{}{mark}{end}", q.name(&entry.path));
+                let name = q.name(&entry.path);
+                let name = match entry.kind {
+                    "directory" if layout.color && !layout.null => directory(&name),
+                    "symlink" if layout.color && !layout.null => {
+                        format!("{BOLD_CYAN}{name}{RESET}")
+                    }
+                    _ => name.into_owned(),
+                };
+                let _ = write!(out, "{name}{mark}{end}");
             }
             l.truncated
                 .then_some((l.entries.len(), ("entry", "entries")))
@@ -295,7 +310,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             None
         }
         Output::Config(report) => {
-            config_report(&mut out, report, q);
+            config::report(&mut out, report, q);
             None
         }
     };
@@ -307,18 +322,6 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
         ));
     }
     (out, footer)
-}
-
-/// `config check`'s report, as pretty JSON: at a terminal with what the serializer
-/// leaves raw escaped.
-fn config_report(out: &mut String, report: &Value, q: quote::Quote) {
-    let json = serde_json::to_string_pretty(report).unwrap_or_default();
-    if q.terminal {
-        out.push_str(&crate::streams::json_for_terminal(&json));
-    } else {
-        out.push_str(&json);
-    }
-    out.push('\n');
 }
 
 /// A search's matches summed up: each path with a match once (`-l`), with its count of
@@ -381,7 +384,12 @@ fn search_lines(out: &mut String, m: &Match, null: bool, q: quote::Quote, color:
         let n = line - (before.len() - i) as u64;
         let _ = writeln!(out, "{path}{near}{}-{}", number(n), q.text(text));
     }
-    let _ = writeln!(out, "{path}{hit}{}:{}", number(line), q.text(text));
+    let text = if color {
+        highlighted(text, &m.spans, q)
+    } else {
+        q.text(text).into_owned()
+    };
+    let _ = writeln!(out, "{path}{hit}{}:{text}", number(line));
     for (i, text) in m.after.as_deref().unwrap_or_default().iter().enumerate() {
         let _ = writeln!(
             out,
@@ -390,4 +398,26 @@ fn search_lines(out: &mut String, m: &Match, null: bool, q: quote::Quote, color:
             q.text(text)
         );
     }
+}
+
+/// A matching line with each match in bold red, as rg shows it; each piece quoted on its
+/// own, so the escapes of a control character never split a colour.
+fn highlighted(text: &str, spans: &[(usize, usize)], q: quote::Quote) -> String {
+    let mut shown = String::with_capacity(text.len() + spans.len() * 12);
+    let mut at = 0;
+    for &(start, end) in spans {
+        if start < at || end > text.len() {
+            continue;
+        }
+        shown.push_str(&q.text(&text[at..start]));
+        let _ = write!(shown, "{BOLD_RED}{}{RESET}", q.text(&text[start..end]));
+        at = end;
+    }
+    shown.push_str(&q.text(&text[at..]));
+    shown
+}
+
+/// A directory's name as ls and fd colour it: bold blue.
+fn directory(name: &str) -> String {
+    format!("{BOLD_BLUE}{name}{RESET}")
 }
