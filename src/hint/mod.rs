@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::refusal::{key, Code, Refusal};
 use crate::tool::registry::names;
 
+pub mod codes;
 mod dialect;
 
 pub use dialect::{cut, flag, Dialect, Narrow};

@@ -1,7 +1,7 @@
 //! The generated documentation: shell completions in `completions/` and man pages in
 //! `man/`, all made from `stitch::cli::command()` (clap_complete, clap_mangen) plus the
 //! contract's sections of `stitch.1`, which quote the refusal codes and remedies from the
-//! code itself.
+//! code itself; and `docs/codes.md`, the refusal codes' reference, from the same source.
 //!
 //! The committed files must equal what this module generates. When the CLI changes,
 //! regenerate them with `STITCH_BLESS=1 cargo test --test cli -- generated::` and commit
@@ -17,6 +17,7 @@ use clap_mangen::Man;
 use stitch::hint::{READ_FIRST, REREAD};
 use stitch::refusal::Code;
 
+mod codes;
 mod contract;
 mod roff;
 mod synopsis;
@@ -52,6 +53,7 @@ fn repository() -> PathBuf {
 fn generate() -> Vec<(String, String)> {
     let mut files = completions();
     files.extend(man_pages());
+    files.push((codes::PATH.to_owned(), codes::page()));
     files
 }
 
@@ -207,7 +209,7 @@ fn completions_and_man_pages_match_the_cli() {
         drift.is_empty(),
         "the committed completions and man pages differ from what stitch::cli::command() \
          generates:\n  {}\nRegenerate them with `STITCH_BLESS=1 cargo test --test cli -- \
-         generated::` and commit completions/ and man/.",
+         generated::` and commit completions/, man/ and docs/codes.md.",
         drift.join("\n  ")
     );
 }
