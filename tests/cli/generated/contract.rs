@@ -53,7 +53,8 @@ fn tool_arguments(r: &mut Roff) {
              argument was given (not for `--json`, not for `--from -`), and nothing arrives \
              within 200 ms, stitch says on stderr that it is waiting for JSON arguments and \
              how to avoid it; after 2 s of silence in all, stdin is taken as empty (no \
-             arguments). `--json` and `--from -` wait for their input as long as it takes. \
+             arguments). `--json` and `--from -` wait for their input as long as it takes; at a \
+             terminal, `--json` first says on stderr that it reads one JSON object there. \
              Global options (`--root`, `--session`, `--lock-timeout`, `--format`, \
              `--pretty`) are not tool arguments.",
         )
