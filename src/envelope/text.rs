@@ -241,22 +241,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
         }
         Output::List(l) => {
             for entry in &l.entries {
-                // A kind mark for people; with --null, the exact name for programs.
-                let mark = match entry.kind {
-                    _ if layout.null => "",
-                    "directory" => "/",
-                    "symlink" => "@",
-                    _ => "",
-                };
-                let name = q.name(&entry.path);
-                let name = match entry.kind {
-                    "directory" if layout.color && !layout.null => directory(&name),
-                    "symlink" if layout.color && !layout.null => {
-                        format!("{BOLD_CYAN}{name}{RESET}")
-                    }
-                    _ => name.into_owned(),
-                };
-                let _ = write!(out, "{name}{mark}{end}");
+                listed(&mut out, &entry.path, entry.kind, layout, q);
             }
             l.truncated
                 .then_some((l.entries.len(), ("entry", "entries")))
@@ -417,7 +402,22 @@ fn highlighted(text: &str, spans: &[(usize, usize)], q: quote::Quote) -> String 
     shown
 }
 
-/// A directory's name as ls and fd colour it: bold blue.
-fn directory(name: &str) -> String {
-    format!("{BOLD_BLUE}{name}{RESET}")
+/// One entry of a `list`: its name, a kind mark for people (`/`, `@`) coloured as ls and
+/// fd colour directories and links; with `--null`, the exact name for programs.
+fn listed(out: &mut String, path: &str, kind: &str, layout: Layout, q: quote::Quote) {
+    let name = q.name(path);
+    if layout.null {
+        let _ = write!(out, "{name}\0");
+        return;
+    }
+    let (mark, colour) = match kind {
+        "directory" => ("/", BOLD_BLUE),
+        "symlink" => ("@", BOLD_CYAN),
+        _ => ("", ""),
+    };
+    if layout.color && !colour.is_empty() {
+        let _ = writeln!(out, "{colour}{name}{RESET}{mark}");
+    } else {
+        let _ = writeln!(out, "{name}{mark}");
+    }
 }

@@ -25,7 +25,7 @@ fn documents() -> Vec<String> {
         .expect("docs/")
         .filter_map(Result::ok)
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".md"))
+        .filter(|name| Path::new(name).extension().is_some_and(|e| e == "md"))
         .map(|name| format!("docs/{name}"))
         .collect();
     found.sort();

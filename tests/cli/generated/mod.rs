@@ -409,8 +409,7 @@ fn the_synopsis_shows_arguments_and_keeps_global_options_apart() {
         pages
             .iter()
             .find(|(rel, _)| rel == &format!("man/{name}.1"))
-            .map(|(_, page)| page.clone())
-            .unwrap_or_else(|| panic!("no {name}.1"))
+            .map_or_else(|| panic!("no {name}.1"), |(_, page)| page.clone())
     };
     let synopsis = |page: &str| {
         let start = page.find(".SH SYNOPSIS\n").expect("a SYNOPSIS") + ".SH SYNOPSIS\n".len();

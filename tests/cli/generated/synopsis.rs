@@ -4,6 +4,8 @@
 //! command's own options come after its name, and the global ones are shown once, as
 //! `[GLOBAL OPTIONS]`, with their own line on the main page.
 
+use std::fmt::Write as _;
+
 use super::roff::escape;
 
 /// The global options of `root`: those a subcommand inherits.
@@ -15,10 +17,10 @@ fn is_global(root: &clap::Command, arg: &clap::Arg) -> bool {
 /// `[--old TEXT]`, `[-h|--help]`, `PATH` or `[PATH]`, in roff.
 fn shown(arg: &clap::Arg) -> String {
     let value = || {
-        let names = arg
-            .get_value_names()
-            .map(|names| names.iter().map(ToString::to_string).collect::<Vec<_>>())
-            .unwrap_or_else(|| vec![arg.get_id().as_str().to_uppercase()]);
+        let names = arg.get_value_names().map_or_else(
+            || vec![arg.get_id().as_str().to_uppercase()],
+            |names| names.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        );
         names
             .iter()
             .map(|n| format!(r"\fI{}\fR", escape(n, true)))
@@ -83,7 +85,7 @@ pub(super) fn synopsis(root: &clap::Command, command: &clap::Command, path: &[&s
     }
     line.push_str(r" [\fIGLOBAL OPTIONS\fR]");
     for name in path {
-        line.push_str(&format!(r" \fB{}\fR", escape(name, true)));
+        let _ = write!(line, r" \fB{}\fR", escape(name, true));
     }
     for arg in listed(root, command, false) {
         line.push(' ');
@@ -92,7 +94,7 @@ pub(super) fn synopsis(root: &clap::Command, command: &clap::Command, path: &[&s
     if command.has_subcommands() {
         line.push_str(r" \fICOMMAND\fR");
     }
-    let globals: Vec<String> = listed(root, command, true).map(|a| shown(a)).collect();
+    let globals: Vec<String> = listed(root, command, true).map(shown).collect();
     format!(
         ".SH SYNOPSIS\n{line}\n.PP\nGLOBAL OPTIONS: {}\n",
         globals.join(" ")

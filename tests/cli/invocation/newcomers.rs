@@ -203,7 +203,9 @@ fn list_and_search_colour_as_ls_and_rg_do() {
 #[test]
 fn a_one_character_snippet_lists_each_line_once_and_asks_for_more() {
     let ws = TestWorkspace::new();
-    let text: String = (1..=30).map(|i| format!("a{i} = a\n")).collect();
+    let text: String = (1..=30)
+        .map(|i| ["a", &i.to_string(), " = a\n"].concat())
+        .collect();
     ws.file("many.txt", &text);
     let run = ws.run(&["edit", "many.txt", "--old", "a", "--new", "b"]);
     assert_eq!(run.status, 1);
