@@ -85,10 +85,13 @@ fn run_case(case: &Path) -> Result<(), String> {
     }
     let after = snapshot(&ws.root());
     if after != expected {
+        let differing: Vec<&PathBuf> = after
+            .keys()
+            .chain(expected.keys())
+            .filter(|path| after.get(*path) != expected.get(*path))
+            .collect();
         return Err(format!(
-            "{name}: the tree after differs from expected/: {:?} against {:?}",
-            after.keys().collect::<Vec<_>>(),
-            expected.keys().collect::<Vec<_>>()
+            "{name}: the tree after differs from expected/ at {differing:?}"
         ));
     }
     if refusal.is_none() {
