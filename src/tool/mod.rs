@@ -11,6 +11,7 @@ mod approve;
 pub mod args;
 mod config_check;
 mod delete;
+mod derived;
 mod edit;
 mod glob;
 mod history;
