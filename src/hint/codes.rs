@@ -138,8 +138,8 @@ pub fn doc(code: Code) -> CodeDoc {
         Code::InvalidConfig => (
             "`.stitch/config.json` (or the user's config) is malformed, or stitch's own state \
              under `.stitch/` is a symlink, FIFO, device, the wrong kind, over its bound or \
-             cannot be written; every tool refuses to run (`details`: `path`, `field` — e.g. \
-             `deny[2]` or `.stitch/tmp` — and `reason`).",
+             cannot be written; every tool refuses to run (`details`: `path`, `field`, such as \
+             `deny[2]` or `.stitch/tmp`, and `reason`).",
             Some("The workspace owner must fix it; `stitch config check` shows the problem."),
         ),
         Code::InvalidPatch => (

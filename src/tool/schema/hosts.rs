@@ -264,14 +264,19 @@ mod tests {
                     "limit": {"description": "L",
                               "anyOf": [{"type": "integer"}, {"type": "null"}]},
                     "dryRun": {"anyOf": [{"type": "boolean"}, {"type": "null"}]},
-                    "mode": {"anyOf": [{"type": "string", "enum": ["a", "b"]},
-                                       {"type": "null"}]},
+                    // No `type` beside the enum, as the SDK's transform writes it.
+                    "mode": {"anyOf": [{"enum": ["a", "b"]}, {"type": "null"}]},
                 },
                 "required": ["path"],
                 "additionalProperties": false,
             })
         );
         let strict = openai(schema);
+        // OpenAI's strict mode keeps the `type` beside an enum.
+        assert_eq!(
+            strict["properties"]["mode"]["anyOf"][0],
+            json!({"type": "string", "enum": ["a", "b"]})
+        );
         assert_eq!(
             strict["required"],
             json!(["path", "limit", "dryRun", "mode"])
