@@ -264,25 +264,17 @@ fn apply(
     // been read at its version, a new one must not have appeared since it was seen
     // absent; and a file the caller may not write is not replaced behind its back.
     let mut versions = Vec::new();
-    let mut replaced = Vec::new();
     for location in located.values() {
         let slot = built.tree.get(&location.real);
         let after = slot.map_or(&Held::Absent, |slot| &slot.held);
         match originals.get(&location.real) {
-            Some(original) if !build::unchanged(original, slot) => {
-                versions.push(Version::of(location, Some(&original.sha256)));
-                replaced.push((location, original));
-            }
+            Some(original) if !build::unchanged(original, slot) => versions
+                .push(Version::of(location, Some(&original.sha256)).replacing(&original.file)),
             None if *after != Held::Absent => versions.push(Version::of(location, None)),
             _ => {}
         }
     }
     let checked = steps.check(&versions)?;
-    for (location, original) in replaced {
-        ctx.ws
-            .check_replaceable(location, &original.file)
-            .map_err(|e| refuse::path(ctx, &location.shown, e))?;
-    }
     let (changed, records) = summary::summary(&built, located, &originals);
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();

@@ -133,16 +133,29 @@ impl pipeline::Plan for Plan<'_> {
         let merged = merge::plan(ctx, self.target, self.after, self.steps)?;
         // Every file through the checks every mutation's files go through: the versions
         // are the ones just looked at (the entry's after, or today's for a merged file).
+        // Each file the undo replaces or removes, opened and read as it is now.
+        let originals = steps::originals(ctx, &merged.after)?;
         let versions: Vec<Version<'_>> = at
             .iter()
-            .zip(merged.after.values())
-            .map(|(location, sha)| Version {
-                mutation: Mutation::Undo,
-                ..Version::of(location, sha.as_deref())
+            .zip(&merged.after)
+            .map(|(location, (path, sha))| {
+                let version = Version {
+                    mutation: Mutation::Undo,
+                    ..Version::of(location, sha.as_deref())
+                };
+                match originals.get(path) {
+                    Some(original) => version.replacing(&original.file),
+                    None => version,
+                }
             })
             .collect();
         let checked = steps.check(&versions)?;
-        steps::run(ctx, self.target, &merged, (checked, self.dry_run))
+        steps::run(
+            ctx,
+            self.target,
+            (&merged, &originals),
+            (checked, self.dry_run),
+        )
     }
 }
 
