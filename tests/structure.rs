@@ -20,6 +20,7 @@ const LAYERS: &[&str] = &[
     "mcp",
     "envelope",
     "tool",
+    "engine",
     "hint",
     "policy",
     "session",
@@ -37,15 +38,16 @@ const LAYERS: &[&str] = &[
 ];
 
 /// Imports that still go up a layer, as `from -> to`: each must still exist.
-const UPWARD_TODAY: &[&str] = &["hint -> tool", "tool -> cli"];
+const UPWARD_TODAY: &[&str] = &["engine -> tool", "hint -> tool", "tool -> cli"];
 
 /// Circles among modules (a top-level module, or a module one level below it), each as
 /// its members sorted and joined by spaces: each must still exist exactly so.
 const CIRCLES_TODAY: &[&str] = &[
-    "cli hint tool tool::apply tool::approve tool::args tool::delete tool::edit tool::glob \
-     tool::history tool::journal tool::limits tool::list tool::move_file tool::mutation \
-     tool::near tool::output tool::payload tool::read tool::refuse tool::registry tool::schema \
-     tool::search tool::show tool::textfile tool::undo tool::walked tool::write",
+    "cli engine engine::commit engine::journal engine::payload engine::pipeline \
+     engine::session_check engine::target engine::undo hint tool tool::apply tool::approve \
+     tool::args tool::delete tool::edit tool::glob tool::history tool::limits tool::list \
+     tool::move_file tool::near tool::output tool::read tool::refuse tool::registry \
+     tool::schema tool::search tool::show tool::textfile tool::undo tool::walked tool::write",
     "mcp::calls mcp::methods",
     "patch::apply patch::place",
     "workspace::atomic workspace::state",
@@ -58,7 +60,7 @@ const LONG_TODAY: &[&str] = &[
     "src/text/carry.rs",
     "src/text/diff.rs",
     "src/cli/mod.rs",
-    "src/tool/journal/mod.rs",
+    "src/engine/journal/mod.rs",
     "src/workspace/journal.rs",
     "tests/cli/apply_crash.rs",
     "tests/cli/hints/cases.rs",

@@ -32,12 +32,12 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Kind, Location, Staged, WriteMode};
 
 use super::args::{self, Request};
-use super::journal::{self, FileRecord, Keep, Planned};
-use super::mutation::commit::Change;
-use super::mutation::kill_hook;
-use super::mutation::pipeline::{self, Approved, Steps, Version};
-use super::payload::{FileChange, Payload};
 use super::{refuse, textfile, Context};
+use crate::engine::commit::Change;
+use crate::engine::journal::{self, FileRecord, Keep, Planned};
+use crate::engine::kill_hook;
+use crate::engine::payload::{FileChange, Payload};
+use crate::engine::pipeline::{self, Approved, Steps, Version};
 use budget::Budget;
 use build::{Body, Held, Original, Slot, Tree};
 

@@ -15,11 +15,11 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{Error, Kind, Location, OpenFile, Replace};
 
 use super::args::{self, invalid, Request};
-use super::journal::{entry::link_version, FileRecord, Keep, Planned};
-use super::mutation::commit::Change;
-use super::mutation::pipeline::{self, Plan, Steps, Version};
-use super::payload::Payload;
 use super::{refuse, Context};
+use crate::engine::commit::Change;
+use crate::engine::journal::{entry::link_version, FileRecord, Keep, Planned};
+use crate::engine::payload::Payload;
+use crate::engine::pipeline::{self, Plan, Steps, Version};
 
 /// The arguments of `move_file`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -9,12 +9,12 @@ use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{Error, Kind, Location, WriteMode};
 
 use super::args::{self, invalid, Request};
-use super::journal::{FileRecord, Keep, Planned};
-use super::mutation::commit::Change;
-use super::mutation::pipeline::{self, Approved, Plan, Steps, Version};
-use super::mutation::stale;
-use super::payload::Payload;
 use super::{refuse, textfile, Context};
+use crate::engine::commit::Change;
+use crate::engine::journal::{FileRecord, Keep, Planned};
+use crate::engine::payload::Payload;
+use crate::engine::pipeline::{self, Approved, Plan, Steps, Version};
+use crate::engine::stale;
 
 /// The arguments of `write_file`.
 #[derive(Debug, Deserialize, JsonSchema)]

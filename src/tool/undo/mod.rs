@@ -7,12 +7,11 @@
 //! (locks in one order, policy, authorize, a journal entry of its own, atomic publishes),
 //! so undoing the undo redoes the change.
 
-mod merge;
-mod plan;
 mod steps;
 
 use std::collections::BTreeMap;
 
+use crate::engine::undo::{merge, plan};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -22,10 +21,10 @@ use crate::workspace::journal::Shelf;
 use crate::workspace::Location;
 
 use super::args::{self, Request};
-use super::journal::{self, Entry};
-use super::mutation::pipeline::{self, Steps, Version};
-use super::mutation::session_check::Mutation;
 use super::Context;
+use crate::engine::journal::{self, Entry};
+use crate::engine::pipeline::{self, Steps, Version};
+use crate::engine::session_check::Mutation;
 
 /// The arguments of `undo_change`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -10,15 +10,15 @@ use crate::refusal::{Code, Failure, Outcome, Refusal};
 use crate::workspace::{Dirty, Kind, Location, OpenFile, Replace, Staged, WriteMode};
 
 use super::super::args::Request;
-use super::super::journal::{self, entry::link_version, About, Entry, FileRecord, Keep, Planned};
-use super::super::mutation::commit::Change;
-use super::super::mutation::kill_hook;
-use super::super::mutation::pipeline::Checked;
-use super::super::payload::{FileChange, Payload};
 use super::super::{edit::MAX_DIFF_BYTES, refuse, Context};
-use super::merge::Merged;
-use super::plan::Step;
 use super::{RestoredFile, UndoRequest, UndoResult};
+use crate::engine::commit::Change;
+use crate::engine::journal::{self, entry::link_version, About, Entry, FileRecord, Keep, Planned};
+use crate::engine::kill_hook;
+use crate::engine::payload::{FileChange, Payload};
+use crate::engine::pipeline::Checked;
+use crate::engine::undo::merge::Merged;
+use crate::engine::undo::plan::Step;
 
 /// A file as it is now, before the undo.
 pub struct Original {

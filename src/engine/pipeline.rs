@@ -17,11 +17,11 @@ use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::text::diff::Stat;
 use crate::workspace::{Dirty, Location, OpenFile, Staged};
 
-use super::super::payload::Payload;
-use super::super::{approve, refuse, textfile, Context};
 use super::commit::{self, Change};
+use super::payload::Payload;
 use super::session_check::{self, Mutation};
 use super::{stale, target};
+use crate::tool::{approve, refuse, textfile, Context};
 
 /// A mutation's own part: which paths it touches, and how it observes them and builds
 /// its change once they are locked.
