@@ -6,6 +6,7 @@
 
 pub mod cli;
 mod digest;
+mod engine;
 mod envelope;
 pub mod hint;
 mod input;

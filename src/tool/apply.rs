@@ -32,12 +32,12 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Kind, Location, Staged, WriteMode};
 
 use super::args::{self, Request};
-use super::journal::{self, FileRecord, Keep, Planned};
-use super::mutation::commit::Change;
-use super::mutation::kill_hook;
-use super::mutation::pipeline::{self, Approved, Steps, Version};
-use super::payload::{FileChange, Payload};
 use super::{refuse, textfile, Context};
+use crate::engine::commit::Change;
+use crate::engine::journal::{self, FileRecord, Keep, Planned};
+use crate::engine::kill_hook;
+use crate::engine::payload::{FileChange, Payload};
+use crate::engine::pipeline::{self, Approved, Steps, Version};
 use budget::Budget;
 use build::{Body, Held, Original, Slot, Tree};
 
@@ -264,25 +264,17 @@ fn apply(
     // been read at its version, a new one must not have appeared since it was seen
     // absent; and a file the caller may not write is not replaced behind its back.
     let mut versions = Vec::new();
-    let mut replaced = Vec::new();
     for location in located.values() {
         let slot = built.tree.get(&location.real);
         let after = slot.map_or(&Held::Absent, |slot| &slot.held);
         match originals.get(&location.real) {
-            Some(original) if !build::unchanged(original, slot) => {
-                versions.push(Version::of(location, Some(&original.sha256)));
-                replaced.push((location, original));
-            }
+            Some(original) if !build::unchanged(original, slot) => versions
+                .push(Version::of(location, Some(&original.sha256)).replacing(&original.file)),
             None if *after != Held::Absent => versions.push(Version::of(location, None)),
             _ => {}
         }
     }
     let checked = steps.check(&versions)?;
-    for (location, original) in replaced {
-        ctx.ws
-            .check_replaceable(location, &original.file)
-            .map_err(|e| refuse::path(ctx, &location.shown, e))?;
-    }
     let (changed, records) = summary::summary(&built, located, &originals);
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();

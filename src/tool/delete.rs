@@ -12,11 +12,11 @@ use crate::refusal::{key, Outcome};
 use crate::workspace::{Kind, Location};
 
 use super::args::{self, invalid, Request};
-use super::journal::{entry::link_version, FileRecord, Keep, Planned};
-use super::mutation::commit::Change;
-use super::mutation::pipeline::{self, Plan, Steps, Version};
-use super::payload::Payload;
 use super::{refuse, Context};
+use crate::engine::commit::Change;
+use crate::engine::journal::{entry::link_version, FileRecord, Keep, Planned};
+use crate::engine::payload::Payload;
+use crate::engine::pipeline::{self, Plan, Steps, Version};
 
 /// The arguments of `delete_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -102,11 +102,6 @@ fn delete(
         .ws
         .open_file(location)
         .map_err(|e| refuse::path(ctx, &shown, e))?;
-    // A file the caller may not write is not removed behind its back, as write, edit,
-    // apply and undo refuse to replace or remove one.
-    ctx.ws
-        .check_replaceable(location, &file)
-        .map_err(|e| refuse::path(ctx, &shown, e))?;
     // Within the size limit the bytes are held, so that the journal can copy them if a
     // writer appends through the kept inode after the unlink.
     let held = if file.size <= ctx.limits.max_file_bytes {
@@ -126,7 +121,9 @@ fn delete(
             .sha256()
             .map_err(|e| anyhow::Error::new(e).context("hashing the file to delete"))?,
     };
-    let version = Version::of(location, Some(&actual)).expecting(req.expected_sha256.as_deref());
+    let version = Version::of(location, Some(&actual))
+        .expecting(req.expected_sha256.as_deref())
+        .replacing(&file);
     let checked = steps.check(&[version])?;
     let payload = Payload {
         path: Some(&shown),

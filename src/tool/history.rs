@@ -8,8 +8,8 @@ use crate::refusal::Outcome;
 use crate::workspace::journal::Shelf;
 
 use super::args::{self, invalid, Request};
-use super::journal::{self, Entry};
 use super::{approve, refuse, Context};
+use crate::engine::journal::{self, Entry};
 
 /// The arguments of `list_changes`.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -9,8 +9,8 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::text::lines::{self, BOM};
 
 use super::args::{self, invalid, Request};
-use super::mutation::session_check;
 use super::{approve, refuse, textfile, Context};
+use crate::engine::session_check;
 use crate::session::Seen;
 
 /// The arguments of `read_file`.

@@ -20,8 +20,8 @@ use crate::workspace::Kind;
 use super::args::{self, Request};
 use super::edit::MAX_DIFF_BYTES;
 use super::history::{self, ChangedFile};
-use super::journal::{self, entry::link_version, FileRecord};
 use super::{approve, refuse, textfile, Context};
+use crate::engine::journal::{self, entry::link_version, FileRecord};
 
 /// The arguments of `show_change`.
 #[derive(Debug, Deserialize, JsonSchema)]

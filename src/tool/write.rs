@@ -9,12 +9,12 @@ use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{Error, Kind, Location, WriteMode};
 
 use super::args::{self, invalid, Request};
-use super::journal::{FileRecord, Keep, Planned};
-use super::mutation::commit::Change;
-use super::mutation::pipeline::{self, Approved, Plan, Steps, Version};
-use super::mutation::{session_check, stale};
-use super::payload::Payload;
 use super::{refuse, textfile, Context};
+use crate::engine::commit::Change;
+use crate::engine::journal::{FileRecord, Keep, Planned};
+use crate::engine::payload::Payload;
+use crate::engine::pipeline::{self, Approved, Plan, Steps, Version};
+use crate::engine::stale;
 
 /// The arguments of `write_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -112,30 +112,19 @@ fn write_once(
         None => None,
     };
     let previous = replaced.as_ref().map(|(_, actual)| actual.clone());
-    let version = Version::of(location, previous.as_deref());
-    let checked = steps.check(&[version.expecting(req.expected_sha256.as_deref())])?;
+    let mut version = Version::of(location, previous.as_deref())
+        .expecting(req.expected_sha256.as_deref())
+        .creating(req.overwrite);
+    if let Some((file, _)) = &replaced {
+        version = version.replacing(file);
+    }
+    let checked = steps.check(&[version])?;
     let mode = match &replaced {
-        Some((file, actual)) => {
-            let observed = session_check::observed(ctx, &location.real, actual);
-            if req.expected_sha256.is_none() && !req.overwrite && !observed {
-                return Err(Refusal::new(
-                    Code::AlreadyExists,
-                    format!("`{shown}` already exists and overwrite was not set"),
-                )
-                .naming("overwrite")
-                .with(key::PATH, shown.as_str())
-                .with(key::SHA256, actual.as_str())
-                .into());
-            }
-            ctx.ws
-                .check_replaceable(location, file)
-                .map_err(|e| refuse::path(ctx, &shown, e))?;
-            WriteMode::Replace {
-                mode: file.mode,
-                uid: file.uid,
-                gid: file.gid,
-            }
-        }
+        Some((file, _)) => WriteMode::Replace {
+            mode: file.mode,
+            uid: file.uid,
+            gid: file.gid,
+        },
         None => WriteMode::CreateNew,
     };
     let sha256 = sha256_hex(bytes);

@@ -7,12 +7,11 @@
 //! (locks in one order, policy, authorize, a journal entry of its own, atomic publishes),
 //! so undoing the undo redoes the change.
 
-mod merge;
-mod plan;
 mod steps;
 
 use std::collections::BTreeMap;
 
+use crate::engine::undo::{merge, plan};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -22,10 +21,10 @@ use crate::workspace::journal::Shelf;
 use crate::workspace::Location;
 
 use super::args::{self, Request};
-use super::journal::{self, Entry};
-use super::mutation::pipeline::{self, Steps, Version};
-use super::mutation::session_check::Mutation;
 use super::Context;
+use crate::engine::journal::{self, Entry};
+use crate::engine::pipeline::{self, Steps, Version};
+use crate::engine::session_check::Mutation;
 
 /// The arguments of `undo_change`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -133,16 +132,29 @@ impl pipeline::Plan for Plan<'_> {
         let merged = merge::plan(ctx, self.target, self.after, self.steps)?;
         // Every file through the checks every mutation's files go through: the versions
         // are the ones just looked at (the entry's after, or today's for a merged file).
+        // Each file the undo replaces or removes, opened and read as it is now.
+        let originals = steps::originals(ctx, &merged.after)?;
         let versions: Vec<Version<'_>> = at
             .iter()
-            .zip(merged.after.values())
-            .map(|(location, sha)| Version {
-                mutation: Mutation::Undo,
-                ..Version::of(location, sha.as_deref())
+            .zip(&merged.after)
+            .map(|(location, (path, sha))| {
+                let version = Version {
+                    mutation: Mutation::Undo,
+                    ..Version::of(location, sha.as_deref())
+                };
+                match originals.get(path) {
+                    Some(original) => version.replacing(&original.file),
+                    None => version,
+                }
             })
             .collect();
         let checked = steps.check(&versions)?;
-        steps::run(ctx, self.target, &merged, (checked, self.dry_run))
+        steps::run(
+            ctx,
+            self.target,
+            (&merged, &originals),
+            (checked, self.dry_run),
+        )
     }
 }
 

@@ -15,13 +15,13 @@
 
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::text::diff::Stat;
-use crate::workspace::{Dirty, Location, Staged};
+use crate::workspace::{Dirty, Location, OpenFile, Staged};
 
-use super::super::payload::Payload;
-use super::super::{approve, textfile, Context};
 use super::commit::{self, Change};
+use super::payload::Payload;
 use super::session_check::{self, Mutation};
 use super::{stale, target};
+use crate::tool::{approve, refuse, textfile, Context};
 
 /// A mutation's own part: which paths it touches, and how it observes them and builds
 /// its change once they are locked.
@@ -75,16 +75,33 @@ pub fn run<P: Plan>(ctx: &Context, plan: &P) -> Outcome<P::Output> {
     })
 }
 
-/// A file's version as the tool found it under the lock, for the checks.
+/// The version the caller expects a file to be at before the change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect<'a> {
+    /// Whatever is there.
+    Any,
+    /// Nothing: the change creates the file, and an existing one is not replaced
+    /// (`ALREADY_EXISTS`, naming `overwrite`) unless the session read its current version.
+    Absent,
+    /// The version with this digest (`expectedSha256`; `STALE_VERSION` otherwise).
+    Digest(&'a str),
+}
+
+/// One file of a change as the tool found it under the lock, for the checks: its version
+/// now, the version the caller expects, what the session's rules are asked about, and the
+/// file the change replaces or removes (held to the permissions rule).
 #[derive(Debug, Clone, Copy)]
 pub struct Version<'a> {
     pub location: &'a Location,
     /// Its digest now, `None` when it does not exist.
     pub sha256: Option<&'a str>,
-    /// The version the caller named (`expectedSha256`), if any.
-    pub expected: Option<&'a str>,
+    /// The version the caller expects.
+    pub expect: Expect<'a>,
     /// What the session's rules are asked about.
     pub mutation: Mutation,
+    /// The file the change replaces or removes, open: one the caller may not write is
+    /// not replaced behind its back (`DENIED`, rule `permissions`).
+    pub replaced: Option<&'a OpenFile>,
 }
 
 impl<'a> Version<'a> {
@@ -94,15 +111,44 @@ impl<'a> Version<'a> {
         Version {
             location,
             sha256,
-            expected: None,
+            expect: Expect::Any,
             mutation: Mutation::Write,
+            replaced: None,
         }
     }
 
-    /// This version, checked against the one the caller named.
+    /// This version, checked against the digest the caller named, if any.
     #[must_use]
     pub fn expecting(self, expected: Option<&'a str>) -> Version<'a> {
-        Version { expected, ..self }
+        match expected {
+            Some(digest) => Version {
+                expect: Expect::Digest(digest),
+                ..self
+            },
+            None => self,
+        }
+    }
+
+    /// This version, for a change that creates the file: unless `overwrite` (or a digest
+    /// is expected), an existing file is not replaced.
+    #[must_use]
+    pub fn creating(self, overwrite: bool) -> Version<'a> {
+        match self.expect {
+            Expect::Any if !overwrite => Version {
+                expect: Expect::Absent,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// This version, replacing or removing `file` (open under the lock).
+    #[must_use]
+    pub fn replacing(self, file: &'a OpenFile) -> Version<'a> {
+        Version {
+            replaced: Some(file),
+            ..self
+        }
     }
 
     /// This version, for an edit (the session's rule for a file never read differs).
@@ -122,16 +168,23 @@ pub struct Steps<'c> {
 }
 
 impl<'c> Steps<'c> {
-    /// The session's record of each file (`NOT_OBSERVED`, `STALE_VERSION`), then the
-    /// caller's `expectedSha256` of each (`STALE_VERSION`), in the order given.
+    /// Every guard of every tool, over each file of the change, in one place: the
+    /// session's record of each file (`NOT_OBSERVED`, `STALE_VERSION`) and the version the
+    /// caller expects (`STALE_VERSION`), then for each file the change creates whether one
+    /// is there (`ALREADY_EXISTS`) and for each it replaces or removes whether the caller
+    /// may write it (`DENIED`, rule `permissions`), in the order given.
     pub fn check(self, versions: &[Version<'_>]) -> Outcome<Checked<'c>> {
         check(self.ctx, versions)?;
+        for v in versions {
+            guard_one(self.ctx, v)?;
+        }
         Ok(Checked { ctx: self.ctx })
     }
 }
 
-/// The checks of [`Steps::check`]. Every file of the change that the session has not read
-/// is named in one `NOT_OBSERVED` (`details.paths`), so one round of reads suffices.
+/// The checks of [`Steps::check`] that hold the change to a version: the session's and
+/// the caller's. Every file of the change that the session has not read is named in one
+/// `NOT_OBSERVED` (`details.paths`), so one round of reads suffices.
 fn check(ctx: &Context, versions: &[Version<'_>]) -> Outcome<()> {
     let mut unread: Vec<Refusal> = Vec::new();
     for v in versions {
@@ -148,7 +201,7 @@ fn check(ctx: &Context, versions: &[Version<'_>]) -> Outcome<()> {
     }
 }
 
-/// The checks of one file: the session's record, then the caller's `expectedSha256`.
+/// The checks of one file: the session's record, then the version the caller expects.
 fn check_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
     let location = v.location;
     if super::kill_hook::guarded(&location.real) {
@@ -166,11 +219,36 @@ fn check_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
     if !link && v.mutation != Mutation::Undo {
         session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
     }
-    if let Some(expected) = v.expected {
+    if let Expect::Digest(expected) = v.expect {
         let same = v.sha256.is_some_and(|a| expected.eq_ignore_ascii_case(a));
         if !same {
             return Err(stale(&location.shown, expected, v.sha256).into());
         }
+    }
+    Ok(())
+}
+
+/// The rules that hold whatever version a file is at: a file the change creates is not
+/// there (or the session read it as it is), and one it replaces or removes is the caller's
+/// to write.
+fn guard_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
+    let shown = v.location.shown.as_str();
+    if let (Expect::Absent, Some(actual)) = (v.expect, v.sha256) {
+        if !session_check::observed(ctx, &v.location.real, actual) {
+            return Err(Refusal::new(
+                Code::AlreadyExists,
+                format!("`{shown}` already exists and overwrite was not set"),
+            )
+            .naming("overwrite")
+            .with(key::PATH, shown)
+            .with(key::SHA256, actual)
+            .into());
+        }
+    }
+    if let Some(file) = v.replaced {
+        ctx.ws
+            .check_replaceable(v.location, file)
+            .map_err(|e| refuse::path(ctx, shown, e))?;
     }
     Ok(())
 }

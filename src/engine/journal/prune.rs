@@ -21,8 +21,8 @@ use sha2::{Digest, Sha256};
 
 use crate::workspace::journal::Shelf;
 
-use super::super::Context;
 use super::{entry, maybe_ours, scan, Keyed, Others};
+use crate::tool::Context;
 
 /// A kept version younger than this may belong to an entry being made right now.
 pub const IN_FLIGHT_SECS: u64 = 2;
@@ -120,7 +120,7 @@ fn due(name: &str, max_entries: u64, max_bytes: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{due, CHECKED_EVERY_TIME, CHECK_ONE_IN};
-    use crate::tool::journal::entry::file_name;
+    use crate::engine::journal::entry::file_name;
 
     #[test]
     fn small_bounds_and_sizeable_changes_are_checked_every_time() {

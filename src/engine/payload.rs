@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::Context;
+use crate::tool::Context;
 
 /// A mutation as the authorize hook sees it; `None` fields are left out.
 #[derive(Debug, Serialize)]

@@ -89,7 +89,7 @@ pub fn steps(files: &[FileRecord]) -> Vec<Step> {
 #[cfg(test)]
 mod tests {
     use super::{after, steps, Step};
-    use crate::tool::journal::FileRecord;
+    use crate::engine::journal::FileRecord;
 
     fn record(
         path: &str,

@@ -8,10 +8,10 @@
 use crate::refusal::Outcome;
 use crate::workspace::{sync_all, Dirty, Staged};
 
-use super::super::journal::{self, About, Made, Pending, Planned};
-use super::super::Context;
+use super::journal::{self, About, Made, Pending, Planned};
 use super::kill_hook::{self, Moment};
 use super::session_check;
+use crate::tool::Context;
 
 /// A change about to be published: which tool makes it, and what it does to each file
 /// (with how each file's version before is kept).

@@ -21,9 +21,9 @@ use std::collections::HashSet;
 use crate::workspace::journal::Shelf;
 use crate::workspace::{Dirty, Replace};
 
-use super::super::Context;
 use super::entry::{self, Entry, FileRecord, Found};
 use super::{current, keyed, prune, Keyed};
+use crate::tool::Context;
 
 /// Settles what a process that died left pending, if anything is: the first step of
 /// every call.

@@ -1,21 +1,28 @@
-//! The steps every mutation runs, in this order, from one function over the tool's typed
-//! plan ([`pipeline::run`] and its [`pipeline::Plan`]): locate the targets and refuse
-//! protected or forbidden paths, take the files' cross-process locks in one order and
-//! locate them again under the locks (`target`); then the tool observes its files and
-//! builds its change, passing through the checks of the session's record and the
-//! caller's `expectedSha256` (`session_check`, [`stale`]), the authorize hook shown the
-//! typed [`super::payload::Payload`], and the commit — journal, sync, publish and record
+//! The change engine, beside the tools: the steps every mutation runs, in this order,
+//! from one function over the tool's typed plan ([`pipeline::run`] and its
+//! [`pipeline::Plan`]): locate the targets and refuse protected or forbidden paths, take
+//! the files' cross-process locks in one order and locate them again under the locks
+//! (`target`); then the tool observes its files and builds its change, whose files pass
+//! through one check (the session's record, the version the caller expects, the
+//! overwrite and permissions rules: `session_check`, [`stale`]), the authorize hook shown
+//! the typed [`payload::Payload`], and the commit — journal, sync, publish and record
 //! ([`commit::commit`] over its [`commit::Change`]) — each reached only with the token
 //! the step before hands out. The same steps for write, edit, delete, move, undo and
-//! apply; the guards themselves are private to this module.
+//! apply; the guards themselves are private to [`pipeline`]. The journal ([`journal`]:
+//! its entries, recovery and bounds) and undo's planning ([`undo`]) live here too; the
+//! tools (`crate::tool`) only convert their requests into changes.
 
 pub mod commit;
+pub mod journal;
 pub mod kill_hook;
+pub mod payload;
 pub mod pipeline;
 pub mod session_check;
 pub mod target;
+pub mod undo;
 
 use crate::refusal::{key, Code, Refusal};
+use crate::tool::Context;
 
 /// `STALE_VERSION` for a file another program kept changing while the call read or
 /// replaced it, when the caller named the version it saw: nothing was written, and the
@@ -24,7 +31,7 @@ use crate::refusal::{key, Code, Refusal};
 /// other program is done).
 #[cold]
 pub fn stale_while_changing(
-    ctx: &super::Context,
+    ctx: &Context,
     location: &crate::workspace::Location,
     expected: &str,
 ) -> Refusal {

@@ -16,8 +16,8 @@ use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::journal::Shelf;
 
 use super::super::journal::{self, Entry, FileRecord, Now};
-use super::super::Context;
 use super::plan::Step;
+use crate::tool::Context;
 
 /// An undo's plan once the files that moved on are merged: the versions every file must
 /// be at now, the steps, and the merged contents the steps put in place (by digest).

@@ -4,7 +4,7 @@
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::session::Seen;
 
-use super::super::{refuse, Context};
+use crate::tool::{refuse, Context};
 
 /// Which mutation asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

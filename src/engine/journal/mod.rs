@@ -21,7 +21,7 @@ use crate::workspace::home::Home;
 use crate::workspace::journal::{Kept, Shelf, Unsynced};
 use crate::workspace::{Location, OpenFile, Staged};
 
-use super::{refuse, Context};
+use crate::tool::{refuse, Context};
 pub use entry::{Entry, FileRecord};
 pub use recover::recover;
 
