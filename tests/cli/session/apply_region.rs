@@ -206,3 +206,29 @@ fn two_sessions_patch_different_functions_and_a_third_over_a_changed_line_refuse
     );
     assert_eq!(ws.read_string("lib.rs"), code("uno()", "two()", "tres()"));
 }
+
+#[test]
+fn in_text_the_hint_of_a_change_that_landed_by_region_follows_as_a_note() {
+    let ws = TestWorkspace::new();
+    ws.file("lib.rs", code("one()", "two()", "three()"));
+    read(&ws, "s");
+    fs::write(ws.path("lib.rs"), code("one()", "two()", "three( )")).unwrap();
+    let out = ws
+        .std_cmd()
+        .args(["--session", "s", "--format", "text", "edit", "lib.rs"])
+        .args(["--old", "one()", "--new", "uno()"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stdout.starts_with("--- a/lib.rs\n"), "{stdout}");
+    assert_eq!(
+        stderr,
+        "note: Another program changed `lib.rs` at line 10 since this session read it; the \
+         change landed on lines the session had seen. Before a change that depends on those \
+         lines, read them: stitch read lib.rs --offset 10 --limit 1.\n"
+    );
+}
