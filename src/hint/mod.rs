@@ -11,8 +11,10 @@ use crate::refusal::{key, Code, Refusal};
 
 pub mod codes;
 mod dialect;
+mod landed;
 
 pub use dialect::{cut, flag, Dialect, Narrow};
+pub use landed::landed_hint;
 
 /// The remedy for `STALE_VERSION`, quoted verbatim by the docs.
 pub const REREAD: &str = "Re-read the file, then retry";
