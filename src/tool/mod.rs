@@ -29,6 +29,7 @@ pub mod registry;
 pub mod schema;
 mod search;
 mod show;
+mod syntax_gate;
 mod textfile;
 mod undo;
 mod walked;
