@@ -58,7 +58,7 @@ pub(super) fn first_error(
         .find(|n| meets(n))
         .or_else(|| errors.first())
         .copied()?;
-    Some(describe(node, text))
+    Some(describe(node, text, &span))
 }
 
 /// The error and missing nodes under `node`, in document order, not looking inside an
@@ -78,10 +78,10 @@ fn collect<'t>(node: Node<'t>, into: &mut Vec<Node<'t>>) {
 }
 
 /// The facts of the error at `node`.
-fn describe(node: Node<'_>, text: &[u8]) -> SyntaxError {
+fn describe(node: Node<'_>, text: &[u8], span: &std::ops::Range<usize>) -> SyntaxError {
     let (expected, found, start) = if node.is_missing() {
         (Some(node.kind().to_owned()), None, node.start_byte())
-    } else if let Some((open, closer)) = unclosed(node) {
+    } else if let Some((open, closer)) = unclosed(node, span) {
         // A bracket opened inside the error and never closed: the likeliest cause.
         (Some(closer.to_owned()), None, open.start_byte())
     } else {
@@ -119,8 +119,9 @@ fn describe(node: Node<'_>, text: &[u8]) -> SyntaxError {
     }
 }
 
-/// The first bracket opened under `node` and not closed there, with the closer it needs.
-fn unclosed(node: Node<'_>) -> Option<(Node<'_>, &'static str)> {
+/// The innermost bracket opened under `node` and not closed there (one the change made,
+/// where there is one), with the closer it needs.
+fn unclosed<'t>(node: Node<'t>, span: &std::ops::Range<usize>) -> Option<(Node<'t>, &'static str)> {
     let mut open: Vec<(Node<'_>, &'static str)> = Vec::new();
     let mut cursor = node.walk();
     let mut leaves = vec![node];
@@ -142,7 +143,12 @@ fn unclosed(node: Node<'_>) -> Option<(Node<'_>, &'static str)> {
             _ => {}
         }
     }
-    open.first().copied()
+    let made = |n: &Node<'_>| span.contains(&n.start_byte());
+    open.iter()
+        .rev()
+        .find(|(n, _)| made(n))
+        .or(open.last())
+        .copied()
 }
 
 /// The first leaf under `node` (itself when it has no children).
