@@ -135,10 +135,8 @@ fn unclosed<'t>(node: Node<'t>, span: &std::ops::Range<usize>) -> Option<(Node<'
             "(" => open.push((n, ")")),
             "[" => open.push((n, "]")),
             "{" => open.push((n, "}")),
-            closer @ (")" | "]" | "}") => {
-                if open.last().is_some_and(|(_, c)| *c == closer) {
-                    open.pop();
-                }
+            closer @ (")" | "]" | "}") if open.last().is_some_and(|(_, c)| *c == closer) => {
+                open.pop();
             }
             _ => {}
         }
