@@ -105,6 +105,7 @@ const WRITE_REFUSALS: &[Code] = &[
     Code::NotObserved,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::Busy,
 ];
 
@@ -124,6 +125,7 @@ const EDIT_REFUSALS: &[Code] = &[
     Code::NotObserved,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::Busy,
 ];
 
@@ -169,6 +171,7 @@ const APPLY_REFUSALS: &[Code] = &[
     Code::NotObserved,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::InvalidPatch,
     Code::Busy,
 ];
@@ -232,6 +235,7 @@ const UNDO_REFUSALS: &[Code] = &[
     Code::StaleVersion,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::Busy,
 ];
 
