@@ -299,7 +299,8 @@ def main():
       "regenerate with `bench/run` (about 4 minutes after the release build; `--quick` "
       "for a rough pass). Every line of this file is written by `bench/report.py` from "
       "that run's results, except the candidates section, which `bench/candidates` writes "
-      "to `bench/candidates.md` and the report copies; the hand-written analysis is in "
+      "to `bench/candidates.md`, and the syntax gate's, kept in `bench/syntax.md`, which the "
+      "report copies; the hand-written analysis is in "
       "[bench/notes.md](bench/notes.md). The scenarios below come in the summary's order. "
       "Each comparison is one hyperfine invocation holding stitch and its baseline, run "
       "back to back on the same machine, so the **ratio of medians** is the figure to "
@@ -424,6 +425,12 @@ def main():
     candidates = os.path.join(bench_dir, "candidates.md")
     if os.path.exists(candidates):
         with open(candidates) as f:
+            w(f.read().rstrip() + "\n")
+    # So does the syntax gate's: bench/syntax_corpus.py and bench/syntax_cost.py measure
+    # it, and their figures are kept in bench/syntax.md.
+    syntax = os.path.join(bench_dir, "syntax.md")
+    if os.path.exists(syntax):
+        with open(syntax) as f:
             w(f.read().rstrip() + "\n")
 
     # The hand-written analysis stays in bench/notes.md: linked, never copied, and flagged

@@ -21,6 +21,7 @@ pub mod refusal;
 mod region;
 mod session;
 mod streams;
+pub mod syntax;
 pub mod text;
 mod tool;
 pub mod workspace;

@@ -30,6 +30,7 @@ const LAYERS: &[&str] = &[
     "lock",
     "patch",
     "text",
+    "syntax",
     "workspace",
     "pattern",
     "platform",

@@ -61,6 +61,33 @@ const BOLD_CYAN: &str = "\x1b[1;36m";
 const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
+/// The syntax errors a change left (warn-only, overridden, or a dry run): each file's
+/// first, with its line and a caret under the error.
+pub(super) fn syntax_errors(
+    out: &mut String,
+    errors: &[crate::tool::output::SyntaxReport],
+    q: quote::Quote,
+) {
+    for e in errors {
+        let what = match (&e.expected, &e.found) {
+            (Some(expected), _) => format!("missing {expected:?}"),
+            (None, Some(found)) => format!("unexpected {found:?}"),
+            (None, None) => "a syntax error".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "syntax error: {} ({}) line {}, column {}: {what}",
+            q.name(&e.path),
+            e.language,
+            e.line,
+            e.column
+        );
+        for text in e.excerpt.lines() {
+            let _ = writeln!(out, "  {}", q.text(text));
+        }
+    }
+}
+
 /// An edit: its diff (coloured at a terminal), then what happened.
 fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote, diff: ShowDiff) {
     diff(out, &e.diff);
@@ -77,6 +104,7 @@ fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote
         let skipped: Vec<String> = e.skipped_edits.iter().map(ToString::to_string).collect();
         let _ = writeln!(out, "already applied: edits[{}]", skipped.join(", "));
     }
+    syntax_errors(out, &e.syntax_errors, q);
 }
 
 /// A write: its diff (in text only), then what happened.
@@ -103,10 +131,16 @@ fn written(
         w.bytes,
         change(w.id.as_deref())
     );
+    syntax_errors(out, &w.syntax_errors, q);
 }
 
 /// A patch applied: each file's diff (coloured at a terminal), then what happened.
-fn patched(out: &mut String, a: &crate::tool::output::ApplyResult, diff: ShowDiff) {
+fn patched(
+    out: &mut String,
+    a: &crate::tool::output::ApplyResult,
+    q: quote::Quote,
+    diff: ShowDiff,
+) {
     for one in &a.changes {
         diff(out, &one.diff);
     }
@@ -123,6 +157,7 @@ fn patched(out: &mut String, a: &crate::tool::output::ApplyResult, diff: ShowDif
         a.dialect,
         change(a.id.as_deref())
     );
+    syntax_errors(out, &a.syntax_errors, q);
 }
 
 /// A diff as a person sees it: its control characters quoted at a terminal, then
@@ -280,7 +315,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
                 .then_some((s.matches.len(), ("match", "matches")))
         }
         Output::Apply(a) => {
-            patched(&mut out, a, &diff);
+            patched(&mut out, a, q, &diff);
             None
         }
         Output::Delete(_)

@@ -12,6 +12,7 @@ use crate::refusal::{key, Code, Refusal};
 pub mod codes;
 mod dialect;
 mod landed;
+mod syntax;
 
 pub use dialect::{cut, flag, Dialect, Narrow};
 pub use landed::landed_hint;
@@ -126,6 +127,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
         Code::StaleVersion => format!("{REREAD}."),
         Code::NotObserved => not_observed(refusal, d),
         Code::InvalidConfig => invalid_config(refusal),
+        Code::SyntaxError => syntax::syntax_error(refusal, d),
         // A server at its bound on concurrent calls says how many; a lock wait does not.
         Code::Busy if refusal.detail("limit").is_some() => {
             "The server is running as many calls as it takes at once: retry when one has answered.".into()

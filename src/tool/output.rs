@@ -15,6 +15,7 @@ pub use super::move_file::MoveResult;
 pub use super::read::ReadResult;
 pub use super::search::{Match, SearchResult};
 pub use super::show::ShowResult;
+pub use super::syntax_gate::SyntaxReport;
 pub use super::undo::UndoResult;
 pub use super::write::WriteResult;
 

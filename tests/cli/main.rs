@@ -61,6 +61,7 @@ mod glob;
 mod search;
 // Every refusal code in the contract is produced by a real call.
 mod coverage;
+mod syntax;
 // Tool definitions: JSON Schema that validates requests, in every host's format, and the
 // output schema every success matches.
 mod schema;
