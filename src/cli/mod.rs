@@ -136,6 +136,8 @@ pub enum Command {
     Write(Deferred<WriteArgs>),
     /// Replace exact snippets in one file, atomically.
     ///
+    /// To insert lines instead: --insert-after N --new TEXT (0 = at the top).
+    ///
     /// Example: stitch edit src/a.rs --old 'let x = 1;' --new 'let x = 2;'
     #[command(after_help = tool_after_help!())]
     Edit(Deferred<EditArgs>),
@@ -383,6 +385,12 @@ pub struct EditArgs {
     /// Succeed, changing nothing, when the edit is already applied.
     #[arg(long)]
     pub ok_if_applied: bool,
+    /// Insert the --new text after line N instead of replacing --old (0 = at the top).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, conflicts_with_all = ["old", "old_from"])]
+    pub insert_after: Option<u64>,
+    /// With --insert-after: insert only if line N holds exactly TEXT now.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true, requires = "insert_after")]
+    pub expected_line: Option<String>,
     /// Print the one summary line, without the diff; implies --format text.
     #[arg(long)]
     #[serde(skip)]

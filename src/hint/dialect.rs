@@ -85,6 +85,11 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "format" => "--format",
         "json" => "--json",
         "null" => "--null",
+        "insertAfter" => "--insert-after",
+        "expectedLine" => "--expected-line",
+        "paths" => "PATH",
+        "glob" => "--glob",
+        "maxTotalBytes" => "--max-total-bytes",
         _ => return None,
     })
 }

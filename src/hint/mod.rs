@@ -107,6 +107,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
         Code::StaleVersion if text(refusal, key::OPERATION) == Some("undo") => {
             undo_moved_on(refusal, d)
         }
+        Code::StaleVersion if refusal.detail("expectedLine").is_some() => unexpected_line(refusal, d, path),
         Code::StaleVersion => format!("{REREAD}."),
         Code::NotObserved => not_observed(refusal, d),
         Code::InvalidConfig => invalid_config(refusal),
@@ -560,6 +561,14 @@ fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
         Some("stdin") => {
             "Send exactly one JSON object of arguments on stdin, or pass them as flags.".into()
         }
+        Some("insertAfter") if refusal.detail("totalLines").is_some() => {
+            let total = refusal.detail("totalLines").and_then(Value::as_u64).unwrap_or(0);
+            format!(
+                "`{}` has {total} lines: pass {} from 0 (the top) to {total} (the end).",
+                text(refusal, key::PATH).unwrap_or("the file"),
+                d.name("insertAfter")
+            )
+        }
         Some(_) if text(refusal, key::REASON) == Some("no writer") => format!(
             "Start the program that writes the FIFO before (or while) calling stitch, or pass {} a regular file.",
             text(refusal, key::FLAG).unwrap_or("--from")
@@ -573,6 +582,21 @@ fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
         ),
         None => "Fix the arguments and call again.".into(),
     }
+}
+
+/// The hint of an insert whose `expectedLine` is not what its line holds now: read the
+/// lines around it, then name the line meant.
+fn unexpected_line(refusal: &Refusal, d: Dialect, path: &str) -> String {
+    let line = refusal.detail("line").and_then(Value::as_u64).unwrap_or(1);
+    let actual = text(refusal, "actualLine").unwrap_or_default();
+    format!(
+        "Line {line} of `{path}` now holds {actual:?}: read the lines around it ({} with {} {}), then call again with the {} and {} of the line you mean.",
+        d.tool(names::READ_FILE),
+        d.name("offset"),
+        line.saturating_sub(3).max(1),
+        d.name("insertAfter"),
+        d.name("expectedLine")
+    )
 }
 
 #[cfg(test)]
