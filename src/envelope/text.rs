@@ -72,6 +72,20 @@ fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote
     }
 }
 
+/// An image or a PDF, as a person at a terminal is told of it: what it is and its size,
+/// never its bytes.
+fn media(out: &mut String, m: &crate::tool::output::MediaResult, q: quote::Quote) {
+    let what = if m.is_image() { "image" } else { "PDF document" };
+    let _ = writeln!(
+        out,
+        "{}: {what} ({}), {} bytes, sha256 {}",
+        q.name(&m.path),
+        m.media.mime,
+        m.media.bytes,
+        m.media.sha256
+    );
+}
+
 /// A write: its diff (in text only), then what happened.
 fn written(
     out: &mut String,
@@ -222,6 +236,10 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             if let Some(next) = r.next_offset {
                 footer.push(format!("(more: --offset {next})"));
             }
+            None
+        }
+        Output::Media(m) => {
+            media(&mut out, m, q);
             None
         }
         Output::Edit(e) => {

@@ -328,6 +328,17 @@ fn too_large(refusal: &Refusal, d: Dialect, path: &str) -> String {
         Some("stdin") => "Send one JSON object holding only the arguments; pass large text with --from FILE, or split the work.".into(),
         Some("content") => "Split the content into smaller files.".into(),
         Some("result") => "Make the edit smaller, or split the file first.".into(),
+        // An image or a PDF is returned whole or not at all.
+        _ if refusal.detail("mime").is_some() => {
+            let limit = refusal.detail("limit").and_then(Value::as_u64).unwrap_or(0);
+            let cap = refusal.detail("cap").and_then(Value::as_u64).unwrap_or(0);
+            let bytes = refusal.detail("bytes").and_then(Value::as_u64).unwrap_or(0);
+            if limit < cap && bytes <= cap {
+                format!("Pass {} {bytes} (up to {cap}) to read it whole.", d.name("maxBytes"))
+            } else {
+                format!("`{path}` is larger than any read returns (limits.maxReadBytes, {cap}): ask the workspace owner to raise limits.maxReadBytes, or use a smaller copy of it.")
+            }
+        }
         Some("changes") => "Split the change: apply it as several smaller patches, each touching fewer files.".into(),
         _ if text(refusal, key::REASON) == Some("memory") => format!(
             "`{path}` is within the limits but too large for the memory stitch has now: work on smaller files, or lower limits.maxFileBytes to what this machine can hold."

@@ -17,6 +17,7 @@ mod history;
 pub mod journal;
 mod limits;
 mod list;
+pub mod media;
 mod move_file;
 mod mutation;
 mod near;

@@ -11,6 +11,7 @@ pub use super::edit::EditResult;
 pub use super::glob::GlobResult;
 pub use super::history::HistoryResult;
 pub use super::list::ListResult;
+pub use super::media::MediaResult;
 pub use super::move_file::MoveResult;
 pub use super::read::ReadResult;
 pub use super::search::{Match, SearchResult};
@@ -23,6 +24,8 @@ pub use super::write::WriteResult;
 #[serde(untagged)]
 pub enum Output {
     Read(ReadResult),
+    /// `read_file` of an image or a PDF.
+    Media(MediaResult),
     Write(WriteResult),
     Edit(EditResult),
     List(ListResult),

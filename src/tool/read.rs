@@ -1,4 +1,5 @@
-//! `read_file`: a text file, paged by lines, with the whole file's digest.
+//! `read_file`: a text file, paged by lines, with the whole file's digest; or an image
+//! or a PDF, told by its leading bytes, whole and base64-encoded ([`super::media`]).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -10,6 +11,7 @@ use crate::text::lines::{self, BOM};
 
 use super::args::{self, invalid, Request};
 use super::mutation::session_check;
+use super::media::{self, MediaResult};
 use super::{approve, refuse, textfile, Context};
 use crate::session::Seen;
 
@@ -84,11 +86,30 @@ pub struct ReadResult {
     pub next_offset: Option<u64>,
 }
 
+/// What `read_file` returns: a page of text, or an image or a PDF whole.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Read {
+    Text(ReadResult),
+    Media(MediaResult),
+}
+
+impl Read {
+    /// The call's output.
+    #[must_use]
+    pub fn into_output(self) -> super::Output {
+        match self {
+            Read::Text(text) => super::Output::Read(text),
+            Read::Media(media) => super::Output::Media(media),
+        }
+    }
+}
+
 /// The default number of lines in one page.
 pub const DEFAULT_LIMIT: u64 = 2000;
 
 /// Reads the file named in `arguments`.
-pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
+pub fn run(ctx: &Context, arguments: Value) -> Outcome<Read> {
     let req: ReadRequest = args::parse(arguments)?;
     let offset = req.offset.unwrap_or(1);
     let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
@@ -128,7 +149,18 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
                 &location.real,
                 Seen::Present(not_text.sha256.clone()),
             )?;
-            return Err(not_text.refusal(&location.shown).into());
+            let Some(kind) = media::sniff(&not_text.content) else {
+                return Err(not_text.refusal(&location.shown).into());
+            };
+            let bytes = &not_text.content;
+            return within(&location.shown, kind, bytes.len(), (max_bytes, cap)).map(|()| {
+                Read::Media(MediaResult::new(
+                    location.shown.clone(),
+                    kind,
+                    bytes,
+                    not_text.sha256.clone(),
+                ))
+            });
         }
     };
     let sha256 = sha256_hex(loaded.bytes());
@@ -138,6 +170,17 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
         &location.real,
         Seen::Present(sha256.clone()),
     )?;
+    // A PDF may be all ASCII: its leading bytes, not its being text, say what it is.
+    if let Some(kind) = media::sniff(loaded.bytes()) {
+        let bytes = loaded.bytes();
+        within(&location.shown, kind, bytes.len(), (max_bytes, cap))?;
+        return Ok(Read::Media(MediaResult::new(
+            location.shown,
+            kind,
+            bytes,
+            sha256,
+        )));
+    }
     // What tells later which lines changed since this read (§6, staleness by region).
     if ctx.session.is_some() {
         crate::region::keep(&ctx.ws, &sha256, loaded.bytes());
@@ -163,7 +206,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
         let size = loaded.bytes().len() as u64;
         textfile::out_of_memory(&location.shown, size, ctx.limits.max_file_bytes)
     })?;
-    Ok(ReadResult {
+    Ok(Read::Text(ReadResult {
         path: location.shown,
         truncated: page.cut || page.next_offset.is_some(),
         content,
@@ -175,7 +218,16 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
         line_ending: lines::line_ending(body.as_bytes()).as_str(),
         bom,
         next_offset: page.next_offset,
-    })
+    }))
+}
+
+/// Refuses a media file over the bytes a read returns (`max_bytes`, at most `cap`): it
+/// is returned whole or not at all.
+fn within(shown: &str, kind: media::Kind, bytes: usize, (max_bytes, cap): (u64, u64)) -> Outcome<()> {
+    if bytes as u64 > max_bytes {
+        return Err(media::too_large(shown, kind, bytes, max_bytes, cap).into());
+    }
+    Ok(())
 }
 
 /// One page of a text.

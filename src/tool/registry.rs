@@ -254,9 +254,9 @@ pub const TOOLS: &[ToolSpec] = &[
         stdin_only_when_asked: false,
         description: read::ReadRequest::DESCRIPTION,
         schema: schema::of::<read::ReadRequest>,
-        output: schema::of_output::<read::ReadResult>,
+        output: schema::of_output::<read::Read>,
         refusals: READ_REFUSALS,
-        run: |ctx, arguments| read::run(ctx, arguments).map(Output::Read),
+        run: |ctx, arguments| read::run(ctx, arguments).map(read::Read::into_output),
     },
     ToolSpec {
         name: write::WriteRequest::TOOL,
