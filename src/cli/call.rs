@@ -106,6 +106,7 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         }
         (_, arguments) => arguments,
     };
+    let tool = several_files(tool, &arguments);
     let outcome = tool::run(&ctx, tool, with_session_filter(cli, tool, arguments));
     match outcome {
         Err(Failure::Refused(refusal))
@@ -178,6 +179,16 @@ fn arguments_of(command: &str) -> Vec<String> {
             None => None,
         })
         .collect()
+}
+
+/// `stitch read` reads several files (`read_files`) when its arguments name them: more
+/// than one path, or a glob — by flags or by JSON alike.
+fn several_files(tool: &'static ToolSpec, arguments: &Value) -> &'static ToolSpec {
+    let several = arguments.get("paths").is_some() || arguments.get("glob").is_some();
+    match registry::find(registry::names::READ_FILES) {
+        Some(read_files) if tool.name == registry::names::READ_FILE && several => read_files,
+        _ => tool,
+    }
 }
 
 /// On the command line, `history`'s session filter is the global `--session` (§11).

@@ -124,9 +124,16 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Read a text file, paged by lines.
+    /// Read a text file, paged by lines; an image or a PDF whole; or several files at once.
+    ///
+    /// Several paths, or --glob, read every file in one call (read_files), each as one
+    /// file is read; --max-total-bytes bounds them all together.
     ///
     /// Example: stitch read src/main.rs --offset 100 --limit 50
+    ///
+    /// Example: stitch read src/a.rs src/b.rs --glob '*.toml'
+    ///
+    /// Example: stitch read src --glob '**/*.rs' --limit 40
     #[command(after_help = tool_after_help!())]
     Read(Deferred<ReadArgs>),
     /// Create a file (or replace one, explicitly), creating missing parents.
@@ -281,8 +288,17 @@ pub struct JsonFlag {
 #[derive(Debug, Args, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReadArgs {
-    /// The file, relative to the root.
-    pub path: Option<String>,
+    /// The file, relative to the root; several files are read in one call (with --glob,
+    /// the directory the glob is relative to).
+    #[arg(value_name = "PATH")]
+    #[serde(skip)]
+    pub path: Vec<String>,
+    /// Read every file matching this glob (relative to PATH, default .), in one call.
+    #[arg(long, value_name = "GLOB", allow_hyphen_values = true)]
+    pub glob: Option<String>,
+    /// With several files: cap on the bytes returned for all of them together.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_total_bytes: Option<u64>,
     /// First line to return, 1-based.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub offset: Option<u64>,

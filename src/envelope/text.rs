@@ -7,6 +7,7 @@
 //! tool's result has its own shape.
 
 mod journal;
+mod reads;
 mod refusal;
 
 use std::fmt::Write as _;
@@ -201,7 +202,7 @@ pub fn emit(
         );
         return status;
     };
-    let (text, footer) = result(output, layout);
+    let (text, footer) = result(output, layout, dialect);
     write_raw(text.as_bytes());
     // What follows the result (more to read, a cut by the limit) comes after it.
     for line in footer {
@@ -209,12 +210,18 @@ pub fn emit(
     }
     match output {
         Output::Search(s) if s.matches.is_empty() => EXIT_REFUSED,
+        // As `cat` and `head`: a file that could not be read makes the status 1.
+        Output::ReadFiles(r) if r.refused() > 0 => EXIT_REFUSED,
         _ => status,
     }
 }
 
 /// The text of a successful result, and the lines that follow it on stderr.
-fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
+fn result(
+    output: &Output,
+    layout: Layout,
+    dialect: crate::hint::Dialect,
+) -> (String, Vec<String>) {
     let mut out = String::new();
     let mut footer = Vec::new();
     // The name's end: NUL, or a newline.
@@ -240,6 +247,10 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
         }
         Output::Media(m) => {
             media(&mut out, m, q);
+            None
+        }
+        Output::ReadFiles(r) => {
+            reads::files(&mut out, &mut footer, r, q, dialect);
             None
         }
         Output::Edit(e) => {

@@ -21,6 +21,28 @@ pub const READ_FIRST: &str = "Read the file, then retry";
 /// control character.
 pub const RAW_CONTROL: &str = "rawControlCharacter";
 
+/// A refusal as the caller reads it, in `dialect`: `error`, `details` (the message first,
+/// then the facts) and `_hint` when one helps — the envelope's keys after `ok`, and what a
+/// result that answers for several files carries for each one refused.
+#[must_use]
+pub fn refusal_fields(refusal: &Refusal, dialect: Dialect) -> serde_json::Map<String, Value> {
+    let mut details = serde_json::Map::new();
+    details.insert(
+        "message".into(),
+        Value::String(in_dialect(refusal.message(), dialect, &refusal.named())),
+    );
+    for (key, value) in refusal.details() {
+        details.insert(key.clone(), value.clone());
+    }
+    let mut fields = serde_json::Map::new();
+    fields.insert("error".into(), Value::String(refusal.code().as_str().into()));
+    fields.insert("details".into(), Value::Object(details));
+    if let Some(hint) = compose(refusal, dialect) {
+        fields.insert("_hint".into(), Value::String(hint));
+    }
+    fields
+}
+
 fn text<'a>(refusal: &'a Refusal, key: &str) -> Option<&'a str> {
     refusal.detail(key).and_then(Value::as_str)
 }

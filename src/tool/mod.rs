@@ -25,6 +25,7 @@ pub mod output;
 mod payload;
 pub mod pin;
 mod read;
+pub mod read_files;
 mod refuse;
 pub mod registry;
 pub mod schema;

@@ -14,6 +14,7 @@ pub use super::list::ListResult;
 pub use super::media::MediaResult;
 pub use super::move_file::MoveResult;
 pub use super::read::ReadResult;
+pub use super::read_files::ReadFilesResult;
 pub use super::search::{Match, SearchResult};
 pub use super::show::ShowResult;
 pub use super::undo::UndoResult;
@@ -26,6 +27,7 @@ pub enum Output {
     Read(ReadResult),
     /// `read_file` of an image or a PDF.
     Media(MediaResult),
+    ReadFiles(ReadFilesResult),
     Write(WriteResult),
     Edit(EditResult),
     List(ListResult),

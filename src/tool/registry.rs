@@ -7,8 +7,8 @@ use serde_json::Value;
 use super::args::Request;
 use super::output::Output;
 use super::{
-    apply, delete, edit, glob, history, list, move_file, read, schema, search, show, undo, write,
-    Context,
+    apply, delete, edit, glob, history, list, move_file, read, read_files, schema, search, show,
+    undo, write, Context,
 };
 use crate::refusal::{Code, Outcome};
 
@@ -16,6 +16,7 @@ use crate::refusal::{Code, Outcome};
 /// and nowhere else.
 pub mod names {
     pub const READ_FILE: &str = "read_file";
+    pub const READ_FILES: &str = "read_files";
     pub const WRITE_FILE: &str = "write_file";
     pub const EDIT_FILE: &str = "edit_file";
     pub const LIST_DIRECTORY: &str = "list_directory";
@@ -91,6 +92,20 @@ const READ_REFUSALS: &[Code] = &[
     Code::Denied,
     Code::InvalidConfig,
     Code::Busy,
+];
+
+/// `read_files` refuses the whole call for its arguments and its glob only; each file's
+/// refusal is inline.
+const READ_FILES_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::InvalidPattern,
+    Code::OutsideRoot,
+    Code::NotFound,
+    Code::NotADirectory,
+    Code::TooLarge,
+    Code::Denied,
+    Code::InvalidConfig,
 ];
 
 const WRITE_REFUSALS: &[Code] = &[
@@ -259,6 +274,21 @@ pub const TOOLS: &[ToolSpec] = &[
         run: |ctx, arguments| read::run(ctx, arguments).map(read::Read::into_output),
     },
     ToolSpec {
+        name: read_files::ReadFilesRequest::TOOL,
+        // `stitch read a b` and `stitch read --glob G`: the command line reads several
+        // files when it names more than one, or a glob (`crate::cli`).
+        command: "read",
+        title: "Read several files",
+        annotations: READS,
+        carries_content: false,
+        stdin_only_when_asked: false,
+        description: read_files::ReadFilesRequest::DESCRIPTION,
+        schema: schema::of::<read_files::ReadFilesRequest>,
+        output: schema::of_output::<read_files::ReadFilesResult>,
+        refusals: READ_FILES_REFUSALS,
+        run: |ctx, arguments| read_files::run(ctx, arguments).map(Output::ReadFiles),
+    },
+    ToolSpec {
         name: write::WriteRequest::TOOL,
         command: "write",
         title: "Write a file",
@@ -423,7 +453,9 @@ pub fn find(name: &str) -> Option<&'static ToolSpec> {
 pub fn names() -> impl Iterator<Item = &'static str> {
     let commands = TOOLS
         .iter()
-        .map(|t| t.command)
+        .enumerate()
+        .filter(|(i, t)| TOOLS[..*i].iter().all(|earlier| earlier.command != t.command))
+        .map(|(_, t)| t.command)
         .filter(|c| TOOLS.iter().all(|t| t.name != *c));
     TOOLS.iter().map(|t| t.name).chain(commands)
 }
@@ -464,7 +496,9 @@ mod tests {
         let command = crate::cli::command();
         for tool in TOOLS {
             assert_eq!(find(tool.name).map(|t| t.command), Some(tool.command));
-            assert_eq!(find(tool.command).map(|t| t.name), Some(tool.name));
+            // A command two tools share (`read`) finds the first; the other is reached
+            // through it by its arguments.
+            assert_eq!(find(tool.command).map(|t| t.command), Some(tool.command));
             assert!(
                 command.find_subcommand(tool.command).is_some(),
                 "{} has no subcommand",
