@@ -122,6 +122,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
         _ if text_only && !json_asked => text_style(&parsed),
         _ => envelope::Style::Json { pretty },
     };
+    if let cli::Command::TextEditor(_) = &parsed.command {
+        let text = matches!(style, envelope::Style::Text(_));
+        return envelope::editor::emit(cli::text_editor::serve(&parsed), text, pretty);
+    }
     let outcome = match parsed.format.as_deref() {
         _ if text_only && json_asked => Err(Failure::Refused(
             Refusal::new(

@@ -46,7 +46,9 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
         Command::Undo(a) => ("undo", a.json.json),
         Command::Redo(a) => ("undo", a.json.json),
         // `stitch mcp` never comes here: it serves many calls, not one (`crate::mcp`).
-        Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => return None,
+        Command::Config(_) | Command::Schema(_) | Command::Mcp(_) | Command::TextEditor(_) => {
+            return None
+        }
     };
     registry::find(name).map(|tool| (tool, json))
 }

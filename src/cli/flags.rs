@@ -108,7 +108,9 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         Command::Show(a) => serde_json::to_value(a),
         Command::Undo(a) => serde_json::to_value(a),
         Command::Redo(a) => serde_json::to_value(a),
-        Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => Ok(Value::Object(Map::new())),
+        Command::Config(_) | Command::Schema(_) | Command::Mcp(_) | Command::TextEditor(_) => {
+            Ok(Value::Object(Map::new()))
+        }
     }
     .map_err(|e| anyhow::Error::new(e).context("flags as JSON"))?;
     let Value::Object(map) = &mut value else {

@@ -10,6 +10,7 @@ mod deferred;
 pub mod flags;
 mod parser;
 mod stdin;
+pub mod text_editor;
 pub mod trust;
 
 pub use call::{call, dialect, settings};
@@ -212,6 +213,17 @@ pub enum Command {
     /// Example: stitch redo
     #[command(after_help = tool_after_help!())]
     Redo(Deferred<RedoArgs>),
+    /// Serve one command of Anthropic's text-editor tool (str_replace_based_edit_tool), read as
+    /// JSON on stdin, with stitch's own tools and guards.
+    ///
+    /// Pass the model's tool_use.input as it came: {"command": "view" | "create" |
+    /// "str_replace" | "insert" | "undo_edit", "path": ..., ...}. In text, prints exactly
+    /// what the tool_result carries (exit 0, or 1 for a refusal, whose message and hint it
+    /// is); in JSON, the envelope with data.text (a refusal's in details.text).
+    ///
+    /// Example: echo '{"command":"view","path":"src/main.rs","view_range":[1,20]}' | stitch text-editor
+    #[command(name = "text-editor")]
+    TextEditor(Deferred<TextEditorArgs>),
     /// Print the tool definitions: name, description and JSON Schema of the arguments.
     ///
     /// Example: stitch schema --format anthropic > tools.json
@@ -231,6 +243,10 @@ pub enum Command {
     /// Example: stitch mcp --root ~/project
     Mcp(Deferred<McpArgs>),
 }
+
+/// `stitch text-editor`: its command comes as JSON on stdin only.
+#[derive(Debug, Args)]
+pub struct TextEditorArgs {}
 
 /// `stitch mcp`.
 #[derive(Debug, Args)]

@@ -12,6 +12,7 @@ use crate::hint::Dialect;
 use crate::refusal::{Failure, Outcome, Refusal};
 use crate::tool::Output;
 
+pub mod editor;
 mod text;
 
 pub use crate::streams::Quote;
