@@ -421,7 +421,7 @@ pub struct EditArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, conflicts_with_all = ["old", "old_from"])]
     pub insert_after: Option<u64>,
     /// With --insert-after: insert only if line N holds exactly TEXT now.
-    #[arg(long, value_name = "TEXT", allow_hyphen_values = true, requires = "insert_after")]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
     pub expected_line: Option<String>,
     /// Print the one summary line, without the diff; implies --format text.
     #[arg(long)]
