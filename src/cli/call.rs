@@ -186,7 +186,8 @@ fn arguments_of(command: &str) -> Vec<String> {
 /// `stitch read` reads several files (`read_files`) when its arguments name them: more
 /// than one path, or a glob — by flags or by JSON alike.
 fn several_files(tool: &'static ToolSpec, arguments: &Value) -> &'static ToolSpec {
-    let several = arguments.get("paths").is_some() || arguments.get("glob").is_some();
+    let given = |field| arguments.get(field).is_some_and(|v: &Value| !v.is_null());
+    let several = given("paths") || given("glob");
     match registry::find(registry::names::READ_FILES) {
         Some(read_files) if tool.name == registry::names::READ_FILE && several => read_files,
         _ => tool,

@@ -309,12 +309,6 @@ pub struct ReadArgs {
     #[arg(value_name = "PATH")]
     #[serde(skip)]
     pub path: Vec<String>,
-    /// Read every file matching this glob (relative to PATH, default .), in one call.
-    #[arg(long, value_name = "GLOB", allow_hyphen_values = true)]
-    pub glob: Option<String>,
-    /// With several files: cap on the bytes returned for all of them together.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub max_total_bytes: Option<u64>,
     /// First line to return, 1-based.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub offset: Option<u64>,
@@ -329,6 +323,12 @@ pub struct ReadArgs {
     #[arg(short = 'n', long)]
     #[serde(rename = "lineNumbers", skip_serializing_if = "std::ops::Not::not")]
     pub number: bool,
+    /// Read every file matching this glob (relative to PATH, default .), in one call.
+    #[arg(long, value_name = "GLOB", allow_hyphen_values = true)]
+    pub glob: Option<String>,
+    /// With several files: cap on the bytes returned for all of them together.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_total_bytes: Option<u64>,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,

@@ -78,6 +78,19 @@ pub fn of_output<T: JsonSchema>() -> Value {
         if !map.contains_key("type") {
             map.insert("type".into(), Value::String("object".into()));
         }
+        // Its properties, for a host that lists them: every branch's, the branches
+        // saying which go together.
+        if !map.contains_key("properties") {
+            let mut properties = serde_json::Map::new();
+            for branch in map.get("anyOf").and_then(Value::as_array).into_iter().flatten() {
+                if let Some(branch) = branch["properties"].as_object() {
+                    for (name, property) in branch {
+                        properties.entry(name.clone()).or_insert_with(|| property.clone());
+                    }
+                }
+            }
+            map.insert("properties".into(), Value::Object(properties));
+        }
     }
     schema
 }
