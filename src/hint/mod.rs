@@ -622,11 +622,16 @@ fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
 fn unexpected_line(refusal: &Refusal, d: Dialect, path: &str) -> String {
     let line = refusal.detail("line").and_then(Value::as_u64).unwrap_or(1);
     let actual = text(refusal, "actualLine").unwrap_or_default();
+    let from = line.saturating_sub(3).max(1);
+    let read = match d {
+        Dialect::Flags => format!("stitch read {path} --offset {from} --limit 7"),
+        Dialect::Json => format!(
+            "{} {{\"path\": \"{path}\", \"offset\": {from}, \"limit\": 7}}",
+            names::READ_FILE
+        ),
+    };
     format!(
-        "Line {line} of `{path}` now holds {actual:?}: read the lines around it ({} with {} {}), then call again with the {} and {} of the line you mean.",
-        d.tool(names::READ_FILE),
-        d.name("offset"),
-        line.saturating_sub(3).max(1),
+        "Line {line} of `{path}` now holds {actual:?}: read the lines around it (`{read}`), then call again with the {} and {} of the line you mean.",
         d.name("insertAfter"),
         d.name("expectedLine")
     )
