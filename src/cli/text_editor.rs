@@ -115,7 +115,7 @@ fn serve_command(ctx: &Context, c: Command) -> Outcome<Answered> {
                     COMMANDS.join(", ")
                 ),
             )
-            .with(key::ALLOWED, COMMANDS.to_vec())
+            .with("commands", COMMANDS.to_vec())
             .into())
         }
     };

@@ -51,10 +51,16 @@ pub fn emit(outcome: Outcome<Answered>, text: bool, pretty: bool) -> u8 {
         }
         Err(failure) => {
             let internal = matches!(failure, Failure::Internal(_));
-            let (mut envelope, _) = render(&Err(failure), Dialect::Json);
+            let (mut envelope, status) = render(&Err(failure), Dialect::Json);
             let answer = refusal(&envelope);
             envelope["details"]["text"] = Value::String(answer.clone());
-            let status = if internal { EXIT_INTERNAL } else { EXIT_REFUSED };
+            // In text, what the tool_result carries and 1 (the harness's is_error); in
+            // JSON, the envelope's own status.
+            let status = match (text, internal) {
+                (_, true) => EXIT_INTERNAL,
+                (true, false) => EXIT_REFUSED,
+                (false, false) => status,
+            };
             (envelope, answer, status)
         }
     };
@@ -208,24 +214,26 @@ fn no_match(details: &Value) -> String {
     out
 }
 
-/// Numbers as a list: `3, 9, 12`.
+/// Line numbers as a list, each once: `3, 9, 12`.
 fn numbers(value: &Value) -> String {
-    value
+    let mut lines: Vec<u64> = value
         .as_array()
-        .map(|v| {
-            v.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .unwrap_or_default()
+        .map(|v| v.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    lines.dedup();
+    lines
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A sentence about stitch's tools and fields in the text-editor tool's terms.
 fn words(sentence: &str) -> String {
-    const TERMS: [(&str, &str); 12] = [
+    const TERMS: [(&str, &str); 13] = [
         ("Re-read the file", "View the file again"),
         ("List the parent directory", "View the parent directory"),
+        ("list the parent directory", "view the parent directory"),
         ("Read the file", "View the file"),
         ("read_file", "view"),
         ("list_directory", "view"),
