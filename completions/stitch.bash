@@ -1052,7 +1052,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__read)
-            opts="-n -h --root --session --lock-timeout --pretty --color --format --glob --max-total-bytes --offset --limit --max-bytes --number --json --help"
+            opts="-n -h --root --session --lock-timeout --pretty --color --format --offset --limit --max-bytes --number --glob --max-total-bytes --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1078,14 +1078,6 @@ _stitch() {
                     COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
                     return 0
                     ;;
-                --glob)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-total-bytes)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --offset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1095,6 +1087,14 @@ _stitch() {
                     return 0
                     ;;
                 --max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --glob)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-total-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

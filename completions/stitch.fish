@@ -73,11 +73,11 @@ anthropic\t''
 openai\t''
 openai-responses\t''
 mcp\t''"
-complete -c stitch -n "__fish_stitch_using_subcommand read" -l glob -d 'Read every file matching this glob (relative to PATH, default .), in one call' -r
-complete -c stitch -n "__fish_stitch_using_subcommand read" -l max-total-bytes -d 'With several files: cap on the bytes returned for all of them together' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l offset -d 'First line to return, 1-based' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l limit -d 'Number of lines to return' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l max-bytes -d 'Cap on the returned text, in bytes' -r
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l glob -d 'Read every file matching this glob (relative to PATH, default .), in one call' -r
+complete -c stitch -n "__fish_stitch_using_subcommand read" -l max-total-bytes -d 'With several files: cap on the bytes returned for all of them together' -r
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l pretty -d 'Indent the envelope'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -s n -l number -d 'Prefix each line with its number and a tab, as cat -n does (for reading only; the sha256 is still the raw file\'s)'
 complete -c stitch -n "__fish_stitch_using_subcommand read" -l json -d 'Read the tool\'s arguments as one JSON object from stdin'

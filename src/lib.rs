@@ -123,8 +123,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
         _ => envelope::Style::Json { pretty },
     };
     if let cli::Command::TextEditor(_) = &parsed.command {
-        let text = matches!(style, envelope::Style::Text(_));
-        return envelope::editor::emit(cli::text_editor::serve(&parsed), text, pretty);
+        return cli::text_editor::answer(&parsed, matches!(style, envelope::Style::Text(_)));
     }
     let outcome = match parsed.format.as_deref() {
         _ if text_only && json_asked => Err(Failure::Refused(

@@ -124,14 +124,14 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         // or the directory the glob is relative to.
         Command::Read(a) => match (a.path.as_slice(), &a.glob) {
             ([], _) => {}
-            ([one], None) => {
-                map.insert("path".into(), Value::String(one.clone()));
-            }
-            ([one], Some(_)) => {
+            ([one], _) => {
                 map.insert("path".into(), Value::String(one.clone()));
             }
             (many, _) => {
-                map.insert("paths".into(), serde_json::to_value(many).unwrap_or_default());
+                map.insert(
+                    "paths".into(),
+                    serde_json::to_value(many).unwrap_or_default(),
+                );
             }
         },
         Command::Write(a) => {

@@ -223,6 +223,8 @@ pub enum Command {
     ///
     /// Example: echo '{"command":"view","path":"src/main.rs","view_range":[1,20]}' | stitch text-editor
     #[command(name = "text-editor")]
+    // The doc comment is the command's --help text, where `[1,20]` is literal JSON.
+    #[allow(rustdoc::broken_intra_doc_links)]
     TextEditor(Deferred<TextEditorArgs>),
     /// Print the tool definitions: name, description and JSON Schema of the arguments.
     ///

@@ -3,7 +3,7 @@
 //! tools. A harness passes the model's `tool_use.input` on stdin as it came; each command
 //! becomes one call of a stitch tool — with every guard, lock, session rule, journal
 //! entry and typed refusal of that tool — and the answer is what the `tool_result`
-//! carries ([`crate::envelope::editor`] words it).
+//! carries (`crate::envelope::editor` words it).
 //!
 //! The commands, as the tool's documentation defines them
 //! (<https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/text-editor-tool>):
@@ -17,11 +17,11 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{settings, stdin, Cli};
+use crate::envelope::editor::Answered;
 use crate::hint::Dialect;
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::tool::args::{self, invalid, Request};
 use crate::tool::registry::{self, names};
-use crate::envelope::editor::Answered;
 use crate::tool::{self, Context};
 
 /// One text-editor command, as the model sends it.
@@ -56,6 +56,13 @@ impl Request for Command {
 /// The command names, as the tool defines them.
 const COMMANDS: [&str; 5] = ["view", "create", "str_replace", "insert", "undo_edit"];
 
+/// Reads one command on stdin, serves it and writes its answer, in text or JSON; the exit
+/// status.
+#[must_use]
+pub fn answer(cli: &Cli, text: bool) -> u8 {
+    crate::envelope::editor::emit(serve(cli), text, cli.pretty)
+}
+
 /// Reads one command on stdin and serves it.
 pub fn serve(cli: &Cli) -> Outcome<Answered> {
     let ctx = tool::open(&settings(cli, Dialect::Json))?;
@@ -83,7 +90,11 @@ fn serve_command(ctx: &Context, c: Command) -> Outcome<Answered> {
             let Some(text) = &c.file_text else {
                 return Err(missing("file_text", "create").into());
             };
-            (names::WRITE_FILE, json!({"path": c.path, "content": text}), 0)
+            (
+                names::WRITE_FILE,
+                json!({"path": c.path, "content": text}),
+                0,
+            )
         }
         "str_replace" => {
             let Some(old) = &c.old_str else {
@@ -159,7 +170,9 @@ fn window(range: Option<&[i64]>) -> Result<(u64, Option<u64>), Refusal> {
     let bad = |why: &str| {
         invalid(
             "view_range",
-            format!("view_range {range:?} {why}; it is [start, end], lines from 1, with -1 for the end"),
+            format!(
+                "view_range {range:?} {why}; it is [start, end], lines from 1, with -1 for the end"
+            ),
         )
     };
     let [start, end] = range else {
@@ -194,7 +207,8 @@ fn newest_change(ctx: &Context, path: &str) -> Outcome<String> {
         .map_err(|e| anyhow::Error::new(e).context("listing changes"))?;
     let newest = listed["changes"].as_array().and_then(|changes| {
         changes.iter().find(|change| {
-            change["undone"] == Value::Bool(false) && change.get("undoes").is_none_or(Value::is_null)
+            change["undone"] == Value::Bool(false)
+                && change.get("undoes").is_none_or(Value::is_null)
         })
     });
     match newest.and_then(|change| change["id"].as_str()) {

@@ -189,7 +189,8 @@ fn refusal(envelope: &Value) -> String {
 /// `NO_MATCH`: the documented sentence, then the closest passage and, where stitch
 /// could carry the change onto it, the `new_str` that makes it there.
 fn no_match(details: &Value) -> String {
-    let mut out = "Error: No match found for replacement. Please check your text and try again.".to_owned();
+    let mut out =
+        "Error: No match found for replacement. Please check your text and try again.".to_owned();
     let Some(candidate) = details["candidates"].as_array().and_then(|c| c.first()) else {
         out.push_str("\nView the file to see its text as it is now.");
         return out;
@@ -283,7 +284,13 @@ mod tests {
             words("Add surrounding lines to oldText until it matches once."),
             "Add surrounding lines to old_str until it matches once."
         );
-        assert_eq!(replace_word("oldTexts oldText", "oldText", "x"), "oldTexts x");
-        assert_eq!(words("Re-read the file, then retry."), "View the file again, then retry.");
+        assert_eq!(
+            replace_word("oldTexts oldText", "oldText", "x"),
+            "oldTexts x"
+        );
+        assert_eq!(
+            words("Re-read the file, then retry."),
+            "View the file again, then retry."
+        );
     }
 }

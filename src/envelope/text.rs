@@ -73,20 +73,6 @@ fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote
     }
 }
 
-/// An image or a PDF, as a person at a terminal is told of it: what it is and its size,
-/// never its bytes.
-fn media(out: &mut String, m: &crate::tool::output::MediaResult, q: quote::Quote) {
-    let what = if m.is_image() { "image" } else { "PDF document" };
-    let _ = writeln!(
-        out,
-        "{}: {what} ({}), {} bytes, sha256 {}",
-        q.name(&m.path),
-        m.media.mime,
-        m.media.bytes,
-        m.media.sha256
-    );
-}
-
 /// A write: its diff (in text only), then what happened.
 fn written(
     out: &mut String,
@@ -217,11 +203,7 @@ pub fn emit(
 }
 
 /// The text of a successful result, and the lines that follow it on stderr.
-fn result(
-    output: &Output,
-    layout: Layout,
-    dialect: crate::hint::Dialect,
-) -> (String, Vec<String>) {
+fn result(output: &Output, layout: Layout, dialect: crate::hint::Dialect) -> (String, Vec<String>) {
     let mut out = String::new();
     let mut footer = Vec::new();
     // The name's end: NUL, or a newline.
@@ -237,20 +219,8 @@ fn result(
         }
     };
     let cut = match output {
-        Output::Read(r) => {
-            // Numbered already when the call asked (`-n`, `lineNumbers`).
-            out.push_str(&q.text(&r.content));
-            if let Some(next) = r.next_offset {
-                footer.push(format!("(more: --offset {next})"));
-            }
-            None
-        }
-        Output::Media(m) => {
-            media(&mut out, m, q);
-            None
-        }
-        Output::ReadFiles(r) => {
-            reads::files(&mut out, &mut footer, r, q, dialect);
+        Output::Read(_) | Output::Media(_) | Output::ReadFiles(_) => {
+            reads::result(&mut out, &mut footer, output, q, dialect);
             None
         }
         Output::Edit(e) => {

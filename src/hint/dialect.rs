@@ -51,7 +51,7 @@ impl Dialect {
 #[must_use]
 pub fn flag(field: &str) -> Option<&'static str> {
     Some(match field {
-        "path" => "PATH",
+        "path" | "paths" => "PATH",
         "pattern" => "PATTERN",
         "query" => "QUERY",
         "from" => "FROM",
@@ -75,7 +75,7 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "patch" => "--patch",
         "depth" => "--depth",
         "includeIgnored" => "--all",
-        "include" => "--glob",
+        "include" | "glob" => "--glob",
         "regex" => "--regex",
         "caseSensitive" => "--ignore-case",
         "context" => "--context",
@@ -87,8 +87,6 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "null" => "--null",
         "insertAfter" => "--insert-after",
         "expectedLine" => "--expected-line",
-        "paths" => "PATH",
-        "glob" => "--glob",
         "maxTotalBytes" => "--max-total-bytes",
         _ => return None,
     })

@@ -35,7 +35,10 @@ pub fn refusal_fields(refusal: &Refusal, dialect: Dialect) -> serde_json::Map<St
         details.insert(key.clone(), value.clone());
     }
     let mut fields = serde_json::Map::new();
-    fields.insert("error".into(), Value::String(refusal.code().as_str().into()));
+    fields.insert(
+        "error".into(),
+        Value::String(refusal.code().as_str().into()),
+    );
     fields.insert("details".into(), Value::Object(details));
     if let Some(hint) = compose(refusal, dialect) {
         fields.insert("_hint".into(), Value::String(hint));

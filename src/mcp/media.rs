@@ -4,6 +4,8 @@
 //! tools page defines them
 //! (<https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool-result>).
 
+use std::fmt::Write as _;
+
 use serde_json::{json, Value};
 
 /// The content blocks of the media files a result holds: a `read_file` of one, or the
@@ -55,7 +57,7 @@ fn uri(path: &str) -> String {
         if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
             out.push(char::from(byte));
         } else {
-            out.push_str(&format!("%{byte:02X}"));
+            let _ = write!(out, "%{byte:02X}");
         }
     }
     out

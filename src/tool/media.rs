@@ -107,8 +107,7 @@ pub fn too_large(shown: &str, kind: Kind, bytes: usize, limit: u64, cap: u64) ->
 /// `bytes` in base64, the standard alphabet with padding (RFC 4648, section 4).
 #[must_use]
 pub fn encode(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] =
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
         let b = [

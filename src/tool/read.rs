@@ -10,8 +10,8 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::text::lines::{self, BOM};
 
 use super::args::{self, invalid, Request};
-use super::mutation::session_check;
 use super::media::{self, MediaResult};
+use super::mutation::session_check;
 use super::{approve, refuse, textfile, Context};
 use crate::session::Seen;
 
@@ -40,7 +40,7 @@ pub struct ReadRequest {
 
 impl Request for ReadRequest {
     const TOOL: &'static str = super::registry::names::READ_FILE;
-    const DESCRIPTION: &'static str = "Read a text file of the workspace, paged by lines. Returns content (exact bytes of the lines, line endings included, without a leading BOM), sha256 of the whole file (pass it as expectedSha256 to edit_file or write_file to guard against concurrent changes), totalLines, startLine, endLine, truncated and nextOffset (call again with offset: nextOffset to read on), lineEnding and bom. Refusals: NOT_FOUND (details.nearNames lists the closest existing paths: use one, or list_directory the parent); NOT_A_FILE (it is a directory or special file: use list_directory); NOT_TEXT (binary or invalid UTF-8: it cannot be read as text); TOO_LARGE (over the size limit); INVALID_ARGUMENT (fix the named field; offset past the end carries totalLines); INVALID_PATH (use details.suggestion); OUTSIDE_ROOT (use a path inside the workspace); NOT_A_DIRECTORY (a parent component is a file); DENIED (the workspace policy forbids it: leave it alone); INVALID_CONFIG (the workspace owner must fix .stitch/config.json); BUSY (retry).";
+    const DESCRIPTION: &'static str = "Read a text file of the workspace, paged by lines. Returns content (exact bytes of the lines, line endings included, without a leading BOM), sha256 of the whole file (pass it as expectedSha256 to edit_file or write_file to guard against concurrent changes), totalLines, startLine, endLine, truncated and nextOffset (call again with offset: nextOffset to read on), lineEnding and bom. An image (PNG, JPEG, GIF, WebP) or a PDF, told by its leading bytes whatever its name, comes back whole instead: {path, media: {mime, bytes, sha256}, base64}, within maxBytes (a PDF's pages cannot be chosen). Refusals: NOT_FOUND (details.nearNames lists the closest existing paths: use one, or list_directory the parent); NOT_A_FILE (it is a directory or special file: use list_directory); NOT_TEXT (binary or invalid UTF-8: it cannot be read as text); TOO_LARGE (over the size limit); INVALID_ARGUMENT (fix the named field; offset past the end carries totalLines); INVALID_PATH (use details.suggestion); OUTSIDE_ROOT (use a path inside the workspace); NOT_A_DIRECTORY (a parent component is a file); DENIED (the workspace policy forbids it: leave it alone); INVALID_CONFIG (the workspace owner must fix .stitch/config.json); BUSY (retry).";
     const FIELDS: &'static [&'static str] = &["path", "offset", "limit", "maxBytes", "lineNumbers"];
 }
 
@@ -149,18 +149,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<Read> {
                 &location.real,
                 Seen::Present(not_text.sha256.clone()),
             )?;
-            let Some(kind) = media::sniff(&not_text.content) else {
-                return Err(not_text.refusal(&location.shown).into());
-            };
-            let bytes = &not_text.content;
-            return within(&location.shown, kind, bytes.len(), (max_bytes, cap)).map(|()| {
-                Read::Media(MediaResult::new(
-                    location.shown.clone(),
-                    kind,
-                    bytes,
-                    not_text.sha256.clone(),
-                ))
-            });
+            return binary(location.shown, &not_text, (max_bytes, cap));
         }
     };
     let sha256 = sha256_hex(loaded.bytes());
@@ -221,9 +210,33 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<Read> {
     }))
 }
 
+/// A file that is not text: an image or a PDF (within `max_bytes`), else `NOT_TEXT`.
+fn binary(
+    shown: String,
+    not_text: &textfile::NotText,
+    (max_bytes, cap): (u64, u64),
+) -> Outcome<Read> {
+    let Some(kind) = media::sniff(&not_text.content) else {
+        return Err(not_text.refusal(&shown).into());
+    };
+    let bytes = &not_text.content;
+    within(&shown, kind, bytes.len(), (max_bytes, cap))?;
+    Ok(Read::Media(MediaResult::new(
+        shown,
+        kind,
+        bytes,
+        not_text.sha256.clone(),
+    )))
+}
+
 /// Refuses a media file over the bytes a read returns (`max_bytes`, at most `cap`): it
 /// is returned whole or not at all.
-fn within(shown: &str, kind: media::Kind, bytes: usize, (max_bytes, cap): (u64, u64)) -> Outcome<()> {
+fn within(
+    shown: &str,
+    kind: media::Kind,
+    bytes: usize,
+    (max_bytes, cap): (u64, u64),
+) -> Outcome<()> {
     if bytes as u64 > max_bytes {
         return Err(media::too_large(shown, kind, bytes, max_bytes, cap).into());
     }

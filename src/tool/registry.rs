@@ -454,7 +454,11 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     let commands = TOOLS
         .iter()
         .enumerate()
-        .filter(|(i, t)| TOOLS[..*i].iter().all(|earlier| earlier.command != t.command))
+        .filter(|(i, t)| {
+            TOOLS[..*i]
+                .iter()
+                .all(|earlier| earlier.command != t.command)
+        })
         .map(|(_, t)| t.command)
         .filter(|c| TOOLS.iter().all(|t| t.name != *c));
     TOOLS.iter().map(|t| t.name).chain(commands)

@@ -1,6 +1,8 @@
-//! Several files read in one call, as text: each file read under a `==> path <==`
-//! heading, as `head` and `tail` print several files; each file refused, and each left
-//! unread by the bound on the total, on stderr, so nothing is dropped in silence.
+//! Reads as text: a file's content as it is (numbered when the call asked); an image or
+//! a PDF as what it is and its size, never its bytes; several files read in one call,
+//! each under a `==> path <==` heading, as `head` and `tail` print several files, and each
+//! file refused, and each left unread by the bound on the total, on stderr, so nothing is
+//! dropped in silence.
 
 use std::fmt::Write as _;
 
@@ -8,10 +10,50 @@ use serde_json::{Map, Value};
 
 use crate::hint::Dialect;
 use crate::streams::quote;
-use crate::tool::output::ReadFilesResult;
+use crate::tool::output::{MediaResult, Output, ReadFilesResult};
+
+/// Writes a read's result to `out` and what follows it on stderr to `footer`.
+pub fn result(
+    out: &mut String,
+    footer: &mut Vec<String>,
+    output: &Output,
+    q: quote::Quote,
+    dialect: Dialect,
+) {
+    match output {
+        Output::Read(r) => {
+            // Numbered already when the call asked (`-n`, `lineNumbers`).
+            out.push_str(&q.text(&r.content));
+            if let Some(next) = r.next_offset {
+                footer.push(format!("(more: --offset {next})"));
+            }
+        }
+        Output::Media(m) => media(out, m, q),
+        Output::ReadFiles(r) => files(out, footer, r, q, dialect),
+        _ => {}
+    }
+}
+
+/// An image or a PDF, as a person at a terminal is told of it: what it is and its size,
+/// never its bytes.
+fn media(out: &mut String, m: &MediaResult, q: quote::Quote) {
+    let what = if m.is_image() {
+        "image"
+    } else {
+        "PDF document"
+    };
+    let _ = writeln!(
+        out,
+        "{}: {what} ({}), {} bytes, sha256 {}",
+        q.name(&m.path),
+        m.media.mime,
+        m.media.bytes,
+        m.media.sha256
+    );
+}
 
 /// Writes the files read to `out` and what follows them on stderr to `footer`.
-pub fn files(
+fn files(
     out: &mut String,
     footer: &mut Vec<String>,
     r: &ReadFilesResult,
@@ -31,7 +73,10 @@ pub fn files(
             let _ = writeln!(
                 out,
                 "==> {name} <==\n{} ({}), {} bytes",
-                if media["mime"].as_str().is_some_and(|m| m.starts_with("image/")) {
+                if media["mime"]
+                    .as_str()
+                    .is_some_and(|m| m.starts_with("image/"))
+                {
                     "image"
                 } else {
                     "PDF document"
@@ -41,7 +86,10 @@ pub fn files(
             );
             continue;
         }
-        let content = file.get("content").and_then(Value::as_str).unwrap_or_default();
+        let content = file
+            .get("content")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let _ = writeln!(out, "==> {name} <==");
         out.push_str(&q.text(content));
         if !content.is_empty() && !content.ends_with('\n') {

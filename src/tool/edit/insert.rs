@@ -136,9 +136,7 @@ fn line_text(line: &[u8]) -> &str {
 fn past_the_end(shown: &str, after: u64, total: usize) -> Refusal {
     Refusal::new(
         Code::InvalidArgument,
-        format!(
-            "insertAfter {after} is past the last line of `{shown}`, which has {total} lines"
-        ),
+        format!("insertAfter {after} is past the last line of `{shown}`, which has {total} lines"),
     )
     .with(key::FIELD, "insertAfter")
     .with(key::PATH, shown)

@@ -40,22 +40,19 @@ pub const MAX_DIFF_BYTES: usize = 64 * 1024;
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
     let req: EditRequest = args::parse(arguments)?;
     let insert = insert::of(&req)?;
-    let (items, multi) = match &insert {
+    let (items, multi) = if insert.is_some() {
         // An insert replaces nothing: its one item carries the text, for the journal.
-        Some(_) => {
-            let item = EditItem {
-                old_text: String::new(),
-                new_text: req.new_text.clone().unwrap_or_default(),
-                replace_all: false,
-                expected_replacements: None,
-            };
-            (vec![item], false)
-        }
-        None => {
-            let (items, multi) = req.items()?;
-            validate(&items, multi)?;
-            (items, multi)
-        }
+        let item = EditItem {
+            old_text: String::new(),
+            new_text: req.new_text.clone().unwrap_or_default(),
+            replace_all: false,
+            expected_replacements: None,
+        };
+        (vec![item], false)
+    } else {
+        let (items, multi) = req.items()?;
+        validate(&items, multi)?;
+        (items, multi)
     };
     if let Some(expected) = &req.expected_sha256 {
         if !is_sha256_hex(expected) {

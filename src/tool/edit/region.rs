@@ -66,8 +66,7 @@ pub fn check(
     let landed = edited.and_then(|edited| {
         let span = span_lines(edited);
         let seen_whole = match insert_after.and_then(|n| usize::try_from(n).ok()) {
-            Some(n) => (n.max(1)..=n + 1)
-                .all(|line| line > same.len() || same[line - 1]),
+            Some(n) => (n.max(1)..=n + 1).all(|line| line > same.len() || same[line - 1]),
             None => (span.0..=span.1).all(|line| same.get(line - 1).copied().unwrap_or(false)),
         };
         seen_whole.then(|| unseen_after(edited, &foreign, span))

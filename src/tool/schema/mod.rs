@@ -82,10 +82,17 @@ pub fn of_output<T: JsonSchema>() -> Value {
         // saying which go together.
         if !map.contains_key("properties") {
             let mut properties = serde_json::Map::new();
-            for branch in map.get("anyOf").and_then(Value::as_array).into_iter().flatten() {
+            for branch in map
+                .get("anyOf")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if let Some(branch) = branch["properties"].as_object() {
                     for (name, property) in branch {
-                        properties.entry(name.clone()).or_insert_with(|| property.clone());
+                        properties
+                            .entry(name.clone())
+                            .or_insert_with(|| property.clone());
                     }
                 }
             }

@@ -33,7 +33,15 @@ pub const READING_CASES: &[Case] = &[
         setup: |ws| {
             ws.file("a.txt", "one\ntwo\n");
         },
-        flags: Some(&["a.txt", "--insert-after", "2", "--expected-line", "deux", "--new", "three"]),
+        flags: Some(&[
+            "a.txt",
+            "--insert-after",
+            "2",
+            "--expected-line",
+            "deux",
+            "--new",
+            "three",
+        ]),
         args: || json!({"path": "a.txt", "insertAfter": 2, "expectedLine": "deux", "newText": "three"}),
         code: "STALE_VERSION",
         follow: Some(|e, a| Step {

@@ -12,8 +12,15 @@ use crate::support::{McpServer, TestWorkspace, SHA256, STRING};
 fn inserts_whole_lines_after_a_line_by_flags() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "one\ntwo\n");
-    ws.run(&["edit", "a.txt", "--insert-after", "1", "--new", "one and a half"])
-        .assert_envelope(&json!({"ok": true, "data": {
+    ws.run(&[
+        "edit",
+        "a.txt",
+        "--insert-after",
+        "1",
+        "--new",
+        "one and a half",
+    ])
+    .assert_envelope(&json!({"ok": true, "data": {
             "path": "a.txt", "baseSha256": SHA256, "sha256": SHA256, "replacements": 1,
             "bytes": 23, "applied": true, "id": STRING,
             "diff": "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n one\n+one and a half\n two\n"}}));
@@ -32,12 +39,18 @@ fn inserts_by_json_in_the_files_line_endings() {
     let ws = TestWorkspace::new();
     ws.file("w.txt", "a\r\nb\r\n");
     let data = ws
-        .stitch("edit", &json!({"path": "w.txt", "insertAfter": 2, "newText": "c\nd"}))
+        .stitch(
+            "edit",
+            &json!({"path": "w.txt", "insertAfter": 2, "newText": "c\nd"}),
+        )
         .ok()
         .clone();
     assert_eq!(data["lineEndings"], "crlf");
-    ws.stitch("edit", &json!({"path": "w.txt", "insert_line": 0, "new_str": "top"}))
-        .ok();
+    ws.stitch(
+        "edit",
+        &json!({"path": "w.txt", "insert_line": 0, "new_str": "top"}),
+    )
+    .ok();
     assert_eq!(ws.read_string("w.txt"), "top\r\na\r\nb\r\nc\r\nd\r\n");
 }
 
@@ -58,12 +71,18 @@ fn expected_line_and_the_end_are_guarded() {
             "details": {"message": "--insert-after 3 is past the last line of `a.txt`, which has 2 lines",
                         "field": "insertAfter", "path": "a.txt", "totalLines": 2},
             "_hint": "`a.txt` has 2 lines: pass --insert-after from 0 (the top) to 2 (the end)."}));
-    ws.stitch("edit", &json!({"path": "a.txt", "insertAfter": 2, "expectedLine": "two", "newText": "x"}))
-        .ok();
+    ws.stitch(
+        "edit",
+        &json!({"path": "a.txt", "insertAfter": 2, "expectedLine": "two", "newText": "x"}),
+    )
+    .ok();
     assert_eq!(ws.read_string("a.txt"), "one\ntwo\nx\n");
     // What only a replacement takes is refused with an insert.
-    ws.stitch("edit", &json!({"path": "a.txt", "insertAfter": 1, "oldText": "one", "newText": "x"}))
-        .assert_envelope(&json!({"ok": false, "error": "INVALID_ARGUMENT",
+    ws.stitch(
+        "edit",
+        &json!({"path": "a.txt", "insertAfter": 1, "oldText": "one", "newText": "x"}),
+    )
+    .assert_envelope(&json!({"ok": false, "error": "INVALID_ARGUMENT",
             "details": {"message": "insertAfter inserts newText at a line; it takes no oldText",
                         "field": "oldText"},
             "_hint": "Fix the `oldText` argument and call again."}));
@@ -90,12 +109,18 @@ fn a_session_guards_the_lines_around_the_insert() {
         .ok()
         .clone();
     assert_eq!(data["staleRead"], true);
-    assert_eq!(data["foreignChanges"], json!([{"startLine": 5, "endLine": 5}]));
+    assert_eq!(
+        data["foreignChanges"],
+        json!([{"startLine": 5, "endLine": 5}])
+    );
     // Line 6 (was 5) is foreign: inserting after line 5 needs lines 5 and 6.
     let details = session(&["edit", "a.txt", "--insert-after", "5", "--new", "y"])
         .refused("STALE_VERSION")
         .clone();
-    assert_eq!(details["foreignChanges"], json!([{"startLine": 6, "endLine": 6}]));
+    assert_eq!(
+        details["foreignChanges"],
+        json!([{"startLine": 6, "endLine": 6}])
+    );
     assert_eq!(ws.read_string("a.txt"), "1\nx\n2\n3\n4\nfive\n6\n");
 }
 
@@ -106,11 +131,17 @@ fn inserts_over_mcp() {
     ws.file("a.txt", "one\n");
     let mut server = McpServer::start(&ws, &[], &[]);
     server.initialize("2025-06-18");
-    let refused = server.call("edit_file", &json!({"path": "a.txt", "insertAfter": 1, "newText": "two"}));
+    let refused = server.call(
+        "edit_file",
+        &json!({"path": "a.txt", "insertAfter": 1, "newText": "two"}),
+    );
     assert_eq!(refused["isError"], true);
     assert_eq!(refused["structuredContent"]["error"], "NOT_OBSERVED");
     server.call("read_file", &json!({"path": "a.txt"}));
-    let done = server.call("edit_file", &json!({"path": "a.txt", "insertAfter": 1, "newText": "two"}));
+    let done = server.call(
+        "edit_file",
+        &json!({"path": "a.txt", "insertAfter": 1, "newText": "two"}),
+    );
     assert_eq!(done["isError"], false, "{done}");
     assert_eq!(done["structuredContent"]["replacements"], 1);
     server.close(std::time::Duration::from_secs(5));

@@ -10,7 +10,10 @@ use super::{PNG, PNG_BASE64};
 /// A workspace with a file of each kind the call must answer for.
 fn mixed() -> TestWorkspace {
     let ws = TestWorkspace::new();
-    ws.file(".stitch/config.json", r#"{"deny": ["secret.env"], "limits": {"maxFileBytes": 64}}"#);
+    ws.file(
+        ".stitch/config.json",
+        r#"{"deny": ["secret.env"], "limits": {"maxFileBytes": 64}}"#,
+    );
     ws.file("a.txt", "alpha\nbeta\n")
         .file("secret.env", "TOKEN=x\n")
         .file("big.txt", "x".repeat(100))
@@ -19,7 +22,14 @@ fn mixed() -> TestWorkspace {
     ws
 }
 
-const PATHS: [&str; 6] = ["a.txt", "secret.env", "missing.txt", "big.txt", "blob.bin", "shot.txt"];
+const PATHS: [&str; 6] = [
+    "a.txt",
+    "secret.env",
+    "missing.txt",
+    "big.txt",
+    "blob.bin",
+    "shot.txt",
+];
 
 /// One file read, one denied, one missing, one too large, one binary and one image named
 /// `.txt`: each answered in its place, the call itself a success.
@@ -98,7 +108,8 @@ fn a_glob_reads_what_it_matches() {
     let run = ws.run(&["read", "--glob", "**/*.rs"]);
     assert_eq!(names(run.ok()), ["src/a.rs", "src/b.rs", "top.rs"]);
     // A glob that does not compile refuses the call, as glob does.
-    ws.stitch("read", &json!({"glob": "src/[a"})).refused("INVALID_PATTERN");
+    ws.stitch("read", &json!({"glob": "src/[a"}))
+        .refused("INVALID_PATTERN");
 }
 
 /// maxTotalBytes stops reading: the file that reaches it is cut (truncated, with
@@ -129,7 +140,10 @@ fn the_total_bound_stops_reading_and_names_what_it_left() {
     }}));
     // An image larger than what the bound leaves waits for another call, named.
     ws.file("4.png", PNG);
-    let run = ws.stitch("read", &json!({"paths": ["1.txt", "4.png"], "maxTotalBytes": 15}));
+    let run = ws.stitch(
+        "read",
+        &json!({"paths": ["1.txt", "4.png"], "maxTotalBytes": 15}),
+    );
     let data = run.ok();
     assert_eq!(data["files"].as_array().unwrap().len(), 1);
     assert_eq!(
@@ -162,7 +176,14 @@ fn text_heads_each_file_and_reports_the_rest_on_stderr() {
     let ws = mixed();
     let output = ws
         .cmd()
-        .args(["--format", "text", "read", "a.txt", "missing.txt", "shot.txt"])
+        .args([
+            "--format",
+            "text",
+            "read",
+            "a.txt",
+            "missing.txt",
+            "shot.txt",
+        ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
@@ -188,8 +209,9 @@ fn paths_or_a_glob_exactly_one() {
         .assert_envelope(&json!({"ok": false, "error": "INVALID_ARGUMENT",
             "details": {"message": "Pass either paths or glob, not both", "field": "glob"},
             "_hint": "Fix the `glob` argument and call again."}));
-    ws.stitch("read", &json!({"paths": []}))
-        .assert_envelope(&json!({"ok": false, "error": "INVALID_ARGUMENT",
+    ws.stitch("read", &json!({"paths": []})).assert_envelope(
+        &json!({"ok": false, "error": "INVALID_ARGUMENT",
             "details": {"message": "paths must name at least one file", "field": "paths"},
-            "_hint": "Fix the `paths` argument and call again."}));
+            "_hint": "Fix the `paths` argument and call again."}),
+    );
 }

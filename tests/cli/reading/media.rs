@@ -45,7 +45,8 @@ fn each_kind_is_told_by_its_bytes() {
         assert_eq!(run.ok()["base64"], base64, "{path}");
     }
     for path in ["e.wav", "f.png"] {
-        ws.stitch("read", &json!({"path": path})).refused("NOT_TEXT");
+        ws.stitch("read", &json!({"path": path}))
+            .refused("NOT_TEXT");
     }
 }
 
@@ -78,8 +79,17 @@ fn text_says_what_it_is_and_its_size() {
     let ws = TestWorkspace::new();
     ws.file("shot.txt", PNG).file("doc.pdf", PDF);
     for (path, line) in [
-        ("shot.txt", format!("shot.txt: image (image/png), {} bytes, sha256 ", PNG.len())),
-        ("doc.pdf", format!("doc.pdf: PDF document (application/pdf), {} bytes, sha256 ", PDF.len())),
+        (
+            "shot.txt",
+            format!("shot.txt: image (image/png), {} bytes, sha256 ", PNG.len()),
+        ),
+        (
+            "doc.pdf",
+            format!(
+                "doc.pdf: PDF document (application/pdf), {} bytes, sha256 ",
+                PDF.len()
+            ),
+        ),
     ] {
         let output = ws
             .cmd()
@@ -100,7 +110,9 @@ fn text_says_what_it_is_and_its_size() {
 #[test]
 fn over_mcp_media_are_content_blocks() {
     let ws = TestWorkspace::new();
-    ws.file("shot.txt", PNG).file("doc.pdf", PDF).file("a.txt", "x\n");
+    ws.file("shot.txt", PNG)
+        .file("doc.pdf", PDF)
+        .file("a.txt", "x\n");
     let mut server = McpServer::start(&ws, &[], &[]);
     server.initialize("2025-06-18");
     let result = server.call("read_file", &json!({"path": "shot.txt"}));
@@ -111,14 +123,18 @@ fn over_mcp_media_are_content_blocks() {
         content[1],
         json!({"type": "image", "data": PNG_BASE64, "mimeType": "image/png"})
     );
-    let text: serde_json::Value = serde_json::from_str(content[0]["text"].as_str().unwrap()).unwrap();
+    let text: serde_json::Value =
+        serde_json::from_str(content[0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(
         text,
         json!({"ok": true, "data": {"path": "shot.txt", "media": result["structuredContent"]["media"]}})
     );
     assert_eq!(result["structuredContent"]["base64"], PNG_BASE64);
 
-    let result = server.call("read_files", &json!({"paths": ["a.txt", "doc.pdf", "shot.txt"]}));
+    let result = server.call(
+        "read_files",
+        &json!({"paths": ["a.txt", "doc.pdf", "shot.txt"]}),
+    );
     let content = result["content"].as_array().unwrap();
     assert_eq!(content.len(), 3, "{result}");
     assert_eq!(

@@ -39,12 +39,23 @@ fn view_numbers_lines_and_takes_a_range() {
         )
     );
     assert_eq!(
-        editor(&ws, None, &json!({"command": "view", "path": "primes.py", "view_range": [2, 3]})),
+        editor(
+            &ws,
+            None,
+            &json!({"command": "view", "path": "primes.py", "view_range": [2, 3]})
+        ),
         ("2:     if n < 2:\n3:         return False\n".to_owned(), 0)
     );
     assert_eq!(
-        editor(&ws, None, &json!({"command": "view", "path": "primes.py", "view_range": [3, -1]})),
-        ("3:         return False\n4:     return True\n".to_owned(), 0)
+        editor(
+            &ws,
+            None,
+            &json!({"command": "view", "path": "primes.py", "view_range": [3, -1]})
+        ),
+        (
+            "3:         return False\n4:     return True\n".to_owned(),
+            0
+        )
     );
     assert_eq!(
         editor(&ws, None, &json!({"command": "view", "path": "primes.py", "view_range": [3, 1]})),
@@ -80,7 +91,11 @@ fn view_of_a_missing_file_is_file_not_found() {
 fn create_makes_a_new_file_and_never_overwrites() {
     let ws = TestWorkspace::new();
     assert_eq!(
-        editor(&ws, None, &json!({"command": "create", "path": "new/a.py", "file_text": "x = 1\n"})),
+        editor(
+            &ws,
+            None,
+            &json!({"command": "create", "path": "new/a.py", "file_text": "x = 1\n"})
+        ),
         ("File created successfully at: new/a.py\n".to_owned(), 0)
     );
     assert_eq!(ws.read_string("new/a.py"), "x = 1\n");
@@ -96,11 +111,18 @@ fn str_replace_replaces_once_or_says_why_not() {
     let ws = TestWorkspace::new();
     ws.file("primes.py", PRIMES);
     let replace = |old: &str, new: &str| {
-        editor(&ws, None, &json!({"command": "str_replace", "path": "primes.py", "old_str": old, "new_str": new}))
+        editor(
+            &ws,
+            None,
+            &json!({"command": "str_replace", "path": "primes.py", "old_str": old, "new_str": new}),
+        )
     };
     assert_eq!(
         replace("        return False\n", "        return False  # no\n"),
-        ("Successfully replaced text at exactly one location.\n".to_owned(), 0)
+        (
+            "Successfully replaced text at exactly one location.\n".to_owned(),
+            0
+        )
     );
     assert_eq!(
         replace("    ", "\t"),
@@ -122,15 +144,26 @@ fn insert_puts_lines_after_a_line() {
     let ws = TestWorkspace::new();
     ws.file("primes.py", PRIMES);
     assert_eq!(
-        editor(&ws, None, &json!({"command": "insert", "path": "primes.py", "insert_line": 0, "insert_text": "\"\"\"Primes.\"\"\"\n"})),
+        editor(
+            &ws,
+            None,
+            &json!({"command": "insert", "path": "primes.py", "insert_line": 0, "insert_text": "\"\"\"Primes.\"\"\"\n"})
+        ),
         ("Successfully inserted text after line 0.\n".to_owned(), 0)
     );
     // new_str, as the earlier versions spell it.
     assert_eq!(
-        editor(&ws, None, &json!({"command": "insert", "path": "primes.py", "insert_line": 5, "new_str": "# end"})),
+        editor(
+            &ws,
+            None,
+            &json!({"command": "insert", "path": "primes.py", "insert_line": 5, "new_str": "# end"})
+        ),
         ("Successfully inserted text after line 5.\n".to_owned(), 0)
     );
-    assert_eq!(ws.read_string("primes.py"), format!("\"\"\"Primes.\"\"\"\n{PRIMES}# end\n"));
+    assert_eq!(
+        ws.read_string("primes.py"),
+        format!("\"\"\"Primes.\"\"\"\n{PRIMES}# end\n")
+    );
     assert_eq!(
         editor(&ws, None, &json!({"command": "insert", "path": "primes.py", "insert_line": 9, "insert_text": "x"})),
         ("Error: Invalid `insert_line` parameter: it should be within the range of lines of the file: [0, 6].\ninsert_line 9 is past the last line of `primes.py`, which has 6 lines.\n".to_owned(), 1)
@@ -143,8 +176,16 @@ fn insert_puts_lines_after_a_line() {
 fn undo_edit_takes_back_the_newest_change() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "one\n");
-    editor(&ws, None, &json!({"command": "str_replace", "path": "a.txt", "old_str": "one", "new_str": "two"}));
-    editor(&ws, None, &json!({"command": "str_replace", "path": "a.txt", "old_str": "two", "new_str": "three"}));
+    editor(
+        &ws,
+        None,
+        &json!({"command": "str_replace", "path": "a.txt", "old_str": "one", "new_str": "two"}),
+    );
+    editor(
+        &ws,
+        None,
+        &json!({"command": "str_replace", "path": "a.txt", "old_str": "two", "new_str": "three"}),
+    );
     let undo = json!({"command": "undo_edit", "path": "a.txt"});
     assert_eq!(
         editor(&ws, None, &undo),
@@ -155,7 +196,10 @@ fn undo_edit_takes_back_the_newest_change() {
     assert_eq!(ws.read_string("a.txt"), "one\n");
     let (text, status) = editor(&ws, None, &undo);
     assert_eq!(status, 1);
-    assert!(text.starts_with("Error: No edit of `a.txt` is left to undo.\n"), "{text}");
+    assert!(
+        text.starts_with("Error: No edit of `a.txt` is left to undo.\n"),
+        "{text}"
+    );
 }
 
 /// A session's guards hold: str_replace of a file the session has not viewed is refused,
@@ -164,12 +208,17 @@ fn undo_edit_takes_back_the_newest_change() {
 fn the_session_rules_hold() {
     let ws = TestWorkspace::new();
     ws.file("a.txt", "one\n");
-    let replace = json!({"command": "str_replace", "path": "a.txt", "old_str": "one", "new_str": "1"});
+    let replace =
+        json!({"command": "str_replace", "path": "a.txt", "old_str": "one", "new_str": "1"});
     assert_eq!(
         editor(&ws, Some("s1"), &replace),
         ("Error: This session has not read `a.txt`, so it cannot change it.\nView the file, then retry.\n".to_owned(), 1)
     );
-    editor(&ws, Some("s1"), &json!({"command": "view", "path": "a.txt"}));
+    editor(
+        &ws,
+        Some("s1"),
+        &json!({"command": "view", "path": "a.txt"}),
+    );
     assert_eq!(editor(&ws, Some("s1"), &replace).1, 0);
 }
 
