@@ -188,8 +188,8 @@ fn arguments_of(command: &str) -> Vec<String> {
 fn several_files(tool: &'static ToolSpec, arguments: &Value) -> &'static ToolSpec {
     let given = |field| arguments.get(field).is_some_and(|v: &Value| !v.is_null());
     let several = given("paths") || given("glob");
-    match registry::find(registry::names::READ_FILES) {
-        Some(read_files) if tool.name == registry::names::READ_FILE && several => read_files,
+    match registry::find(crate::names::READ_FILES) {
+        Some(read_files) if tool.name == crate::names::READ_FILE && several => read_files,
         _ => tool,
     }
 }

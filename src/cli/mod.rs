@@ -12,6 +12,8 @@ mod parser;
 mod stdin;
 pub mod text_editor;
 pub mod trust;
+#[cfg(test)]
+mod wiring;
 
 pub use call::{call, dialect, settings};
 pub use parser::command_for;

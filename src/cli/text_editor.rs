@@ -19,9 +19,10 @@ use serde_json::{json, Value};
 use super::{settings, stdin, Cli};
 use crate::envelope::editor::Answered;
 use crate::hint::Dialect;
+use crate::names;
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::tool::args::{self, invalid, Request};
-use crate::tool::registry::{self, names};
+use crate::tool::registry;
 use crate::tool::{self, Context};
 
 /// One text-editor command, as the model sends it.

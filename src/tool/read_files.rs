@@ -38,7 +38,7 @@ pub struct ReadFilesRequest {
 }
 
 impl Request for ReadFilesRequest {
-    const TOOL: &'static str = super::registry::names::READ_FILES;
+    const TOOL: &'static str = crate::names::READ_FILES;
     const DESCRIPTION: &'static str = "Read several files in one call: paths (a list) or glob (with path), each read as read_file reads it (offset, limit, maxBytes and lineNumbers apply to each). Returns files, in order: each {path, ok: true, ...read_file's result} or {path, ok: false, error, details, _hint} — a file refused (missing, denied, binary, too large) is reported in its place and does not refuse the others: act on its _hint. maxTotalBytes (default 1048576) bounds the bytes of all files together: the files it left unread are in notRead with the reason; read them in a further call. Images and PDFs come whole, base64-encoded, as read_file returns them. Refusals of the whole call: INVALID_ARGUMENT (give paths or glob, not both; fix the named field); INVALID_PATTERN (the glob does not compile); NOT_FOUND or NOT_A_DIRECTORY (the glob's path); OUTSIDE_ROOT; DENIED; INVALID_CONFIG.";
     const FIELDS: &'static [&'static str] = &[
         "paths",

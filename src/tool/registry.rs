@@ -7,28 +7,10 @@ use serde_json::Value;
 use super::args::Request;
 use super::output::Output;
 use super::{
-    apply, delete, edit, glob, history, list, move_file, read, read_files, schema, search, show,
+    apply, delete, derived, edit, glob, history, list, move_file, read, read_files, search, show,
     undo, write, Context,
 };
 use crate::refusal::{Code, Outcome};
-
-/// The tools' wire names, in schemas, envelopes, hooks, the journal and hints: spelled here
-/// and nowhere else.
-pub mod names {
-    pub const READ_FILE: &str = "read_file";
-    pub const READ_FILES: &str = "read_files";
-    pub const WRITE_FILE: &str = "write_file";
-    pub const EDIT_FILE: &str = "edit_file";
-    pub const LIST_DIRECTORY: &str = "list_directory";
-    pub const GLOB: &str = "glob";
-    pub const SEARCH_FILES: &str = "search_files";
-    pub const DELETE_FILE: &str = "delete_file";
-    pub const MOVE_FILE: &str = "move_file";
-    pub const LIST_CHANGES: &str = "list_changes";
-    pub const UNDO_CHANGE: &str = "undo_change";
-    pub const APPLY_PATCH: &str = "apply_patch";
-    pub const SHOW_CHANGE: &str = "show_change";
-}
 
 /// What a host may assume of a tool before calling it (MCP's tool annotations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -268,8 +250,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: read::ReadRequest::DESCRIPTION,
-        schema: schema::of::<read::ReadRequest>,
-        output: schema::of_output::<read::Read>,
+        schema: derived::of::<read::ReadRequest>,
+        output: derived::of_output::<read::Read>,
         refusals: READ_REFUSALS,
         run: |ctx, arguments| read::run(ctx, arguments).map(read::Read::into_output),
     },
@@ -283,8 +265,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: read_files::ReadFilesRequest::DESCRIPTION,
-        schema: schema::of::<read_files::ReadFilesRequest>,
-        output: schema::of_output::<read_files::ReadFilesResult>,
+        schema: derived::of::<read_files::ReadFilesRequest>,
+        output: derived::of_output::<read_files::ReadFilesResult>,
         refusals: READ_FILES_REFUSALS,
         run: |ctx, arguments| read_files::run(ctx, arguments).map(Output::ReadFiles),
     },
@@ -301,8 +283,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: true,
         stdin_only_when_asked: false,
         description: write::WriteRequest::DESCRIPTION,
-        schema: schema::of::<write::WriteRequest>,
-        output: schema::of_output::<write::WriteResult>,
+        schema: derived::of::<write::WriteRequest>,
+        output: derived::of_output::<write::WriteResult>,
         refusals: WRITE_REFUSALS,
         run: |ctx, arguments| write::run(ctx, arguments).map(Output::Write),
     },
@@ -319,8 +301,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: true,
         stdin_only_when_asked: false,
         description: edit::EditRequest::DESCRIPTION,
-        schema: schema::of::<edit::EditRequest>,
-        output: schema::of_output::<edit::EditResult>,
+        schema: derived::of::<edit::EditRequest>,
+        output: derived::of_output::<edit::EditResult>,
         refusals: EDIT_REFUSALS,
         run: |ctx, arguments| edit::run(ctx, arguments).map(Output::Edit),
     },
@@ -332,8 +314,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: true,
         description: list::ListRequest::DESCRIPTION,
-        schema: schema::of::<list::ListRequest>,
-        output: schema::of_output::<list::ListResult>,
+        schema: derived::of::<list::ListRequest>,
+        output: derived::of_output::<list::ListResult>,
         refusals: LIST_REFUSALS,
         run: |ctx, arguments| list::run(ctx, arguments).map(Output::List),
     },
@@ -345,8 +327,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: glob::GlobRequest::DESCRIPTION,
-        schema: schema::of::<glob::GlobRequest>,
-        output: schema::of_output::<glob::GlobResult>,
+        schema: derived::of::<glob::GlobRequest>,
+        output: derived::of_output::<glob::GlobResult>,
         refusals: GLOB_REFUSALS,
         run: |ctx, arguments| glob::run(ctx, arguments).map(Output::Glob),
     },
@@ -358,8 +340,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: search::SearchRequest::DESCRIPTION,
-        schema: schema::of::<search::SearchRequest>,
-        output: schema::of_output::<search::SearchResult>,
+        schema: derived::of::<search::SearchRequest>,
+        output: derived::of_output::<search::SearchResult>,
         refusals: SEARCH_REFUSALS,
         run: |ctx, arguments| search::run(ctx, arguments).map(Output::Search),
     },
@@ -371,8 +353,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: true,
         stdin_only_when_asked: false,
         description: apply::ApplyRequest::DESCRIPTION,
-        schema: schema::of::<apply::ApplyRequest>,
-        output: schema::of_output::<apply::ApplyResult>,
+        schema: derived::of::<apply::ApplyRequest>,
+        output: derived::of_output::<apply::ApplyResult>,
         refusals: APPLY_REFUSALS,
         run: |ctx, arguments| apply::run(ctx, arguments).map(Output::Apply),
     },
@@ -384,8 +366,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: delete::DeleteRequest::DESCRIPTION,
-        schema: schema::of::<delete::DeleteRequest>,
-        output: schema::of_output::<delete::DeleteResult>,
+        schema: derived::of::<delete::DeleteRequest>,
+        output: derived::of_output::<delete::DeleteResult>,
         refusals: DELETE_REFUSALS,
         run: |ctx, arguments| delete::run(ctx, arguments).map(Output::Delete),
     },
@@ -397,8 +379,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: move_file::MoveRequest::DESCRIPTION,
-        schema: schema::of::<move_file::MoveRequest>,
-        output: schema::of_output::<move_file::MoveResult>,
+        schema: derived::of::<move_file::MoveRequest>,
+        output: derived::of_output::<move_file::MoveResult>,
         refusals: MOVE_REFUSALS,
         run: |ctx, arguments| move_file::run(ctx, arguments).map(Output::Move),
     },
@@ -410,8 +392,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: true,
         description: history::HistoryRequest::DESCRIPTION,
-        schema: schema::of::<history::HistoryRequest>,
-        output: schema::of_output::<history::HistoryResult>,
+        schema: derived::of::<history::HistoryRequest>,
+        output: derived::of_output::<history::HistoryResult>,
         refusals: HISTORY_REFUSALS,
         run: |ctx, arguments| history::run(ctx, arguments).map(Output::History),
     },
@@ -423,8 +405,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: show::ShowRequest::DESCRIPTION,
-        schema: schema::of::<show::ShowRequest>,
-        output: schema::of_output::<show::ShowResult>,
+        schema: derived::of::<show::ShowRequest>,
+        output: derived::of_output::<show::ShowResult>,
         refusals: SHOW_REFUSALS,
         run: |ctx, arguments| show::run(ctx, arguments).map(Output::Show),
     },
@@ -436,8 +418,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: true,
         description: undo::UndoRequest::DESCRIPTION,
-        schema: schema::of::<undo::UndoRequest>,
-        output: schema::of_output::<undo::UndoResult>,
+        schema: derived::of::<undo::UndoRequest>,
+        output: derived::of_output::<undo::UndoResult>,
         refusals: UNDO_REFUSALS,
         run: |ctx, arguments| undo::run(ctx, arguments).map(Output::Undo),
     },
@@ -466,7 +448,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{find, names, TOOLS};
+    use super::TOOLS;
     use crate::refusal::Code;
 
     /// Each tool's list of refusals is in the contract's order, once each, and holds
@@ -491,38 +473,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Each entry is reachable by both its names, has a subcommand on the command line,
-    /// and a schema whose properties are the fields its request parses.
-    #[test]
-    fn every_tool_is_wired_everywhere() {
-        let command = crate::cli::command();
-        for tool in TOOLS {
-            assert_eq!(find(tool.name).map(|t| t.command), Some(tool.command));
-            // A command two tools share (`read`) finds the first; the other is reached
-            // through it by its arguments.
-            assert_eq!(find(tool.command).map(|t| t.command), Some(tool.command));
-            assert!(
-                command.find_subcommand(tool.command).is_some(),
-                "{} has no subcommand",
-                tool.command
-            );
-            let schema = (tool.schema)();
-            assert!(schema["properties"].is_object(), "{}", tool.name);
-            assert_eq!((tool.output)()["type"], "object", "{}", tool.name);
-            assert!(!tool.title.is_empty() && !tool.description.is_empty());
-            assert!(
-                !(tool.annotations.read_only && tool.annotations.destructive),
-                "{}",
-                tool.name
-            );
-        }
-        let all: Vec<&str> = names().collect();
-        assert!(all.contains(&"read") && all.contains(&"search_files"));
-        let mut unique = all.clone();
-        unique.sort_unstable();
-        unique.dedup();
-        assert_eq!(unique.len(), all.len(), "no name twice: {all:?}");
     }
 }
