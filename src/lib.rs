@@ -276,8 +276,22 @@ fn usage_error(error: clap::Error, text: bool) -> u8 {
                 refusal = refusal.with(
                     "commands",
                     vec![
-                        "read", "write", "edit", "list", "glob", "search", "apply", "delete",
-                        "move", "history", "undo", "redo", "schema", "config", "mcp",
+                        "read",
+                        "write",
+                        "edit",
+                        "list",
+                        "glob",
+                        "search",
+                        "apply",
+                        "delete",
+                        "move",
+                        "history",
+                        "undo",
+                        "redo",
+                        "schema",
+                        "config",
+                        "mcp",
+                        "text-editor",
                     ],
                 );
             }
