@@ -194,6 +194,10 @@ pub fn emit(
     for line in footer {
         stderr_line(&line);
     }
+    // A success's hint (a change that landed by region) follows, as a note.
+    if let Some(hint) = envelope["_hint"].as_str() {
+        stderr_line(&format!("note: {hint}"));
+    }
     match output {
         Output::Search(s) if s.matches.is_empty() => EXIT_REFUSED,
         // As `cat` and `head`: a file that could not be read makes the status 1.

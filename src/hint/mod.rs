@@ -10,8 +10,10 @@ use crate::names;
 use crate::refusal::{key, Code, Refusal};
 
 mod dialect;
+mod landed;
 
 pub use dialect::{cut, flag, Dialect, Narrow};
+pub use landed::landed_hint;
 
 /// The remedy for `STALE_VERSION`, quoted verbatim by the docs.
 pub const REREAD: &str = "Re-read the file, then retry";

@@ -4,7 +4,7 @@ pub(super) mod apply;
 mod earlier;
 pub(super) mod insert;
 mod large;
-mod region;
+pub(super) mod region;
 pub(super) mod request;
 pub(super) mod snippet;
 
