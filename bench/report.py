@@ -42,6 +42,8 @@ COMPARISONS = [
     ("e1", "glob `**/*.rs`, 100k-file tree", "glob", 0, 1, "fd", ("le", 1.3)),
     ("e2", "literal search, 100k-file tree", "search_literal", 0, 1, "rg -F", ("le", 1.3)),
     ("e3", "regex search, 100k-file tree", "search_regex", 0, 1, "rg", ("le", 1.3)),
+    ("r1", "read 20 files of 10 KiB in one call (read_files)", "read_many", 0, 1, "20 calls of read_file", ("speedup", None)),
+    ("r2", "read 20 files of 10 KiB in one call (read_files)", "read_many", 0, 2, "`cat` of the 20", None),
     ("g1", "edit, 10 KiB file (installed build)", "build_edit", 0, 1, "the static build", ("le", 1.1)),
     ("g2", "read, 10 KiB file (installed build)", "build_read", 0, 1, "the static build", ("le", 1.1)),
     ("g3", "edit, 10 KiB file (installed build)", "floor_edit", 0, 1, "physical floor (bench/floor.c)", ("le", 1.25)),
@@ -57,6 +59,11 @@ SECTIONS = [
      "three commands are for reference: the interpreter's start-up alone, and the script and "
      "the start-up with `-S` (no `site` module, so no `.pth` files of site-packages run)."),
     ("percall_read", "a. Per call: read a 10 KiB file", ""),
+    ("read_many", "r. Reading several files: 20 files of 10 KiB",
+     "One `stitch read f01.txt … f20.txt` (read_files: one process, one envelope) against a "
+     "shell loop of 20 `stitch read` calls and against `cat` of the 20. Each command runs "
+     "under one `sh -c`, so all three pay the same shell start-up; the rounds alternate the "
+     "order, and each command's times are pooled."),
     ("apply_5b66657", "k. A multi-file apply: a real 5-file commit",
      "A commit of this repository (`git diff C~1 C`) applied to the tree as it was before it, "
      "by `stitch apply --from P` (journaled: new versions staged, kept beside the entry and "

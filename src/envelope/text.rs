@@ -8,6 +8,7 @@
 
 mod config;
 mod journal;
+mod reads;
 mod refusal;
 
 use std::fmt::Write as _;
@@ -229,7 +230,7 @@ pub fn emit(
         );
         return status;
     };
-    let (text, footer) = result(output, layout);
+    let (text, footer) = result(output, layout, dialect);
     write_raw(text.as_bytes());
     // What follows the result (more to read, a cut by the limit) comes after it.
     for line in footer {
@@ -241,12 +242,14 @@ pub fn emit(
     }
     match output {
         Output::Search(s) if s.matches.is_empty() => EXIT_REFUSED,
+        // As `cat` and `head`: a file that could not be read makes the status 1.
+        Output::ReadFiles(r) if r.refused() > 0 => EXIT_REFUSED,
         _ => status,
     }
 }
 
 /// The text of a successful result, and the lines that follow it on stderr.
-fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
+fn result(output: &Output, layout: Layout, dialect: crate::hint::Dialect) -> (String, Vec<String>) {
     let mut out = String::new();
     let mut footer = Vec::new();
     // The name's end: NUL, or a newline.
@@ -262,12 +265,8 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
         }
     };
     let cut = match output {
-        Output::Read(r) => {
-            // Numbered already when the call asked (`-n`, `lineNumbers`).
-            out.push_str(&q.text(&r.content));
-            if let Some(next) = r.next_offset {
-                footer.push(format!("(more: --offset {next})"));
-            }
+        Output::Read(_) | Output::Media(_) | Output::ReadFiles(_) => {
+            reads::result(&mut out, &mut footer, output, q, dialect);
             None
         }
         Output::Edit(e) => {

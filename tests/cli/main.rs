@@ -18,6 +18,8 @@ mod docs;
 mod invocation;
 // read_file: paging, digests, line endings, BOM, non-text, argument parsing.
 mod read;
+// Several files in one call, images and PDFs, edit's insert form, `stitch text-editor`.
+mod reading;
 // write_file: create, replace only when asked, atomic and faithful replacement.
 mod write;
 // apply_patch: one change across files, all or nothing, in the formats models emit.

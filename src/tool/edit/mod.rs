@@ -2,6 +2,7 @@
 
 pub(super) mod apply;
 mod earlier;
+pub(super) mod insert;
 mod large;
 pub(super) mod region;
 pub(super) mod request;
@@ -39,8 +40,21 @@ pub const MAX_DIFF_BYTES: usize = 64 * 1024;
 /// Edits the file named in `arguments`.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
     let req: EditRequest = args::parse(arguments)?;
-    let (items, multi) = req.items()?;
-    validate(&items, multi)?;
+    let insert = insert::of(&req)?;
+    let (items, multi) = if insert.is_some() {
+        // An insert replaces nothing: its one item carries the text, for the journal.
+        let item = EditItem {
+            old_text: String::new(),
+            new_text: req.new_text.clone().unwrap_or_default(),
+            replace_all: false,
+            expected_replacements: None,
+        };
+        (vec![item], false)
+    } else {
+        let (items, multi) = req.items()?;
+        validate(&items, multi)?;
+        (items, multi)
+    };
     if let Some(expected) = &req.expected_sha256 {
         if !is_sha256_hex(expected) {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
@@ -52,6 +66,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
             req: &req,
             items: &items,
             multi,
+            insert: insert.as_ref(),
         },
     )
 }
@@ -61,6 +76,8 @@ struct Plan<'r> {
     req: &'r EditRequest,
     items: &'r [EditItem],
     multi: bool,
+    /// The insert form: the text goes after a line, replacing nothing.
+    insert: Option<&'r insert::Insert>,
 }
 
 impl pipeline::Plan for Plan<'_> {
@@ -106,7 +123,12 @@ fn edit_once(
 /// Applies the edits to the loaded file, checks, and writes: the rest of [`run`].
 fn edit_loaded(
     ctx: &Context,
-    &Plan { req, items, multi }: &Plan<'_>,
+    &Plan {
+        req,
+        items,
+        multi,
+        insert,
+    }: &Plan<'_>,
     location: &Location,
     loaded: &Loaded,
     steps: Steps<'_>,
@@ -120,7 +142,10 @@ fn edit_loaded(
         applied_by: Some(&applied_by),
         versions: Some(&versions),
     };
-    let apply = || apply_with(&shown, loaded.text(), items, multi, evidence);
+    let apply = || match insert {
+        Some(insert) => insert::apply(&shown, loaded.text(), insert, &items[0].new_text),
+        None => apply_with(&shown, loaded.text(), items, multi, evidence),
+    };
     // On a small file a thread costs more than it saves.
     let (base_sha256, applied, staged) = if loaded.bytes().len() >= PARALLEL_BYTES {
         large::prepare(ctx, location, loaded, apply, req.dry_run)
@@ -138,6 +163,7 @@ fn edit_loaded(
         (loaded.bytes(), &base_sha256),
         req.expected_sha256.as_deref(),
         applied.as_ref().ok().map(|(edited, _)| edited),
+        insert.map(|insert| insert.after),
     )
     .transpose()?;
     let mut version = Version::of(location, Some(&base_sha256))

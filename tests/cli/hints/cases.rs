@@ -36,7 +36,7 @@ pub struct Case {
     pub follow_succeeds: bool,
 }
 
-const BASE: Case = Case {
+pub(super) const BASE: Case = Case {
     name: "",
     command: "edit",
     tool: "edit_file",
@@ -49,13 +49,13 @@ const BASE: Case = Case {
     follow_succeeds: true,
 };
 
-fn with(args: &Value, key: &str, value: Value) -> Value {
+pub(super) fn with(args: &Value, key: &str, value: Value) -> Value {
     let mut args = args.clone();
     args[key] = value;
     args
 }
 
-fn only(args: Value) -> Step {
+pub(super) fn only(args: Value) -> Step {
     Step {
         reads: Vec::new(),
         before: Vec::new(),
