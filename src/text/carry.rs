@@ -16,6 +16,7 @@ use similar::{capture_diff_slices, Algorithm, DiffOp};
 
 mod indent;
 mod respace;
+mod split;
 
 use indent::{leading, Indent};
 
@@ -62,6 +63,9 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
     if b.len().max(o.len()).max(t.len()) > MAX_LINES {
         return None;
     }
+    let (b_cut, t_cut) = cut_continued(&b, &o, &t)?;
+    let b: Vec<&str> = b_cut.iter().map(String::as_str).collect();
+    let t: Vec<&str> = t_cut.iter().map(String::as_str).collect();
     let to_ours = align(&b, &o, false, parts);
     let to_theirs = align(&b, &t, true, Parts::Copied);
     let indent = Indent::learn(&b, &o, &to_ours.paired);
@@ -139,6 +143,44 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
         joined = joined.replace('\n', "\r\n");
     }
     Some(joined)
+}
+
+/// The caller's lines (`base`) and its changed lines (`theirs`), with each line the file
+/// holds continued over several cut as the file cuts it (see [`split`]); `None` where the
+/// caller's change meets a cut.
+fn cut_continued(
+    base: &[&str],
+    ours: &[&str],
+    theirs: &[&str],
+) -> Option<(Vec<String>, Vec<String>)> {
+    let owned = |lines: &[&str]| lines.iter().map(|l| (*l).to_owned()).collect::<Vec<_>>();
+    let runs = split::runs(base, ours);
+    if runs.is_empty() {
+        return Some((owned(base), owned(theirs)));
+    }
+    let to_theirs = align(base, theirs, true, Parts::Copied);
+    let mut cut_base = Vec::with_capacity(base.len() + runs.len());
+    let mut cut_theirs: Vec<Option<Vec<String>>> = vec![None; theirs.len()];
+    for (i, line) in base.iter().enumerate() {
+        let Some(&(_, j, m)) = runs.iter().find(|r| r.0 == i) else {
+            cut_base.push((*line).to_owned());
+            continue;
+        };
+        let changed = to_theirs.paired[i].map_or(*line, |k| theirs[k]);
+        let (pieces, new_pieces) = split::split(line, changed, &ours[j..=m])?;
+        cut_base.extend(pieces);
+        if let Some(k) = to_theirs.paired[i] {
+            cut_theirs[k] = Some(new_pieces);
+        }
+    }
+    let mut out_theirs = Vec::with_capacity(theirs.len() + runs.len());
+    for (k, line) in theirs.iter().enumerate() {
+        match cut_theirs[k].take() {
+            Some(pieces) => out_theirs.extend(pieces),
+            None => out_theirs.push((*line).to_owned()),
+        }
+    }
+    Some((cut_base, out_theirs))
 }
 
 /// Whether a carried `newText` maps back: the change from the file's passage `ours` to
@@ -226,12 +268,22 @@ pub fn elided_passage(text: &str, old: &str) -> Option<(usize, usize, String)> {
 
 /// Lines wrapped as one: the first line's text, then each next one's after a space.
 fn join(lines: &[&str]) -> String {
-    let mut joined = lines[0].trim_end().to_owned();
-    for line in &lines[1..] {
+    let mut joined = continued(lines[0]).to_owned();
+    for (n, line) in lines.iter().enumerate().skip(1) {
         joined.push(' ');
-        joined.push_str(line.trim());
+        if n + 1 == lines.len() {
+            joined.push_str(line.trim());
+        } else {
+            joined.push_str(continued(line).trim_start());
+        }
     }
     joined
+}
+
+/// A line that the next continues, without its trailing whitespace and continuation `\`.
+fn continued(line: &str) -> &str {
+    let line = line.trim_end();
+    line.strip_suffix('\\').map_or(line, str::trim_end)
 }
 
 /// For each base line that starts a run of lines the file holds as one line (the caller
@@ -241,19 +293,19 @@ fn wrapped(base: &[&str], ours: &[&str], paired: &[Option<usize>]) -> Vec<Option
     for i in 0..base.len() {
         let Some(j) = paired[i] else { continue };
         let whole = normal(ours[j]);
-        let mut joined = normal(base[i]);
-        if joined == whole || !whole.starts_with(&joined) {
+        let mut joined = normal(continued(base[i]));
+        if normal(base[i]) == whole || !whole.starts_with(&joined) {
             continue;
         }
         for (k, line) in base.iter().enumerate().skip(i + 1) {
             if paired[k].is_some() {
                 break;
             }
-            joined = format!("{joined} {}", normal(line));
-            if joined == whole {
+            if format!("{joined} {}", normal(line)) == whole {
                 runs[i] = Some((k, j));
                 break;
             }
+            joined = format!("{joined} {}", normal(continued(line)));
             if !whole.starts_with(&joined) {
                 break;
             }

@@ -18,6 +18,12 @@ pub(super) struct Indent {
     /// Whether every pair only adds or takes away a common prefix (the caller dedented or
     /// indented the passage as a whole), so a deeper level is written as the caller did.
     shifted: bool,
+    /// The smallest step between the file's space indentations in the passage, if any.
+    file_step: Option<usize>,
+    /// Whether the file's indented lines in the passage all start with spaces, or all
+    /// with tabs.
+    file_spaces: bool,
+    file_tabs: bool,
 }
 
 /// A line's leading whitespace.
@@ -65,11 +71,29 @@ impl Indent {
             .collect();
         let shifted = shifts.iter().all(|s| s.is_some() && *s == shifts[0]);
         let units = units(&map);
+        let indents: Vec<&str> = ours
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| leading(l))
+            .filter(|l| !l.is_empty())
+            .collect();
+        let mut steps: Vec<usize> = indents
+            .iter()
+            .filter(|l| l.chars().all(|c| c == ' '))
+            .map(|l| l.len())
+            .collect();
+        steps.push(0);
+        steps.sort_unstable();
+        steps.dedup();
+        let file_step = steps.windows(2).map(|w| w[1] - w[0]).min();
         Indent {
             map,
             doubtful,
             units,
             shifted,
+            file_step,
+            file_spaces: !indents.is_empty() && indents.iter().all(|l| !l.contains('\t')),
+            file_tabs: !indents.is_empty() && indents.iter().all(|l| l.starts_with('\t')),
         }
     }
 
@@ -93,10 +117,31 @@ impl Indent {
         let (from, to) = self
             .map
             .iter()
-            .filter(|(from, _)| indent.starts_with(from.as_str()))
+            .filter(|(from, _)| {
+                indent.starts_with(from.as_str()) && !self.doubtful.contains(*from)
+            })
             .max_by_key(|(from, _)| from.len())?;
-        let rest = self.levels(&indent[from.len()..])?;
+        let deeper = &indent[from.len()..];
+        let rest = self.levels(deeper).or_else(|| self.as_written(from, to, deeper))?;
         Some(format!("{to}{rest}{}", &line[indent.len()..]))
+    }
+
+    /// Further levels written as the caller wrote them, where the level they extend is
+    /// written alike by the caller and the file (the caller indents as the file does
+    /// there; some other line of its was typed off) and they are whole levels of the
+    /// file's own: its characters, and, in spaces, a multiple of its step.
+    fn as_written(&self, from: &str, to: &str, deeper: &str) -> Option<String> {
+        if from != to {
+            return None;
+        }
+        let (c, n) = repeated(deeper)?;
+        let fits = match (c, self.file_step) {
+            ('\t', _) => !self.file_spaces,
+            (' ', Some(step)) => !self.file_tabs && n % step == 0,
+            (' ', None) => !self.file_tabs,
+            _ => false,
+        };
+        fits.then(|| deeper.to_owned())
     }
 
     /// Further levels of the caller's indentation as the file writes them.
@@ -232,9 +277,17 @@ mod tests {
 
     #[test]
     fn a_line_indented_otherwise_than_its_others_tells_no_unit() {
-        // The second line typed two spaces short: four spaces for two, or for four?
-        let indent = learned(&[("    ", "    "), ("  ", "    ")]);
+        // The second line typed two spaces short: four spaces for two, or for four? Only
+        // where the level extended is written alike by both (and the file's step is
+        // known) are further levels taken as written.
+        let indent = learned(&[("  ", "      "), ("    ", "      ")]);
         assert_eq!(indent.apply("        x"), None);
+        let indent = learned(&[("  ", "    "), ("    ", "    "), ("", "")]);
+        assert_eq!(indent.apply("        x").unwrap(), "        x");
+        // Not a whole level of the file's (a step of four).
+        assert_eq!(indent.apply("      x"), None);
+        // A tab in a passage the file indents with spaces.
+        assert_eq!(indent.apply("    \tx"), None);
     }
 
     #[test]
