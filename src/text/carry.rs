@@ -68,6 +68,9 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
     let t: Vec<&str> = t_cut.iter().map(String::as_str).collect();
     let to_ours = align(&b, &o, false, parts);
     let to_theirs = align(&b, &t, true, Parts::Copied);
+    if parts == Parts::Copied && continued_past(&b, &o, &to_ours.paired) {
+        return None;
+    }
     let indent = Indent::learn(&b, &o, &to_ours.paired);
     let wrapped = wrapped(&b, &o, &to_ours.paired);
     let mut out: Vec<String> = Vec::new();
@@ -98,7 +101,13 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
             }
             let mut theirs_lines = Vec::new();
             for i in gap..=last {
-                theirs_lines.push(t[to_theirs.paired[i]?]);
+                let line = t[to_theirs.paired[i]?];
+                // A piece the caller rewrote is a line to the caller, a part of one to
+                // the file: what it meant for the file's line cannot be told.
+                if rewritten(b[i], line) {
+                    return None;
+                }
+                theirs_lines.push(line);
             }
             let (base_joined, theirs_joined) = (join(&b[gap..=last]), join(&theirs_lines));
             out.push(if theirs_joined == base_joined {
@@ -264,6 +273,31 @@ pub fn elided_passage(text: &str, old: &str) -> Option<(usize, usize, String)> {
         passage.truncate(body);
     }
     Some((first, last, passage))
+}
+
+/// Whether the passage's last line is one the file continues on the next (after a `\`,
+/// a comma, an operator or an opening bracket) while the caller's line paired with it
+/// holds more than it: the rest of the caller's line is on the file's next line, outside
+/// the passage, and a change at its end would be carried to the wrong place.
+fn continued_past(base: &[&str], ours: &[&str], paired: &[Option<usize>]) -> bool {
+    let Some(last) = ours.len().checked_sub(1) else {
+        return false;
+    };
+    let squash = |l: &str| l.chars().filter(|c| !c.is_whitespace()).count();
+    paired.iter().enumerate().any(|(i, j)| {
+        *j == Some(last) && split::continues(ours[last]) && squash(base[i]) > squash(ours[last])
+    })
+}
+
+/// Whether `changed` replaces most of `line`'s text (set aside whitespace).
+fn rewritten(line: &str, changed: &str) -> bool {
+    let b: Vec<char> = line.chars().collect();
+    let solid = |chars: &[char]| chars.iter().filter(|c| !c.is_whitespace()).count();
+    let gone: usize = changes(&b, &changed.chars().collect::<Vec<_>>())
+        .iter()
+        .map(|c| solid(&b[c.start..c.end]))
+        .sum();
+    gone > 0 && 2 * gone >= solid(&b)
 }
 
 /// Lines wrapped as one: the first line's text, then each next one's after a space.

@@ -57,6 +57,15 @@ impl Indent {
                 }
             }
         }
+        // Two of the caller's indentations the file writes alike: one was typed off. The
+        // one the file writes otherwise than the caller (or both, where the file writes
+        // each otherwise) tells nothing of a new line indented so.
+        let off: Vec<String> = map
+            .iter()
+            .filter(|(from, to)| from != to && map.iter().any(|(f, t)| f != *from && t == *to))
+            .map(|(from, _)| from.clone())
+            .collect();
+        doubtful.extend(off);
         // Each pair's shift: what the file adds before the caller's indentation (or the
         // caller before the file's); one shift for all is a passage moved as a whole.
         let shifts: Vec<Option<(bool, &str)>> = map

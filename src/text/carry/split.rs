@@ -61,6 +61,15 @@ fn cut(line: &str, pieces: &[&str]) -> Option<Vec<(usize, usize)>> {
     (at == bytes.len()).then_some(spans)
 }
 
+/// Whether the next line continues a line: it ends with a `\`, a comma, an operator or an
+/// opening bracket.
+pub(super) fn continues(line: &str) -> bool {
+    let end = line.trim_end();
+    ["\\", ",", "(", "[", "{", "&&", "||", "|", "+", "=", " and", " or"]
+        .iter()
+        .any(|s| end.ends_with(s))
+}
+
 /// Each cut of the caller's lines: the base line, the file's first and last line of it.
 pub(super) fn runs(base: &[&str], ours: &[&str]) -> Vec<(usize, usize, usize)> {
     const MAX_PIECES: usize = 6;

@@ -24,9 +24,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
-use super::cases::{count, edited, meant};
+pub(super) use super::cases::{count, edited, meant};
 use super::changes::{Change, CHANGES};
 use super::mistakes::{typo, MISTAKES};
+use super::wraps;
 use crate::support::{envelope_of, report, McpServer, TestWorkspace};
 
 /// A file of the corpus: the name it is edited under, and its text.
@@ -96,7 +97,9 @@ const HELD_OUT: [Source; 7] = [
 
 /// The mistakes measured here, by the benchmark's names, each with the kind it is
 /// reported under.
-const KINDS: [(&str, &str); 9] = [
+const KINDS: [(&str, &str); 11] = [
+    ("unit-2-4", "indentation"),
+    ("mixed-indent", "tabs"),
     ("dedented", "indentation"),
     ("second-line-indent", "indentation"),
     ("tabs-spaces", "tabs"),
@@ -115,17 +118,17 @@ const PASSAGES: usize = 6;
 const REQUIRED_RATE: f64 = 0.97;
 
 /// One mistaken edit.
-struct Case {
-    source: &'static str,
-    kind: &'static str,
+pub(super) struct Case {
+    pub(super) source: &'static str,
+    pub(super) kind: &'static str,
     /// Whether the mistake is one the change can be put through (see the module's opening).
-    consistent: bool,
+    pub(super) consistent: bool,
     /// For a stale passage: the change stitch made first, `(oldText, newText)`.
-    earlier: Option<(String, String)>,
-    old: String,
-    new: String,
+    pub(super) earlier: Option<(String, String)>,
+    pub(super) old: String,
+    pub(super) new: String,
     /// The intended file; for a stale passage, unused (nothing may be carried).
-    intended: String,
+    pub(super) intended: String,
 }
 
 /// What following the hint did.
@@ -147,8 +150,11 @@ fn continuation_space(view: &str) -> Option<String> {
 }
 
 fn mistake(name: &str) -> Option<fn(&str) -> Option<String>> {
-    if name == "continuation-space" {
-        return Some(continuation_space);
+    match name {
+        "continuation-space" => return Some(continuation_space),
+        "unit-2-4" => return Some(wraps::unit_2_4),
+        "mixed-indent" => return Some(wraps::mixed_indent),
+        _ => {}
     }
     MISTAKES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
 }
@@ -216,6 +222,9 @@ fn generate(source: &'static str, text: &str) -> Vec<Case> {
             }
             let wrong_lines = mistaken_lines(&view, &old);
             let typo_kind = *kind == "typo";
+            // A line the agent remembered wrapped is two lines to it and one to the file:
+            // a change of either piece, or a line put between them, is in that line.
+            let wrapped = *kind == "wrapped-line";
             // The marker on the first line.
             cases.push(Case {
                 source,
@@ -234,7 +243,7 @@ fn generate(source: &'static str, text: &str) -> Vec<Case> {
                     cases.push(Case {
                         source,
                         kind,
-                        consistent: true,
+                        consistent: !wrapped,
                         earlier: None,
                         new,
                         intended: around(&meant),
@@ -249,7 +258,8 @@ fn generate(source: &'static str, text: &str) -> Vec<Case> {
                 cases.push(Case {
                     source,
                     kind,
-                    consistent: !(typo_kind && touched.is_some_and(|t| wrong_lines.contains(&t))),
+                    consistent: !(typo_kind && touched.is_some_and(|t| wrong_lines.contains(&t))
+                        || wrapped && touched.is_none_or(|t| t <= 1)),
                     earlier: None,
                     new,
                     intended: around(&meant),
@@ -319,7 +329,10 @@ fn deeper(
     let agent_unit = match (mistake, file_unit.as_str()) {
         ("tabs-spaces", "\t") => "    ".to_owned(),
         ("tabs-spaces", "    ") => "\t".to_owned(),
-        ("tabs-spaces", _) => return None,
+        ("tabs-spaces" | "mixed-indent", _) => return None,
+        ("unit-2-4", "    ") => "  ".to_owned(),
+        ("unit-2-4", "  ") => "    ".to_owned(),
+        ("unit-2-4", _) => return None,
         _ => file_unit.clone(),
     };
     let indent = |l: &str| l[..l.len() - l.trim_start().len()].to_owned();
@@ -429,7 +442,9 @@ fn run_half(sources: &[Source]) -> (Tally, Vec<String>) {
         let ws = TestWorkspace::new();
         let mut server = McpServer::start(&ws, &["--no-session"], &[]);
         server.initialize("2025-06-18");
-        for case in generate(source, text) {
+        let mut cases = generate(source, text);
+        cases.extend(super::wrap_cases::generate(source, text));
+        for case in cases {
             let (outcome, why) = attempt(&ws, &mut server, &case, text);
             let kind = if case.consistent {
                 case.kind.to_owned()
