@@ -83,8 +83,22 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
             return None;
         }
         out.extend(ours_in.iter().map(|&j| o[j].to_owned()));
+        // The line above a new line: the caller's indentation of it and the file's.
+        let mut above = gap
+            .checked_sub(1)
+            .filter(|&i| !b[i].trim().is_empty())
+            .and_then(|i| {
+                Some((
+                    leading(b[i]).to_owned(),
+                    leading(o[to_ours.paired[i]?]).to_owned(),
+                ))
+            });
         for &k in theirs_in {
-            out.push(indent.apply(t[k])?);
+            let line = indent.apply_below(t[k], above.as_ref())?;
+            if !t[k].trim().is_empty() {
+                above = Some((leading(t[k]).to_owned(), leading(&line).to_owned()));
+            }
+            out.push(line);
         }
         if gap == b.len() {
             break;
@@ -844,6 +858,79 @@ mod tests {
         assert_eq!(carry("    foo(a, b", "    foo(a, b, c)", "    bar()"), None);
         // Spacing aside, the rewrite stands as the caller wrote it.
         assert_eq!(carry("  on: ", "  on:", "  x = 1").unwrap(), "  x = 1");
+    }
+
+    #[test]
+    fn a_line_the_file_continues_takes_the_change_on_its_own_line() {
+        // Remembered as one line; the file continues it after a `\` and after a comma.
+        let ours = "    run --a --b \\
+        --c --d
+";
+        let base = "    run --a --b --c --d
+";
+        let theirs = "    run --a --b --c --d --e
+";
+        assert_eq!(
+            carry(base, ours, theirs).unwrap(),
+            "    run --a --b \\
+        --c --d --e
+"
+        );
+        let ours = "f(alpha,
+  beta)
+";
+        assert_eq!(
+            carry(
+                "f(alpha, beta)
+",
+                ours,
+                "f(alpha, gamma)
+"
+            )
+            .unwrap(),
+            "f(alpha,
+  gamma)
+"
+        );
+        // A change where the file cuts the line cannot be placed.
+        assert_eq!(
+            carry(
+                "f(alpha, beta)
+",
+                ours,
+                "f(alpha, x, beta)
+"
+            ),
+            None
+        );
+        // Remembered wrapped with a `\` where the file holds one line.
+        assert_eq!(
+            carry(
+                "run --a \\
+    --b
+",
+                "run --a --b
+",
+                "run --a \\
+    --b --c
+"
+            )
+            .unwrap(),
+            "run --a --b --c
+"
+        );
+    }
+
+    #[test]
+    fn a_passage_cut_short_where_the_file_continues_the_line_is_in_doubt() {
+        assert_eq!(
+            carry(
+                "  items: Vec<u8>, }",
+                "  items: Vec<u8>,",
+                "  items: Vec<u8>, } // x"
+            ),
+            None
+        );
     }
 
     #[test]

@@ -91,7 +91,13 @@ impl Indent {
             .filter(|l| l.chars().all(|c| c == ' '))
             .map(|l| l.len())
             .collect();
-        steps.push(0);
+        // Where a line of the passage is not indented, its level counts too.
+        if ours
+            .iter()
+            .any(|l| !l.trim().is_empty() && leading(l).is_empty())
+        {
+            steps.push(0);
+        }
         steps.sort_unstable();
         steps.dedup();
         let file_step = steps.windows(2).map(|w| w[1] - w[0]).min();
@@ -104,6 +110,35 @@ impl Indent {
             file_spaces: !indents.is_empty() && indents.iter().all(|l| !l.contains('\t')),
             file_tabs: !indents.is_empty() && indents.iter().all(|l| l.starts_with('\t')),
         }
+    }
+
+    /// A new line of the caller's below a line the caller indented `above.0` and the
+    /// file `above.1`: where the file's level for the new line's indentation is not
+    /// known one way, and it opens one level deeper than the line above, it is that
+    /// line's in the file and one level more — in the unit the pairs show, or else the
+    /// one step the file's own lines show; otherwise as [`Indent::apply`] says.
+    pub(super) fn apply_below(
+        &self,
+        line: &str,
+        above: Option<&(String, String)>,
+    ) -> Option<String> {
+        let indent = leading(line);
+        let known = self.map.contains_key(indent) && !self.doubtful.iter().any(|d| d == indent);
+        if let (false, false, Some((from, to))) = (known, line.trim().is_empty(), above) {
+            if let Some(deeper) = indent.strip_prefix(from.as_str()).filter(|d| !d.is_empty()) {
+                let one_step = match (repeated(deeper), self.file_step) {
+                    (Some(('\t', 1)), _) if self.file_tabs => Some(deeper.to_owned()),
+                    (Some((' ', n)), Some(step)) if n == step && self.file_spaces => {
+                        Some(deeper.to_owned())
+                    }
+                    _ => None,
+                };
+                if let Some(rest) = self.levels(deeper).filter(|_| !self.shifted).or(one_step) {
+                    return Some(format!("{to}{rest}{}", &line[indent.len()..]));
+                }
+            }
+        }
+        self.apply(line)
     }
 
     /// A new line of the caller's, indented as the file indents.
@@ -126,12 +161,12 @@ impl Indent {
         let (from, to) = self
             .map
             .iter()
-            .filter(|(from, _)| {
-                indent.starts_with(from.as_str()) && !self.doubtful.contains(*from)
-            })
+            .filter(|(from, _)| indent.starts_with(from.as_str()) && !self.doubtful.contains(*from))
             .max_by_key(|(from, _)| from.len())?;
         let deeper = &indent[from.len()..];
-        let rest = self.levels(deeper).or_else(|| self.as_written(from, to, deeper))?;
+        let rest = self
+            .levels(deeper)
+            .or_else(|| self.as_written(from, to, deeper))?;
         Some(format!("{to}{rest}{}", &line[indent.len()..]))
     }
 
@@ -147,7 +182,7 @@ impl Indent {
         let fits = match (c, self.file_step) {
             ('\t', _) => !self.file_spaces,
             (' ', Some(step)) => !self.file_tabs && n % step == 0,
-            (' ', None) => !self.file_tabs,
+            (' ', None) => !self.file_tabs && n % 2 == 0,
             _ => false,
         };
         fits.then(|| deeper.to_owned())

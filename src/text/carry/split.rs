@@ -16,9 +16,7 @@ fn piece(line: &str, last: bool) -> (usize, usize) {
     let body = if last {
         content
     } else {
-        content
-            .strip_suffix('\\')
-            .map_or(content, str::trim_end)
+        content.strip_suffix('\\').map_or(content, str::trim_end)
     };
     let start = body.len() - body.trim_start().len();
     (start, body.len())
@@ -65,9 +63,11 @@ fn cut(line: &str, pieces: &[&str]) -> Option<Vec<(usize, usize)>> {
 /// opening bracket.
 pub(super) fn continues(line: &str) -> bool {
     let end = line.trim_end();
-    ["\\", ",", "(", "[", "{", "&&", "||", "|", "+", "=", " and", " or"]
-        .iter()
-        .any(|s| end.ends_with(s))
+    [
+        "\\", ",", "(", "[", "{", "&&", "||", "|", "+", "=", " and", " or",
+    ]
+    .iter()
+    .any(|s| end.ends_with(s))
 }
 
 /// Each cut of the caller's lines: the base line, the file's first and last line of it.
@@ -103,13 +103,8 @@ pub(super) fn runs(base: &[&str], ours: &[&str]) -> Vec<(usize, usize, usize)> {
         }
     }
     // A file line claimed by two of the caller's lines is in doubt for both.
-    let claimed = |r: &(usize, usize, usize)| {
-        found
-            .iter()
-            .filter(|o| o.1 <= r.2 && r.1 <= o.2)
-            .count()
-            == 1
-    };
+    let claimed =
+        |r: &(usize, usize, usize)| found.iter().filter(|o| o.1 <= r.2 && r.1 <= o.2).count() == 1;
     found.iter().copied().filter(claimed).collect()
 }
 

@@ -35,7 +35,10 @@ pub(super) fn generate(source: &'static str, text: &'static str) -> Vec<Case> {
             intended,
         });
     };
-    for (p, (start, end)) in wraps::passages(text, false, PASSAGES).into_iter().enumerate() {
+    for (p, (start, end)) in wraps::passages(text, false, PASSAGES)
+        .into_iter()
+        .enumerate()
+    {
         let exact = &text[start..end];
         let view = exact.replace("\r\n", "\n");
         let around = |passage: &str| format!("{}{passage}{}", &text[..start], &text[end..]);
@@ -62,7 +65,10 @@ pub(super) fn generate(source: &'static str, text: &'static str) -> Vec<Case> {
             }
         }
     }
-    for (p, (start, end)) in wraps::passages(text, true, PASSAGES).into_iter().enumerate() {
+    for (p, (start, end)) in wraps::passages(text, true, PASSAGES)
+        .into_iter()
+        .enumerate()
+    {
         let exact = &text[start..end];
         let view = exact.replace("\r\n", "\n");
         let around = |passage: &str| format!("{}{passage}{}", &text[..start], &text[end..]);

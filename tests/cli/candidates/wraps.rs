@@ -120,14 +120,18 @@ fn cut_line(line: &str, backslash: bool) -> Option<String> {
 
 /// The first line cut after a comma or before an operator, its tail eight columns deeper.
 pub fn wrapped_at_break(view: &str) -> Option<String> {
-    let (first, rest) = view.split_once('\n').map_or((view, None), |(f, r)| (f, Some(r)));
+    let (first, rest) = view
+        .split_once('\n')
+        .map_or((view, None), |(f, r)| (f, Some(r)));
     let cut = cut_line(first, false)?;
     Some(rest.map_or(cut.clone(), |r| format!("{cut}\n{r}")))
 }
 
 /// The first line cut at a space with a continuation `\`, its tail four columns deeper.
 pub fn wrapped_backslash(view: &str) -> Option<String> {
-    let (first, rest) = view.split_once('\n').map_or((view, None), |(f, r)| (f, Some(r)));
+    let (first, rest) = view
+        .split_once('\n')
+        .map_or((view, None), |(f, r)| (f, Some(r)));
     let cut = cut_line(first, true)?;
     Some(rest.map_or(cut.clone(), |r| format!("{cut}\n{r}")))
 }
@@ -142,12 +146,23 @@ fn continues(line: &str) -> bool {
             .any(|s| end.ends_with(s))
 }
 
+/// Whether a line and the next would be remembered as one: the first continues, and the
+/// next is neither blank, nor a comment line of its own, nor a closing bracket alone.
+fn joinable(line: &str, next: &str) -> bool {
+    let next = next.trim();
+    continues(line)
+        && !next.is_empty()
+        && !["//", "#", "*", "/*", "--", ";"]
+            .iter()
+            .any(|m| next.starts_with(m))
+        && !next.starts_with([')', ']', '}'])
+}
+
 /// The passage's first line that the next continues, and the next, remembered as one
 /// line; with the index of that line.
 pub fn joined(view: &str) -> Option<(String, usize)> {
     let lines: Vec<&str> = view.split('\n').collect();
-    let at = (0..lines.len().saturating_sub(1))
-        .find(|&i| continues(lines[i]) && !lines[i + 1].trim().is_empty())?;
+    let at = (0..lines.len().saturating_sub(1)).find(|&i| joinable(lines[i], lines[i + 1]))?;
     let head = lines[at].trim_end();
     let (head, glue) = match head.strip_suffix('\\') {
         Some(h) => (h.trim_end(), " "),
@@ -178,7 +193,7 @@ pub fn passages(text: &str, joining: bool, most: usize) -> Vec<(usize, usize)> {
         .filter(|&i| {
             let l = line(i);
             if joining {
-                continues(l) && !line(i + 1).trim().is_empty()
+                joinable(l, line(i + 1))
             } else {
                 l.trim().len() >= 40 && !l.trim_end().ends_with('\\') && !continues(l)
             }
@@ -193,7 +208,10 @@ pub fn passages(text: &str, joining: bool, most: usize) -> Vec<(usize, usize)> {
         }
         let lines = if k % 2 == 0 { 2 } else { 3 };
         let last = (i + lines - 1).min(total - 1);
-        let last = (i..=last).rev().find(|&j| !line(j).trim().is_empty()).unwrap_or(i);
+        let last = (i..=last)
+            .rev()
+            .find(|&j| !line(j).trim().is_empty())
+            .unwrap_or(i);
         let (start, end) = (starts[i], starts[last] + line(last).len());
         if text.matches(&text[start..end]).count() == 1 {
             chosen.push((start, end));
