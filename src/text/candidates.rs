@@ -239,15 +239,22 @@ fn widen(
     let (mut first, mut last) = (c.start_line - 1, c.end_line - 1);
     let total = file.starts.len();
     let (whole_tail, whole_head) = (squash(tail.as_bytes()), squash(head.as_bytes()));
-    let mut have = squash(file.content(last));
+    // A line the next continues, without its continuation `\`.
+    let cont = |i: usize| {
+        let line = file.content(i).trim_ascii_end();
+        squash(line.strip_suffix(b"\\").unwrap_or(line))
+    };
+    let mut have = cont(last);
     if !have.is_empty() && whole_tail.len() > have.len() && whole_tail.starts_with(&have) {
         let mut next = last + 1;
         while next < total && next <= last + MAX_PIECES && whole_tail.starts_with(&have) {
-            have.extend(squash(file.content(next)));
-            if have == whole_tail {
+            let mut whole = have.clone();
+            whole.extend(squash(file.content(next)));
+            if whole == whole_tail {
                 last = next;
                 break;
             }
+            have.extend(cont(next));
             next += 1;
         }
     }
@@ -256,7 +263,7 @@ fn widen(
         let mut before = first;
         while before > 0 && first - before < MAX_PIECES && whole_head.ends_with(&have) {
             before -= 1;
-            let mut joined = squash(file.content(before));
+            let mut joined = cont(before);
             joined.extend(&have);
             have = joined;
             if have == whole_head {

@@ -79,7 +79,22 @@ impl Indent {
             })
             .collect();
         let shifted = shifts.iter().all(|s| s.is_some() && *s == shifts[0]);
-        let units = units(&map);
+        let mut units = units(&map);
+        // A unit must give back every pair of pure levels it speaks for (a line typed off
+        // by part of a level tells a unit its other lines belie): one that does not is
+        // not known. A passage moved as a whole keeps the caller's deeper levels anyway.
+        if !shifted {
+            let widths = widths(&map);
+            units.retain(|c, unit| {
+                map.iter().all(|(from, to)| match repeated(from) {
+                    Some((d, n)) if d == *c && !doubtful.contains(from) => {
+                        let w = widths.get(c).copied().unwrap_or(1);
+                        n % w == 0 && *to == unit.repeat(n / w)
+                    }
+                    _ => true,
+                })
+            });
+        }
         let indents: Vec<&str> = ours
             .iter()
             .filter(|l| !l.trim().is_empty())
@@ -332,6 +347,19 @@ mod tests {
         assert_eq!(indent.apply("      x"), None);
         // A tab in a passage the file indents with spaces.
         assert_eq!(indent.apply("    \tx"), None);
+    }
+
+    #[test]
+    fn a_unit_one_line_typed_off_tells_is_not_taken() {
+        // The second line six spaces for eight: two spaces are not a level of four here,
+        // as the lines at four show; a new level below a line at four is four more.
+        let indent = learned(&[("    ", "    "), ("      ", "        ")]);
+        assert_eq!(
+            indent
+                .apply_below("        x", Some(&("    ".to_owned(), "    ".to_owned())))
+                .unwrap(),
+            "        x"
+        );
     }
 
     #[test]
