@@ -6,11 +6,13 @@
 
 pub mod cli;
 mod digest;
+mod engine;
 mod envelope;
 pub mod hint;
 mod input;
 mod lock;
 mod mcp;
+mod names;
 pub mod patch;
 mod pattern;
 mod platform;

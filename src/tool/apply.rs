@@ -32,12 +32,12 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Kind, Location, Staged, WriteMode};
 
 use super::args::{self, Request};
-use super::journal::{self, FileRecord, Keep, Planned};
-use super::mutation::commit::Change;
-use super::mutation::kill_hook;
-use super::mutation::pipeline::{self, Approved, Steps, Version};
-use super::payload::{FileChange, Payload};
 use super::{refuse, textfile, Context};
+use crate::engine::commit::Change;
+use crate::engine::journal::{self, FileRecord, Keep, Planned};
+use crate::engine::kill_hook;
+use crate::engine::payload::{FileChange, Payload};
+use crate::engine::pipeline::{self, Approved, Steps, Version};
 use budget::Budget;
 use build::{Body, Held, Original, Slot, Tree};
 
@@ -83,7 +83,7 @@ pub struct ApplyRequest {
 }
 
 impl Request for ApplyRequest {
-    const TOOL: &'static str = super::registry::names::APPLY_PATCH;
+    const TOOL: &'static str = crate::names::APPLY_PATCH;
     const DESCRIPTION: &'static str = "Apply one change to several files, all or nothing: every hunk must match exactly, or no file changes. The patch may be a Codex patch, a unified diff (git diff), or SEARCH/REPLACE blocks:\n*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: NOTES.md\n+first note\n*** Delete File: old.txt\n*** End Patch\nOr instead of patch, changes: a list applied in order ({op: \"write\", path, content, overwrite?}, {op: \"edit\", path, oldText, newText or edits, as edit_file takes them}, {op: \"delete\", path}, {op: \"move\", from, to, overwrite?}, each with expectedSha256?), where OpenAI Responses API apply_patch operations ({type: \"create_file\" | \"update_file\", path, diff}, {type: \"delete_file\", path}) are taken as they come. Returns dialect, applied, id (show_change shows the change, undo_change takes it back whole; with okIfApplied, a patch applied already is alreadyApplied: true, with appliedBy: the id of the change that applied it when the journal holds it) and per file path, operation, sha256 and a diff (hunks with the line each landed on, and its offset from a unified diff's stated line; mode when a diff's mode lines set the executable bit — symbolic links in a diff are refused). Refusals: INVALID_PATCH (fix the named line of the patch, or of a diff); INVALID_ARGUMENT (fix the field named: details.changeIndex names the item of changes); NO_MATCH (a hunk's old side is not in the file: details name changeIndex, hunkIndex and path, with candidates as edit_file gives them; re-read the file and fix that hunk; difference: \"anchor\" when only a chunk's @@ line is wrong, with nearestAnchor); AMBIGUOUS_MATCH (add context lines or an @@ anchor); ALREADY_EXISTS (an added or moved-to file exists: change an existing file with *** Update File: or a diff against it; replace one only with a changes item that sets overwrite: true); NOT_FOUND; STALE_VERSION; NOT_OBSERVED (in a session, read the files first: details.paths names every one); DENIED; BUSY (retry).";
     const FIELDS: &'static [&'static str] =
         &["patch", "changes", "operation", "dryRun", "okIfApplied"];
@@ -264,25 +264,17 @@ fn apply(
     // been read at its version, a new one must not have appeared since it was seen
     // absent; and a file the caller may not write is not replaced behind its back.
     let mut versions = Vec::new();
-    let mut replaced = Vec::new();
     for location in located.values() {
         let slot = built.tree.get(&location.real);
         let after = slot.map_or(&Held::Absent, |slot| &slot.held);
         match originals.get(&location.real) {
-            Some(original) if !build::unchanged(original, slot) => {
-                versions.push(Version::of(location, Some(&original.sha256)));
-                replaced.push((location, original));
-            }
+            Some(original) if !build::unchanged(original, slot) => versions
+                .push(Version::of(location, Some(&original.sha256)).replacing(&original.file)),
             None if *after != Held::Absent => versions.push(Version::of(location, None)),
             _ => {}
         }
     }
     let checked = steps.check(&versions)?;
-    for (location, original) in replaced {
-        ctx.ws
-            .check_replaceable(location, &original.file)
-            .map_err(|e| refuse::path(ctx, &location.shown, e))?;
-    }
     let (changed, records) = summary::summary(&built, located, &originals);
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();

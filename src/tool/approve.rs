@@ -6,9 +6,9 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::home::Home;
 use crate::workspace::{Location, Workspace};
 
-use super::payload::Payload;
 use super::pin;
 use super::Context;
+use crate::engine::payload::Payload;
 
 /// The policy in force in `ws`: the user's config and the workspace's, the trust record
 /// looked up only when the workspace's names something that needs it.
@@ -118,7 +118,7 @@ pub fn rules(ctx: &Context, location: &Location, mutation: bool) -> Result<(), R
 
 /// Asks each authorize command the policy names (the user's first) to approve a mutation
 /// described by `payload`; the first refusal ends the call.
-pub(super) fn authorize(ctx: &Context, shown: &str, payload: &Payload<'_>) -> Outcome<()> {
+pub(crate) fn authorize(ctx: &Context, shown: &str, payload: &Payload<'_>) -> Outcome<()> {
     if ctx.policy.hooks.is_empty() {
         return Ok(());
     }

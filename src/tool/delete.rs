@@ -12,11 +12,11 @@ use crate::refusal::{key, Outcome};
 use crate::workspace::{Kind, Location};
 
 use super::args::{self, invalid, Request};
-use super::journal::{entry::link_version, FileRecord, Keep, Planned};
-use super::mutation::commit::Change;
-use super::mutation::pipeline::{self, Plan, Steps, Version};
-use super::payload::Payload;
 use super::{refuse, Context};
+use crate::engine::commit::Change;
+use crate::engine::journal::{entry::link_version, FileRecord, Keep, Planned};
+use crate::engine::payload::Payload;
+use crate::engine::pipeline::{self, Plan, Steps, Version};
 
 /// The arguments of `delete_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -34,7 +34,7 @@ pub struct DeleteRequest {
 }
 
 impl Request for DeleteRequest {
-    const TOOL: &'static str = super::registry::names::DELETE_FILE;
+    const TOOL: &'static str = crate::names::DELETE_FILE;
     const DESCRIPTION: &'static str = "Delete a file of the workspace; a symbolic link is deleted itself, never its target (as rm does). The change is journaled: undo_change with the returned id brings the file back, bytes and mode. A directory left empty is removed. Returns path, previousSha256, applied, id. Refusals: NOT_FOUND (details.nearNames lists the closest existing paths); NOT_A_FILE (a directory or special file); STALE_VERSION (the file changed since you read it: re-read it, then retry); NOT_OBSERVED (in a session, the file was never read: read it, then retry); DENIED (policy, .git/ or .stitch/: leave it alone); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); INVALID_CONFIG (the workspace owner must fix it); BUSY (retry).";
     const FIELDS: &'static [&'static str] = &["path", "expectedSha256", "dryRun"];
 }
@@ -102,11 +102,6 @@ fn delete(
         .ws
         .open_file(location)
         .map_err(|e| refuse::path(ctx, &shown, e))?;
-    // A file the caller may not write is not removed behind its back, as write, edit,
-    // apply and undo refuse to replace or remove one.
-    ctx.ws
-        .check_replaceable(location, &file)
-        .map_err(|e| refuse::path(ctx, &shown, e))?;
     // Within the size limit the bytes are held, so that the journal can copy them if a
     // writer appends through the kept inode after the unlink.
     let held = if file.size <= ctx.limits.max_file_bytes {
@@ -126,7 +121,9 @@ fn delete(
             .sha256()
             .map_err(|e| anyhow::Error::new(e).context("hashing the file to delete"))?,
     };
-    let version = Version::of(location, Some(&actual)).expecting(req.expected_sha256.as_deref());
+    let version = Version::of(location, Some(&actual))
+        .expecting(req.expected_sha256.as_deref())
+        .replacing(&file);
     let checked = steps.check(&[version])?;
     let payload = Payload {
         path: Some(&shown),

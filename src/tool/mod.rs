@@ -1,5 +1,6 @@
-//! The tool layer: the tools (one module each, listed in [`registry`]), the steps
-//! every mutation runs ([`mutation`]), and what tools share (arguments, refusals, walks).
+//! The tool layer: the tools (one module each, listed in [`registry`]) and what tools
+//! share (arguments, refusals, walks); the steps every mutation runs are the engine's
+//! (`crate::engine`).
 //!
 //! A front end (the command line, or the MCP server) turns its input into [`Settings`] and one JSON
 //! object of arguments, [`open`]s a [`Context`] and calls [`run`]; nothing here knows how
@@ -7,29 +8,27 @@
 //! state facts only.
 
 mod apply;
-mod approve;
+pub(crate) mod approve;
 pub mod args;
 mod config_check;
 mod delete;
+mod derived;
 mod edit;
 mod glob;
 mod history;
-pub mod journal;
 mod limits;
 mod list;
 mod move_file;
-mod mutation;
 mod near;
 pub mod output;
-mod payload;
 pub mod pin;
 mod read;
-mod refuse;
+pub(crate) mod refuse;
 pub mod registry;
 pub mod schema;
 mod search;
 mod show;
-mod textfile;
+pub(crate) mod textfile;
 mod undo;
 mod walked;
 mod write;
@@ -41,6 +40,7 @@ use serde_json::Value;
 pub use output::Output;
 pub use search::Summary;
 
+use crate::engine::journal;
 use crate::policy::{Limits, Policy};
 
 use crate::refusal::{key, Code, Outcome, Refusal};

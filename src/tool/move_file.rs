@@ -15,12 +15,11 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::{Error, Kind, Location, OpenFile, Replace};
 
 use super::args::{self, invalid, Request};
-use super::journal::{entry::link_version, FileRecord, Keep, Planned};
-use super::mutation::commit::Change;
-use super::mutation::pipeline::{self, Plan, Steps, Version};
-use super::mutation::session_check;
-use super::payload::Payload;
 use super::{refuse, Context};
+use crate::engine::commit::Change;
+use crate::engine::journal::{entry::link_version, FileRecord, Keep, Planned};
+use crate::engine::payload::Payload;
+use crate::engine::pipeline::{self, Plan, Steps, Version};
 
 /// The arguments of `move_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -43,7 +42,7 @@ pub struct MoveRequest {
 }
 
 impl Request for MoveRequest {
-    const TOOL: &'static str = super::registry::names::MOVE_FILE;
+    const TOOL: &'static str = crate::names::MOVE_FILE;
     const DESCRIPTION: &'static str = "Move or rename a file of the workspace (from → to), content and mode unchanged (a symbolic link is moved itself, as mv does), creating missing parent directories of the destination (named in createdDirectories); a directory left empty is removed. A file at the destination is replaced only with overwrite: true. The change is journaled: undo_change with the returned id moves it back. Returns from, path, sha256, createdDirectories, applied, id. Refusals: NOT_FOUND (the source does not exist: details.nearNames); NOT_A_FILE (a directory or special file); ALREADY_EXISTS (the destination exists: pass overwrite: true, or pick another path); STALE_VERSION (a file changed since you read it: re-read it, then retry); NOT_OBSERVED (in a session, a file was never read: read it, then retry); NOT_A_DIRECTORY (a parent component is a file); DENIED (policy, .git/ or .stitch/ at either end); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); INVALID_CONFIG (the workspace owner must fix it); BUSY (retry).";
     const FIELDS: &'static [&'static str] =
         &["from", "to", "overwrite", "expectedSha256", "dryRun"];
@@ -88,31 +87,6 @@ fn destination(ctx: &Context, to: &Location) -> Outcome<(Option<OpenFile>, Optio
         }
         None => Ok((None, None)),
     }
-}
-
-/// Refuses to replace the destination `file` (digest `actual`) unless the caller may:
-/// `overwrite`, or a session that read this version; and never a file the caller may not
-/// write, by a rename behind its back.
-fn replaceable(
-    ctx: &Context,
-    req: &MoveRequest,
-    to: &Location,
-    (file, actual): (&OpenFile, &str),
-) -> Outcome<()> {
-    let to_shown = to.shown.as_str();
-    if !req.overwrite && !session_check::observed(ctx, &to.real, actual) {
-        return Err(Refusal::new(
-            Code::AlreadyExists,
-            format!("`{to_shown}` already exists and overwrite was not set"),
-        )
-        .naming("overwrite")
-        .with(key::PATH, to_shown)
-        .with(key::SHA256, actual)
-        .into());
-    }
-    ctx.ws
-        .check_replaceable(to, file)
-        .map_err(|e| refuse::path(ctx, to_shown, e))
 }
 
 /// What the authorize command is told about this move: `(previous, sha256)` are the
@@ -238,10 +212,11 @@ fn move_file(
     let moved = Version::of(from, Some(&sha256)).expecting(req.expected_sha256.as_deref());
     let (replaced, previous) = destination(ctx, to)?;
     // Both ends at once: a session that read neither is told of both in one refusal.
-    let checked = steps.check(&[moved, Version::of(to, previous.as_deref())])?;
-    if let (Some(file), Some(actual)) = (&replaced, &previous) {
-        replaceable(ctx, req, to, (file, actual))?;
+    let mut dest = Version::of(to, previous.as_deref()).creating(req.overwrite);
+    if let Some(file) = &replaced {
+        dest = dest.replacing(file);
     }
+    let checked = steps.check(&[moved, dest])?;
     let payload = payload(ctx, req, (from, to), size, (previous.as_deref(), &sha256));
     let mut id = None;
     if let Some(approved) = checked.authorize(&to_shown, &payload)? {

@@ -30,6 +30,8 @@ mod apply_recount;
 mod apply_edges;
 // apply_patch replaying real commits made by git through every dialect, byte for byte.
 mod apply_replay;
+// apply_patch against fixture folders (input tree, patch, expected tree or refusal).
+mod patch_cases;
 // edit_file: exact snippets, counts, candidates, edits[] all or nothing, diffs.
 mod edit;
 // Realistic mistakes over real text: copying candidates[0] repairs at least 97% of them.

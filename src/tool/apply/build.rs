@@ -11,7 +11,6 @@ use crate::refusal::{key, Code, Refusal};
 use crate::workspace::{Location, OpenFile};
 
 use super::super::edit;
-use super::super::mutation::{session_check, stale};
 use super::super::textfile::NotText;
 use super::super::{args::invalid, refuse, Context};
 use super::budget::Budget;
@@ -19,6 +18,7 @@ use super::mode::executable_mode;
 use super::op::{Added, Change, Op};
 use super::refusals::{already_exists, hunk_refusal, not_whole};
 use super::HunkPlaced;
+use crate::engine::{session_check, stale};
 
 /// A file as the change finds it on disk: its text, or — a file that is not text — only
 /// its digest, which is all a delete needs.

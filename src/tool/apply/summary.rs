@@ -9,10 +9,10 @@ use crate::text::diff;
 use crate::workspace::Location;
 
 use super::super::edit::MAX_DIFF_BYTES;
-use super::super::journal::FileRecord;
 use super::build::{Body, Built, Held, Original, Slot, Step, Tree};
 use super::mode::executable_mode;
 use super::{Changed, HunkPlaced};
+use crate::engine::journal::FileRecord;
 use crate::text::diff::Stat;
 
 /// Digests of the texts a summary has hashed, found again by their content: a file's new

@@ -7,9 +7,9 @@
 use crate::digest::sha256_hex;
 use crate::workspace::journal::Shelf;
 
-use super::super::journal;
 use super::super::Context;
 use super::request::EditItem;
+use crate::engine::journal;
 
 /// How many earlier versions of a file are looked at, newest first.
 const MAX_VERSIONS: usize = 4;

@@ -17,14 +17,14 @@ use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
 use super::args::Request;
 use super::args::{self, invalid};
-use super::journal::{self, About, FileRecord, Keep, Planned};
-use super::mutation::commit::Change;
-use super::mutation::pipeline::{self, Approved, Steps, Version};
-use super::mutation::session_check::{self, Mutation};
-use super::mutation::stale_while_changing;
-use super::payload::Payload;
 use super::textfile::Loaded;
 use super::{refuse, textfile, Context};
+use crate::engine::commit::Change;
+use crate::engine::journal::{self, About, FileRecord, Keep, Planned};
+use crate::engine::payload::Payload;
+use crate::engine::pipeline::{self, Approved, Steps, Version};
+use crate::engine::session_check::{self, Mutation};
+use crate::engine::stale_while_changing;
 use apply::{apply_with, Edited};
 use request::EditItem;
 pub use request::EditRequest;
@@ -89,7 +89,7 @@ impl pipeline::Plan for Plan<'_> {
     }
 }
 
-/// Loads the file, checks that it may be replaced, and edits it.
+/// Loads the file and edits it.
 fn edit_once(
     ctx: &Context,
     plan: &Plan<'_>,
@@ -97,11 +97,7 @@ fn edit_once(
     steps: Steps<'_>,
 ) -> Outcome<EditResult> {
     let loaded = textfile::load(ctx, location)?;
-    let result = ctx
-        .ws
-        .check_replaceable(location, &loaded.file)
-        .map_err(|e| refuse::path(ctx, &location.shown, e))
-        .and_then(|()| edit_loaded(ctx, plan, location, &loaded, steps));
+    let result = edit_loaded(ctx, plan, location, &loaded, steps);
     loaded.release();
     result
 }
@@ -145,7 +141,8 @@ fn edit_loaded(
     .transpose()?;
     let mut version = Version::of(location, Some(&base_sha256))
         .edited()
-        .expecting(req.expected_sha256.as_deref());
+        .expecting(req.expected_sha256.as_deref())
+        .replacing(&loaded.file);
     if by_region.is_some() {
         version.mutation = Mutation::EditByRegion;
     }

@@ -11,9 +11,9 @@ use crate::refusal::{key, Code, Refusal};
 use crate::region::{changed_runs, digests, unchanged, MAX_REGION_BYTES};
 use crate::workspace::Location;
 
-use super::super::mutation::session_check;
 use super::super::Context;
 use super::apply::Edited;
+use crate::engine::session_check;
 
 /// A run of lines, 1-based and inclusive, in the file's numbering before the edit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]

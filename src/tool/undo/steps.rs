@@ -10,20 +10,20 @@ use crate::refusal::{Code, Failure, Outcome, Refusal};
 use crate::workspace::{Dirty, Kind, Location, OpenFile, Replace, Staged, WriteMode};
 
 use super::super::args::Request;
-use super::super::journal::{self, entry::link_version, About, Entry, FileRecord, Keep, Planned};
-use super::super::mutation::commit::Change;
-use super::super::mutation::kill_hook;
-use super::super::mutation::pipeline::Checked;
-use super::super::payload::{FileChange, Payload};
 use super::super::{edit::MAX_DIFF_BYTES, refuse, Context};
-use super::merge::Merged;
-use super::plan::Step;
 use super::{RestoredFile, UndoRequest, UndoResult};
+use crate::engine::commit::Change;
+use crate::engine::journal::{self, entry::link_version, About, Entry, FileRecord, Keep, Planned};
+use crate::engine::kill_hook;
+use crate::engine::payload::{FileChange, Payload};
+use crate::engine::pipeline::Checked;
+use crate::engine::undo::merge::Merged;
+use crate::engine::undo::plan::Step;
 
 /// A file as it is now, before the undo.
-struct Original {
+pub struct Original {
     location: Location,
-    file: OpenFile,
+    pub file: OpenFile,
 }
 
 /// Runs the steps of `merged`, the undo of `target`, whose files are at `merged.after`
@@ -31,11 +31,10 @@ struct Original {
 pub fn run(
     ctx: &Context,
     target: &Entry,
-    merged: &Merged,
+    (merged, originals): (&Merged, &BTreeMap<String, Original>),
     (checked, dry_run): (Checked<'_>, bool),
 ) -> Outcome<UndoResult> {
     let (after, steps) = (&merged.after, merged.steps.as_slice());
-    let originals = originals(ctx, after)?;
     let mut kept: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
     for step in steps {
         if let Step::Put { path, sha } = step {
@@ -56,7 +55,7 @@ pub fn run(
         }
     }
     let records = records(after, steps);
-    let mut files = restored(ctx, &records, &originals, &kept);
+    let mut files = restored(ctx, &records, originals, &kept);
     for file in &mut files {
         file.merged = merged.paths.contains(&file.path).then_some(true);
     }
@@ -70,7 +69,7 @@ pub fn run(
         });
     };
     // Everything new is staged and synced before the entry; nothing is visible yet.
-    let staged = stage_all(ctx, &records, &originals, &kept)?;
+    let staged = stage_all(ctx, &records, originals, &kept)?;
     let planned: Vec<Planned<'_>> = records
         .iter()
         .map(|(record, original)| Planned {
@@ -136,8 +135,9 @@ pub fn run(
 }
 
 /// Every file the undo replaces or removes, opened and checked to be the version the
-/// entry left (`after`), read from this very descriptor.
-fn originals(
+/// entry left (`after`), read from this very descriptor (whether the caller may write
+/// it is the pipeline's check).
+pub fn originals(
     ctx: &Context,
     after: &BTreeMap<String, Option<String>>,
 ) -> Outcome<BTreeMap<String, Original>> {
@@ -163,10 +163,6 @@ fn originals(
             let file = ctx
                 .ws
                 .open_file(&location)
-                .map_err(|e| refuse::path(ctx, path, e))?;
-            // A file the caller may not write is not replaced or removed behind its back.
-            ctx.ws
-                .check_replaceable(&location, &file)
                 .map_err(|e| refuse::path(ctx, path, e))?;
             // The file opened here is the one the undo replaces or removes: it must be the
             // version the entry left, read from this very descriptor (the look before the

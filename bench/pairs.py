@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Two stitch binaries side by side on the same session calls, in interleaved pairs: what
+one change (say, staleness by region) costs a session's read and a session's edit.
+
+    bench/pairs.py BEFORE AFTER [--pairs N] [--bytes B]
+
+Each pair runs the same step with both binaries, in alternating order, each in its own
+workspace prepared the same way just before (the 10 KiB file copied afresh, its last line
+differing from the last pair's; one session and one `.stitch/` throughout, as in real use): `read` of the file in a session, and `edit` of it
+in a session that read it. A step's ratio is AFTER's median over BEFORE's; the spread is
+the 10th to 90th percentile of the ratios of 20 blocks of pairs. Printed as one JSON line
+per step; nothing is written to the repository.
+"""
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(args, cwd):
+    start = time.perf_counter()
+    done = subprocess.run(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    took = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"bench/pairs.py: {' '.join(args)} failed: {done.stderr.decode()[:300]}")
+    return took
+
+
+def prepare(ws, orig, pair, stitch, session, read_first):
+    shutil.copyfile(orig, os.path.join(ws, "t.txt"))
+    with open(os.path.join(ws, "t.txt"), "a") as f:
+        f.write(f"// pair {pair}\n")
+    if read_first:
+        run([stitch, "--root", ws, "--session", session, "read", "t.txt"], ws)
+
+
+def step(name, before, after, work, orig, pairs, old, new):
+    times = {"before": [], "after": []}
+    bins = {"before": before, "after": after}
+    for pair in range(pairs):
+        order = ["before", "after"] if pair % 2 == 0 else ["after", "before"]
+        for side in order:
+            ws = os.path.join(work, side)
+            session = "s"
+            prepare(ws, orig, pair, bins[side], session, name == "edit")
+            if name == "read":
+                args = [bins[side], "--root", ws, "--session", session, "read", "t.txt"]
+            else:
+                args = [bins[side], "--root", ws, "--session", session, "edit", "t.txt",
+                        "--old", old, "--new", new]
+            times[side].append(run(args, ws))
+    ratio = statistics.median(times["after"]) / statistics.median(times["before"])
+    block = max(1, pairs // 20)
+    blocks = []
+    for i in range(0, pairs - block + 1, block):
+        b = statistics.median(times["before"][i:i + block])
+        a = statistics.median(times["after"][i:i + block])
+        blocks.append(a / b)
+    blocks.sort()
+    p10 = blocks[int(0.1 * (len(blocks) - 1))]
+    p90 = blocks[int(0.9 * (len(blocks) - 1))]
+    print(json.dumps({
+        "step": name, "pairs": pairs,
+        "beforeMedianMs": round(statistics.median(times["before"]) * 1000, 3),
+        "afterMedianMs": round(statistics.median(times["after"]) * 1000, 3),
+        "ratio": round(ratio, 3), "blockRatioP10": round(p10, 3), "blockRatioP90": round(p90, 3),
+    }), flush=True)
+
+
+def main():
+    args = sys.argv[1:]
+    pairs, size = 200, 10240
+    if "--pairs" in args:
+        i = args.index("--pairs")
+        pairs = int(args[i + 1])
+        del args[i:i + 2]
+    if "--bytes" in args:
+        i = args.index("--bytes")
+        size = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    before, after = (os.path.abspath(a) for a in args)
+    with tempfile.TemporaryDirectory(prefix="stitch-pairs.") as work:
+        orig = os.path.join(work, "orig.txt")
+        subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), "text", orig, str(size)],
+                       check=True)
+        with open(orig) as f:
+            first = f.readline().rstrip("\n")
+        for side in ("before", "after"):
+            os.mkdir(os.path.join(work, side))
+        step("read", before, after, work, orig, pairs, first, first + " ")
+        step("edit", before, after, work, orig, pairs, first, first + " (edited)")
+
+
+if __name__ == "__main__":
+    main()

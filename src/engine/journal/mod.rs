@@ -1,0 +1,785 @@
+//! The journal (§11): every change stitch makes is one entry, written and synced before the
+//! change is published, so that any later process can list it and take it back.
+//!
+//! A mutation hands [`prepare`] the files it will change — each with its version before and
+//! after, and how to keep the version before — once every check has passed and just before
+//! it publishes; then [`Pending::commit`] after. An entry is made under `pending/` and moved
+//! to `entries/` once its change is published. A change of several files keeps its new
+//! versions beside the entry (also [`prepare`]), so that one left pending by a process
+//! that died past the commit point is finished by the next call of any kind ([`recover`]);
+//! an entry without them is kept when its files are at their new versions, dropped when
+//! they are not. Entries are authenticated ([`entry`]); one that does not verify is
+//! foreign: never listed, undone, counted in the bounds or removed.
+
+pub mod entry;
+mod prune;
+mod recover;
+pub mod time;
+
+use crate::refusal::{Failure, Outcome};
+use crate::workspace::home::Home;
+use crate::workspace::journal::{Kept, Shelf, Unsynced};
+use crate::workspace::{Location, OpenFile, Staged};
+
+use crate::tool::{refuse, Context};
+pub use entry::{Entry, FileRecord};
+pub use recover::recover;
+
+/// The key and root an entry is authenticated under.
+#[derive(Debug, Clone)]
+pub struct Keyed {
+    key: [u8; crate::workspace::KEY_BYTES],
+    root: Vec<u8>,
+    /// The key's id, as the names of its entries carry it ([`entry::key_id`]).
+    id: String,
+}
+
+/// Whether the journal is on in `ctx`: the key, or why it is off. Looked up once a call.
+pub fn keyed(ctx: &Context) -> Result<&Keyed, String> {
+    ctx.journal_key
+        .get_or_init(|| look_up(ctx))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn look_up(ctx: &Context) -> Result<Keyed, String> {
+    if !ctx.policy.journal {
+        return Err("journal: false in a config turns the journal off".into());
+    }
+    let home = Home::from_env();
+    match home.journal_key() {
+        Ok(key) => Ok(Keyed {
+            key,
+            root: ctx.ws.root_path().as_os_str().as_encoded_bytes().to_vec(),
+            id: entry::key_id(&key),
+        }),
+        Err(_) => Err(format!(
+            "the journal's key ({}) cannot be made or read, so the journal is off",
+            home.key_shown()
+        )),
+    }
+}
+
+/// How the version of a file before a change is kept.
+#[derive(Debug, Clone, Copy)]
+pub enum Keep<'a> {
+    /// Nothing to keep: the file was absent, or its content stays (a move).
+    Nothing,
+    /// The file at `location`, open as `file`: its inode linked, or its bytes (`bytes`
+    /// when they are in memory) copied.
+    File {
+        location: &'a Location,
+        file: &'a OpenFile,
+        bytes: Option<&'a [u8]>,
+    },
+}
+
+/// One file of a change about to be published, and how its version before is kept.
+#[derive(Debug)]
+pub struct Planned<'a> {
+    pub record: FileRecord,
+    pub keep: Keep<'a>,
+}
+
+/// A version kept by a hard link to the replaced file's own inode: a writer that held
+/// the file open may append through it after the publish, so it is looked at again then
+/// ([`recheck`]).
+#[derive(Debug)]
+pub struct Linked<'a> {
+    sha: String,
+    file: &'a OpenFile,
+    bytes: Option<&'a [u8]>,
+}
+
+/// Looks again at each version `linked` kept by a hard link, once its change is published
+/// and before its entry is committed: one that another program wrote through since it
+/// was read is replaced by a copy of what was read (its bytes, when the change held
+/// them), or else removed, so that an undo refuses it as missing rather than restore
+/// bytes that are not the version its entry names.
+pub fn recheck(ctx: &Context, linked: &[Linked<'_>]) {
+    for one in linked {
+        ctx.ws.recheck_linked(&one.sha, one.file, one.bytes);
+    }
+}
+
+/// The most bytes of a change's result the journal keeps (a copy, so small files only).
+pub const RESULT_MAX_BYTES: u64 = 1 << 20;
+
+/// A new version a change makes, to be kept once it is published.
+#[derive(Debug)]
+pub struct Made<'a> {
+    pub sha: String,
+    pub parts: Vec<&'a [u8]>,
+}
+
+impl Made<'_> {
+    fn len(&self) -> u64 {
+        self.parts.iter().map(|p| p.len() as u64).sum()
+    }
+}
+
+/// The bytes of `results` the journal keeps, counted in the entry's name with the
+/// versions it keeps before, so that the bounds hold them too.
+#[must_use]
+pub fn results_bytes(results: &[Made<'_>]) -> u64 {
+    results
+        .iter()
+        .map(Made::len)
+        .filter(|&len| len <= RESULT_MAX_BYTES)
+        .sum()
+}
+
+/// Keeps each of `results` small enough under `objects/`, once its change is published
+/// and before its entry is committed (the journal's lock still held shared).
+pub fn keep_results(ctx: &Context, results: &[Made<'_>]) {
+    for made in results.iter().filter(|m| m.len() <= RESULT_MAX_BYTES) {
+        // Only bytes that are the version named: a name in the journal is a promise.
+        let mut digest = sha2::Sha256::default();
+        for part in &made.parts {
+            sha2::Digest::update(&mut digest, part);
+        }
+        if crate::digest::hex(&sha2::Digest::finalize(digest)) == made.sha {
+            ctx.ws.keep_result(&made.sha, &made.parts);
+        }
+    }
+}
+
+/// A change's entry, written and synced, its change not yet published.
+#[derive(Debug)]
+#[must_use = "commit the entry once the change is published, or abandon it"]
+pub struct Pending {
+    pub id: String,
+    name: String,
+    /// The versions the entry names as before, kept under `pending/` until the commit.
+    kept: Vec<String>,
+    rolls_forward: bool,
+    /// How many files the change has (each may have a new version kept beside it).
+    files: usize,
+    /// The journal's lock, shared, until the entry is committed or abandoned (none for a
+    /// record-only entry, which keeps nothing a prune could take).
+    shared: Option<crate::lock::Guard>,
+    /// The entry only records the change so that it can be finished after a crash: it
+    /// goes once the change is published ([`Entry::record_only`]).
+    record_only: bool,
+}
+
+/// What an entry says besides its files.
+#[derive(Debug, Default)]
+pub struct About {
+    pub undoes: Option<String>,
+    pub edits: Vec<[String; 2]>,
+}
+
+/// Writes the entry of a change by `tool` to `files`, keeping each version before, once
+/// every check has passed and just before publishing: the entry written, with what syncs
+/// it (which must succeed before anything is published); `None` when the journal is off.
+/// `stat` holds the lines each file gained and lost, as the tool counted them (empty when
+/// it did not). The change's new versions `staged` (one per file of `files`, `None` for a file the
+/// change removes or moves; empty for a change of one file) are each kept under `pending/` beside
+/// the entry, which says so (`rollForward`), so that once the entry is durable the
+/// change can be finished by a later call if this process dies. Where a new version
+/// cannot be kept there (another filesystem), the entry does not say so, and a crash
+/// after its commit point is reconciled as a single file's would be.
+pub fn prepare<'w, 'p>(
+    ctx: &'w Context,
+    tool: &str,
+    (files, stat): (Vec<Planned<'p>>, Vec<Option<entry::Stat>>),
+    (about, results): (&About, u64),
+    staged: &mut [Option<Staged<'_>>],
+) -> Outcome<Option<(Pending, Unsynced<'w>, Vec<Linked<'p>>)>> {
+    let Ok(keyed) = keyed(ctx) else {
+        return record_only(ctx, tool, files, staged);
+    };
+    // Held until the entry is committed or abandoned: no prune runs while this change
+    // keeps versions and names them.
+    let shared = crate::lock::journal_shared(&ctx.ws, &ctx.wait)
+        .map_err(|e| refuse::lock(ctx, ".stitch/journal", e))?;
+    let (records, linked, kept_bytes) = keep_before(ctx, files)?;
+    let kept_bytes = kept_bytes + results;
+    // An undo that counted nothing itself keeps its change's counts, the other way round.
+    let stat = match &about.undoes {
+        Some(target) if stat.is_empty() => undo_stat(ctx, keyed, &records, target),
+        _ => stat,
+    };
+    let mut nanos = time::now_nanos();
+    let session = ctx.session.as_ref().map(|s| s.id().to_owned());
+    let mut rolling = staged.iter().any(Option::is_some);
+    let entry = |id: String, nanos: u128, rolling: bool| Entry {
+        id,
+        time: time::rfc3339(nanos),
+        tool: tool.to_owned(),
+        session: session.clone(),
+        undoes: about.undoes.clone(),
+        files: records.clone(),
+        edits: about.edits.clone(),
+        stat: stat.clone(),
+        roll_forward: rolling,
+        record_only: false,
+    };
+    // An entry is bounded where it is written by the rule that reads it: one that could
+    // not be read back is refused before anything is kept beside it or published.
+    let largest = entry::encode(
+        &entry(time::id(nanos), nanos, true),
+        &keyed.key,
+        &keyed.root,
+    );
+    if largest.len() as u64 > entry::MAX_ENTRY_BYTES {
+        for sha in records.iter().flat_map(FileRecord::kept_versions) {
+            ctx.ws.adopt_kept(sha);
+        }
+        return Err(too_large(records.len(), largest.len()));
+    }
+    loop {
+        let id = time::id(nanos);
+        if rolling {
+            match keep_new(ctx, &id, staged) {
+                Ok(()) => {}
+                // Another process's change took this nanosecond: the next one.
+                Err(crate::workspace::Error::AlreadyExists) => {
+                    nanos += 1;
+                    continue;
+                }
+                Err(_) => rolling = false,
+            }
+        }
+        let entry = entry(id, nanos, rolling);
+        let name = entry::file_name(&entry.id, kept_bytes, &keyed.id);
+        let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
+        match ctx.ws.journal_write(&name, &bytes) {
+            Ok(unsynced) => {
+                let kept = records
+                    .iter()
+                    .flat_map(FileRecord::kept_versions)
+                    .cloned()
+                    .collect();
+                return Ok(Some((
+                    Pending {
+                        id: entry.id,
+                        name,
+                        kept,
+                        rolls_forward: rolling,
+                        files: staged.len(),
+                        shared: Some(shared),
+                        record_only: false,
+                    },
+                    unsynced,
+                    linked,
+                )));
+            }
+            // Another process took this nanosecond: the next one (the new versions kept
+            // are renamed to it).
+            Err(crate::workspace::Error::AlreadyExists) => nanos += 1,
+            Err(e) => return Err(state_failure(ctx, e)),
+        }
+    }
+}
+
+/// Keeps the version before of each file of `files` that has one: its records (with the
+/// size and mode kept), the versions kept by a hard link (looked at again after the
+/// publish), and the bytes kept.
+fn keep_before<'p>(
+    ctx: &Context,
+    files: Vec<Planned<'p>>,
+) -> Outcome<(Vec<FileRecord>, Vec<Linked<'p>>, u64)> {
+    let mut records = Vec::with_capacity(files.len());
+    let mut linked = Vec::new();
+    let mut kept_bytes = 0u64;
+    for Planned { mut record, keep } in files {
+        if let (
+            Keep::File {
+                location,
+                file,
+                bytes,
+            },
+            Some(before),
+        ) = (keep, record.before.as_ref().or(record.from_before.as_ref()))
+        {
+            let kept = ctx
+                .ws
+                .keep_version(location, file, before, bytes)
+                .map_err(|e| state_failure(ctx, e))?;
+            record.bytes = file.size;
+            record.mode = Some(file.mode & 0o7777);
+            kept_bytes += record.bytes;
+            if kept == Kept::Linked {
+                linked.push(Linked {
+                    sha: before.clone(),
+                    file,
+                    bytes,
+                });
+            }
+        }
+        records.push(record);
+    }
+    Ok((records, linked, kept_bytes))
+}
+
+/// With the journal off or without a key, a change of several files whose new versions
+/// are staged still writes an entry that records it (§11: crash atomicity never depends
+/// on the journal): its new versions kept beside it, nothing of the versions before, the
+/// entry authenticated under its own file's identity ([`entry::record_key`]) — so that
+/// a later call can finish the change if this process dies — and removed once the change
+/// is published. `None` when there is nothing to record, or it cannot be kept.
+fn record_only<'w, 'p>(
+    ctx: &'w Context,
+    tool: &str,
+    files: Vec<Planned<'p>>,
+    staged: &mut [Option<Staged<'_>>],
+) -> Outcome<Option<(Pending, Unsynced<'w>, Vec<Linked<'p>>)>> {
+    if !staged.iter().any(Option::is_some) {
+        return Ok(None);
+    }
+    let root = ctx.ws.root_path().as_os_str().as_encoded_bytes().to_vec();
+    let home = record_home_key();
+    let records: Vec<FileRecord> = files.into_iter().map(|p| p.record).collect();
+    let mut nanos = time::now_nanos();
+    let entry = |nanos: u128| Entry {
+        id: time::id(nanos),
+        time: time::rfc3339(nanos),
+        tool: tool.to_owned(),
+        session: None,
+        undoes: None,
+        files: records.clone(),
+        edits: Vec::new(),
+        stat: Vec::new(),
+        roll_forward: true,
+        record_only: true,
+    };
+    let largest = entry::encode(&entry(nanos), &[0; 32], &root);
+    if largest.len() as u64 > entry::MAX_ENTRY_BYTES {
+        return Err(too_large(records.len(), largest.len()));
+    }
+    loop {
+        let entry = entry(nanos);
+        match keep_new(ctx, &entry.id, staged) {
+            Ok(()) => {}
+            Err(crate::workspace::Error::AlreadyExists) => {
+                nanos += 1;
+                continue;
+            }
+            // Nowhere to keep them (another filesystem): the change goes unrecorded, as a
+            // change of one file is.
+            Err(_) => return Ok(None),
+        }
+        let name = entry::file_name(&entry.id, 0, entry::RECORD_KEY);
+        let written = ctx.ws.journal_write_as(&name, |identity| {
+            entry::encode(
+                &entry,
+                &entry::record_key(identity, home.as_ref().map(|k| &k[..])),
+                &root,
+            )
+        });
+        match written {
+            Ok(unsynced) => {
+                let pending = Pending {
+                    id: entry.id,
+                    name,
+                    kept: Vec::new(),
+                    rolls_forward: true,
+                    files: staged.len(),
+                    shared: None,
+                    record_only: true,
+                };
+                return Ok(Some((pending, unsynced, Vec::new())));
+            }
+            Err(crate::workspace::Error::AlreadyExists) => nanos += 1,
+            Err(e) => return Err(state_failure(ctx, e)),
+        }
+    }
+}
+
+/// The user's journal key, when it can be had, for a record-only entry
+/// ([`entry::record_key`]): with the journal merely off, it binds the record to this user.
+#[must_use]
+pub fn record_home_key() -> Option<[u8; crate::workspace::KEY_BYTES]> {
+    Home::from_env().journal_key().ok()
+}
+
+/// The refusal of a change of `files` files whose entry (`bytes` long) is over what the
+/// journal reads back.
+fn too_large(files: usize, bytes: usize) -> Failure {
+    crate::refusal::Refusal::new(
+        crate::refusal::Code::TooLarge,
+        format!(
+            "This change of {files} files needs a journal entry of {bytes} bytes, over the {} the journal can read back, so it could not be undone",
+            entry::MAX_ENTRY_BYTES
+        ),
+    )
+    .with(crate::refusal::key::FIELD, "changes")
+    .with("files", files)
+    .with("entryBytes", bytes)
+    .with("limit", entry::MAX_ENTRY_BYTES)
+    .into()
+}
+
+/// Keeps each staged new version under `pending/`, named for the entry `id`.
+fn keep_new(
+    ctx: &Context,
+    id: &str,
+    staged: &mut [Option<Staged<'_>>],
+) -> Result<(), crate::workspace::Error> {
+    for (index, one) in staged.iter_mut().enumerate() {
+        if let Some(one) = one {
+            ctx.ws
+                .journal_keep_new(one, &entry::new_version_name(id, index))?;
+        }
+    }
+    Ok(())
+}
+
+impl Pending {
+    /// The change was published: the entry moves to `entries/`, and the journal is held
+    /// to its bounds; its id. A record-only entry goes instead (no id).
+    pub fn commit(self, ctx: &Context) -> Option<String> {
+        if self.record_only {
+            ctx.ws.journal_remove(Shelf::Pending, &self.name);
+            return None;
+        }
+        let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
+        let committed = ctx.ws.journal_commit(&self.name, &kept, true).is_ok();
+        // The prune below takes the journal's lock for itself.
+        drop(self.shared);
+        if committed {
+            if let Ok(keyed) = keyed(ctx) {
+                prune::bound(ctx, keyed, &self.name);
+            }
+        }
+        Some(self.id)
+    }
+
+    /// Whether the entry is in the journal (not only a record of the change, kept while
+    /// it is published).
+    #[must_use]
+    pub fn journaled(&self) -> bool {
+        !self.record_only
+    }
+
+    /// Whether the entry keeps the change's new versions (`rollForward`), so that a later
+    /// call can finish the change.
+    #[must_use]
+    pub fn rolls_forward(&self) -> bool {
+        self.rolls_forward
+    }
+
+    /// The change was not published: the entry goes.
+    pub fn abandon(self, ctx: &Context) {
+        ctx.ws.journal_remove(Shelf::Pending, &self.name);
+        if self.rolls_forward {
+            for index in 0..self.files {
+                ctx.ws
+                    .journal_remove(Shelf::Pending, &entry::new_version_name(&self.id, index));
+            }
+        }
+        // Versions no entry names are pruned later, like any other.
+        for sha in &self.kept {
+            ctx.ws.adopt_kept(sha);
+        }
+    }
+}
+
+pub fn state_failure(ctx: &Context, e: crate::workspace::Error) -> Failure {
+    refuse::path(ctx, ".stitch/journal", e)
+}
+
+/// Every entry on `shelf` that verifies, oldest first, and how many do not.
+pub fn entries(
+    ctx: &Context,
+    keyed: &Keyed,
+    shelf: Shelf,
+) -> Outcome<(Vec<(String, Entry)>, usize)> {
+    let scan = scan(ctx, keyed, shelf, Others::Counted)?;
+    Ok((scan.ours, scan.foreign))
+}
+
+/// How [`scan`] takes the entries another key wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Others {
+    /// Counted from their names, never read: what listing and undoing need.
+    Counted,
+    /// Read, for the versions they name (which no prune of ours removes).
+    Read,
+}
+
+/// The most bytes one call reads of entries that turn out not to verify (another key's,
+/// planted, copied, damaged): past it, the rest are counted in `foreign` unread, so
+/// thousands of planted entries cost a call little.
+pub const FOREIGN_BUDGET: u64 = 8 << 20;
+
+/// What lies on a shelf: the entries that verify (oldest first), how many do not, the
+/// versions named by those another key wrote (which no prune or recovery of ours
+/// removes), and whether some were left unread ([`FOREIGN_BUDGET`]) though asked for.
+#[derive(Debug, Default)]
+pub struct Scan {
+    pub ours: Vec<(String, Entry)>,
+    pub foreign: usize,
+    pub foreign_kept: std::collections::HashSet<String>,
+    pub unread: bool,
+}
+
+/// Reads the entries on `shelf` ([`Scan`]): ours, by the key id in their names (and those
+/// named before key ids, within the budget); another key's only as `others` says.
+pub fn scan(ctx: &Context, keyed: &Keyed, shelf: Shelf, others: Others) -> Outcome<Scan> {
+    let names = ctx
+        .ws
+        .journal_list(shelf)
+        .map_err(|e| state_failure(ctx, e))?;
+    let mut scan = Scan::default();
+    let mut budget = FOREIGN_BUDGET;
+    for name in names {
+        if name.starts_with('.') {
+            continue;
+        }
+        let Some((id, _)) = entry::parse_name(&name) else {
+            scan.foreign += 1;
+            continue;
+        };
+        let key = entry::key_of(&name);
+        let ours = key == Some(keyed.id.as_str());
+        let wanted = ours || key.is_none() || others == Others::Read;
+        if !wanted || (!ours && budget == 0) {
+            scan.foreign += 1;
+            scan.unread |= wanted;
+            continue;
+        }
+        let Ok(Some(bytes)) = ctx.ws.journal_read(shelf, &name, entry::MAX_ENTRY_BYTES) else {
+            scan.foreign += 1;
+            continue;
+        };
+        match entry::classify(&bytes, &keyed.key, &keyed.root, id) {
+            entry::Found::Ours(entry) => scan.ours.push((name, entry)),
+            found => {
+                scan.foreign += 1;
+                budget = budget.saturating_sub(bytes.len() as u64);
+                if let entry::Found::Foreign(entry) = found {
+                    for file in &entry.files {
+                        scan.foreign_kept.extend(file.kept_versions().cloned());
+                    }
+                }
+            }
+        }
+    }
+    scan.ours.sort_by(|a, b| a.1.id.cmp(&b.1.id));
+    Ok(scan)
+}
+
+/// Whether the entry `name` may be this key's: its name carries this key's id, or no
+/// key id at all (an entry named before key ids).
+#[must_use]
+pub fn maybe_ours(keyed: &Keyed, name: &str) -> bool {
+    entry::key_of(name).is_none_or(|key| key == keyed.id)
+}
+
+/// What is at a path now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Now {
+    Absent,
+    /// A regular file with this digest (or a symbolic link, with its version).
+    File(String),
+    /// Something that cannot be told apart: a directory, a special file, an error.
+    Other,
+}
+
+impl Now {
+    /// Whether this is the version `expected` (`None`: absent).
+    #[must_use]
+    pub fn is(&self, expected: Option<&str>) -> bool {
+        match (self, expected) {
+            (Now::Absent, None) => true,
+            (Now::File(sha), Some(expected)) => sha == expected,
+            _ => false,
+        }
+    }
+
+    /// The digest, when it is a regular file.
+    #[must_use]
+    pub fn sha256(&self) -> Option<&str> {
+        match self {
+            Now::File(sha) => Some(sha),
+            _ => None,
+        }
+    }
+}
+
+/// What is at the real path `real` now: a symbolic link there is taken as itself, its
+/// version [`entry::link_version`] of its target.
+pub fn current(ctx: &Context, real: &str) -> Now {
+    use crate::workspace::Kind;
+    let Ok(location) = ctx.ws.locate_own(real) else {
+        return Now::Other;
+    };
+    match location.kind {
+        None => Now::Absent,
+        Some(Kind::Link) => ctx
+            .ws
+            .read_link(&location)
+            .map_or(Now::Other, |target| Now::File(entry::link_version(&target))),
+        Some(Kind::File) => match ctx
+            .ws
+            .open_file(&location)
+            .and_then(|mut f| f.sha256().map_err(crate::workspace::Error::Io))
+        {
+            Ok(sha) => Now::File(sha),
+            Err(_) => Now::Other,
+        },
+        Some(_) => Now::Other,
+    }
+}
+
+/// The newest change in the journal (not taken back) that applied every edit of `edits`
+/// (each an `oldText` and its `newText`) to the file at the real path `real`, whose result
+/// is still in `current_text`: the change an "already applied" result names.
+pub fn applied_by(
+    ctx: &Context,
+    real: &str,
+    edits: &[(&str, &str)],
+    current_text: &str,
+) -> Option<String> {
+    let keyed = keyed(ctx).ok()?;
+    let (all, _) = entries(ctx, keyed, Shelf::Entries).ok()?;
+    let wanted: Vec<[String; 2]> = edits
+        .iter()
+        .map(|(old, new)| {
+            [
+                crate::digest::sha256_hex(old.as_bytes()),
+                crate::digest::sha256_hex(new.as_bytes()),
+            ]
+        })
+        .collect();
+    let undone = undone(&all);
+    let now = crate::digest::sha256_hex(current_text.as_bytes());
+    // The result is still there when the file is the version the edit wrote, or when its
+    // newText is there once and what its oldText stood for is not (the file changed since
+    // by other edits): a file changed back by hand, with newText elsewhere, is not.
+    let still_there = |after: Option<&String>| {
+        after == Some(&now)
+            || edits.iter().all(|(old_text, new_text)| {
+                crate::text::matching::locate(current_text, new_text, "")
+                    .offsets
+                    .len()
+                    == 1
+                    && !crate::text::applied::old_still_there(current_text, old_text, new_text)
+            })
+    };
+    all.iter()
+        .rev()
+        .find(|(_, e)| {
+            !undone.contains(&e.id)
+                && wanted.iter().all(|w| e.edits.contains(w))
+                && e.files
+                    .iter()
+                    .any(|f| f.path == real && still_there(f.after.as_ref()))
+        })
+        .map(|(_, e)| e.id.clone())
+}
+
+/// The newest change in the journal (not taken back) whose result every file of `files`
+/// (real paths) still is, and which touched each of them: the change an "already applied"
+/// patch names.
+pub fn result_of(ctx: &Context, files: &[&str]) -> Option<String> {
+    let keyed = keyed(ctx).ok()?;
+    let (all, _) = entries(ctx, keyed, Shelf::Entries).ok()?;
+    let undone = undone(&all);
+    let (_, entry) = all.iter().rev().find(|(_, e)| {
+        !undone.contains(&e.id)
+            && files.iter().all(|path| {
+                e.files
+                    .iter()
+                    .any(|f| f.path == *path || f.from.as_deref() == Some(path))
+            })
+    })?;
+    entry
+        .files
+        .iter()
+        .flat_map(FileRecord::states_after)
+        .all(|(path, after)| current(ctx, path).is(after))
+        .then(|| entry.id.clone())
+}
+
+/// The ids of the entries in `all` (oldest first) that stand taken back: undone by an
+/// entry that is not itself taken back.
+#[must_use]
+pub fn undone(all: &[(String, Entry)]) -> std::collections::HashSet<String> {
+    let mut undone = std::collections::HashSet::new();
+    for (_, e) in all.iter().rev() {
+        if let Some(target) = &e.undoes {
+            if !undone.contains(&e.id) {
+                undone.insert(target.clone());
+            }
+        }
+    }
+    undone
+}
+
+/// The lines each file of `entry` gained and lost (in the order of its files): as the
+/// entry kept them, or — for an undo that kept none — its target's, the other way round,
+/// the target found in `all`, as an undo puts each file back to its version before.
+#[must_use]
+pub fn stat(entry: &Entry, all: &[(String, Entry)]) -> Vec<Option<entry::Stat>> {
+    stat_within(entry, all, 0)
+}
+
+/// [`stat`], at most [`STAT_DEPTH`] undos of undos deep.
+fn stat_within(entry: &Entry, all: &[(String, Entry)], depth: usize) -> Vec<Option<entry::Stat>> {
+    if entry.stat.len() == entry.files.len() {
+        return entry.stat.clone();
+    }
+    let target = entry
+        .undoes
+        .as_ref()
+        .filter(|_| depth < STAT_DEPTH)
+        .and_then(|id| all.iter().map(|(_, e)| e).find(|e| e.id == *id));
+    let Some(target) = target else {
+        return vec![None; entry.files.len()];
+    };
+    reversed(&entry.files, target, all, depth)
+}
+
+/// The lines each of `files`, the records of an undo of `target`, gained and lost:
+/// `target`'s, the other way round.
+fn reversed(
+    files: &[FileRecord],
+    target: &Entry,
+    all: &[(String, Entry)],
+    depth: usize,
+) -> Vec<Option<entry::Stat>> {
+    let counted = stat_within(target, all, depth + 1);
+    files
+        .iter()
+        .map(|file| {
+            // The target's record of this file: the same path, or the move this one takes back.
+            let index = target.files.iter().position(|t| match &file.from {
+                Some(from) => t.path == *from && t.from.as_ref() == Some(&file.path),
+                None => t.path == file.path && t.from.is_none(),
+            })?;
+            counted.get(index).copied().flatten().map(|s| entry::Stat {
+                added: s.removed,
+                removed: s.added,
+            })
+        })
+        .collect()
+}
+
+/// The lines each of `files`, the records of an undo of the change `target`, gains and
+/// loses, for its entry: the target's the other way round (empty when none are known).
+fn undo_stat(
+    ctx: &Context,
+    keyed: &Keyed,
+    files: &[FileRecord],
+    target: &str,
+) -> Vec<Option<entry::Stat>> {
+    let Ok((all, _)) = entries(ctx, keyed, Shelf::Entries) else {
+        return Vec::new();
+    };
+    let Some(entry) = all.iter().map(|(_, e)| e).find(|e| e.id == target) else {
+        return Vec::new();
+    };
+    let stat = reversed(files, entry, &all, 0);
+    if stat.iter().all(Option::is_none) {
+        Vec::new()
+    } else {
+        stat
+    }
+}
+
+/// How many undos of undos [`stat`] follows back.
+const STAT_DEPTH: usize = 64;

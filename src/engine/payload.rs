@@ -1,0 +1,82 @@
+//! What an authorize command is shown of a mutation (SPEC §7): one typed payload for every
+//! tool — the one-file fields for write, edit, delete and move, the list of `changes` for
+//! apply and undo — so that a field is spelled, and a session or dry run told, in one place.
+
+use serde::Serialize;
+
+use crate::tool::Context;
+
+/// A mutation as the authorize hook sees it; `None` fields are left out.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Payload<'a> {
+    pub tool: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operation: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overwrite: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub creates_directories: Option<Vec<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_sha256: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result_sha256: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replacements: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Vec<FileChange<'a>>>,
+    pub dry_run: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<&'a str>,
+}
+
+/// One file of a change of several (apply, undo).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileChange<'a> {
+    pub path: &'a str,
+    pub operation: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_sha256: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result_sha256: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+}
+
+impl<'a> Payload<'a> {
+    /// The payload of a call of `tool` in `ctx` (its session named), with nothing else
+    /// said yet.
+    #[must_use]
+    pub fn of(ctx: &'a Context, tool: &'static str, dry_run: bool) -> Payload<'a> {
+        Payload {
+            tool,
+            path: None,
+            from: None,
+            operation: None,
+            bytes: None,
+            overwrite: None,
+            creates_directories: None,
+            base_sha256: None,
+            result_sha256: None,
+            replacements: None,
+            diff: None,
+            undoes: None,
+            changes: None,
+            dry_run,
+            session: ctx.session.as_ref().map(crate::session::Session::id),
+        }
+    }
+}

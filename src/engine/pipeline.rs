@@ -1,0 +1,311 @@
+//! The one path every mutation takes, from its typed plan to its journal entry: write,
+//! edit, delete, move, undo and apply are each a [`Plan`], and [`run`] takes every one
+//! through the same steps in the same order.
+//!
+//! [`run`] resolves the plan's paths, refuses protected or forbidden ones, locks them in
+//! one order and resolves them again under the locks; then the tool observes its files
+//! and builds its change, calling back for the steps that follow, each of which hands
+//! out the token the next one needs: [`Steps::check`] (the session's record of each file
+//! and the caller's `expectedSha256`) gives a [`Checked`], whose
+//! [`authorize`](Checked::authorize) (the hook, shown the typed
+//! [`Payload`]) gives an [`Approved`] — none on a dry run — whose
+//! [`commit`](Approved::commit) journals, syncs, publishes and records
+//! ([`commit::commit`]). No token is made anywhere else, so a change cannot reach the
+//! disk without every guard, and a guard added here holds for every tool.
+
+use crate::refusal::{key, Code, Failure, Outcome, Refusal};
+use crate::text::diff::Stat;
+use crate::workspace::{Dirty, Location, OpenFile, Staged};
+
+use super::commit::{self, Change};
+use super::payload::Payload;
+use super::session_check::{self, Mutation};
+use super::{stale, target};
+use crate::tool::{approve, refuse, textfile, Context};
+
+/// A mutation's own part: which paths it touches, and how it observes them and builds
+/// its change once they are locked.
+pub trait Plan {
+    /// What the tool returns.
+    type Output;
+
+    /// The paths the change touches, as the caller named them (a file a step depends
+    /// on, such as a move's source, included).
+    fn paths(&self) -> Vec<&str>;
+
+    /// Under the locks, with `at[i]` where `paths()[i]` is now: observes the files,
+    /// builds the change and takes it through `steps` (check, authorize, commit).
+    fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<Self::Output>;
+
+    /// Whether a symbolic link at the last component of a path is the object itself (a
+    /// delete, a move, an undo: as rm, mv and git take it) rather than what it leads to.
+    fn own_links(&self) -> bool {
+        false
+    }
+
+    /// The failure to report when a file kept changing under every try (the caller who
+    /// named the version it saw is told it is stale instead).
+    fn gave_up(&self, ctx: &Context, at: &[Location], failure: Failure) -> Failure {
+        let _ = (ctx, at);
+        failure
+    }
+}
+
+/// How many times a plan is built before a file that keeps changing under it is `BUSY`.
+const ATTEMPTS: u32 = 2;
+
+/// Takes `plan` through every step of a mutation; see the module's documentation.
+pub fn run<P: Plan>(ctx: &Context, plan: &P) -> Outcome<P::Output> {
+    let targets = target::acquire_all(ctx, &plan.paths(), plan.own_links())?;
+    let at = targets.locations.as_slice();
+    // A file another program changed between the read and the rename is looked at once
+    // more, from a fresh read; changed again, the change is refused.
+    for _ in 1..ATTEMPTS {
+        let built = plan.build(ctx, at, Steps { ctx });
+        if !built.as_ref().is_err_and(textfile::is_changed) {
+            return built;
+        }
+    }
+    plan.build(ctx, at, Steps { ctx }).map_err(|failure| {
+        if textfile::is_changed(&failure) {
+            plan.gave_up(ctx, at, failure)
+        } else {
+            failure
+        }
+    })
+}
+
+/// The version the caller expects a file to be at before the change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect<'a> {
+    /// Whatever is there.
+    Any,
+    /// Nothing: the change creates the file, and an existing one is not replaced
+    /// (`ALREADY_EXISTS`, naming `overwrite`) unless the session read its current version.
+    Absent,
+    /// The version with this digest (`expectedSha256`; `STALE_VERSION` otherwise).
+    Digest(&'a str),
+}
+
+/// One file of a change as the tool found it under the lock, for the checks: its version
+/// now, the version the caller expects, what the session's rules are asked about, and the
+/// file the change replaces or removes (held to the permissions rule).
+#[derive(Debug, Clone, Copy)]
+pub struct Version<'a> {
+    pub location: &'a Location,
+    /// Its digest now, `None` when it does not exist.
+    pub sha256: Option<&'a str>,
+    /// The version the caller expects.
+    pub expect: Expect<'a>,
+    /// What the session's rules are asked about.
+    pub mutation: Mutation,
+    /// The file the change replaces or removes, open: one the caller may not write is
+    /// not replaced behind its back (`DENIED`, rule `permissions`).
+    pub replaced: Option<&'a OpenFile>,
+}
+
+impl<'a> Version<'a> {
+    /// The version `sha256` of the file at `location`, to be written over or removed.
+    #[must_use]
+    pub fn of(location: &'a Location, sha256: Option<&'a str>) -> Version<'a> {
+        Version {
+            location,
+            sha256,
+            expect: Expect::Any,
+            mutation: Mutation::Write,
+            replaced: None,
+        }
+    }
+
+    /// This version, checked against the digest the caller named, if any.
+    #[must_use]
+    pub fn expecting(self, expected: Option<&'a str>) -> Version<'a> {
+        match expected {
+            Some(digest) => Version {
+                expect: Expect::Digest(digest),
+                ..self
+            },
+            None => self,
+        }
+    }
+
+    /// This version, for a change that creates the file: unless `overwrite` (or a digest
+    /// is expected), an existing file is not replaced.
+    #[must_use]
+    pub fn creating(self, overwrite: bool) -> Version<'a> {
+        match self.expect {
+            Expect::Any if !overwrite => Version {
+                expect: Expect::Absent,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// This version, replacing or removing `file` (open under the lock).
+    #[must_use]
+    pub fn replacing(self, file: &'a OpenFile) -> Version<'a> {
+        Version {
+            replaced: Some(file),
+            ..self
+        }
+    }
+
+    /// This version, for an edit (the session's rule for a file never read differs).
+    #[must_use]
+    pub fn edited(self) -> Version<'a> {
+        Version {
+            mutation: Mutation::Edit,
+            ..self
+        }
+    }
+}
+
+/// The steps after the locks, handed to [`Plan::build`].
+#[derive(Debug)]
+pub struct Steps<'c> {
+    ctx: &'c Context,
+}
+
+impl<'c> Steps<'c> {
+    /// Every guard of every tool, over each file of the change, in one place: the
+    /// session's record of each file (`NOT_OBSERVED`, `STALE_VERSION`) and the version the
+    /// caller expects (`STALE_VERSION`), then for each file the change creates whether one
+    /// is there (`ALREADY_EXISTS`) and for each it replaces or removes whether the caller
+    /// may write it (`DENIED`, rule `permissions`), in the order given.
+    pub fn check(self, versions: &[Version<'_>]) -> Outcome<Checked<'c>> {
+        check(self.ctx, versions)?;
+        for v in versions {
+            guard_one(self.ctx, v)?;
+        }
+        Ok(Checked { ctx: self.ctx })
+    }
+}
+
+/// The checks of [`Steps::check`] that hold the change to a version: the session's and
+/// the caller's. Every file of the change that the session has not read is named in one
+/// `NOT_OBSERVED` (`details.paths`), so one round of reads suffices.
+fn check(ctx: &Context, versions: &[Version<'_>]) -> Outcome<()> {
+    let mut unread: Vec<Refusal> = Vec::new();
+    for v in versions {
+        match check_one(ctx, v) {
+            Err(Failure::Refused(r)) if r.code() == Code::NotObserved => unread.push(r),
+            Err(failure) if unread.is_empty() => return Err(failure),
+            _ => {}
+        }
+    }
+    match unread.len() {
+        0 => Ok(()),
+        1 if versions.len() == 1 => Err(unread.remove(0).into()),
+        _ => Err(session_check::not_observed_all(&unread).into()),
+    }
+}
+
+/// The checks of one file: the session's record, then the version the caller expects.
+fn check_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
+    let location = v.location;
+    if super::kill_hook::guarded(&location.real) {
+        return Err(Refusal::new(
+            Code::Denied,
+            format!("`{}` is refused by the test's guard", location.shown),
+        )
+        .with(key::PATH, location.shown.as_str())
+        .with("rule", "test")
+        .into());
+    }
+    // A link taken as itself cannot be read as itself, so no session has read it:
+    // what it leads to is the session's concern, and it is not touched.
+    let link = location.kind == Some(crate::workspace::Kind::Link);
+    if !link && v.mutation != Mutation::Undo {
+        session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
+    }
+    if let Expect::Digest(expected) = v.expect {
+        let same = v.sha256.is_some_and(|a| expected.eq_ignore_ascii_case(a));
+        if !same {
+            return Err(stale(&location.shown, expected, v.sha256).into());
+        }
+    }
+    Ok(())
+}
+
+/// The rules that hold whatever version a file is at: a file the change creates is not
+/// there (or the session read it as it is), and one it replaces or removes is the caller's
+/// to write.
+fn guard_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
+    let shown = v.location.shown.as_str();
+    if let (Expect::Absent, Some(actual)) = (v.expect, v.sha256) {
+        if !session_check::observed(ctx, &v.location.real, actual) {
+            return Err(Refusal::new(
+                Code::AlreadyExists,
+                format!("`{shown}` already exists and overwrite was not set"),
+            )
+            .naming("overwrite")
+            .with(key::PATH, shown)
+            .with(key::SHA256, actual)
+            .into());
+        }
+    }
+    if let Some(file) = v.replaced {
+        ctx.ws
+            .check_replaceable(v.location, file)
+            .map_err(|e| refuse::path(ctx, shown, e))?;
+    }
+    Ok(())
+}
+
+/// A change whose files passed the checks.
+#[derive(Debug)]
+pub struct Checked<'c> {
+    ctx: &'c Context,
+}
+
+impl<'c> Checked<'c> {
+    /// Asks the authorize hook (when one is configured) about the change `payload`
+    /// describes, `shown` naming it in a refusal. `None` on a dry run: nothing may be
+    /// written then.
+    pub fn authorize(self, shown: &str, payload: &Payload<'_>) -> Outcome<Option<Approved<'c>>> {
+        approve::authorize(self.ctx, shown, payload)?;
+        Ok((!payload.dry_run).then_some(Approved {
+            ctx: self.ctx,
+            stat: Vec::new(),
+        }))
+    }
+}
+
+/// A change approved and not a dry run: the only way to the journal and the disk.
+#[derive(Debug)]
+pub struct Approved<'c> {
+    ctx: &'c Context,
+    /// The lines each file of the change gains and loses, when the tool counted them.
+    stat: Vec<Option<Stat>>,
+}
+
+impl<'c> Approved<'c> {
+    /// This change, with the lines each of its files gains and loses (in the order of the
+    /// change's files; `None` for a file that is not text), kept in its journal entry for
+    /// `history --stat`.
+    #[must_use]
+    pub fn counted(self, stat: Vec<Option<Stat>>) -> Approved<'c> {
+        Approved { stat, ..self }
+    }
+
+    /// Journals, syncs, publishes and records `change` ([`commit::commit`]), its new
+    /// versions `staged`; returns the journal entry's id.
+    pub fn commit<'w>(
+        self,
+        change: Change<'_>,
+        staged: Vec<Option<Staged<'w>>>,
+        publish: impl FnOnce(Vec<Option<Staged<'w>>>, &mut Dirty) -> Outcome<()>,
+    ) -> Outcome<Option<String>>
+    where
+        'c: 'w,
+    {
+        commit::commit(self.ctx, (change, self.stat), staged, publish)
+    }
+
+    /// Records that the file at `real` already holds `sha256`, the content asked for, so
+    /// nothing is written: the session's ledger is told, as after a write.
+    pub fn unchanged(self, real: &str, sha256: &str) {
+        session_check::note_written(self.ctx, real, sha256);
+    }
+}
