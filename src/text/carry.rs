@@ -83,16 +83,7 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
             return None;
         }
         out.extend(ours_in.iter().map(|&j| o[j].to_owned()));
-        // The line above a new line: the caller's indentation of it and the file's.
-        let mut above = gap
-            .checked_sub(1)
-            .filter(|&i| !b[i].trim().is_empty())
-            .and_then(|i| {
-                Some((
-                    leading(b[i]).to_owned(),
-                    leading(o[to_ours.paired[i]?]).to_owned(),
-                ))
-            });
+        let mut above = line_above(&b, &o, &to_ours.paired, gap);
         for &k in theirs_in {
             let line = indent.apply_below(t[k], above.as_ref())?;
             if !t[k].trim().is_empty() {
@@ -166,6 +157,21 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
         joined = joined.replace('\n', "\r\n");
     }
     Some(joined)
+}
+
+/// The line above gap `gap` (before base line `gap`), as the caller indents it and as
+/// the file does, where both hold it and it is not blank.
+fn line_above(
+    base: &[&str],
+    ours: &[&str],
+    paired: &[Option<usize>],
+    gap: usize,
+) -> Option<(String, String)> {
+    let i = gap.checked_sub(1).filter(|&i| !base[i].trim().is_empty())?;
+    Some((
+        leading(base[i]).to_owned(),
+        leading(ours[paired[i]?]).to_owned(),
+    ))
 }
 
 /// The caller's lines (`base`) and its changed lines (`theirs`), with each line the file

@@ -84,15 +84,15 @@ pub(super) fn runs(base: &[&str], ours: &[&str]) -> Vec<(usize, usize, usize)> {
         let mut matches = Vec::new();
         for j in 0..ours.len() {
             let mut joined = String::new();
-            for m in j..ours.len().min(j + MAX_PIECES) {
-                let (s, e) = piece(ours[m], true);
-                let last_text = squash(&ours[m][s..e]);
+            for (m, own) in ours.iter().enumerate().take(j + MAX_PIECES).skip(j) {
+                let (s, e) = piece(own, true);
+                let last_text = squash(&own[s..e]);
                 if m > j && joined.clone() + &last_text == *line {
                     matches.push((i, j, m));
                     break;
                 }
-                let (s, e) = piece(ours[m], false);
-                joined.push_str(&squash(&ours[m][s..e]));
+                let (s, e) = piece(own, false);
+                joined.push_str(&squash(&own[s..e]));
                 if joined.is_empty() || !line.starts_with(&joined) {
                     break;
                 }

@@ -351,12 +351,10 @@ fn deeper(
     const DEEPER: &str = "deeper_line = 3";
     let file_unit = unit(text)?;
     let agent_unit = match (mistake, file_unit.as_str()) {
-        ("tabs-spaces", "\t") => "    ".to_owned(),
+        ("tabs-spaces", "\t") | ("unit-2-4", "  ") => "    ".to_owned(),
         ("tabs-spaces", "    ") => "\t".to_owned(),
-        ("tabs-spaces" | "mixed-indent", _) => return None,
         ("unit-2-4", "    ") => "  ".to_owned(),
-        ("unit-2-4", "  ") => "    ".to_owned(),
-        ("unit-2-4", _) => return None,
+        ("tabs-spaces" | "mixed-indent" | "unit-2-4", _) => return None,
         _ => file_unit.clone(),
     };
     let indent = |l: &str| l[..l.len() - l.trim_start().len()].to_owned();

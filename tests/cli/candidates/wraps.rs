@@ -15,7 +15,7 @@ fn step(view: &str) -> Option<usize> {
     let mut widths: Vec<usize> = view
         .split('\n')
         .filter(|l| !l.trim().is_empty())
-        .map(|l| indent(l))
+        .map(indent)
         .filter(|i| !i.is_empty() && i.chars().all(|c| c == ' '))
         .map(str::len)
         .collect();
@@ -33,7 +33,10 @@ pub fn unit_2_4(view: &str) -> Option<String> {
         .split('\n')
         .map(|l| {
             let lead = indent(l);
-            if lead.is_empty() || !lead.chars().all(|c| c == ' ') || lead.len() % step != 0 {
+            if lead.is_empty()
+                || !lead.chars().all(|c| c == ' ')
+                || !lead.len().is_multiple_of(step)
+            {
                 return l.to_owned();
             }
             let levels = lead.len() / step;
