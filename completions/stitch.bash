@@ -192,7 +192,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__apply)
-            opts="-h --root --session --lock-timeout --pretty --color --format --patch --from --dry-run --ok-if-applied --no-diff --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --patch --from --dry-run --ok-if-applied --allow-syntax-errors --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -478,7 +478,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__edit)
-            opts="-h --root --session --lock-timeout --pretty --color --format --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --no-diff --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --allow-syntax-errors --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1230,7 +1230,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__undo)
-            opts="-h --root --session --lock-timeout --pretty --color --format --dry-run --redo --no-diff --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --dry-run --redo --allow-syntax-errors --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1264,7 +1264,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__write)
-            opts="-h --root --session --lock-timeout --pretty --color --format --content --from --overwrite --expected-sha256 --dry-run --no-diff --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --content --from --overwrite --expected-sha256 --dry-run --allow-syntax-errors --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

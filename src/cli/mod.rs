@@ -5,6 +5,7 @@
 //! ([`flags`]), so both go through one parser and one set of checks. [`call()`] is the
 //! front end: the only code that turns clap's types into a call of the tool layer.
 
+pub mod aliases;
 mod call;
 mod deferred;
 pub mod flags;
@@ -329,6 +330,9 @@ pub struct WriteArgs {
     /// Check everything, change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Apply even if the result breaks the file's syntax (a later change completes it).
+    #[arg(long)]
+    pub allow_syntax_errors: bool,
     /// Print the one summary line, without the diff; implies --format text.
     #[arg(long)]
     #[serde(skip)]
@@ -385,6 +389,9 @@ pub struct EditArgs {
     /// Succeed, changing nothing, when the edit is already applied.
     #[arg(long)]
     pub ok_if_applied: bool,
+    /// Apply even if the result breaks the file's syntax (a later change completes it).
+    #[arg(long)]
+    pub allow_syntax_errors: bool,
     /// Print the one summary line, without the diff; implies --format text.
     #[arg(long)]
     #[serde(skip)]
@@ -416,6 +423,9 @@ pub struct ApplyArgs {
     /// A patch applied whole already is a success that changes nothing.
     #[arg(long)]
     pub ok_if_applied: bool,
+    /// Apply even if the result breaks the file's syntax (a later change completes it).
+    #[arg(long)]
+    pub allow_syntax_errors: bool,
     /// Print the one summary line, without the diff; implies --format text.
     #[arg(long)]
     #[serde(skip)]
@@ -514,6 +524,9 @@ pub struct UndoArgs {
     /// Redo: take back the newest undo (or the undo ID names), so its change stands again.
     #[arg(long)]
     pub redo: bool,
+    /// Apply even if the result breaks the file's syntax (a later change completes it).
+    #[arg(long)]
+    pub allow_syntax_errors: bool,
     /// Print the one summary line, without the diff; implies --format text.
     #[arg(long)]
     #[serde(skip)]

@@ -66,6 +66,7 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "expectedReplacements" => "--expected-replacements",
         "expectedSha256" => "--expected-sha256",
         "okIfApplied" => "--ok-if-applied",
+        "allowSyntaxErrors" => "--allow-syntax-errors",
         "dryRun" => "--dry-run",
         "redo" => "--redo",
         "offset" => "--offset",

@@ -13,12 +13,15 @@ mod anchor;
 mod applied;
 mod budget;
 mod build;
+mod by_region;
 mod changes;
+mod gate;
 mod mode;
 mod not_applied;
 mod op;
 mod refusals;
 mod summary;
+mod tree;
 
 use std::collections::BTreeMap;
 
@@ -32,7 +35,7 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Kind, Location, Staged, WriteMode};
 
 use super::args::{self, Request};
-use super::{refuse, textfile, Context};
+use super::{refuse, syntax_gate, textfile, Context};
 use crate::engine::commit::Change;
 use crate::engine::journal::{self, FileRecord, Keep, Planned};
 use crate::engine::kill_hook;
@@ -60,6 +63,9 @@ pub struct ApplyRequest {
     /// A patch already applied whole succeeds with applied: false and alreadyApplied: true.
     #[serde(default, alias = "ok_if_applied")]
     pub ok_if_applied: bool,
+    /// Apply even if a file's result breaks its syntax (a later change completes it); the result lists syntaxErrors (default false).
+    #[serde(default, alias = "allow_syntax_errors")]
+    pub allow_syntax_errors: bool,
     // A Responses API operation given as the arguments themselves (`type`, `path`, `diff`),
     // and the other fields of an `apply_patch_call` item that carries one in `operation`:
     // taken as a harness hands them over, not offered to a model.
@@ -84,9 +90,15 @@ pub struct ApplyRequest {
 
 impl Request for ApplyRequest {
     const TOOL: &'static str = crate::names::APPLY_PATCH;
-    const DESCRIPTION: &'static str = "Apply one change to several files, all or nothing: every hunk must match exactly, or no file changes. The patch may be a Codex patch, a unified diff (git diff), or SEARCH/REPLACE blocks:\n*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: NOTES.md\n+first note\n*** Delete File: old.txt\n*** End Patch\nOr instead of patch, changes: a list applied in order ({op: \"write\", path, content, overwrite?}, {op: \"edit\", path, oldText, newText or edits, as edit_file takes them}, {op: \"delete\", path}, {op: \"move\", from, to, overwrite?}, each with expectedSha256?), where OpenAI Responses API apply_patch operations ({type: \"create_file\" | \"update_file\", path, diff}, {type: \"delete_file\", path}) are taken as they come. Returns dialect, applied, id (show_change shows the change, undo_change takes it back whole; with okIfApplied, a patch applied already is alreadyApplied: true, with appliedBy: the id of the change that applied it when the journal holds it) and per file path, operation, sha256 and a diff (hunks with the line each landed on, and its offset from a unified diff's stated line; mode when a diff's mode lines set the executable bit — symbolic links in a diff are refused). Refusals: INVALID_PATCH (fix the named line of the patch, or of a diff); INVALID_ARGUMENT (fix the field named: details.changeIndex names the item of changes); NO_MATCH (a hunk's old side is not in the file: details name changeIndex, hunkIndex and path, with candidates as edit_file gives them; re-read the file and fix that hunk; difference: \"anchor\" when only a chunk's @@ line is wrong, with nearestAnchor); AMBIGUOUS_MATCH (add context lines or an @@ anchor); ALREADY_EXISTS (an added or moved-to file exists: change an existing file with *** Update File: or a diff against it; replace one only with a changes item that sets overwrite: true); NOT_FOUND; STALE_VERSION; NOT_OBSERVED (in a session, read the files first: details.paths names every one); DENIED; BUSY (retry).";
-    const FIELDS: &'static [&'static str] =
-        &["patch", "changes", "operation", "dryRun", "okIfApplied"];
+    const DESCRIPTION: &'static str = "Apply one change to several files, all or nothing: every hunk must match exactly, or no file changes. The patch may be a Codex patch, a unified diff (git diff), or SEARCH/REPLACE blocks:\n*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: NOTES.md\n+first note\n*** Delete File: old.txt\n*** End Patch\nOr instead of patch, changes: a list applied in order ({op: \"write\", path, content, overwrite?}, {op: \"edit\", path, oldText, newText or edits, as edit_file takes them}, {op: \"delete\", path}, {op: \"move\", from, to, overwrite?}, each with expectedSha256?), where OpenAI Responses API apply_patch operations ({type: \"create_file\" | \"update_file\", path, diff}, {type: \"delete_file\", path}) are taken as they come. Returns dialect, applied, id (show_change shows the change, undo_change takes it back whole; with okIfApplied, a patch applied already is alreadyApplied: true, with appliedBy: the id of the change that applied it when the journal holds it) and per file path, operation, sha256 and a diff (hunks with the line each landed on, and its offset from a unified diff's stated line; mode when a diff's mode lines set the executable bit — symbolic links in a diff are refused). Refusals: INVALID_PATCH (fix the named line of the patch, or of a diff); INVALID_ARGUMENT (fix the field named: details.changeIndex names the item of changes); NO_MATCH (a hunk's old side is not in the file: details name changeIndex, hunkIndex and path, with candidates as edit_file gives them; re-read the file and fix that hunk; difference: \"anchor\" when only a chunk's @@ line is wrong, with nearestAnchor); AMBIGUOUS_MATCH (add context lines or an @@ anchor); ALREADY_EXISTS (an added or moved-to file exists: change an existing file with *** Update File: or a diff against it; replace one only with a changes item that sets overwrite: true); NOT_FOUND; STALE_VERSION; NOT_OBSERVED (in a session, read the files first: details.paths names every one); DENIED; SYNTAX_ERROR (a file's result would not parse at details.line, though it did: fix change details.changeIndex there, or pass allowSyntaxErrors: true if a later change completes it); BUSY (retry).";
+    const FIELDS: &'static [&'static str] = &[
+        "patch",
+        "changes",
+        "operation",
+        "dryRun",
+        "okIfApplied",
+        "allowSyntaxErrors",
+    ];
 }
 
 /// What `apply_patch` returns, in this order.
@@ -108,6 +120,10 @@ pub struct ApplyResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub changes: Vec<Changed>,
+    /// The syntax errors the change leaves, when the gate only warns, was overridden
+    /// (allowSyntaxErrors) or the call was a dry run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax_errors: Vec<syntax_gate::SyntaxReport>,
 }
 
 /// One file of the change.
@@ -134,6 +150,15 @@ pub struct Changed {
     /// The file's mode as the change set it (`100755` or `100644`), when it set it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<&'static str>,
+    /// In a session, the file had moved on since the session read it, in other lines
+    /// than the change's: it landed by region. Re-read before changes that depend on the
+    /// lines in `foreignChanges`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stale_read: bool,
+    /// The lines another program changed since the session's read (the file's numbering
+    /// before this change).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub foreign_changes: Vec<super::edit::region::Lines>,
     pub diff: String,
 }
 
@@ -248,6 +273,7 @@ fn apply(
                     applied_by: journal::result_of(ctx, &paths),
                     id: None,
                     changes: Vec::new(),
+                    syntax_errors: Vec::new(),
                 });
             }
             let hunks = |change: &op::Change| applied::applied_hunks(change, located, &originals);
@@ -263,22 +289,36 @@ fn apply(
     // The session's rules for every file the change touches: an existing one must have
     // been read at its version, a new one must not have appeared since it was seen
     // absent; and a file the caller may not write is not replaced behind its back.
+    // A file that moved on since the session read it may still take its hunks where
+    // their lines are unchanged since (by region, §6).
     let mut versions = Vec::new();
+    let mut landed = BTreeMap::new();
     for location in located.values() {
         let slot = built.tree.get(&location.real);
         let after = slot.map_or(&Held::Absent, |slot| &slot.held);
         match originals.get(&location.real) {
-            Some(original) if !build::unchanged(original, slot) => versions
-                .push(Version::of(location, Some(&original.sha256)).replacing(&original.file)),
+            Some(original) if !build::unchanged(original, slot) => {
+                let version =
+                    Version::of(location, Some(&original.sha256)).replacing(&original.file);
+                match by_region::check(ctx, &built, location, original).transpose()? {
+                    Some(by) => {
+                        landed.insert(location.real.clone(), (location.shown.clone(), by));
+                        versions.push(by_region::version(version));
+                    }
+                    None => versions.push(version),
+                }
+            }
             None if *after != Held::Absent => versions.push(Version::of(location, None)),
             _ => {}
         }
     }
     let checked = steps.check(&versions)?;
-    let (changed, records) = summary::summary(&built, located, &originals);
+    let (mut changed, records) = summary::summary(&built, located, &originals);
+    let syntax_errors = gate::check(ctx, req, &built, located, &originals)?;
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
     let Some(approved) = checked.authorize(first, &payload(ctx, &changed, req))? else {
+        by_region::report(ctx, (&built, &landed), &mut changed, false);
         return Ok(ApplyResult {
             dialect: dialect.as_str(),
             applied: false,
@@ -286,9 +326,11 @@ fn apply(
             applied_by: None,
             id: None,
             changes: changed,
+            syntax_errors,
         });
     };
     let id = publish(ctx, approved, located, &originals, &records, &built.tree)?;
+    by_region::report(ctx, (&built, &landed), &mut changed, true);
     for record in &records {
         let vacated = record.after.is_none().then_some(&record.path);
         for path in vacated.into_iter().chain(record.from.as_ref()) {
@@ -302,6 +344,7 @@ fn apply(
         applied_by: None,
         id,
         changes: changed,
+        syntax_errors,
     })
 }
 

@@ -28,6 +28,7 @@ pub mod registry;
 pub mod schema;
 mod search;
 mod show;
+mod syntax_gate;
 pub(crate) mod textfile;
 mod undo;
 mod walked;

@@ -15,6 +15,7 @@ pub use super::move_file::MoveResult;
 pub use super::read::ReadResult;
 pub use super::search::{Match, SearchResult};
 pub use super::show::ShowResult;
+pub use super::syntax_gate::SyntaxReport;
 pub use super::undo::UndoResult;
 pub use super::write::WriteResult;
 
@@ -36,4 +37,17 @@ pub enum Output {
     Apply(ApplyResult),
     /// `stitch config check`'s report.
     Config(Value),
+}
+
+impl Output {
+    /// Whether a file of this result landed by region (§6): its envelope then carries a
+    /// hint to read the lines another program changed.
+    #[must_use]
+    pub fn landed_by_region(&self) -> bool {
+        match self {
+            Output::Edit(edit) => edit.stale_read,
+            Output::Apply(apply) => apply.changes.iter().any(|c| c.stale_read),
+            _ => false,
+        }
+    }
 }

@@ -88,6 +88,7 @@ const WRITE_REFUSALS: &[Code] = &[
     Code::NotObserved,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::Busy,
 ];
 
@@ -107,6 +108,7 @@ const EDIT_REFUSALS: &[Code] = &[
     Code::NotObserved,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::Busy,
 ];
 
@@ -152,6 +154,7 @@ const APPLY_REFUSALS: &[Code] = &[
     Code::NotObserved,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::InvalidPatch,
     Code::Busy,
 ];
@@ -215,6 +218,7 @@ const UNDO_REFUSALS: &[Code] = &[
     Code::StaleVersion,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::Busy,
 ];
 

@@ -44,11 +44,25 @@ fn facts(out: &mut String, details: &Value, dialect: Dialect) {
     }
     let lines = joined(list(details, key::LINES));
     if !lines.is_empty() {
-        let _ = writeln!(out, "matched at lines: {lines}");
+        match details.get(key::MORE_LINES).and_then(Value::as_u64) {
+            Some(more) => {
+                let _ = writeln!(out, "matched at lines: {lines} (and {more} more lines)");
+            }
+            None => {
+                let _ = writeln!(out, "matched at lines: {lines}");
+            }
+        }
     }
     let near = joined(list(details, key::NEAR_NAMES));
     if !near.is_empty() {
         let _ = writeln!(out, "near names: {near}");
+    }
+    // SYNTAX_ERROR: the line and the caret under the error.
+    if let (Some(excerpt), Some(line)) = (details["excerpt"].as_str(), details["line"].as_u64()) {
+        let _ = writeln!(out, "at line {line}:");
+        for text in excerpt.lines() {
+            let _ = writeln!(out, "  {text}");
+        }
     }
     let allowed = joined(list(details, key::ALLOWED));
     if !allowed.is_empty() {

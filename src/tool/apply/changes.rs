@@ -456,6 +456,7 @@ fn edit_items(item: ChangeItem, place: &Place) -> Result<(Vec<EditItem>, bool), 
         expected_sha256: None,
         dry_run: false,
         ok_if_applied: false,
+        allow_syntax_errors: false,
     };
     let (items, multi) = request.items().map_err(|r| place.mark(r))?;
     edit::validate(&items, multi).map_err(|r| place.mark(r))?;

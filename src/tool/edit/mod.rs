@@ -3,7 +3,7 @@
 pub(super) mod apply;
 mod earlier;
 mod large;
-mod region;
+pub(super) mod region;
 pub(super) mod request;
 pub(super) mod snippet;
 
@@ -17,6 +17,7 @@ use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
 use super::args::Request;
 use super::args::{self, invalid};
+use super::syntax_gate::{self, Asked, Gated, SyntaxReport};
 use super::textfile::Loaded;
 use super::{refuse, textfile, Context};
 use crate::engine::commit::Change;
@@ -163,6 +164,7 @@ fn edit_loaded(
         diff: Some(&diff.text),
         ..Payload::of(ctx, EditRequest::TOOL, req.dry_run)
     };
+    let syntax_errors = gate(ctx, req, &shown, loaded, &edited)?;
     let approved = checked.authorize(&shown, &payload)?;
     let mut id = None;
     if let Some(approved) = approved.filter(|_| !edited.is_unchanged()) {
@@ -207,8 +209,39 @@ fn edit_loaded(
         },
         stale_read: by_region.is_some(),
         foreign_changes: by_region.map(|r| r.foreign).unwrap_or_default(),
+        syntax_errors,
     };
     Ok(result)
+}
+
+/// The syntax gate on the edit: the file as loaded and the edited result.
+fn gate(
+    ctx: &Context,
+    req: &EditRequest,
+    shown: &str,
+    loaded: &Loaded,
+    edited: &Edited<'_>,
+) -> Outcome<Vec<SyntaxReport>> {
+    if edited.is_unchanged() || !syntax_gate::wanted(ctx, shown) {
+        return Ok(Vec::new());
+    }
+    let new = edited.parts().concat();
+    let file = Gated {
+        path: shown,
+        old: Some(loaded.bytes()),
+        new: &new,
+        change_index: None,
+    };
+    let asked = Asked {
+        field: Some(if req.edits.is_some() {
+            "edits"
+        } else {
+            "newText"
+        }),
+        allow: req.allow_syntax_errors,
+        dry_run: req.dry_run,
+    };
+    syntax_gate::check(ctx, &[file], asked)
 }
 
 /// The change in the journal that applied every item of `items` to the file, whose
@@ -308,6 +341,10 @@ pub struct EditResult {
     /// before this edit).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub foreign_changes: Vec<region::Lines>,
+    /// The syntax errors the edit leaves, when the gate only warns, was overridden
+    /// (allowSyntaxErrors) or the call was a dry run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax_errors: Vec<SyntaxReport>,
 }
 
 /// Stages the edited text (unless `staged` holds it already) and syncs it, then journals
