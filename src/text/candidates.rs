@@ -206,6 +206,83 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
         }
     }
     select(scored, n, max)
+        .into_iter()
+        .map(|c| widen(&file, c, snippet, &normal_snippet, deadline))
+        .collect()
+}
+
+/// The text without any whitespace.
+fn squash(text: &[u8]) -> Vec<u8> {
+    text.iter()
+        .copied()
+        .filter(|c| !c.is_ascii_whitespace())
+        .collect()
+}
+
+/// A candidate widened over the lines the file continues a line on, where the snippet
+/// holds that line whole (remembered as one line): its last line is the start of the
+/// snippet's last line and the file's next lines give the rest, or its first line is the
+/// end of the snippet's first line and the file's lines before it give the start —
+/// whitespace set aside, exactly. Otherwise the candidate as it is.
+fn widen(
+    file: &Lines,
+    c: Candidate,
+    snippet: &str,
+    normal_snippet: &str,
+    deadline: Instant,
+) -> Candidate {
+    const MAX_PIECES: usize = 6;
+    let lines: Vec<&str> = snippet.trim_end_matches(['\n', '\r']).split('\n').collect();
+    let (Some(head), Some(tail)) = (lines.first(), lines.last()) else {
+        return c;
+    };
+    let (mut first, mut last) = (c.start_line - 1, c.end_line - 1);
+    let total = file.starts.len();
+    let (whole_tail, whole_head) = (squash(tail.as_bytes()), squash(head.as_bytes()));
+    // A line the next continues, without its continuation `\`.
+    let cont = |i: usize| {
+        let line = file.content(i).trim_ascii_end();
+        squash(line.strip_suffix(b"\\").unwrap_or(line))
+    };
+    let mut have = cont(last);
+    if !have.is_empty() && whole_tail.len() > have.len() && whole_tail.starts_with(&have) {
+        let mut next = last + 1;
+        while next < total && next <= last + MAX_PIECES && whole_tail.starts_with(&have) {
+            let mut whole = have.clone();
+            whole.extend(squash(file.content(next)));
+            if whole == whole_tail {
+                last = next;
+                break;
+            }
+            have.extend(cont(next));
+            next += 1;
+        }
+    }
+    let mut have = squash(file.content(first));
+    if !have.is_empty() && whole_head.len() > have.len() && whole_head.ends_with(&have) {
+        let mut before = first;
+        while before > 0 && first - before < MAX_PIECES && whole_head.ends_with(&have) {
+            before -= 1;
+            let mut joined = cont(before);
+            joined.extend(&have);
+            have = joined;
+            if have == whole_head {
+                first = before;
+                break;
+            }
+        }
+    }
+    if (first, last) == (c.start_line - 1, c.end_line - 1) {
+        return c;
+    }
+    let passage = file.span(first, last, snippet.ends_with('\n'));
+    Candidate {
+        start_line: first + 1,
+        end_line: last + 1,
+        text: passage.to_owned(),
+        similarity: similarity(passage, snippet, normal_snippet, deadline),
+        difference: classify(passage, snippet),
+    }
 }
 
 /// The whole of `text` as the one candidate for a snippet that must match all of it (a
@@ -250,6 +327,33 @@ mod tests {
             writeln!(text, "    let value_{i} = compute_{f}(input, {arg});").unwrap();
         }
         text
+    }
+
+    #[test]
+    fn a_line_remembered_whole_takes_the_lines_the_file_continues_it_on() {
+        let text = "fn main() {\n    run(alpha_value, beta_value,\n        gamma_value);\n    done();\n}\n";
+        let found = closest(
+            text,
+            "    run(alpha_value, beta_value, gamma_value);",
+            3,
+            BUDGET,
+        );
+        assert_eq!(
+            (found[0].start_line, found[0].end_line),
+            (2, 3),
+            "{found:?}"
+        );
+        let found = closest(
+            text,
+            "    run(alpha_value, beta_value, gamma_value);\n    done();",
+            3,
+            BUDGET,
+        );
+        assert_eq!(
+            (found[0].start_line, found[0].end_line),
+            (2, 4),
+            "{found:?}"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ use similar::{capture_diff_slices, Algorithm, DiffOp};
 
 mod indent;
 mod respace;
+mod split;
 
 use indent::{leading, Indent};
 
@@ -62,8 +63,14 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
     if b.len().max(o.len()).max(t.len()) > MAX_LINES {
         return None;
     }
+    let (b_cut, t_cut) = cut_continued(&b, &o, &t)?;
+    let b: Vec<&str> = b_cut.iter().map(String::as_str).collect();
+    let t: Vec<&str> = t_cut.iter().map(String::as_str).collect();
     let to_ours = align(&b, &o, false, parts);
     let to_theirs = align(&b, &t, true, Parts::Copied);
+    if parts == Parts::Copied && continued_past(&b, &o, &to_ours.paired) {
+        return None;
+    }
     let indent = Indent::learn(&b, &o, &to_ours.paired);
     let wrapped = wrapped(&b, &o, &to_ours.paired);
     let mut out: Vec<String> = Vec::new();
@@ -76,8 +83,13 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
             return None;
         }
         out.extend(ours_in.iter().map(|&j| o[j].to_owned()));
+        let mut above = line_above(&b, &o, &to_ours.paired, gap);
         for &k in theirs_in {
-            out.push(indent.apply(t[k])?);
+            let line = indent.apply_below(t[k], above.as_ref())?;
+            if !t[k].trim().is_empty() {
+                above = Some((leading(t[k]).to_owned(), leading(&line).to_owned()));
+            }
+            out.push(line);
         }
         if gap == b.len() {
             break;
@@ -94,7 +106,13 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
             }
             let mut theirs_lines = Vec::new();
             for i in gap..=last {
-                theirs_lines.push(t[to_theirs.paired[i]?]);
+                let line = t[to_theirs.paired[i]?];
+                // A piece the caller rewrote is a line to the caller, a part of one to
+                // the file: what it meant for the file's line cannot be told.
+                if rewritten(b[i], line) {
+                    return None;
+                }
+                theirs_lines.push(line);
             }
             let (base_joined, theirs_joined) = (join(&b[gap..=last]), join(&theirs_lines));
             out.push(if theirs_joined == base_joined {
@@ -139,6 +157,59 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
         joined = joined.replace('\n', "\r\n");
     }
     Some(joined)
+}
+
+/// The line above gap `gap` (before base line `gap`), as the caller indents it and as
+/// the file does, where both hold it and it is not blank.
+fn line_above(
+    base: &[&str],
+    ours: &[&str],
+    paired: &[Option<usize>],
+    gap: usize,
+) -> Option<(String, String)> {
+    let i = gap.checked_sub(1).filter(|&i| !base[i].trim().is_empty())?;
+    Some((
+        leading(base[i]).to_owned(),
+        leading(ours[paired[i]?]).to_owned(),
+    ))
+}
+
+/// The caller's lines (`base`) and its changed lines (`theirs`), with each line the file
+/// holds continued over several cut as the file cuts it (see [`split`]); `None` where the
+/// caller's change meets a cut.
+fn cut_continued(
+    base: &[&str],
+    ours: &[&str],
+    theirs: &[&str],
+) -> Option<(Vec<String>, Vec<String>)> {
+    let owned = |lines: &[&str]| lines.iter().map(|l| (*l).to_owned()).collect::<Vec<_>>();
+    let runs = split::runs(base, ours);
+    if runs.is_empty() {
+        return Some((owned(base), owned(theirs)));
+    }
+    let to_theirs = align(base, theirs, true, Parts::Copied);
+    let mut cut_base = Vec::with_capacity(base.len() + runs.len());
+    let mut cut_theirs: Vec<Option<Vec<String>>> = vec![None; theirs.len()];
+    for (i, line) in base.iter().enumerate() {
+        let Some(&(_, j, m)) = runs.iter().find(|r| r.0 == i) else {
+            cut_base.push((*line).to_owned());
+            continue;
+        };
+        let changed = to_theirs.paired[i].map_or(*line, |k| theirs[k]);
+        let (pieces, new_pieces) = split::split(line, changed, &ours[j..=m])?;
+        cut_base.extend(pieces);
+        if let Some(k) = to_theirs.paired[i] {
+            cut_theirs[k] = Some(new_pieces);
+        }
+    }
+    let mut out_theirs = Vec::with_capacity(theirs.len() + runs.len());
+    for (k, line) in theirs.iter().enumerate() {
+        match cut_theirs[k].take() {
+            Some(pieces) => out_theirs.extend(pieces),
+            None => out_theirs.push((*line).to_owned()),
+        }
+    }
+    Some((cut_base, out_theirs))
 }
 
 /// Whether a carried `newText` maps back: the change from the file's passage `ours` to
@@ -224,14 +295,49 @@ pub fn elided_passage(text: &str, old: &str) -> Option<(usize, usize, String)> {
     Some((first, last, passage))
 }
 
+/// Whether the passage's last line is one the file continues on the next (after a `\`,
+/// a comma, an operator or an opening bracket) while the caller's line paired with it
+/// holds more than it: the rest of the caller's line is on the file's next line, outside
+/// the passage, and a change at its end would be carried to the wrong place.
+fn continued_past(base: &[&str], ours: &[&str], paired: &[Option<usize>]) -> bool {
+    let Some(last) = ours.len().checked_sub(1) else {
+        return false;
+    };
+    let squash = |l: &str| l.chars().filter(|c| !c.is_whitespace()).count();
+    paired.iter().enumerate().any(|(i, j)| {
+        *j == Some(last) && split::continues(ours[last]) && squash(base[i]) > squash(ours[last])
+    })
+}
+
+/// Whether `changed` replaces most of `line`'s text (set aside whitespace).
+fn rewritten(line: &str, changed: &str) -> bool {
+    let b: Vec<char> = line.chars().collect();
+    let solid = |chars: &[char]| chars.iter().filter(|c| !c.is_whitespace()).count();
+    let gone: usize = changes(&b, &changed.chars().collect::<Vec<_>>())
+        .iter()
+        .map(|c| solid(&b[c.start..c.end]))
+        .sum();
+    gone > 0 && 2 * gone >= solid(&b)
+}
+
 /// Lines wrapped as one: the first line's text, then each next one's after a space.
 fn join(lines: &[&str]) -> String {
-    let mut joined = lines[0].trim_end().to_owned();
-    for line in &lines[1..] {
+    let mut joined = continued(lines[0]).to_owned();
+    for (n, line) in lines.iter().enumerate().skip(1) {
         joined.push(' ');
-        joined.push_str(line.trim());
+        if n + 1 == lines.len() {
+            joined.push_str(line.trim());
+        } else {
+            joined.push_str(continued(line).trim_start());
+        }
     }
     joined
+}
+
+/// A line that the next continues, without its trailing whitespace and continuation `\`.
+fn continued(line: &str) -> &str {
+    let line = line.trim_end();
+    line.strip_suffix('\\').map_or(line, str::trim_end)
 }
 
 /// For each base line that starts a run of lines the file holds as one line (the caller
@@ -241,19 +347,19 @@ fn wrapped(base: &[&str], ours: &[&str], paired: &[Option<usize>]) -> Vec<Option
     for i in 0..base.len() {
         let Some(j) = paired[i] else { continue };
         let whole = normal(ours[j]);
-        let mut joined = normal(base[i]);
-        if joined == whole || !whole.starts_with(&joined) {
+        let mut joined = normal(continued(base[i]));
+        if normal(base[i]) == whole || !whole.starts_with(&joined) {
             continue;
         }
         for (k, line) in base.iter().enumerate().skip(i + 1) {
             if paired[k].is_some() {
                 break;
             }
-            joined = format!("{joined} {}", normal(line));
-            if joined == whole {
+            if format!("{joined} {}", normal(line)) == whole {
                 runs[i] = Some((k, j));
                 break;
             }
+            joined = format!("{joined} {}", normal(continued(line)));
             if !whole.starts_with(&joined) {
                 break;
             }
@@ -646,125 +752,4 @@ fn merge_line(base: &str, ours: &str, theirs: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::carry;
-
-    #[test]
-    fn a_dedented_change_is_carried_with_the_files_indentation() {
-        let ours = "    def f(x):\n        return x\n";
-        let base = "def f(x):\n    return x\n";
-        let theirs = "def f(x):\n    y = x + 1\n    return y\n";
-        assert_eq!(
-            carry(base, ours, theirs).unwrap(),
-            "    def f(x):\n        y = x + 1\n        return y\n"
-        );
-    }
-
-    #[test]
-    fn a_recipe_typed_with_spaces_keeps_its_tabs() {
-        let ours = "build:\n\tcargo build\n";
-        let base = "build:\n    cargo build\n";
-        let theirs = "build:\n    cargo build --release\n    strip target/release/x\n";
-        assert_eq!(
-            carry(base, ours, theirs).unwrap(),
-            "build:\n\tcargo build --release\n\tstrip target/release/x\n"
-        );
-    }
-
-    #[test]
-    fn a_skipped_line_is_kept() {
-        let ours = "a = 1\nb = 2\nc = 3";
-        let base = "a = 1\nc = 3";
-        let theirs = "a = 10\nc = 3";
-        assert_eq!(carry(base, ours, theirs).unwrap(), "a = 10\nb = 2\nc = 3");
-    }
-
-    #[test]
-    fn a_mistyped_token_and_the_change_merge_when_apart() {
-        let ours = "    alpha + gamma";
-        let base = "    alpha + beta";
-        let theirs = "    (alpha + beta)";
-        // The change is beside the mistyped token, not in it.
-        assert_eq!(carry(base, ours, theirs).unwrap(), "    (alpha + gamma)");
-        // Changes of one word meet, even where their characters do not.
-        assert_eq!(carry("getValue()", "getValues()", "getVal()"), None);
-        // A change of the mistyped token itself cannot be carried.
-        assert_eq!(carry(base, ours, "    alpha + delta"), None);
-    }
-
-    #[test]
-    fn trailing_whitespace_is_the_files() {
-        assert_eq!(
-            carry(
-                "let x = 1; \nlet y = 2;",
-                "let x = 1;\nlet y = 2;",
-                "let x = 1;  // one\nlet y = 2;"
-            )
-            .unwrap(),
-            "let x = 1; // one\nlet y = 2;"
-        );
-    }
-
-    #[test]
-    fn new_lines_where_the_file_has_its_own_are_in_doubt() {
-        let ours = "a\nfile-only\nb";
-        let base = "a\nb";
-        let theirs = "a\ncaller-new\nb";
-        assert_eq!(carry(base, ours, theirs), None);
-    }
-
-    #[test]
-    fn tabs_for_many_spaces_merge() {
-        let b = "\t\t\t\t width=70,\n\t\t\t\t initial_indent=\"\",\n";
-        let o = "                 width=70,\n                 initial_indent=\"\",\n";
-        let t = "\t\t\t\t width=70, EDITED-HERE\n\t\t\t\t initial_indent=\"\",\n";
-        assert_eq!(
-            carry(b, o, t).unwrap(),
-            "                 width=70, EDITED-HERE\n                 initial_indent=\"\",\n"
-        );
-    }
-
-    #[test]
-    fn a_rewritten_line_takes_the_file_s_indentation() {
-        let ours = "    for i in xs:\n        if m is None:\n            m = i\n";
-        let base = "for i in xs:\n    if m is None:\n        m = i\n";
-        let theirs = "for i in xs:\n    if m is None:\n        break\n";
-        assert_eq!(
-            carry(base, ours, theirs).unwrap(),
-            "    for i in xs:\n        if m is None:\n            break\n"
-        );
-    }
-
-    #[test]
-    fn an_insertion_beside_words_the_file_dropped_is_in_doubt() {
-        let base = "    let re = Regex::new(r\"x\").unwrap();";
-        let ours = "        Regex::new(r\"x\").unwrap();";
-        let theirs = "    let re: Regex = Regex::new(r\"x\").unwrap();";
-        assert_eq!(carry(base, ours, theirs), None);
-        // A change of words the file holds otherwise is in doubt too: what the caller
-        // meant for the file's words cannot be told.
-        let theirs = "    let re = Regex::new(r\"x\").expect(\"valid\");";
-        assert_eq!(carry(base, ours, theirs), None);
-        // An addition away from them is carried.
-        let theirs = "    let re = Regex::new(r\"x\").unwrap(); // checked";
-        assert_eq!(
-            carry(base, ours, theirs).unwrap(),
-            "        Regex::new(r\"x\").unwrap(); // checked"
-        );
-    }
-
-    #[test]
-    fn a_rewritten_line_the_file_holds_otherwise_is_in_doubt() {
-        assert_eq!(carry("    foo(a, b", "    foo(a, b, c)", "    bar()"), None);
-        // Spacing aside, the rewrite stands as the caller wrote it.
-        assert_eq!(carry("  on: ", "  on:", "  x = 1").unwrap(), "  x = 1");
-    }
-
-    #[test]
-    fn crlf_passages_stay_crlf() {
-        assert_eq!(
-            carry("x = 1\ny = 2\n", "  x = 1\r\n  y = 2\r\n", "x = 1\ny = 3\n").unwrap(),
-            "  x = 1\r\n  y = 3\r\n"
-        );
-    }
-}
+mod tests;

@@ -20,6 +20,8 @@ mod corpus;
 // Offers that can be checked, stale quotes, and okIfApplied by one rule.
 mod checked;
 mod mistakes;
+mod wrap_cases;
+mod wraps;
 // One whole envelope for each kind of near miss the benchmark counts.
 mod examples;
 // The repaired call, whole, for the cases new users met; okIfApplied as a claim.

@@ -18,6 +18,12 @@ pub(super) struct Indent {
     /// Whether every pair only adds or takes away a common prefix (the caller dedented or
     /// indented the passage as a whole), so a deeper level is written as the caller did.
     shifted: bool,
+    /// The smallest step between the file's space indentations in the passage, if any.
+    file_step: Option<usize>,
+    /// Whether the file's indented lines in the passage all start with spaces, or all
+    /// with tabs.
+    file_spaces: bool,
+    file_tabs: bool,
 }
 
 /// A line's leading whitespace.
@@ -51,6 +57,15 @@ impl Indent {
                 }
             }
         }
+        // Two of the caller's indentations the file writes alike: one was typed off. The
+        // one the file writes otherwise than the caller (or both, where the file writes
+        // each otherwise) tells nothing of a new line indented so.
+        let off: Vec<String> = map
+            .iter()
+            .filter(|(from, to)| from != to && map.iter().any(|(f, t)| f != *from && t == *to))
+            .map(|(from, _)| from.clone())
+            .collect();
+        doubtful.extend(off);
         // Each pair's shift: what the file adds before the caller's indentation (or the
         // caller before the file's); one shift for all is a passage moved as a whole.
         let shifts: Vec<Option<(bool, &str)>> = map
@@ -64,13 +79,81 @@ impl Indent {
             })
             .collect();
         let shifted = shifts.iter().all(|s| s.is_some() && *s == shifts[0]);
-        let units = units(&map);
+        let mut units = units(&map);
+        // A unit must give back every pair of pure levels it speaks for (a line typed off
+        // by part of a level tells a unit its other lines belie): one that does not is
+        // not known. A passage moved as a whole keeps the caller's deeper levels anyway.
+        if !shifted {
+            let widths = widths(&map);
+            units.retain(|c, unit| {
+                map.iter().all(|(from, to)| match repeated(from) {
+                    Some((d, n)) if d == *c && !doubtful.contains(from) => {
+                        let w = widths.get(c).copied().unwrap_or(1);
+                        n % w == 0 && *to == unit.repeat(n / w)
+                    }
+                    _ => true,
+                })
+            });
+        }
+        let indents: Vec<&str> = ours
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| leading(l))
+            .filter(|l| !l.is_empty())
+            .collect();
+        let mut steps: Vec<usize> = indents
+            .iter()
+            .filter(|l| l.chars().all(|c| c == ' '))
+            .map(|l| l.len())
+            .collect();
+        // Where a line of the passage is not indented, its level counts too.
+        if ours
+            .iter()
+            .any(|l| !l.trim().is_empty() && leading(l).is_empty())
+        {
+            steps.push(0);
+        }
+        steps.sort_unstable();
+        steps.dedup();
+        let file_step = steps.windows(2).map(|w| w[1] - w[0]).min();
         Indent {
             map,
             doubtful,
             units,
             shifted,
+            file_step,
+            file_spaces: !indents.is_empty() && indents.iter().all(|l| !l.contains('\t')),
+            file_tabs: !indents.is_empty() && indents.iter().all(|l| l.starts_with('\t')),
         }
+    }
+
+    /// A new line of the caller's below a line the caller indented `above.0` and the
+    /// file `above.1`: where the file's level for the new line's indentation is not
+    /// known one way, and it opens one level deeper than the line above, it is that
+    /// line's in the file and one level more — in the unit the pairs show, or else the
+    /// one step the file's own lines show; otherwise as [`Indent::apply`] says.
+    pub(super) fn apply_below(
+        &self,
+        line: &str,
+        above: Option<&(String, String)>,
+    ) -> Option<String> {
+        let indent = leading(line);
+        let known = self.map.contains_key(indent) && !self.doubtful.iter().any(|d| d == indent);
+        if let (false, false, Some((from, to))) = (known, line.trim().is_empty(), above) {
+            if let Some(deeper) = indent.strip_prefix(from.as_str()).filter(|d| !d.is_empty()) {
+                let one_step = match (repeated(deeper), self.file_step) {
+                    (Some(('\t', 1)), _) if self.file_tabs => Some(deeper.to_owned()),
+                    (Some((' ', n)), Some(step)) if n == step && self.file_spaces => {
+                        Some(deeper.to_owned())
+                    }
+                    _ => None,
+                };
+                if let Some(rest) = self.levels(deeper).filter(|_| !self.shifted).or(one_step) {
+                    return Some(format!("{to}{rest}{}", &line[indent.len()..]));
+                }
+            }
+        }
+        self.apply(line)
     }
 
     /// A new line of the caller's, indented as the file indents.
@@ -93,10 +176,31 @@ impl Indent {
         let (from, to) = self
             .map
             .iter()
-            .filter(|(from, _)| indent.starts_with(from.as_str()))
+            .filter(|(from, _)| indent.starts_with(from.as_str()) && !self.doubtful.contains(*from))
             .max_by_key(|(from, _)| from.len())?;
-        let rest = self.levels(&indent[from.len()..])?;
+        let deeper = &indent[from.len()..];
+        let rest = self
+            .levels(deeper)
+            .or_else(|| self.as_written(from, to, deeper))?;
         Some(format!("{to}{rest}{}", &line[indent.len()..]))
+    }
+
+    /// Further levels written as the caller wrote them, where the level they extend is
+    /// written alike by the caller and the file (the caller indents as the file does
+    /// there; some other line of its was typed off) and they are whole levels of the
+    /// file's own: its characters, and, in spaces, a multiple of its step.
+    fn as_written(&self, from: &str, to: &str, deeper: &str) -> Option<String> {
+        if from != to {
+            return None;
+        }
+        let (c, n) = repeated(deeper)?;
+        let fits = match (c, self.file_step) {
+            ('\t', _) => !self.file_spaces,
+            (' ', Some(step)) => !self.file_tabs && n % step == 0,
+            (' ', None) => !self.file_tabs && n % 2 == 0,
+            _ => false,
+        };
+        fits.then(|| deeper.to_owned())
     }
 
     /// Further levels of the caller's indentation as the file writes them.
@@ -232,9 +336,30 @@ mod tests {
 
     #[test]
     fn a_line_indented_otherwise_than_its_others_tells_no_unit() {
-        // The second line typed two spaces short: four spaces for two, or for four?
-        let indent = learned(&[("    ", "    "), ("  ", "    ")]);
+        // The second line typed two spaces short: four spaces for two, or for four? Only
+        // where the level extended is written alike by both (and the file's step is
+        // known) are further levels taken as written.
+        let indent = learned(&[("  ", "      "), ("    ", "      ")]);
         assert_eq!(indent.apply("        x"), None);
+        let indent = learned(&[("  ", "    "), ("    ", "    "), ("", "")]);
+        assert_eq!(indent.apply("        x").unwrap(), "        x");
+        // Not a whole level of the file's (a step of four).
+        assert_eq!(indent.apply("      x"), None);
+        // A tab in a passage the file indents with spaces.
+        assert_eq!(indent.apply("    \tx"), None);
+    }
+
+    #[test]
+    fn a_unit_one_line_typed_off_tells_is_not_taken() {
+        // The second line six spaces for eight: two spaces are not a level of four here,
+        // as the lines at four show; a new level below a line at four is four more.
+        let indent = learned(&[("    ", "    "), ("      ", "        ")]);
+        assert_eq!(
+            indent
+                .apply_below("        x", Some(&("    ".to_owned(), "    ".to_owned())))
+                .unwrap(),
+            "        x"
+        );
     }
 
     #[test]

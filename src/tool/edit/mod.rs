@@ -156,23 +156,13 @@ fn edit_loaded(
         });
         (sha256_hex(loaded.bytes()), applied, None)
     };
-    // A session's read at another version: the edit may still land by region (§6).
-    let by_region = region::check(
+    let (version, by_region) = version_to_check(
         ctx,
-        location,
-        (loaded.bytes(), &base_sha256),
-        req.expected_sha256.as_deref(),
+        (location, loaded),
+        (&base_sha256, req.expected_sha256.as_deref()),
         applied.as_ref().ok().map(|(edited, _)| edited),
         insert.map(|insert| insert.after),
-    )
-    .transpose()?;
-    let mut version = Version::of(location, Some(&base_sha256))
-        .edited()
-        .expecting(req.expected_sha256.as_deref())
-        .replacing(&loaded.file);
-    if by_region.is_some() {
-        version.mutation = Mutation::EditByRegion;
-    }
+    )?;
     let checked = steps.check(&[version])?;
     let (edited, sha256) = applied?;
     let bytes = edited.len();
@@ -238,6 +228,34 @@ fn edit_loaded(
         syntax_errors,
     };
     Ok(result)
+}
+
+/// The version the edit is checked at: the session's whole-file rule, or — a session's
+/// read at another version — by region (§6), with what that found.
+fn version_to_check<'a>(
+    ctx: &Context,
+    (location, loaded): (&'a Location, &'a Loaded),
+    (base_sha256, expected): (&'a str, Option<&'a str>),
+    edited: Option<&Edited<'_>>,
+    insert_after: Option<u64>,
+) -> Outcome<(Version<'a>, Option<region::ByRegion>)> {
+    let by_region = region::check(
+        ctx,
+        location,
+        (loaded.bytes(), base_sha256),
+        expected,
+        edited,
+        insert_after,
+    )
+    .transpose()?;
+    let mut version = Version::of(location, Some(base_sha256))
+        .edited()
+        .expecting(expected)
+        .replacing(&loaded.file);
+    if by_region.is_some() {
+        version.mutation = Mutation::EditByRegion;
+    }
+    Ok((version, by_region))
 }
 
 /// The syntax gate on the edit: the file as loaded and the edited result.

@@ -68,8 +68,10 @@ fn a_rewritten_line_of_a_dedented_edit_takes_the_file_s_indentation() {
     }
 }
 
+/// A line remembered whole that the file continues on the next: the candidate takes
+/// both lines, and the change is carried onto the piece it was made in.
 #[test]
-fn an_insertion_beside_words_the_file_wrapped_onto_another_line_is_not_offered() {
+fn a_line_the_file_continues_is_one_passage_and_the_change_lands_on_its_piece() {
     let ws = TestWorkspace::new();
     let text = "fn main() {\n    let re =\n        Regex::new(r\"^\\d+$\").unwrap();\n    println!(\"{}\", re.is_match(\"42\"));\n}\n";
     ws.file("main.rs", text);
@@ -86,15 +88,44 @@ fn an_insertion_beside_words_the_file_wrapped_onto_another_line_is_not_offered()
             "message": "oldText is not in `main.rs`",
             "path": "main.rs",
             "candidates": [{
-                "startLine": 3,
+                "startLine": 2,
                 "endLine": 3,
-                "text": "        Regex::new(r\"^\\d+$\").unwrap();",
-                "similarity": 0.927,
-                "difference": "content"
+                "text": "    let re =\n        Regex::new(r\"^\\d+$\").unwrap();",
+                "newText": "    let re: Regex =\n        Regex::new(r\"^\\d+$\").unwrap();",
+                "similarity": 0.978,
+                "difference": "whitespace"
             }]
         },
-        "_hint": "Your change could not be carried onto the file's text without doubt: re-read line 3 of `main.rs` and write both oldText and newText again from it."
+        "_hint": "Retry with oldText = candidates[0].text and newText = candidates[0].newText: that newText is your change carried onto the file's text."
     }));
+    assert_eq!(ws.read_string("main.rs"), text);
+    // A change within the second piece lands there.
+    let run = ws.stitch(
+        "edit",
+        &json!({"path": "main.rs",
+                "oldText": "    let re = Regex::new(r\"^\\d+$\").unwrap();",
+                "newText": "    let re = Box::new(Regex::new(r\"^\\d+$\").unwrap());"}),
+    );
+    assert_eq!(
+        run.envelope["details"]["candidates"][0]["newText"],
+        "    let re =\n        Box::new(Regex::new(r\"^\\d+$\").unwrap());",
+        "{}",
+        run.stdout
+    );
+    // An insertion where the file cuts the line (between `=` and `Regex`) could belong
+    // to either line: it is not offered.
+    let run = ws.stitch(
+        "edit",
+        &json!({"path": "main.rs",
+                "oldText": "    let re = Regex::new(r\"^\\d+$\").unwrap();",
+                "newText": "    let re = /* checked */ Regex::new(r\"^\\d+$\").unwrap();"}),
+    );
+    let envelope = &run.envelope;
+    assert_eq!(envelope["error"], "NO_MATCH", "{envelope}");
+    assert!(
+        envelope["details"]["candidates"][0]["newText"].is_null(),
+        "{envelope}"
+    );
     assert_eq!(ws.read_string("main.rs"), text);
 }
 

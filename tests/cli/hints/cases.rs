@@ -29,6 +29,8 @@ pub struct Case {
     pub flags: Option<&'static [&'static str]>,
     pub args: fn() -> Value,
     pub session: bool,
+    /// Global options before the command (`--lock-timeout 0.2`), in every dialect.
+    pub global: &'static [&'static str],
     pub code: &'static str,
     /// The hint, done to the letter; `None` where it asks a person or a rewrite.
     pub follow: Option<fn(&Value, &Value) -> Step>,
@@ -36,7 +38,7 @@ pub struct Case {
     pub follow_succeeds: bool,
 }
 
-pub(super) const BASE: Case = Case {
+pub const BASE: Case = Case {
     name: "",
     command: "edit",
     tool: "edit_file",
@@ -44,6 +46,7 @@ pub(super) const BASE: Case = Case {
     flags: None,
     args: || json!({}),
     session: false,
+    global: &[],
     code: "",
     follow: None,
     follow_succeeds: true,

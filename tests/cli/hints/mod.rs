@@ -4,6 +4,7 @@
 //! dialect (`names`); and each hint followed to the letter, as an obedient model follows
 //! it, does not get the same refusal back.
 
+mod busy;
 mod cases;
 mod loops;
 mod names;
@@ -19,6 +20,7 @@ use reading::READING_CASES;
 /// Runs `case` by JSON on the command line (with its session, when it has one).
 fn by_json(ws: &TestWorkspace, case: &Case, args: &Value) -> Run {
     let mut cmd = ws.cmd();
+    cmd.args(case.global);
     if case.session {
         cmd.args(["--session", SESSION]);
     }
@@ -32,6 +34,7 @@ fn by_json(ws: &TestWorkspace, case: &Case, args: &Value) -> Run {
 fn by_flags(ws: &TestWorkspace, case: &Case) -> Option<Run> {
     let flags = case.flags?;
     let mut cmd = ws.cmd();
+    cmd.args(case.global);
     if case.session {
         cmd.args(["--session", SESSION]);
     }
@@ -41,16 +44,34 @@ fn by_flags(ws: &TestWorkspace, case: &Case) -> Option<Run> {
 
 /// Runs `case` over MCP, as a host calls the tool; the envelope.
 fn over_mcp(ws: &TestWorkspace, case: &Case) -> Value {
-    let args: &[&str] = if case.session {
+    let session: &[&str] = if case.session {
         &["--session", SESSION]
     } else {
         &["--no-session"]
     };
-    let mut server = McpServer::start(ws, args, &[]);
+    let args: Vec<&str> = case.global.iter().chain(session).copied().collect();
+    let mut server = McpServer::start(ws, &args, &[]);
     server.initialize("2025-06-18");
     let envelope = envelope_of(&server.call(case.tool, &(case.args)()));
     server.close(std::time::Duration::from_secs(5));
     envelope
+}
+
+/// Every row: the table's, and the refusals of a lock held by another.
+fn every_case() -> impl Iterator<Item = &'static Case> {
+    CASES.iter().chain(busy::CASES).chain(READING_CASES)
+}
+
+/// Every refusal code the contract lists has a row, so a code added without one fails.
+#[test]
+fn every_refusal_code_has_a_row_in_the_table() {
+    let covered: Vec<&str> = every_case().map(|case| case.code).collect();
+    let missing: Vec<&str> = stitch::refusal::Code::ALL
+        .iter()
+        .map(|code| code.as_str())
+        .filter(|code| !covered.contains(code))
+        .collect();
+    assert_eq!(missing, Vec::<&str>::new(), "refusal codes with no row");
 }
 
 /// A fresh workspace laid out for `case`.
@@ -73,7 +94,7 @@ fn assert_refused(case: &Case, dialect: &str, envelope: &Value) {
 /// the dialect of the call; by flags, by JSON and over MCP.
 #[test]
 fn every_hint_names_only_what_its_tool_takes_in_every_dialect() {
-    for case in CASES.iter().chain(READING_CASES) {
+    for case in every_case() {
         let ws = workspace(case);
         if let Some(run) = by_flags(&ws, case) {
             assert_refused(case, "flags", &run.envelope);
@@ -94,7 +115,7 @@ fn every_hint_names_only_what_its_tool_takes_in_every_dialect() {
 /// the same refusal back.
 #[test]
 fn a_hint_followed_to_the_letter_does_not_loop() {
-    for case in CASES.iter().chain(READING_CASES) {
+    for case in every_case() {
         let Some(follow) = case.follow else { continue };
         let ws = workspace(case);
         let args = (case.args)();
