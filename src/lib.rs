@@ -12,6 +12,7 @@ pub mod hint;
 mod input;
 mod lock;
 mod mcp;
+mod names;
 pub mod patch;
 mod pattern;
 mod platform;

@@ -1,7 +1,9 @@
 //! The source tree's shape, read from the files themselves: which module imports which
 //! (every `crate::`, `super::` and `self::` path outside comments, `use` lines and inline
 //! paths alike), checked against the layers `src/` is built in, and the size of every
-//! file. Where today's tree still breaks a rule, the breach is listed here exactly — a
+//! file. A module's own children, which it declares and names by bare paths, are part
+//! of it; the arrows counted are those between modules one or two levels deep, each
+//! named by `crate::`, `super::` or `self::`. Where today's tree still breaks a rule, the breach is listed here exactly — a
 //! breach that goes away must leave the list, and a new one fails — so the list only
 //! shrinks.
 
@@ -35,21 +37,16 @@ const LAYERS: &[&str] = &[
     "input",
     "refusal",
     "streams",
+    "names",
 ];
 
 /// Imports that still go up a layer, as `from -> to`: each must still exist.
-const UPWARD_TODAY: &[&str] = &["engine -> tool", "hint -> tool", "tool -> cli"];
+const UPWARD_TODAY: &[&str] = &["engine -> tool"];
 
 /// Circles among modules (a top-level module, or a module one level below it), each as
 /// its members sorted and joined by spaces: each must still exist exactly so.
 const CIRCLES_TODAY: &[&str] = &[
-    "cli engine engine::commit engine::journal engine::payload engine::pipeline \
-     engine::session_check engine::target engine::undo hint tool tool::apply tool::approve \
-     tool::args tool::delete tool::edit tool::glob tool::history tool::limits tool::list \
-     tool::move_file tool::near tool::output tool::read tool::refuse tool::registry \
-     tool::schema tool::search tool::show tool::textfile tool::undo tool::walked tool::write",
-    "mcp::calls mcp::methods",
-    "patch::apply patch::place",
+    "engine::journal tool tool::near tool::refuse",
     "workspace::atomic workspace::state",
 ];
 

@@ -11,6 +11,8 @@ pub mod flags;
 mod parser;
 mod stdin;
 pub mod trust;
+#[cfg(test)]
+mod wiring;
 
 pub use call::{call, dialect, settings};
 pub use parser::command_for;

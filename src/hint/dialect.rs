@@ -14,12 +14,12 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    /// How a hint names the tool `tool` (its wire name, from the registry): `edit_file`,
+    /// How a hint names the tool `tool` (its wire name, from `crate::names`): `edit_file`,
     /// or its command, `stitch edit`.
     #[must_use]
     pub fn tool(self, tool: &str) -> String {
-        match (self, crate::tool::registry::find(tool)) {
-            (Dialect::Flags, Some(spec)) => format!("stitch {}", spec.command),
+        match (self, crate::names::command(tool)) {
+            (Dialect::Flags, Some(command)) => format!("stitch {command}"),
             _ => tool.to_owned(),
         }
     }

@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 
+use crate::names;
 use crate::refusal::{key, Code, Refusal};
-use crate::tool::registry::names;
 
 mod dialect;
 

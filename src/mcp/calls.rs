@@ -16,9 +16,9 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::inflight::{Unstarted, MAX_CALLS};
-use super::revision::Era;
+use super::revision::{self, Era};
 use super::rpc::{self, Fault, INVALID_PARAMS};
-use super::{methods, Server};
+use super::Server;
 use crate::hint::Dialect;
 use crate::refusal::{Code, Failure, Outcome, Refusal};
 use crate::tool::registry::{ToolSpec, TOOLS};
@@ -83,7 +83,7 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &mut Value, era: Era) -> 
             let outcome = Err(Failure::Refused(busy));
             server
                 .out
-                .send(&rpc::result(id, methods::decorate(result(&outcome), era)));
+                .send(&rpc::result(id, revision::decorate(result(&outcome), era)));
             return Ok(());
         }
     };
@@ -101,7 +101,7 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &mut Value, era: Era) -> 
                 if !cancel.is_cancelled() {
                     server
                         .out
-                        .send(&rpc::result(&id, methods::decorate(result(&outcome), era)));
+                        .send(&rpc::result(&id, revision::decorate(result(&outcome), era)));
                 }
                 server.in_flight.finish(&id);
             }

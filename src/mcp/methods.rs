@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 
-use super::revision::{self, Era};
+use super::revision::{self, decorate, server_info, Era};
 use super::rpc::{Fault, INVALID_PARAMS, METHOD_NOT_FOUND};
 use super::{calls, Server};
 use crate::tool::registry::TOOLS;
@@ -107,24 +107,4 @@ fn tools_list(era: Era) -> Value {
         Era::Legacy => json!({"tools": tools}),
         Era::Modern => json!({"tools": tools, "ttlMs": TTL_MS, "cacheScope": "public"}),
     }
-}
-
-/// A result in the shape `era` gives results: the modern revision adds `resultType` and
-/// names the server in `_meta`.
-pub fn decorate(mut result: Value, era: Era) -> Value {
-    if era == Era::Modern {
-        if let Some(map) = result.as_object_mut() {
-            map.insert("resultType".into(), "complete".into());
-            map.insert(
-                "_meta".into(),
-                json!({(revision::SERVER_INFO_KEY): server_info()}),
-            );
-        }
-    }
-    result
-}
-
-/// The server's name and version.
-pub fn server_info() -> Value {
-    json!({"name": "stitch", "title": "stitch", "version": env!("CARGO_PKG_VERSION")})
 }

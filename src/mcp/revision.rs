@@ -67,6 +67,23 @@ pub fn of_request(params: &Value) -> Result<Era, Fault> {
     }
 }
 
+/// A result in the shape `era` gives results: the modern revision adds `resultType` and
+/// names the server in `_meta`.
+pub fn decorate(mut result: Value, era: Era) -> Value {
+    if era == Era::Modern {
+        if let Some(map) = result.as_object_mut() {
+            map.insert("resultType".into(), "complete".into());
+            map.insert("_meta".into(), json!({(SERVER_INFO_KEY): server_info()}));
+        }
+    }
+    result
+}
+
+/// The server's name and version.
+pub fn server_info() -> Value {
+    json!({"name": "stitch", "title": "stitch", "version": env!("CARGO_PKG_VERSION")})
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -9,6 +9,7 @@
 
 mod apply;
 mod codex;
+mod lines;
 mod place;
 mod search_replace;
 mod unified;

@@ -6,7 +6,7 @@
 //! stated line (the earlier of two as near), the only match after a Codex chunk's anchor,
 //! the only match anywhere of a SEARCH block.
 
-use super::apply::Line;
+use super::lines::Line;
 use super::{Hunk, HunkFailure, Placement};
 
 /// Hunks a file may have before its lines are indexed: fewer are each looked for by a
@@ -253,7 +253,7 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::super::apply::lines;
+    use super::super::lines::lines;
     use super::super::{Hunk, HunkFailure, Placement};
     use super::{place, Index};
 

@@ -34,7 +34,7 @@ pub struct DeleteRequest {
 }
 
 impl Request for DeleteRequest {
-    const TOOL: &'static str = super::registry::names::DELETE_FILE;
+    const TOOL: &'static str = crate::names::DELETE_FILE;
     const DESCRIPTION: &'static str = "Delete a file of the workspace; a symbolic link is deleted itself, never its target (as rm does). The change is journaled: undo_change with the returned id brings the file back, bytes and mode. A directory left empty is removed. Returns path, previousSha256, applied, id. Refusals: NOT_FOUND (details.nearNames lists the closest existing paths); NOT_A_FILE (a directory or special file); STALE_VERSION (the file changed since you read it: re-read it, then retry); NOT_OBSERVED (in a session, the file was never read: read it, then retry); DENIED (policy, .git/ or .stitch/: leave it alone); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); INVALID_CONFIG (the workspace owner must fix it); BUSY (retry).";
     const FIELDS: &'static [&'static str] = &["path", "expectedSha256", "dryRun"];
 }

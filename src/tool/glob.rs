@@ -39,7 +39,7 @@ fn dot() -> String {
 }
 
 impl Request for GlobRequest {
-    const TOOL: &'static str = super::registry::names::GLOB;
+    const TOOL: &'static str = crate::names::GLOB;
     const DESCRIPTION: &'static str = "Find files whose path below path matches a glob: `*` matches within one directory, `**` across directories (`**/*.rs`, `src/*.toml`). Returns matches (workspace-relative file paths in byte order), truncated, scannedFiles and skippedNonUtf8 (names that are not UTF-8, never shown) and skippedUnreadable (entries the walk could not read). Ignored and hidden files are skipped unless includeIgnored. Refusals: INVALID_PATTERN (the glob does not compile: fix it); OUTSIDE_ROOT (the pattern or path leaves the workspace); NOT_FOUND; NOT_A_DIRECTORY; INVALID_ARGUMENT; DENIED.";
     const FIELDS: &'static [&'static str] = &["pattern", "path", "includeIgnored", "limit"];
 }

@@ -30,7 +30,7 @@ const DEFAULT_LIMIT: u64 = 20;
 const MAX_LIMIT: u64 = 10_000;
 
 impl Request for HistoryRequest {
-    const TOOL: &'static str = super::registry::names::LIST_CHANGES;
+    const TOOL: &'static str = crate::names::LIST_CHANGES;
     const DESCRIPTION: &'static str = "List the changes stitch made in this workspace (writes, edits, deletes, moves, undos), newest first, from its journal: any process's, any session's. Returns changes: [{id, time, tool, session, undoes, undone, files: [{path, from, before, after, unfinished, added, removed}]}] (before/after are sha256 digests, null for absent; added/removed: the lines the change added and removed; unfinished: a change its process left midway was finished later, but this file had been changed in between and was left as it was), truncated, and foreign (entries that stitch did not write under this user's key: never listed or undone). Pass an id to show_change to see a change's diff, or to undo_change to take it back. Refusals: INVALID_ARGUMENT (fix the named field); INVALID_PATH, OUTSIDE_ROOT (fix the path); INVALID_CONFIG (the workspace owner must fix stitch's state).";
     const FIELDS: &'static [&'static str] = &["path", "limit", "session"];
 }

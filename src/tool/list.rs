@@ -33,7 +33,7 @@ fn dot() -> String {
 }
 
 impl Request for ListRequest {
-    const TOOL: &'static str = super::registry::names::LIST_DIRECTORY;
+    const TOOL: &'static str = crate::names::LIST_DIRECTORY;
     const DESCRIPTION: &'static str = "List a directory of the workspace: entries {path, kind (file, directory, symlink, other), bytes} sorted by path, skipping .gitignore/.ignore'd and hidden entries unless includeIgnored (skipped counts them, and skippedNonUtf8 the names that are not UTF-8, which are never shown, and skippedUnreadable the entries the walk could not read). A directory reached through several symlinks is walked once, under its own path; the links are listed as symlinks. depth descends into subdirectories. truncated says the limit cut the list (hint says how to narrow). Refusals: NOT_FOUND (use details.nearNames); NOT_A_DIRECTORY (it is a file: use read_file); OUTSIDE_ROOT; INVALID_PATH; INVALID_ARGUMENT (depth or limit out of range); DENIED.";
     const FIELDS: &'static [&'static str] = &["path", "depth", "includeIgnored", "limit"];
 }

@@ -12,6 +12,7 @@ pub(crate) mod approve;
 pub mod args;
 mod config_check;
 mod delete;
+mod derived;
 mod edit;
 mod glob;
 mod history;

@@ -42,7 +42,7 @@ pub struct MoveRequest {
 }
 
 impl Request for MoveRequest {
-    const TOOL: &'static str = super::registry::names::MOVE_FILE;
+    const TOOL: &'static str = crate::names::MOVE_FILE;
     const DESCRIPTION: &'static str = "Move or rename a file of the workspace (from → to), content and mode unchanged (a symbolic link is moved itself, as mv does), creating missing parent directories of the destination (named in createdDirectories); a directory left empty is removed. A file at the destination is replaced only with overwrite: true. The change is journaled: undo_change with the returned id moves it back. Returns from, path, sha256, createdDirectories, applied, id. Refusals: NOT_FOUND (the source does not exist: details.nearNames); NOT_A_FILE (a directory or special file); ALREADY_EXISTS (the destination exists: pass overwrite: true, or pick another path); STALE_VERSION (a file changed since you read it: re-read it, then retry); NOT_OBSERVED (in a session, a file was never read: read it, then retry); NOT_A_DIRECTORY (a parent component is a file); DENIED (policy, .git/ or .stitch/ at either end); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); INVALID_CONFIG (the workspace owner must fix it); BUSY (retry).";
     const FIELDS: &'static [&'static str] =
         &["from", "to", "overwrite", "expectedSha256", "dryRun"];

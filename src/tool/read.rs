@@ -37,7 +37,7 @@ pub struct ReadRequest {
 }
 
 impl Request for ReadRequest {
-    const TOOL: &'static str = super::registry::names::READ_FILE;
+    const TOOL: &'static str = crate::names::READ_FILE;
     const DESCRIPTION: &'static str = "Read a text file of the workspace, paged by lines. Returns content (exact bytes of the lines, line endings included, without a leading BOM), sha256 of the whole file (pass it as expectedSha256 to edit_file or write_file to guard against concurrent changes), totalLines, startLine, endLine, truncated and nextOffset (call again with offset: nextOffset to read on), lineEnding and bom. Refusals: NOT_FOUND (details.nearNames lists the closest existing paths: use one, or list_directory the parent); NOT_A_FILE (it is a directory or special file: use list_directory); NOT_TEXT (binary or invalid UTF-8: it cannot be read as text); TOO_LARGE (over the size limit); INVALID_ARGUMENT (fix the named field; offset past the end carries totalLines); INVALID_PATH (use details.suggestion); OUTSIDE_ROOT (use a path inside the workspace); NOT_A_DIRECTORY (a parent component is a file); DENIED (the workspace policy forbids it: leave it alone); INVALID_CONFIG (the workspace owner must fix .stitch/config.json); BUSY (retry).";
     const FIELDS: &'static [&'static str] = &["path", "offset", "limit", "maxBytes", "lineNumbers"];
 }

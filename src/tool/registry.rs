@@ -7,27 +7,10 @@ use serde_json::Value;
 use super::args::Request;
 use super::output::Output;
 use super::{
-    apply, delete, edit, glob, history, list, move_file, read, schema, search, show, undo, write,
+    apply, delete, derived, edit, glob, history, list, move_file, read, search, show, undo, write,
     Context,
 };
 use crate::refusal::{Code, Outcome};
-
-/// The tools' wire names, in schemas, envelopes, hooks, the journal and hints: spelled here
-/// and nowhere else.
-pub mod names {
-    pub const READ_FILE: &str = "read_file";
-    pub const WRITE_FILE: &str = "write_file";
-    pub const EDIT_FILE: &str = "edit_file";
-    pub const LIST_DIRECTORY: &str = "list_directory";
-    pub const GLOB: &str = "glob";
-    pub const SEARCH_FILES: &str = "search_files";
-    pub const DELETE_FILE: &str = "delete_file";
-    pub const MOVE_FILE: &str = "move_file";
-    pub const LIST_CHANGES: &str = "list_changes";
-    pub const UNDO_CHANGE: &str = "undo_change";
-    pub const APPLY_PATCH: &str = "apply_patch";
-    pub const SHOW_CHANGE: &str = "show_change";
-}
 
 /// What a host may assume of a tool before calling it (MCP's tool annotations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,8 +236,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: read::ReadRequest::DESCRIPTION,
-        schema: schema::of::<read::ReadRequest>,
-        output: schema::of_output::<read::ReadResult>,
+        schema: derived::of::<read::ReadRequest>,
+        output: derived::of_output::<read::ReadResult>,
         refusals: READ_REFUSALS,
         run: |ctx, arguments| read::run(ctx, arguments).map(Output::Read),
     },
@@ -271,8 +254,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: true,
         stdin_only_when_asked: false,
         description: write::WriteRequest::DESCRIPTION,
-        schema: schema::of::<write::WriteRequest>,
-        output: schema::of_output::<write::WriteResult>,
+        schema: derived::of::<write::WriteRequest>,
+        output: derived::of_output::<write::WriteResult>,
         refusals: WRITE_REFUSALS,
         run: |ctx, arguments| write::run(ctx, arguments).map(Output::Write),
     },
@@ -289,8 +272,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: true,
         stdin_only_when_asked: false,
         description: edit::EditRequest::DESCRIPTION,
-        schema: schema::of::<edit::EditRequest>,
-        output: schema::of_output::<edit::EditResult>,
+        schema: derived::of::<edit::EditRequest>,
+        output: derived::of_output::<edit::EditResult>,
         refusals: EDIT_REFUSALS,
         run: |ctx, arguments| edit::run(ctx, arguments).map(Output::Edit),
     },
@@ -302,8 +285,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: true,
         description: list::ListRequest::DESCRIPTION,
-        schema: schema::of::<list::ListRequest>,
-        output: schema::of_output::<list::ListResult>,
+        schema: derived::of::<list::ListRequest>,
+        output: derived::of_output::<list::ListResult>,
         refusals: LIST_REFUSALS,
         run: |ctx, arguments| list::run(ctx, arguments).map(Output::List),
     },
@@ -315,8 +298,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: glob::GlobRequest::DESCRIPTION,
-        schema: schema::of::<glob::GlobRequest>,
-        output: schema::of_output::<glob::GlobResult>,
+        schema: derived::of::<glob::GlobRequest>,
+        output: derived::of_output::<glob::GlobResult>,
         refusals: GLOB_REFUSALS,
         run: |ctx, arguments| glob::run(ctx, arguments).map(Output::Glob),
     },
@@ -328,8 +311,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: search::SearchRequest::DESCRIPTION,
-        schema: schema::of::<search::SearchRequest>,
-        output: schema::of_output::<search::SearchResult>,
+        schema: derived::of::<search::SearchRequest>,
+        output: derived::of_output::<search::SearchResult>,
         refusals: SEARCH_REFUSALS,
         run: |ctx, arguments| search::run(ctx, arguments).map(Output::Search),
     },
@@ -341,8 +324,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: true,
         stdin_only_when_asked: false,
         description: apply::ApplyRequest::DESCRIPTION,
-        schema: schema::of::<apply::ApplyRequest>,
-        output: schema::of_output::<apply::ApplyResult>,
+        schema: derived::of::<apply::ApplyRequest>,
+        output: derived::of_output::<apply::ApplyResult>,
         refusals: APPLY_REFUSALS,
         run: |ctx, arguments| apply::run(ctx, arguments).map(Output::Apply),
     },
@@ -354,8 +337,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: delete::DeleteRequest::DESCRIPTION,
-        schema: schema::of::<delete::DeleteRequest>,
-        output: schema::of_output::<delete::DeleteResult>,
+        schema: derived::of::<delete::DeleteRequest>,
+        output: derived::of_output::<delete::DeleteResult>,
         refusals: DELETE_REFUSALS,
         run: |ctx, arguments| delete::run(ctx, arguments).map(Output::Delete),
     },
@@ -367,8 +350,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: move_file::MoveRequest::DESCRIPTION,
-        schema: schema::of::<move_file::MoveRequest>,
-        output: schema::of_output::<move_file::MoveResult>,
+        schema: derived::of::<move_file::MoveRequest>,
+        output: derived::of_output::<move_file::MoveResult>,
         refusals: MOVE_REFUSALS,
         run: |ctx, arguments| move_file::run(ctx, arguments).map(Output::Move),
     },
@@ -380,8 +363,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: true,
         description: history::HistoryRequest::DESCRIPTION,
-        schema: schema::of::<history::HistoryRequest>,
-        output: schema::of_output::<history::HistoryResult>,
+        schema: derived::of::<history::HistoryRequest>,
+        output: derived::of_output::<history::HistoryResult>,
         refusals: HISTORY_REFUSALS,
         run: |ctx, arguments| history::run(ctx, arguments).map(Output::History),
     },
@@ -393,8 +376,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: false,
         description: show::ShowRequest::DESCRIPTION,
-        schema: schema::of::<show::ShowRequest>,
-        output: schema::of_output::<show::ShowResult>,
+        schema: derived::of::<show::ShowRequest>,
+        output: derived::of_output::<show::ShowResult>,
         refusals: SHOW_REFUSALS,
         run: |ctx, arguments| show::run(ctx, arguments).map(Output::Show),
     },
@@ -406,8 +389,8 @@ pub const TOOLS: &[ToolSpec] = &[
         carries_content: false,
         stdin_only_when_asked: true,
         description: undo::UndoRequest::DESCRIPTION,
-        schema: schema::of::<undo::UndoRequest>,
-        output: schema::of_output::<undo::UndoResult>,
+        schema: derived::of::<undo::UndoRequest>,
+        output: derived::of_output::<undo::UndoResult>,
         refusals: UNDO_REFUSALS,
         run: |ctx, arguments| undo::run(ctx, arguments).map(Output::Undo),
     },
@@ -430,7 +413,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{find, names, TOOLS};
+    use super::TOOLS;
     use crate::refusal::Code;
 
     /// Each tool's list of refusals is in the contract's order, once each, and holds
@@ -455,36 +438,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Each entry is reachable by both its names, has a subcommand on the command line,
-    /// and a schema whose properties are the fields its request parses.
-    #[test]
-    fn every_tool_is_wired_everywhere() {
-        let command = crate::cli::command();
-        for tool in TOOLS {
-            assert_eq!(find(tool.name).map(|t| t.command), Some(tool.command));
-            assert_eq!(find(tool.command).map(|t| t.name), Some(tool.name));
-            assert!(
-                command.find_subcommand(tool.command).is_some(),
-                "{} has no subcommand",
-                tool.command
-            );
-            let schema = (tool.schema)();
-            assert!(schema["properties"].is_object(), "{}", tool.name);
-            assert_eq!((tool.output)()["type"], "object", "{}", tool.name);
-            assert!(!tool.title.is_empty() && !tool.description.is_empty());
-            assert!(
-                !(tool.annotations.read_only && tool.annotations.destructive),
-                "{}",
-                tool.name
-            );
-        }
-        let all: Vec<&str> = names().collect();
-        assert!(all.contains(&"read") && all.contains(&"search_files"));
-        let mut unique = all.clone();
-        unique.sort_unstable();
-        unique.dedup();
-        assert_eq!(unique.len(), all.len(), "no name twice: {all:?}");
     }
 }

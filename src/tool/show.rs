@@ -31,7 +31,7 @@ pub struct ShowRequest {
 }
 
 impl Request for ShowRequest {
-    const TOOL: &'static str = super::registry::names::SHOW_CHANGE;
+    const TOOL: &'static str = crate::names::SHOW_CHANGE;
     const DESCRIPTION: &'static str = "Show one change stitch made in this workspace (a write, edit, apply, delete, move or undo), by the id its result or list_changes gave: the change as list_changes lists it, and per file its operation (create, edit, delete or move) and a unified diff of what it did, from the versions the journal keeps. Returns id, time, tool, session, undoes, undone, files: [{path, from, before, after, added, removed, operation, diff, diffTruncated, diffUnavailable}] (diffUnavailable says why a file has no diff: a version no longer kept, not text, or denied by the policy). Changes nothing. Refusals: NOT_FOUND (no change with that id, or the journal is off: call list_changes); INVALID_ARGUMENT (fix the named field); INVALID_CONFIG (the workspace owner must fix stitch's state).";
     const FIELDS: &'static [&'static str] = &["id"];
 }

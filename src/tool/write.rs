@@ -37,7 +37,7 @@ pub struct WriteRequest {
 }
 
 impl Request for WriteRequest {
-    const TOOL: &'static str = super::registry::names::WRITE_FILE;
+    const TOOL: &'static str = crate::names::WRITE_FILE;
     const DESCRIPTION: &'static str = "Create a file with the given content, creating missing parent directories (named in createdDirectories), atomically. An existing file is replaced only with overwrite: true or a matching expectedSha256 (or, in a session, when this session read its current version). Returns path, sha256, bytes, created, createdDirectories, applied, id (the journal entry, for show_change and undo_change), previousSha256; content equal to the file's leaves it untouched and says unchanged: true with applied: false. Refusals: ALREADY_EXISTS (read the file, then pass overwrite: true or its sha256 as expectedSha256, or change it with edit_file); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, the file was never read: read the file, then retry); NOT_A_FILE (the path is a directory); NOT_A_DIRECTORY (a parent component is a file: pick another path); TOO_LARGE (split the content); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); DENIED (policy, .git/ or .stitch/: leave it alone, or satisfy details.reason); BUSY (retry).";
     const FIELDS: &'static [&'static str] =
         &["path", "content", "overwrite", "expectedSha256", "dryRun"];

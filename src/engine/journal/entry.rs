@@ -339,7 +339,7 @@ mod tests {
         Entry {
             id: "00000000000000000001".into(),
             time: "2026-01-01T00:00:00Z".into(),
-            tool: crate::tool::registry::names::EDIT_FILE.into(),
+            tool: crate::names::EDIT_FILE.into(),
             session: None,
             undoes: None,
             files: vec![FileRecord {

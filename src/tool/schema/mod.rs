@@ -5,11 +5,9 @@
 
 mod hosts;
 
-use schemars::generate::SchemaSettings;
-use schemars::JsonSchema;
 use serde_json::{json, Value};
 
-use super::args::Request;
+use super::derived::parameters;
 use super::registry::{self, ToolSpec, TOOLS};
 
 /// The shapes `stitch schema` can print.
@@ -48,41 +46,6 @@ impl Format {
             .find(|(n, _)| *n == name)
             .map(|(_, format)| *format)
     }
-}
-
-/// The JSON Schema (draft 2020-12, subschemas inlined) of a request type: what it
-/// accepts.
-#[must_use]
-pub fn of<R: Request + JsonSchema>() -> Value {
-    SchemaSettings::draft2020_12()
-        .with(|s| s.inline_subschemas = true)
-        .into_generator()
-        .into_root_schema_for::<R>()
-        .to_value()
-}
-
-/// The JSON Schema of a result type as it serializes: what a success's `data` holds.
-#[must_use]
-pub fn of_output<T: JsonSchema>() -> Value {
-    parameters(
-        &SchemaSettings::draft2020_12()
-            .for_serialize()
-            .with(|s| s.inline_subschemas = true)
-            .into_generator()
-            .into_root_schema_for::<T>()
-            .to_value(),
-    )
-}
-
-/// The schema as a tool's parameters: no `$schema` or `title`, which function-calling
-/// APIs do not want.
-fn parameters(schema: &Value) -> Value {
-    let mut schema = schema.clone();
-    if let Some(map) = schema.as_object_mut() {
-        map.remove("$schema");
-        map.remove("title");
-    }
-    schema
 }
 
 /// One tool's definition in `format`.

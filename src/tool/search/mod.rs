@@ -70,7 +70,7 @@ fn dot() -> String {
 }
 
 impl Request for SearchRequest {
-    const TOOL: &'static str = super::registry::names::SEARCH_FILES;
+    const TOOL: &'static str = crate::names::SEARCH_FILES;
     const DESCRIPTION: &'static str = "Search file contents for literal text (or a regex with regex: true), like ripgrep: returns matches {path, line, text, before, after} in (path, line) order (text is a window around the match, with textTruncated, for lines over 1000 bytes), truncated, scannedFiles, skippedBinary, skippedLarge and skippedNonUtf8 (names that are not UTF-8, never shown) and skippedUnreadable (entries the walk could not read). mode: path matches workspace-relative paths instead. include narrows to a glob; context adds lines around each match. Refusals: INVALID_PATTERN (the regex does not compile; look-around and backreferences are not supported because regexes run in linear time: rewrite, or search literally); INVALID_ARGUMENT (empty query, context over 10, limit out of range); NOT_FOUND; OUTSIDE_ROOT; DENIED.";
     const FIELDS: &'static [&'static str] = &[
         "query",

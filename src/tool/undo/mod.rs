@@ -40,7 +40,7 @@ pub struct UndoRequest {
 }
 
 impl Request for UndoRequest {
-    const TOOL: &'static str = super::super::registry::names::UNDO_CHANGE;
+    const TOOL: &'static str = crate::names::UNDO_CHANGE;
     const DESCRIPTION: &'static str = "Take back a change stitch made (a write, edit, delete, move or undo) from its journal: every file it touched is restored to its version before, all or nothing, and the undo is journaled itself (undo an undo to redo). Without id, the newest change not yet undone (of this session when there is one); repeated calls walk back in time. A file changed since in other lines is merged, as git revert does (merged: true). redo: true takes back the newest undo. Returns id (the undo's own entry), undid, files: [{path, from, sha256, diff, merged}], applied. Refusals: STALE_VERSION (later work overlaps the change's lines, or a file cannot be merged: details.paths names each with conflicts and changedBy, and nothing was changed — undo those later changes first, or leave it); NOT_FOUND (nothing to undo, or no such id: call list_changes); DENIED (policy, .git/ or .stitch/); INVALID_CONFIG (a kept version is missing or damaged, or stitch's state is unusable); INVALID_ARGUMENT (fix the named field); BUSY (retry).";
     const FIELDS: &'static [&'static str] = &["id", "dryRun", "redo"];
 }
