@@ -1,7 +1,7 @@
 //! The last steps every mutation runs, once its checks have passed and the authorize hook
 //! approved, with its new contents staged: the journal entry written, the new contents and
 //! the entry synced, the change published, the directories synced, the entry committed,
-//! the directories the change left empty removed ([`vacate`]), and the session's ledger
+//! the directories the change left empty removed (`Workspace::vacate`), and the session's ledger
 //! told what each file is now — one function, [`commit`], for every tool. A failure
 //! before anything is published changes nothing and leaves no entry; past the commit
 //! point, a change of several files is finished by the next call.
@@ -143,7 +143,7 @@ pub(super) fn commit<'w>(
                 journal::keep_results(ctx, &change.results);
             }
             let id = pending.and_then(|p| p.commit(ctx));
-            vacate(ctx, versions.iter().flat_map(vacated));
+            ctx.ws.vacate(versions.iter().flat_map(vacated));
             record(ctx, versions);
             Ok(id)
         }
@@ -185,15 +185,6 @@ fn vacated(
 ) -> impl Iterator<Item = &str> {
     let removed = after.is_none().then_some(path.as_str());
     removed.into_iter().chain(from.as_deref())
-}
-
-/// Removes the directories each of `paths` left empty, as `git apply` does (§12): for
-/// every change a commit publishes, and for every change a recovery finishes or drops.
-/// A directory that holds anything (a file put back at the path, another's) stays.
-pub fn vacate<'p>(ctx: &Context, paths: impl IntoIterator<Item = &'p str>) {
-    for path in paths {
-        ctx.ws.remove_emptied_parents(path);
-    }
 }
 
 /// Tells the session's ledger what each file is now.

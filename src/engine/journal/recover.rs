@@ -237,7 +237,7 @@ fn finish(ctx: &Context, keyed: Option<&Keyed>, name: &str, mut entry: Entry) {
         drop_entry(ctx, name, &kept);
         // The directories made for the files it would have created go too.
         let created = entry.files.iter().filter(|f| f.before.is_none());
-        crate::engine::commit::vacate(ctx, created.map(|f| f.path.as_str()));
+        ctx.ws.vacate(created.map(|f| f.path.as_str()));
         return;
     }
     let mut dirty = Dirty::default();
@@ -302,7 +302,7 @@ fn finish(ctx: &Context, keyed: Option<&Keyed>, name: &str, mut entry: Entry) {
     // Best effort: what cannot be synced now is at least published.
     let _ = dirty.sync();
     remove_new_versions(ctx, &entry);
-    crate::engine::commit::vacate(ctx, vacated.iter().map(String::as_str));
+    ctx.ws.vacate(vacated.iter().map(String::as_str));
     match keyed {
         // Only recorded, not journaled: it goes, its change finished.
         _ if entry.record_only => ctx.ws.journal_remove(Shelf::Pending, name),
