@@ -232,6 +232,7 @@ fn summary_shorts(word: &str) -> bool {
 /// clap's human message (with its "did you mean", naming flags) on stderr, and, in JSON
 /// format, the envelope on stdout; in text format nothing on stdout.
 fn usage_error(error: clap::Error, text: bool) -> u8 {
+    let (error, meant) = by_meaning(error);
     match error.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             envelope::emit_plain(error.render().to_string().trim_end());
@@ -267,6 +268,11 @@ fn usage_error(error: clap::Error, text: bool) -> u8 {
             {
                 refusal = refusal.with("argument", arg.as_str());
             }
+            if let Some((command, usage)) = meant {
+                refusal = refusal
+                    .with(key::DID_YOU_MEAN, command)
+                    .with(key::USAGE, usage);
+            }
             if error.kind() == ErrorKind::MissingSubcommand
                 || error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
             {
@@ -285,6 +291,32 @@ fn usage_error(error: clap::Error, text: bool) -> u8 {
             )
         }
     }
+}
+
+/// An unknown subcommand that is another tool's word for one of stitch's (`rm`, `mv`,
+/// `cat`) is answered by meaning, not by clap's guess from the spelling (`rename` is not
+/// `read`): the tip names the command and how it is called, and the command is returned
+/// for the envelope.
+fn by_meaning(mut error: clap::Error) -> (clap::Error, Option<(&'static str, &'static str)>) {
+    use clap::error::{ContextKind, ContextValue};
+    if error.kind() != ErrorKind::InvalidSubcommand {
+        return (error, None);
+    }
+    let meant = match error.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(word)) => cli::aliases::by_meaning(word),
+        _ => None,
+    };
+    if let Some((command, usage)) = meant {
+        error.remove(ContextKind::SuggestedSubcommand);
+        error.insert(
+            ContextKind::Suggested,
+            ContextValue::StyledStrs(vec![format!(
+                "stitch's command for that is '{command}': {usage}"
+            )
+            .into()]),
+        );
+    }
+    (error, meant)
 }
 
 /// `error` without clap's tip to pass a value that begins with `-` after `--`: every

@@ -220,6 +220,8 @@ pub mod key {
     pub const CANDIDATES: &str = "candidates";
     /// The 0-based change of an apply_patch a refusal is about.
     pub const CHANGE_INDEX: &str = "changeIndex";
+    /// The command an unknown subcommand means (`move` for `rename`).
+    pub const DID_YOU_MEAN: &str = "didYouMean";
     pub const EDIT_INDEX: &str = "editIndex";
     pub const FIELD: &str = "field";
     /// The flag that carried a field's value, where it is not the field's own flag
@@ -227,6 +229,10 @@ pub mod key {
     pub const FLAG: &str = "flag";
     pub const INSIDE_TARGET: &str = "insideTarget";
     pub const LINES: &str = "lines";
+    /// How many more distinct lines an `AMBIGUOUS_MATCH` matched than it lists.
+    pub const MORE_LINES: &str = "moreLines";
+    /// How many times a snippet matched.
+    pub const OCCURRENCES: &str = "occurrences";
     /// The lines of today's text where a file moved on since the caller's `oldText` was
     /// read (it quotes an earlier version): `{startLine, endLine}`.
     pub const MOVED_ON: &str = "movedOn";
@@ -246,6 +252,8 @@ pub mod key {
     pub const RULE: &str = "rule";
     pub const SUGGESTION: &str = "suggestion";
     pub const SYMLINK: &str = "symlink";
+    /// How the command a refusal points at is called (`stitch move FROM TO`).
+    pub const USAGE: &str = "usage";
     pub const SHA256: &str = "sha256";
     /// The `reason` of a `BUSY` for a file another program changed while it was read.
     pub const CHANGED_WHILE_READ: &str = "changed while read";

@@ -90,7 +90,7 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
     let ctx = tool::open(&settings(cli, dialect(cli, flags_given)))?;
     let limit = tool::arguments_limit(tool, &ctx.limits);
     let arguments = if json_flag {
-        stdin::read(limit)?
+        stdin::asked(limit)?
     } else if flags_given {
         super::flags::to_json(&cli.command, ctx.limits.max_file_bytes)?
     } else if tool.stdin_only_when_asked || crate::input::stdin_is_terminal() {

@@ -5,6 +5,7 @@
 //! ([`flags`]), so both go through one parser and one set of checks. [`call()`] is the
 //! front end: the only code that turns clap's types into a call of the tool layer.
 
+pub mod aliases;
 mod call;
 mod deferred;
 pub mod flags;

@@ -24,6 +24,21 @@ pub const NOTICE: &str = "stitch: no arguments were given, so stitch is waiting 
      arguments on stdin (taken as none after 2 s of silence); to avoid the wait, pass the \
      arguments as flags, pass --json to wait for stdin on purpose, or redirect </dev/null";
 
+/// The line on stderr when `--json` reads stdin from a terminal, where nothing else would
+/// say why the command waits.
+pub const TERMINAL_NOTICE: &str = "stitch: --json reads the arguments as one JSON object \
+     from stdin, which is this terminal: type or paste it, then press Ctrl-D (or pass the \
+     arguments as flags)";
+
+/// The arguments `--json` asks for: stdin's JSON object, waited on as long as it takes.
+/// At a terminal a line on stderr says first what the wait is for.
+pub fn asked(limit: u64) -> Outcome<Value> {
+    if crate::input::stdin_is_terminal() {
+        crate::envelope::stderr_line(TERMINAL_NOTICE);
+    }
+    read(limit)
+}
+
 /// The arguments of a call that gave none on the command line while stdin is not a
 /// terminal: stdin's JSON object if anything arrives there, else none.
 pub fn unasked(limit: u64) -> Outcome<Value> {

@@ -40,7 +40,10 @@ pub const EXIT_INTERNAL: u8 = 3;
 pub fn render(outcome: &Outcome<Output>, dialect: Dialect) -> (Value, u8) {
     match outcome {
         Ok(data) => match serde_json::to_value(data) {
-            Ok(data) => (json!({"ok": true, "data": data}), EXIT_OK),
+            Ok(data) => match crate::hint::landed_hint(&data, dialect) {
+                Some(hint) => (json!({"ok": true, "data": data, "_hint": hint}), EXIT_OK),
+                None => (json!({"ok": true, "data": data}), EXIT_OK),
+            },
             Err(e) => render(
                 &Err(Failure::Internal(
                     anyhow::Error::new(e).context("serializing a result"),
@@ -102,7 +105,17 @@ fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
 pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> u8 {
     if let (Ok(data), Style::Json { pretty }) = (outcome, style) {
         // A result is written straight from its fields, as `render` would order them,
-        // without a `Value` built (and its strings copied) on the way.
+        // without a `Value` built (and its strings copied) on the way — unless it has a
+        // hint to carry.
+        if data.landed_by_region() {
+            let (envelope, status) = render(outcome, dialect);
+            write_stdout(&if pretty {
+                serde_json::to_string_pretty(&envelope).unwrap_or_default()
+            } else {
+                serde_json::to_string(&envelope).unwrap_or_default()
+            });
+            return status;
+        }
         let success = Success { ok: true, data };
         let text = if pretty {
             serde_json::to_string_pretty(&success)

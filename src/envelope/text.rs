@@ -6,6 +6,7 @@
 //! and find do). Results are rendered from their types: each
 //! tool's result has its own shape.
 
+mod config;
 mod journal;
 mod refusal;
 
@@ -51,6 +52,12 @@ const RED: &str = "\x1b[31m";
 const GREEN: &str = "\x1b[32m";
 const CYAN: &str = "\x1b[36m";
 const MAGENTA: &str = "\x1b[35m";
+/// A match within a line, as rg shows it.
+const BOLD_RED: &str = "\x1b[1;31m";
+/// A directory, as ls (`di=01;34`) and fd show it.
+const BOLD_BLUE: &str = "\x1b[1;34m";
+/// A symbolic link, as ls (`ln=01;36`) and fd show it.
+const BOLD_CYAN: &str = "\x1b[1;36m";
 const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
@@ -193,6 +200,10 @@ pub fn emit(
     for line in footer {
         stderr_line(&line);
     }
+    // A success's hint (a change that landed by region) follows, as a note.
+    if let Some(hint) = envelope["_hint"].as_str() {
+        stderr_line(&format!("note: {hint}"));
+    }
     match output {
         Output::Search(s) if s.matches.is_empty() => EXIT_REFUSED,
         _ => status,
@@ -234,14 +245,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
         }
         Output::List(l) => {
             for entry in &l.entries {
-                // A kind mark for people; with --null, the exact name for programs.
-                let mark = match entry.kind {
-                    _ if layout.null => "",
-                    "directory" => "/",
-                    "symlink" => "@",
-                    _ => "",
-                };
-                let _ = write!(out, "{}{mark}{end}", q.name(&entry.path));
+                listed(&mut out, &entry.path, entry.kind, layout, q);
             }
             l.truncated
                 .then_some((l.entries.len(), ("entry", "entries")))
@@ -295,7 +299,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
             None
         }
         Output::Config(report) => {
-            config_report(&mut out, report, q);
+            config::report(&mut out, report, q);
             None
         }
     };
@@ -307,18 +311,6 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
         ));
     }
     (out, footer)
-}
-
-/// `config check`'s report, as pretty JSON: at a terminal with what the serializer
-/// leaves raw escaped.
-fn config_report(out: &mut String, report: &Value, q: quote::Quote) {
-    let json = serde_json::to_string_pretty(report).unwrap_or_default();
-    if q.terminal {
-        out.push_str(&crate::streams::json_for_terminal(&json));
-    } else {
-        out.push_str(&json);
-    }
-    out.push('\n');
 }
 
 /// A search's matches summed up: each path with a match once (`-l`), with its count of
@@ -381,7 +373,12 @@ fn search_lines(out: &mut String, m: &Match, null: bool, q: quote::Quote, color:
         let n = line - (before.len() - i) as u64;
         let _ = writeln!(out, "{path}{near}{}-{}", number(n), q.text(text));
     }
-    let _ = writeln!(out, "{path}{hit}{}:{}", number(line), q.text(text));
+    let text = if color {
+        highlighted(text, &m.spans, q)
+    } else {
+        q.text(text).into_owned()
+    };
+    let _ = writeln!(out, "{path}{hit}{}:{text}", number(line));
     for (i, text) in m.after.as_deref().unwrap_or_default().iter().enumerate() {
         let _ = writeln!(
             out,
@@ -389,5 +386,42 @@ fn search_lines(out: &mut String, m: &Match, null: bool, q: quote::Quote, color:
             number(line + 1 + i as u64),
             q.text(text)
         );
+    }
+}
+
+/// A matching line with each match in bold red, as rg shows it; each piece quoted on its
+/// own, so the escapes of a control character never split a colour.
+fn highlighted(text: &str, spans: &[(usize, usize)], q: quote::Quote) -> String {
+    let mut shown = String::with_capacity(text.len() + spans.len() * 12);
+    let mut at = 0;
+    for &(start, end) in spans {
+        if start < at || end > text.len() {
+            continue;
+        }
+        shown.push_str(&q.text(&text[at..start]));
+        let _ = write!(shown, "{BOLD_RED}{}{RESET}", q.text(&text[start..end]));
+        at = end;
+    }
+    shown.push_str(&q.text(&text[at..]));
+    shown
+}
+
+/// One entry of a `list`: its name, a kind mark for people (`/`, `@`) coloured as ls and
+/// fd colour directories and links; with `--null`, the exact name for programs.
+fn listed(out: &mut String, path: &str, kind: &str, layout: Layout, q: quote::Quote) {
+    let name = q.name(path);
+    if layout.null {
+        let _ = write!(out, "{name}\0");
+        return;
+    }
+    let (mark, colour) = match kind {
+        "directory" => ("/", BOLD_BLUE),
+        "symlink" => ("@", BOLD_CYAN),
+        _ => ("", ""),
+    };
+    if layout.color && !colour.is_empty() {
+        let _ = writeln!(out, "{colour}{name}{RESET}{mark}");
+    } else {
+        let _ = writeln!(out, "{name}{mark}");
     }
 }

@@ -9,9 +9,12 @@ use serde_json::Value;
 use crate::names;
 use crate::refusal::{key, Code, Refusal};
 
+pub mod codes;
 mod dialect;
+mod landed;
 
 pub use dialect::{cut, flag, Dialect, Narrow};
+pub use landed::landed_hint;
 
 /// The remedy for `STALE_VERSION`, quoted verbatim by the docs.
 pub const REREAD: &str = "Re-read the file, then retry";
@@ -20,6 +23,10 @@ pub const READ_FIRST: &str = "Read the file, then retry";
 /// `details.reason` of JSON arguments whose string holds a raw newline, tab or other
 /// control character.
 pub const RAW_CONTROL: &str = "rawControlCharacter";
+
+/// Up to this many matches, an `AMBIGUOUS_MATCH` hint offers replacing them all as an
+/// equal way out; past it, the hint leads with lengthening the snippet.
+const AMBIGUOUS_HANDFUL: u64 = 5;
 
 fn text<'a>(refusal: &'a Refusal, key: &str) -> Option<&'a str> {
     refusal.detail(key).and_then(Value::as_str)
@@ -94,11 +101,20 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
         Code::AmbiguousMatch if refusal.detail(HUNK_INDEX).is_some() => {
             "Add context lines to the hunk (in a Codex patch, or an `@@ ANCHOR` line before it) until its old side matches once.".into()
         }
-        Code::AmbiguousMatch => format!(
-            "Add surrounding lines to {} until it matches once, or pass {}.",
-            d.name("oldText"),
-            d.switch("replaceAll")
-        ),
+        // Past a handful of matches, replacing them all is rarely what was meant: the
+        // hint leads with the longer snippet and names the count replaceAll would change.
+        Code::AmbiguousMatch => match refusal.detail(key::OCCURRENCES).and_then(Value::as_u64) {
+            Some(count) if count > AMBIGUOUS_HANDFUL => format!(
+                "{} matches {count} times, so it is too short to place: add surrounding lines to it until it matches once ({} would change all {count}).",
+                d.name("oldText"),
+                d.switch("replaceAll")
+            ),
+            _ => format!(
+                "Add surrounding lines to {} until it matches once, or pass {}.",
+                d.name("oldText"),
+                d.switch("replaceAll")
+            ),
+        },
         Code::MatchCountMismatch => format!(
             "Check the count: re-read the file, then set {} to the number of matches you intend.",
             d.name("expectedReplacements")
@@ -571,7 +587,12 @@ fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
                 _ => d.name(field),
             }
         ),
-        None => "Fix the arguments and call again.".into(),
+        None => match (text(refusal, key::DID_YOU_MEAN), text(refusal, key::USAGE)) {
+            (Some(command), Some(usage)) => format!(
+                "stitch's command for that is `{command}`: call `{usage}` (`stitch --help` lists every command)."
+            ),
+            _ => "Fix the arguments and call again.".into(),
+        },
     }
 }
 

@@ -13,12 +13,14 @@ mod anchor;
 mod applied;
 mod budget;
 mod build;
+mod by_region;
 mod changes;
 mod mode;
 mod not_applied;
 mod op;
 mod refusals;
 mod summary;
+mod tree;
 
 use std::collections::BTreeMap;
 
@@ -134,6 +136,15 @@ pub struct Changed {
     /// The file's mode as the change set it (`100755` or `100644`), when it set it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<&'static str>,
+    /// In a session, the file had moved on since the session read it, in other lines
+    /// than the change's: it landed by region. Re-read before changes that depend on the
+    /// lines in `foreignChanges`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stale_read: bool,
+    /// The lines another program changed since the session's read (the file's numbering
+    /// before this change).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub foreign_changes: Vec<super::edit::region::Lines>,
     pub diff: String,
 }
 
@@ -263,22 +274,35 @@ fn apply(
     // The session's rules for every file the change touches: an existing one must have
     // been read at its version, a new one must not have appeared since it was seen
     // absent; and a file the caller may not write is not replaced behind its back.
+    // A file that moved on since the session read it may still take its hunks where
+    // their lines are unchanged since (by region, §6).
     let mut versions = Vec::new();
+    let mut landed = BTreeMap::new();
     for location in located.values() {
         let slot = built.tree.get(&location.real);
         let after = slot.map_or(&Held::Absent, |slot| &slot.held);
         match originals.get(&location.real) {
-            Some(original) if !build::unchanged(original, slot) => versions
-                .push(Version::of(location, Some(&original.sha256)).replacing(&original.file)),
+            Some(original) if !build::unchanged(original, slot) => {
+                let version =
+                    Version::of(location, Some(&original.sha256)).replacing(&original.file);
+                match by_region::check(ctx, &built, location, original).transpose()? {
+                    Some(by) => {
+                        landed.insert(location.real.clone(), (location.shown.clone(), by));
+                        versions.push(by_region::version(version));
+                    }
+                    None => versions.push(version),
+                }
+            }
             None if *after != Held::Absent => versions.push(Version::of(location, None)),
             _ => {}
         }
     }
     let checked = steps.check(&versions)?;
-    let (changed, records) = summary::summary(&built, located, &originals);
+    let (mut changed, records) = summary::summary(&built, located, &originals);
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
     let Some(approved) = checked.authorize(first, &payload(ctx, &changed, req))? else {
+        by_region::report(ctx, (&built, &landed), &mut changed, false);
         return Ok(ApplyResult {
             dialect: dialect.as_str(),
             applied: false,
@@ -289,6 +313,7 @@ fn apply(
         });
     };
     let id = publish(ctx, approved, located, &originals, &records, &built.tree)?;
+    by_region::report(ctx, (&built, &landed), &mut changed, true);
     Ok(ApplyResult {
         dialect: dialect.as_str(),
         applied: true,

@@ -37,3 +37,16 @@ pub enum Output {
     /// `stitch config check`'s report.
     Config(Value),
 }
+
+impl Output {
+    /// Whether a file of this result landed by region (§6): its envelope then carries a
+    /// hint to read the lines another program changed.
+    #[must_use]
+    pub fn landed_by_region(&self) -> bool {
+        match self {
+            Output::Edit(edit) => edit.stale_read,
+            Output::Apply(apply) => apply.changes.iter().any(|c| c.stale_read),
+            _ => false,
+        }
+    }
+}

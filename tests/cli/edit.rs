@@ -306,7 +306,7 @@ fn edits_are_all_or_nothing_and_name_the_failing_one() {
         "details": {
             "message": "oldText appears 2 times in `a.txt`, so the edit is ambiguous",
             "editIndex": 2,
-            "lines": [3, 3],
+            "lines": [3],
             "occurrences": 2,
             "path": "a.txt"
         },

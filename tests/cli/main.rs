@@ -11,6 +11,8 @@ mod support;
 
 // One JSON line for every call, usage errors included.
 mod envelope;
+// The documents: relative links and anchors resolve, each says who it is for.
+mod docs;
 // How a command line is taken: stdin read for JSON only when no tool argument was given,
 // and never waited on in silence; global options; values that begin with `-`.
 mod invocation;

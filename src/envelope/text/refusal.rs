@@ -44,7 +44,14 @@ fn facts(out: &mut String, details: &Value, dialect: Dialect) {
     }
     let lines = joined(list(details, key::LINES));
     if !lines.is_empty() {
-        let _ = writeln!(out, "matched at lines: {lines}");
+        match details.get(key::MORE_LINES).and_then(Value::as_u64) {
+            Some(more) => {
+                let _ = writeln!(out, "matched at lines: {lines} (and {more} more lines)");
+            }
+            None => {
+                let _ = writeln!(out, "matched at lines: {lines}");
+            }
+        }
     }
     let near = joined(list(details, key::NEAR_NAMES));
     if !near.is_empty() {

@@ -3,15 +3,14 @@
 //! as the earlier changes left it — so a move and then an edit of the new path is one
 //! change of one file. Nothing here writes: a refusal names the change (`changeIndex`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::digest::sha256_hex;
 use crate::patch::{self, HunkFailure};
 use crate::refusal::{key, Code, Refusal};
-use crate::workspace::{Location, OpenFile};
+use crate::workspace::Location;
 
 use super::super::edit;
-use super::super::textfile::NotText;
 use super::super::{args::invalid, refuse, Context};
 use super::budget::Budget;
 use super::mode::executable_mode;
@@ -20,96 +19,7 @@ use super::refusals::{already_exists, hunk_refusal, not_whole};
 use super::HunkPlaced;
 use crate::engine::{session_check, stale};
 
-/// A file as the change finds it on disk: its text, or — a file that is not text — only
-/// its digest, which is all a delete needs.
-pub struct Original {
-    pub file: OpenFile,
-    pub body: Body,
-    pub sha256: String,
-}
-
-/// What an original file holds.
-pub enum Body {
-    Text(String),
-    Opaque(NotText),
-}
-
-impl Original {
-    #[must_use]
-    pub fn text(&self) -> Option<&str> {
-        match &self.body {
-            Body::Text(text) => Some(text),
-            Body::Opaque(_) => None,
-        }
-    }
-
-    /// The bytes in memory, when they are (a file that is not text is kept from disk).
-    #[must_use]
-    pub fn bytes(&self) -> Option<&[u8]> {
-        self.text().map(str::as_bytes)
-    }
-}
-
-/// What a path holds as the changes go.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Held {
-    Absent,
-    Text(String),
-    /// The original file, not text, untouched.
-    Opaque,
-}
-
-/// A path's content as the changes go, the original file it descends from by moves
-/// (`origin`), so that a file moved and edited is recorded as one move, and the
-/// executable bit a change gave it, when one did.
-#[derive(Debug, Clone)]
-pub struct Slot {
-    pub held: Held,
-    pub origin: Option<String>,
-    pub executable: Option<bool>,
-}
-
-/// The permission bits the file published at `real` starts from: those of the file it
-/// replaces there, else those of the original it was moved from; `None` for a new file.
-#[must_use]
-pub fn base_mode(real: &str, slot: &Slot, originals: &BTreeMap<String, Original>) -> Option<u32> {
-    originals
-        .get(real)
-        .or_else(|| slot.origin.as_ref().and_then(|o| originals.get(o)))
-        .map(|o| o.file.mode)
-}
-
-/// Every path the change names (real), and what it holds.
-pub type Tree = BTreeMap<String, Slot>;
-
-/// The tree the changes leave, and what each change did.
-pub struct Built {
-    pub tree: Tree,
-    pub steps: Vec<Step>,
-}
-
-/// One change as built: its operation, its path (real), its source (real, for a move),
-/// where its hunks landed, and its file's content before (at its source) and after.
-pub struct Step {
-    pub operation: &'static str,
-    pub real: String,
-    pub from: Option<String>,
-    pub landed: Landed,
-    pub base_sha256: Option<String>,
-    pub before: Option<String>,
-    pub after: Option<String>,
-    /// The executable bit the change gave the file, when it changed it.
-    pub executable: Option<bool>,
-}
-
-/// Where an update's hunks landed: each hunk's line, for the result, and the lines it
-/// replaced in the text before and after (`None` for a change that is not a patch's
-/// update), so that its diff is made from them alone.
-#[derive(Debug, Default)]
-pub struct Landed {
-    pub placed: Vec<HunkPlaced>,
-    pub spans: Option<patch::Spans>,
-}
+pub use super::tree::{base_mode, Body, Built, Held, Landed, Original, Slot, Step, Tree};
 
 /// The change being built.
 struct State<'a> {
@@ -119,6 +29,7 @@ struct State<'a> {
     originals: &'a BTreeMap<String, Original>,
     tree: Tree,
     steps: Vec<Step>,
+    guarded: BTreeSet<String>,
 }
 
 /// Builds every new content in memory, each change against the tree the earlier ones left.
@@ -153,6 +64,7 @@ pub fn build(
         originals,
         tree,
         steps: Vec::new(),
+        guarded: BTreeSet::new(),
     };
     for (index, change) in changes.iter().enumerate() {
         budget.check()?;
@@ -168,6 +80,7 @@ pub fn build(
     Ok(Built {
         tree: state.tree,
         steps: state.steps,
+        guarded: state.guarded,
     })
 }
 
@@ -263,6 +176,12 @@ impl State<'_> {
 
     fn apply(&mut self, change: &Change) -> Result<(), Refusal> {
         let expected = change.expected_sha256.as_deref();
+        if expected.is_some() {
+            for path in change.paths() {
+                let real = self.location(path).real.clone();
+                self.guarded.insert(real);
+            }
+        }
         match &change.op {
             Op::Write {
                 path,
@@ -287,7 +206,11 @@ impl State<'_> {
                 let edited = edit::apply::apply(&shown, &text, items, *multi, None)?;
                 let new = String::from_utf8(edited.parts().concat())
                     .expect("an edit of text with text is text");
-                self.edited(&real, text, new, Landed::default(), None);
+                let landed = Landed {
+                    region: Some(vec![edit::region::edit_span(&edited)]),
+                    ..Landed::default()
+                };
+                self.edited(&real, text, new, landed, None);
                 Ok(())
             }
             Op::Move {
@@ -414,6 +337,7 @@ impl State<'_> {
                     recounted: p.recounted,
                 })
                 .collect(),
+            region: applied.spans.clone(),
             spans: applied.spans,
         };
         if let Some(to) = move_to {

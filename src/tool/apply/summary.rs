@@ -104,6 +104,8 @@ pub fn summary(
                 })
                 .collect(),
             mode: executable.map(|x| if x { "100755" } else { "100644" }),
+            stale_read: false,
+            foreign_changes: Vec::new(),
             diff: diff.text,
         });
     }

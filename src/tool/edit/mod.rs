@@ -3,7 +3,7 @@
 pub(super) mod apply;
 mod earlier;
 mod large;
-mod region;
+pub(super) mod region;
 pub(super) mod request;
 pub(super) mod snippet;
 

@@ -3,6 +3,8 @@
 //! since — mapped through the lines another program inserted, removed or changed
 //! elsewhere — and is refused naming the changed lines when it is not.
 
+use std::ops::Range;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -148,4 +150,80 @@ fn stale(
         refusal = refusal.with("session", session.id());
     }
     refusal
+}
+
+/// The same rule for a change placed as hunks (an apply's update of the file, or its
+/// edit item): `spans` holds each hunk's lines, 0-based, in the file as it is now and in
+/// the result. The change lands by region when every line of every hunk's old side — and,
+/// for a hunk that only inserts, the lines either side of where it goes — is one the
+/// session saw, unchanged since; the lines another program changed are then mapped
+/// through every hunk into the result's numbering.
+pub fn check_spans(
+    ctx: &Context,
+    location: &Location,
+    (text, now_sha): (&[u8], &str),
+    spans: &[(Range<usize>, Range<usize>)],
+) -> Option<Result<ByRegion, Refusal>> {
+    if text.len() as u64 > MAX_REGION_BYTES {
+        return None;
+    }
+    let (seen_sha, unseen) = session_check::seen_lines(ctx, &location.real)?;
+    if seen_sha == now_sha && unseen.is_empty() {
+        return None;
+    }
+    let seen = seen_digests(ctx, &seen_sha)?;
+    let same = unchanged(&seen, &unseen, &digests(text));
+    let foreign: Vec<Lines> = changed_runs(&same)
+        .into_iter()
+        .map(|(start_line, end_line)| Lines {
+            start_line,
+            end_line,
+        })
+        .collect();
+    let seen_line = |line: usize| line > same.len() || same[line - 1];
+    let landed = spans.iter().all(|(old, _)| {
+        if old.is_empty() {
+            // Between lines `old.start` and `old.start + 1` (1-based).
+            (old.start.max(1)..=old.start + 1).all(seen_line)
+        } else {
+            (old.start + 1..=old.end).all(|line| same.get(line - 1).copied().unwrap_or(false))
+        }
+    });
+    Some(if landed {
+        let shift = |line: usize| shifted(spans, line);
+        let unseen_after = foreign
+            .iter()
+            .map(|run| (shift(run.start_line), shift(run.end_line)))
+            .collect();
+        Ok(ByRegion {
+            foreign,
+            unseen_after,
+        })
+    } else {
+        Err(stale(ctx, location, (&seen_sha, now_sha), &foreign))
+    })
+}
+
+/// Line `line` (1-based, outside every hunk) of the file as it is now, in the result's
+/// numbering: moved by the lines each hunk before it added or removed.
+fn shifted(spans: &[(Range<usize>, Range<usize>)], line: usize) -> usize {
+    let before = spans.iter().filter(|(old, _)| old.end < line);
+    let (added, removed) = before.fold((0, 0), |(a, r), (old, new)| (a + new.len(), r + old.len()));
+    (line + added).saturating_sub(removed).max(1)
+}
+
+/// The lines an edit replaced, as one hunk's span (0-based, in the file before and in the
+/// result), for [`check_spans`].
+pub fn edit_span(edited: &Edited<'_>) -> (Range<usize>, Range<usize>) {
+    let (first, last) = span_lines(edited);
+    let bytes = edited.original.as_bytes();
+    let old = &bytes[edited.head..bytes.len() - edited.tail];
+    let newlines = |b: &[u8]| memchr::memchr_iter(b'\n', b).count();
+    let (added, removed) = (newlines(edited.middle.as_bytes()), newlines(old));
+    let old_lines = (first - 1)..last;
+    let new_len = (old_lines.len() + added).saturating_sub(removed);
+    (
+        old_lines.clone(),
+        old_lines.start..old_lines.start + new_len,
+    )
 }

@@ -181,21 +181,34 @@ pub fn already_applied(text: &str, item: &EditItem) -> bool {
     applied::looks_applied(text, &item.old_text, &item.new_text)
 }
 
+/// How many distinct lines an `AMBIGUOUS_MATCH` lists; past them, `moreLines` counts the
+/// rest. A snippet that matches that often is too short to place, and its hint leads with
+/// lengthening it (SPEC §4: each line once; past a handful, lengthen the snippet).
+pub const AMBIGUOUS_LINES_SHOWN: usize = 10;
+
 /// `AMBIGUOUS_MATCH`: more than one occurrence and no instruction to replace them all.
+/// `lines` are the start lines of the occurrences, in order: each line is listed once,
+/// and at most [`AMBIGUOUS_LINES_SHOWN`] of them.
 #[cold]
 pub fn ambiguous(
     shown: &str,
     count: usize,
-    lines: Vec<usize>,
+    mut lines: Vec<usize>,
     edit_index: Option<usize>,
 ) -> Refusal {
-    let refusal = Refusal::new(
+    lines.dedup();
+    let more = lines.len().saturating_sub(AMBIGUOUS_LINES_SHOWN);
+    lines.truncate(AMBIGUOUS_LINES_SHOWN);
+    let mut refusal = Refusal::new(
         Code::AmbiguousMatch,
         format!("oldText appears {count} times in `{shown}`, so the edit is ambiguous"),
     )
     .with(key::PATH, shown)
-    .with("occurrences", count)
+    .with(key::OCCURRENCES, count)
     .with(key::LINES, lines);
+    if more > 0 {
+        refusal = refusal.with(key::MORE_LINES, more);
+    }
     with_index(refusal, edit_index)
 }
 

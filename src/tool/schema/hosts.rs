@@ -9,6 +9,8 @@
 //! * every optional property is nullable that way, and every object says
 //!   `additionalProperties: false`;
 //! * a `oneOf` of constants (a Rust enum) becomes one `enum`;
+//! * for Anthropic, no `type` beside an `enum` or `const` of plain values, as its SDK's
+//!   strict transform prints them;
 //! * keywords the host does not take are dropped: `format` and `default` for both (the
 //!   descriptions state the defaults), and `minimum` for Anthropic, whose strict transform
 //!   would otherwise fold it into the description.
@@ -30,7 +32,32 @@ pub fn anthropic(mut schema: Value) -> Value {
             require_all: false,
         },
     );
+    literals_without_type(&mut schema);
     schema
+}
+
+/// Drops the `type` beside an `enum` or `const` of plain values, as the Anthropic SDK's
+/// `transform_schema` does (the values say it all): the printed schema is then exactly
+/// what the SDK would send, and the transform leaves it unchanged.
+fn literals_without_type(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            let plain = |v: &Value| !v.is_object() && !v.is_array();
+            let literal = map
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|values| !values.is_empty() && values.iter().all(plain))
+                || map.get("const").is_some_and(plain);
+            if literal {
+                map.remove("type");
+            }
+            for value in map.values_mut() {
+                literals_without_type(value);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(literals_without_type),
+        _ => {}
+    }
 }
 
 /// OpenAI's strict function `parameters` (Chat Completions and Responses alike).
@@ -237,14 +264,19 @@ mod tests {
                     "limit": {"description": "L",
                               "anyOf": [{"type": "integer"}, {"type": "null"}]},
                     "dryRun": {"anyOf": [{"type": "boolean"}, {"type": "null"}]},
-                    "mode": {"anyOf": [{"type": "string", "enum": ["a", "b"]},
-                                       {"type": "null"}]},
+                    // No `type` beside the enum, as the SDK's transform writes it.
+                    "mode": {"anyOf": [{"enum": ["a", "b"]}, {"type": "null"}]},
                 },
                 "required": ["path"],
                 "additionalProperties": false,
             })
         );
         let strict = openai(schema);
+        // OpenAI's strict mode keeps the `type` beside an enum.
+        assert_eq!(
+            strict["properties"]["mode"]["anyOf"][0],
+            json!({"type": "string", "enum": ["a", "b"]})
+        );
         assert_eq!(
             strict["required"],
             json!(["path", "limit", "dryRun", "mode"])

@@ -18,6 +18,9 @@ pub struct Hit {
     pub cut: bool,
     pub before: Vec<String>,
     pub after: Vec<String>,
+    /// Where the query matches in `text`: byte ranges on character boundaries, left to
+    /// right, for the text form to highlight as rg does.
+    pub spans: Vec<(usize, usize)>,
 }
 
 /// The most memory a compiled regex may take: a larger one is `INVALID_PATTERN`.
@@ -186,6 +189,21 @@ fn match_text(matcher: &RegexMatcher, line: &[u8]) -> (String, bool) {
     (String::from_utf8_lossy(&line[from..to]).into_owned(), true)
 }
 
+/// Where `matcher` matches in `text`, as byte ranges on character boundaries (empty
+/// matches left out: there is nothing to highlight).
+fn spans(matcher: &RegexMatcher, text: &str) -> Vec<(usize, usize)> {
+    use grep_matcher::Matcher;
+    let mut spans = Vec::new();
+    let _ = matcher.find_iter(text.as_bytes(), |m| {
+        if m.start() < m.end() && text.is_char_boundary(m.start()) && text.is_char_boundary(m.end())
+        {
+            spans.push((m.start(), m.end()));
+        }
+        true
+    });
+    spans
+}
+
 impl Sink for Collect<'_> {
     type Error = std::io::Error;
 
@@ -195,12 +213,14 @@ impl Sink for Collect<'_> {
             return Ok(false);
         }
         let (text, cut) = match_text(self.matcher, mat.bytes());
+        let spans = spans(self.matcher, &text);
         self.hits.push(Hit {
             line: mat.line_number().unwrap_or(0),
             text,
             cut,
             before: Vec::new(),
             after: Vec::new(),
+            spans,
         });
         self.starts
             .push(usize::try_from(mat.absolute_byte_offset()).unwrap_or(usize::MAX));

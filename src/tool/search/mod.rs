@@ -311,6 +311,10 @@ pub struct Match {
     /// The file's number of matching lines, for `-c`, which prints no JSON.
     #[serde(skip)]
     pub count: Option<u64>,
+    /// Where the query matches in `text` (byte ranges), for the text form to highlight;
+    /// not part of the JSON result.
+    #[serde(skip)]
+    pub spans: Vec<(usize, usize)>,
 }
 
 /// Files a content search passed over, by why.
@@ -481,5 +485,10 @@ fn render(shown: &str, hit: &Hit, path_mode: bool, with_context: bool) -> Match 
         },
         after: if path_mode { None } else { context(&hit.after) },
         count: None,
+        spans: if path_mode {
+            Vec::new()
+        } else {
+            hit.spans.clone()
+        },
     }
 }

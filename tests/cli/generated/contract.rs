@@ -7,132 +7,7 @@ use stitch::refusal::Code;
 
 use super::roff::Roff;
 
-/// What a refusal code means and what to do about it.
-pub(super) struct CodeDoc {
-    pub(super) when: &'static str,
-    /// The remedy, in substance (`None` where no action of the caller helps).
-    remedy: Option<String>,
-}
-
-/// The doc of every code. The match is exhaustive: a new code does not compile until it
-/// is documented here.
-// One arm per code: a table, long because the contract is.
-#[allow(clippy::too_many_lines)]
-pub(super) fn code_doc(code: Code) -> CodeDoc {
-    let (when, remedy): (&str, Option<&str>) = match code {
-        Code::InvalidArgument => (
-            "Malformed JSON; a missing, unknown or mistyped field (`details` list the allowed \
-             fields); an empty `oldText`, or `oldText` equal to `newText`; `edits` together \
-             with `oldText`; an offset past the end; flags mixed with JSON on stdin; a root \
-             that does not exist or is not a directory (field `root`); a usage error.",
-            Some("Fix the named field and call again."),
-        ),
-        Code::InvalidPath => (
-            "An empty path, a NUL byte, a backslash (`details` carry the `/` spelling), a path \
-             over 4096 bytes, a file path with a trailing `/`, or more than 40 levels of \
-             symlinks.",
-            Some("Use the suggested spelling."),
-        ),
-        Code::InvalidPattern => (
-            "A glob or regex that does not compile, or a regex construct that cannot run in \
-             linear time (look-around, backreferences); `details`: `pattern`, `reason`.",
-            Some("Fix the pattern, or search literally."),
-        ),
-        Code::OutsideRoot => (
-            "The path leads outside the root, lexically or through a symlink. A symlink with \
-             an absolute target counts as leaving, even when it points inside.",
-            Some("Use a path inside the workspace (the hint names the inside spelling of a link's target)."),
-        ),
-        Code::NotFound => (
-            "The named file or directory does not exist; `details.nearNames` holds up to 5 \
-             existing paths, closest first.",
-            Some("Use the nearest name, or list the parent directory."),
-        ),
-        Code::NotAFile => (
-            "A directory, FIFO, socket or device where a regular file is needed.",
-            Some("List it instead."),
-        ),
-        Code::NotADirectory => (
-            "A file where a directory is needed, including a parent component of a path to \
-             write.",
-            Some("Pick another path."),
-        ),
-        Code::AlreadyExists => (
-            "`write` onto an existing file without `--overwrite`, a matching \
-             `--expected-sha256` or, in a session, a read of its current version.",
-            Some("Read it and pass `--overwrite` (`overwrite: true`), or change it with `edit`."),
-        ),
-        Code::NotText => (
-            "Invalid UTF-8 or binary content; `details`: `bytes`, `reason`.",
-            None,
-        ),
-        Code::TooLarge => (
-            "Over a size limit; `details`: `bytes`, `limit`.",
-            Some("Read with `--offset` and `--limit`, or split the work into smaller files."),
-        ),
-        Code::NoMatch => (
-            "`oldText` is not in the file; `details.candidates` holds up to 3 closest \
-             passages, and `alreadyApplied` is set when `newText` is there and `oldText` is \
-             not.",
-            Some("Copy the candidate's text exactly as `oldText` and retry."),
-        ),
-        Code::AmbiguousMatch => (
-            "`oldText` matches more than once and neither `replaceAll` nor a matching \
-             `expectedReplacements` was given; `details`: `occurrences`, `lines`.",
-            Some("Add surrounding lines to `oldText` until it matches once, or pass `--replace-all`."),
-        ),
-        Code::MatchCountMismatch => (
-            "`expectedReplacements` differs from the number of matches.",
-            Some("Check the count."),
-        ),
-        Code::StaleVersion => (
-            "The file is not the version the caller last saw: an `expectedSha256` mismatch, a \
-             file that changed, vanished or appeared since the session saw it; `details`: \
-             `expectedSha256`, and `actualSha256` when the file exists.",
-            None,
-        ),
-        Code::NotObserved => (
-            "With a session: changing an existing file this session has not read.",
-            None,
-        ),
-        Code::Denied => (
-            "The policy or a protected place refuses it; `details.rule` is `reserved` \
-             (anything under `.stitch/`), `git` (writes under `.git/`), `deny`, `readOnly` or \
-             `authorize`.",
-            None,
-        ),
-        Code::InvalidConfig => (
-            "`.stitch/config.json` exists but is malformed; every tool refuses to run \
-             (`details`: `path`, `field`, `reason`).",
-            Some("The workspace owner must fix it; `stitch config check` shows the problem."),
-        ),
-        Code::InvalidPatch => (
-            "An `apply_patch` patch that does not parse (`details`: `dialect`, `patchLine`, \
-             `line`, `expected`).",
-            Some("Fix that line of the patch."),
-        ),
-        Code::Busy => (
-            "Another process held the lock longer than `--lock-timeout` (`details.retryable`: \
-             true).",
-            Some("Retry in a moment."),
-        ),
-    };
-    let remedy = match code {
-        Code::StaleVersion => Some(format!("{REREAD}.")),
-        Code::NotObserved => Some(format!("{READ_FIRST}.")),
-        Code::Denied => Some("None, or what the authorize command's reason asks.".to_owned()),
-        _ => remedy.map(str::to_owned),
-    };
-    CodeDoc { when, remedy }
-}
-
-pub(super) fn exit_status(code: Code) -> u8 {
-    if code.is_invocation_error() {
-        2
-    } else {
-        1
-    }
-}
+pub(super) use stitch::hint::codes::{doc as code_doc, exit_status};
 
 /// `CODE, CODE and CODE` in bold.
 fn code_list(codes: impl Iterator<Item = Code>) -> String {
@@ -178,7 +53,8 @@ fn tool_arguments(r: &mut Roff) {
              argument was given (not for `--json`, not for `--from -`), and nothing arrives \
              within 200 ms, stitch says on stderr that it is waiting for JSON arguments and \
              how to avoid it; after 2 s of silence in all, stdin is taken as empty (no \
-             arguments). `--json` and `--from -` wait for their input as long as it takes. \
+             arguments). `--json` and `--from -` wait for their input as long as it takes; at a \
+             terminal, `--json` first says on stderr that it reads one JSON object there. \
              Global options (`--root`, `--session`, `--lock-timeout`, `--format`, \
              `--pretty`) are not tool arguments.",
         )
@@ -251,13 +127,10 @@ fn refusal_codes(r: &mut Roff) {
             &[doc.when, &remedy],
         );
     }
+    let (when, remedy) = stitch::hint::codes::INTERNAL;
     r.item(
         "`INTERNAL_SERVER_ERROR` (exit status 3)",
-        &[
-            "Everything else: a cause with no case. Nothing of the cause appears in the \
-             envelope.",
-            "Remedy: none; `STITCH_DEBUG=1` prints the cause on stderr.",
-        ],
+        &[when, &format!("Remedy: {remedy}")],
     );
 }
 

@@ -1,7 +1,7 @@
 //! The generated documentation: shell completions in `completions/` and man pages in
 //! `man/`, all made from `stitch::cli::command()` (clap_complete, clap_mangen) plus the
 //! contract's sections of `stitch.1`, which quote the refusal codes and remedies from the
-//! code itself.
+//! code itself; and `docs/codes.md`, the refusal codes' reference, from the same source.
 //!
 //! The committed files must equal what this module generates. When the CLI changes,
 //! regenerate them with `STITCH_BLESS=1 cargo test --test cli -- generated::` and commit
@@ -17,8 +17,10 @@ use clap_mangen::Man;
 use stitch::hint::{READ_FIRST, REREAD};
 use stitch::refusal::Code;
 
+mod codes;
 mod contract;
 mod roff;
+mod synopsis;
 mod tools;
 
 use contract::{contract_sections, see_also};
@@ -51,6 +53,7 @@ fn repository() -> PathBuf {
 fn generate() -> Vec<(String, String)> {
     let mut files = completions();
     files.extend(man_pages());
+    files.push((codes::PATH.to_owned(), codes::page()));
     files
 }
 
@@ -74,11 +77,17 @@ fn man_pages() -> Vec<(String, String)> {
     let mut command = stitch::cli::command().disable_help_subcommand(true);
     command.build();
     let mut pages = Vec::new();
-    collect_pages(&command, true, &mut pages);
+    collect_pages(&command, &command, &[], &mut pages);
     pages
 }
 
-fn collect_pages(command: &clap::Command, top: bool, pages: &mut Vec<(String, String)>) {
+fn collect_pages(
+    root: &clap::Command,
+    command: &clap::Command,
+    path: &[&str],
+    pages: &mut Vec<(String, String)>,
+) {
+    let top = path.is_empty();
     // clap_mangen leaves the date empty, which drops the argument from `.TH` and makes
     // the source the date; and a subcommand has no version of its own.
     let source = format!("{BIN} {}", env!("CARGO_PKG_VERSION"));
@@ -89,7 +98,8 @@ fn collect_pages(command: &clap::Command, top: bool, pages: &mut Vec<(String, St
         .manual("User Commands");
     let mut page = Vec::new();
     man.render(&mut page).expect("render to memory");
-    let mut page = String::from_utf8(page).expect("man pages are UTF-8");
+    let page = String::from_utf8(page).expect("man pages are UTF-8");
+    let mut page = synopsis::replaced(&page, &synopsis::synopsis(root, command, path));
     if top {
         // The contract goes before clap_mangen's closing VERSION (and AUTHORS) sections.
         let extra = contract_sections();
@@ -105,7 +115,9 @@ fn collect_pages(command: &clap::Command, top: bool, pages: &mut Vec<(String, St
     }
     pages.push((format!("{MAN}/{}", man.get_filename()), page));
     for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
-        collect_pages(sub, false, pages);
+        let mut path = path.to_vec();
+        path.push(sub.get_name());
+        collect_pages(root, sub, &path, pages);
     }
 }
 
@@ -197,7 +209,7 @@ fn completions_and_man_pages_match_the_cli() {
         drift.is_empty(),
         "the committed completions and man pages differ from what stitch::cli::command() \
          generates:\n  {}\nRegenerate them with `STITCH_BLESS=1 cargo test --test cli -- \
-         generated::` and commit completions/ and man/.",
+         generated::` and commit completions/, man/ and docs/codes.md.",
         drift.join("\n  ")
     );
 }
@@ -386,4 +398,51 @@ fn every_tool_page_lists_its_fields_refusals_and_stdin_rule() {
         .find(|(rel, _)| rel == "man/stitch-edit.1")
         .unwrap();
     assert!(edit.contains(r"Set by \fB\%\-\-old \%TEXT\fR, \fB\%\-\-old\-from \%FILE\fR."));
+}
+
+/// Each page's SYNOPSIS names every option with its argument, a command's own options
+/// after its name, and the global ones apart, on a line of their own.
+#[test]
+fn the_synopsis_shows_arguments_and_keeps_global_options_apart() {
+    let pages = man_pages();
+    let page = |name: &str| {
+        pages
+            .iter()
+            .find(|(rel, _)| rel == &format!("man/{name}.1"))
+            .map_or_else(|| panic!("no {name}.1"), |(_, page)| page.clone())
+    };
+    let synopsis = |page: &str| {
+        let start = page.find(".SH SYNOPSIS\n").expect("a SYNOPSIS") + ".SH SYNOPSIS\n".len();
+        let end = page[start..]
+            .find("\n.SH ")
+            .map_or(page.len(), |at| start + at);
+        page[start..end].to_owned()
+    };
+    let edit = synopsis(&page("stitch-edit"));
+    let (own, global) = edit.split_once("\n.PP\n").expect("two parts");
+    assert!(
+        own.starts_with(r"\fBstitch\fR [\fIGLOBAL OPTIONS\fR] \fBedit\fR "),
+        "{own}"
+    );
+    assert!(own.contains(r"[\fB\-\-old\fR \fITEXT\fR]"), "{own}");
+    assert!(
+        own.contains(r"[\fB\-\-expected\-sha256\fR \fIHEX\fR]"),
+        "{own}"
+    );
+    assert!(own.ends_with(r"[\fIPATH\fR]"), "{own}");
+    assert!(!own.contains(r"\-\-root"), "{own}");
+    assert!(global.starts_with("GLOBAL OPTIONS: "), "{global}");
+    assert!(global.contains(r"[\fB\-\-root\fR \fIDIR\fR]"), "{global}");
+    assert!(!global.contains(r"\-\-old"), "{global}");
+    let nested = synopsis(&page("stitch-config-check"));
+    assert!(
+        nested.starts_with(r"\fBstitch\fR [\fIGLOBAL OPTIONS\fR] \fBconfig\fR \fBcheck\fR"),
+        "{nested}"
+    );
+    let main = synopsis(&page("stitch"));
+    assert!(main.contains(r"[\fB\-\-format\fR \fIFORMAT\fR]"), "{main}");
+    assert!(
+        main.trim_end().ends_with(r"\fICOMMAND\fR [\fIARGS\fR]"),
+        "{main}"
+    );
 }

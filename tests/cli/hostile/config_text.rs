@@ -104,12 +104,13 @@ fn a_valid_configs_escapes_reach_a_terminal_quoted() {
         stderr.contains(r"Its authorize program `hooks/approve\x1b[2J` lies inside the workspace"),
         "{stderr}"
     );
-    for format in ["text", "json"] {
+    // In text as echoed text is quoted; in JSON as JSON escapes it.
+    for (format, quoted) in [
+        ("text", r"ro\x1b]0;pwned\x07\u{202e}/**"),
+        ("json", r"ro\u001b]0;pwned\u0007\u202e/**"),
+    ] {
         let (stdout, _) = checked_at_terminals(&ws, &["--format", format, "config", "check"]);
-        assert!(
-            stdout.contains(r"ro\u001b]0;pwned\u0007\u202e/**"),
-            "{stdout}"
-        );
+        assert!(stdout.contains(quoted), "{stdout}");
     }
     // The tools' refusals and results, in text and in JSON.
     for format in ["text", "json"] {

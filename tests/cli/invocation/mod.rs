@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use crate::support::TestWorkspace;
 
 mod hyphens;
+mod newcomers;
 mod start;
 mod stdin;
 

@@ -170,6 +170,13 @@ fn anthropic_has_no_type_arrays_and_optional_fields_are_nullable() {
             if schema.get("type") == Some(&json!("object")) {
                 assert_eq!(schema.get("additionalProperties"), Some(&json!(false)));
             }
+            // The transform keeps an enum's values and drops the `type` beside them.
+            if schema.contains_key("enum") {
+                assert!(
+                    !schema.contains_key("type"),
+                    "{name} {path}: the strict transform would drop the `type` beside `enum`"
+                );
+            }
         });
         let required = required_in_plain(name);
         assert_eq!(

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::support::{Run, TestWorkspace};
 
+mod apply_region;
 mod concurrent;
 mod ids;
 mod ledger;

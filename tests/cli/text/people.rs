@@ -182,7 +182,10 @@ fn colour_at_a_terminal_unless_no_color_or_never_and_never_in_json() {
         &ws,
         &["--format", "text", "--color", "always", "search", "beta"],
     );
-    assert_eq!(stdout, "\x1b[35ma.txt\x1b[0m:\x1b[32m2\x1b[0m:beta\n");
+    assert_eq!(
+        stdout,
+        "\x1b[35ma.txt\x1b[0m:\x1b[32m2\x1b[0m:\x1b[1;31mbeta\x1b[0m\n"
+    );
 }
 
 #[test]
