@@ -42,6 +42,8 @@ COMPARISONS = [
     ("e1", "glob `**/*.rs`, 100k-file tree", "glob", 0, 1, "fd", ("le", 1.3)),
     ("e2", "literal search, 100k-file tree", "search_literal", 0, 1, "rg -F", ("le", 1.3)),
     ("e3", "regex search, 100k-file tree", "search_regex", 0, 1, "rg", ("le", 1.3)),
+    ("r1", "read 20 files of 10 KiB in one call (read_files)", "read_many", 0, 1, "20 calls of read_file", ("speedup", None)),
+    ("r2", "read 20 files of 10 KiB in one call (read_files)", "read_many", 0, 2, "`cat` of the 20", None),
     ("g1", "edit, 10 KiB file (installed build)", "build_edit", 0, 1, "the static build", ("le", 1.1)),
     ("g2", "read, 10 KiB file (installed build)", "build_read", 0, 1, "the static build", ("le", 1.1)),
     ("g3", "edit, 10 KiB file (installed build)", "floor_edit", 0, 1, "physical floor (bench/floor.c)", ("le", 1.25)),
@@ -57,6 +59,11 @@ SECTIONS = [
      "three commands are for reference: the interpreter's start-up alone, and the script and "
      "the start-up with `-S` (no `site` module, so no `.pth` files of site-packages run)."),
     ("percall_read", "a. Per call: read a 10 KiB file", ""),
+    ("read_many", "r. Reading several files: 20 files of 10 KiB",
+     "One `stitch read f01.txt … f20.txt` (read_files: one process, one envelope) against a "
+     "shell loop of 20 `stitch read` calls and against `cat` of the 20. Each command runs "
+     "under one `sh -c`, so all three pay the same shell start-up; the rounds alternate the "
+     "order, and each command's times are pooled."),
     ("apply_5b66657", "k. A multi-file apply: a real 5-file commit",
      "A commit of this repository (`git diff C~1 C`) applied to the tree as it was before it, "
      "by `stitch apply --from P` (journaled: new versions staged, kept beside the entry and "
@@ -299,7 +306,8 @@ def main():
       "regenerate with `bench/run` (about 4 minutes after the release build; `--quick` "
       "for a rough pass). Every line of this file is written by `bench/report.py` from "
       "that run's results, except the candidates section, which `bench/candidates` writes "
-      "to `bench/candidates.md` and the report copies; the hand-written analysis is in "
+      "to `bench/candidates.md`, and the syntax gate's, kept in `bench/syntax.md`, which the "
+      "report copies; the hand-written analysis is in "
       "[bench/notes.md](bench/notes.md). The scenarios below come in the summary's order. "
       "Each comparison is one hyperfine invocation holding stitch and its baseline, run "
       "back to back on the same machine, so the **ratio of medians** is the figure to "
@@ -424,6 +432,12 @@ def main():
     candidates = os.path.join(bench_dir, "candidates.md")
     if os.path.exists(candidates):
         with open(candidates) as f:
+            w(f.read().rstrip() + "\n")
+    # So does the syntax gate's: bench/syntax_corpus.py and bench/syntax_cost.py measure
+    # it, and their figures are kept in bench/syntax.md.
+    syntax = os.path.join(bench_dir, "syntax.md")
+    if os.path.exists(syntax):
+        with open(syntax) as f:
             w(f.read().rstrip() + "\n")
 
     # The hand-written analysis stays in bench/notes.md: linked, never copied, and flagged

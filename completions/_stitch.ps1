@@ -31,7 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file, paged by lines')
+            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file, paged by lines; an image or a PDF whole; or several files at once')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create a file (or replace one, explicitly), creating missing parents')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace exact snippets in one file, atomically')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a directory, optionally recursively')
@@ -44,6 +44,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one change: each file''s operation and diff, from the versions the journal keeps')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take a change back (default: the newest not yet undone), refused when a file moved on since')
             [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Take back the newest undo (of this session, with --session), so its change stands again')
+            [CompletionResult]::new('text-editor', 'text-editor', [CompletionResultType]::ParameterValue, 'Serve one command of Anthropic''s text-editor tool (str_replace_based_edit_tool), read as JSON on stdin, with stitch''s own tools and guards')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Check the configs (the user''s and the workspace''s), or trust the workspace''s')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools to an MCP host over stdio until stdin closes')
@@ -59,6 +60,8 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--offset', '--offset', [CompletionResultType]::ParameterName, 'First line to return, 1-based')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Number of lines to return')
             [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Cap on the returned text, in bytes')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Read every file matching this glob (relative to PATH, default .), in one call')
+            [CompletionResult]::new('--max-total-bytes', '--max-total-bytes', [CompletionResultType]::ParameterName, 'With several files: cap on the bytes returned for all of them together')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Prefix each line with its number and a tab, as cat -n does (for reading only; the sha256 is still the raw file''s)')
             [CompletionResult]::new('--number', '--number', [CompletionResultType]::ParameterName, 'Prefix each line with its number and a tab, as cat -n does (for reading only; the sha256 is still the raw file''s)')
@@ -79,6 +82,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('--overwrite', '--overwrite', [CompletionResultType]::ParameterName, 'Replace the file if it exists')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
+            [CompletionResult]::new('--allow-syntax-errors', '--allow-syntax-errors', [CompletionResultType]::ParameterName, 'Apply even if the result breaks the file''s syntax (a later change completes it)')
             [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -97,10 +101,13 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--new-from', '--new-from', [CompletionResultType]::ParameterName, 'Read the replacement from FILE (- = stdin)')
             [CompletionResult]::new('--expected-replacements', '--expected-replacements', [CompletionResultType]::ParameterName, 'Refuse unless exactly N occurrences match')
             [CompletionResult]::new('--expected-sha256', '--expected-sha256', [CompletionResultType]::ParameterName, 'Refuse unless the file''s current SHA-256 is HEX')
+            [CompletionResult]::new('--insert-after', '--insert-after', [CompletionResultType]::ParameterName, 'Insert the --new text after line N instead of replacing --old (0 = at the top)')
+            [CompletionResult]::new('--expected-line', '--expected-line', [CompletionResultType]::ParameterName, 'With --insert-after: insert only if line N holds exactly TEXT now')
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('--replace-all', '--replace-all', [CompletionResultType]::ParameterName, 'Replace every occurrence')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Compute the result and diff, change nothing')
             [CompletionResult]::new('--ok-if-applied', '--ok-if-applied', [CompletionResultType]::ParameterName, 'Succeed, changing nothing, when the edit is already applied')
+            [CompletionResult]::new('--allow-syntax-errors', '--allow-syntax-errors', [CompletionResultType]::ParameterName, 'Apply even if the result breaks the file''s syntax (a later change completes it)')
             [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -183,6 +190,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
             [CompletionResult]::new('--ok-if-applied', '--ok-if-applied', [CompletionResultType]::ParameterName, 'A patch applied whole already is a success that changes nothing')
+            [CompletionResult]::new('--allow-syntax-errors', '--allow-syntax-errors', [CompletionResultType]::ParameterName, 'Apply even if the result breaks the file''s syntax (a later change completes it)')
             [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -255,6 +263,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
             [CompletionResult]::new('--redo', '--redo', [CompletionResultType]::ParameterName, 'Redo: take back the newest undo (or the undo ID names), so its change stands again')
+            [CompletionResult]::new('--allow-syntax-errors', '--allow-syntax-errors', [CompletionResultType]::ParameterName, 'Apply even if the result breaks the file''s syntax (a later change completes it)')
             [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -271,6 +280,17 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Check everything, change nothing')
             [CompletionResult]::new('--no-diff', '--no-diff', [CompletionResultType]::ParameterName, 'Print the one summary line, without the diff; implies --format text')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Read the tool''s arguments as one JSON object from stdin')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'stitch;text-editor' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'The workspace: nothing outside it is ever read or written [default: current directory]')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Turn on read-before-write guards for this session')
+            [CompletionResult]::new('--lock-timeout', '--lock-timeout', [CompletionResultType]::ParameterName, 'How long a mutation waits for another process''s lock before BUSY')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp')
+            [CompletionResult]::new('--pretty', '--pretty', [CompletionResultType]::ParameterName, 'Indent the envelope')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -366,7 +386,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             break
         }
         'stitch;help' {
-            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file, paged by lines')
+            [CompletionResult]::new('read', 'read', [CompletionResultType]::ParameterValue, 'Read a text file, paged by lines; an image or a PDF whole; or several files at once')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create a file (or replace one, explicitly), creating missing parents')
             [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Replace exact snippets in one file, atomically')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List a directory, optionally recursively')
@@ -379,6 +399,7 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one change: each file''s operation and diff, from the versions the journal keeps')
             [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Take a change back (default: the newest not yet undone), refused when a file moved on since')
             [CompletionResult]::new('redo', 'redo', [CompletionResultType]::ParameterValue, 'Take back the newest undo (of this session, with --session), so its change stands again')
+            [CompletionResult]::new('text-editor', 'text-editor', [CompletionResultType]::ParameterValue, 'Serve one command of Anthropic''s text-editor tool (str_replace_based_edit_tool), read as JSON on stdin, with stitch''s own tools and guards')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the tool definitions: name, description and JSON Schema of the arguments')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Check the configs (the user''s and the workspace''s), or trust the workspace''s')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the tools to an MCP host over stdio until stdin closes')
@@ -422,6 +443,9 @@ Register-ArgumentCompleter -Native -CommandName 'stitch' -ScriptBlock {
             break
         }
         'stitch;help;redo' {
+            break
+        }
+        'stitch;help;text-editor' {
             break
         }
         'stitch;help;schema' {

@@ -61,6 +61,9 @@ _stitch() {
             stitch,show)
                 cmd="stitch__subcmd__show"
                 ;;
+            stitch,text-editor)
+                cmd="stitch__subcmd__text__subcmd__editor"
+                ;;
             stitch,undo)
                 cmd="stitch__subcmd__undo"
                 ;;
@@ -136,6 +139,9 @@ _stitch() {
             stitch__subcmd__help,show)
                 cmd="stitch__subcmd__help__subcmd__show"
                 ;;
+            stitch__subcmd__help,text-editor)
+                cmd="stitch__subcmd__help__subcmd__text__subcmd__editor"
+                ;;
             stitch__subcmd__help,undo)
                 cmd="stitch__subcmd__help__subcmd__undo"
                 ;;
@@ -158,7 +164,7 @@ _stitch() {
 
     case "${cmd}" in
         stitch)
-            opts="-h -V --root --session --lock-timeout --pretty --color --format --help --version read write edit list glob search apply delete move history show undo redo schema config mcp help"
+            opts="-h -V --root --session --lock-timeout --pretty --color --format --help --version read write edit list glob search apply delete move history show undo redo text-editor schema config mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -192,7 +198,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__apply)
-            opts="-h --root --session --lock-timeout --pretty --color --format --patch --from --dry-run --ok-if-applied --no-diff --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --patch --from --dry-run --ok-if-applied --allow-syntax-errors --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -478,7 +484,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__edit)
-            opts="-h --root --session --lock-timeout --pretty --color --format --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --no-diff --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --old --new --old-from --new-from --replace-all --expected-replacements --expected-sha256 --dry-run --ok-if-applied --allow-syntax-errors --insert-after --expected-line --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -525,6 +531,14 @@ _stitch() {
                     return 0
                     ;;
                 --expected-sha256)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --insert-after)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expected-line)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -578,7 +592,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__help)
-            opts="read write edit list glob search apply delete move history show undo redo schema config mcp help"
+            opts="read write edit list glob search apply delete move history show undo redo text-editor schema config mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -843,6 +857,20 @@ _stitch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        stitch__subcmd__help__subcmd__text__subcmd__editor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         stitch__subcmd__help__subcmd__undo)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1024,7 +1052,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__read)
-            opts="-n -h --root --session --lock-timeout --pretty --color --format --offset --limit --max-bytes --number --json --help"
+            opts="-n -h --root --session --lock-timeout --pretty --color --format --offset --limit --max-bytes --number --glob --max-total-bytes --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1059,6 +1087,14 @@ _stitch() {
                     return 0
                     ;;
                 --max-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --glob)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-total-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1104,7 +1140,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__schema)
-            opts="-h --root --session --lock-timeout --pretty --color --format --help read_file write_file edit_file list_directory glob search_files apply_patch delete_file move_file list_changes show_change undo_change read write edit list search apply delete move history show undo"
+            opts="-h --root --session --lock-timeout --pretty --color --format --help read_file read_files write_file edit_file list_directory glob search_files apply_patch delete_file move_file list_changes show_change undo_change read write edit list search apply delete move history show undo"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1229,8 +1265,42 @@ _stitch() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        stitch__subcmd__text__subcmd__editor)
+            opts="-h --root --session --lock-timeout --pretty --color --format --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "auto json text json-schema anthropic openai openai-responses mcp" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         stitch__subcmd__undo)
-            opts="-h --root --session --lock-timeout --pretty --color --format --dry-run --redo --no-diff --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --dry-run --redo --allow-syntax-errors --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1264,7 +1334,7 @@ _stitch() {
             return 0
             ;;
         stitch__subcmd__write)
-            opts="-h --root --session --lock-timeout --pretty --color --format --content --from --overwrite --expected-sha256 --dry-run --no-diff --json --help"
+            opts="-h --root --session --lock-timeout --pretty --color --format --content --from --overwrite --expected-sha256 --dry-run --allow-syntax-errors --no-diff --json --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -28,7 +28,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand read 'Read a text file, paged by lines'
+            cand read 'Read a text file, paged by lines; an image or a PDF whole; or several files at once'
             cand write 'Create a file (or replace one, explicitly), creating missing parents'
             cand edit 'Replace exact snippets in one file, atomically'
             cand list 'List a directory, optionally recursively'
@@ -41,6 +41,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand show 'Show one change: each file''s operation and diff, from the versions the journal keeps'
             cand undo 'Take a change back (default: the newest not yet undone), refused when a file moved on since'
             cand redo 'Take back the newest undo (of this session, with --session), so its change stands again'
+            cand text-editor 'Serve one command of Anthropic''s text-editor tool (str_replace_based_edit_tool), read as JSON on stdin, with stitch''s own tools and guards'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
             cand config 'Check the configs (the user''s and the workspace''s), or trust the workspace''s'
             cand mcp 'Serve the tools to an MCP host over stdio until stdin closes'
@@ -55,6 +56,8 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --offset 'First line to return, 1-based'
             cand --limit 'Number of lines to return'
             cand --max-bytes 'Cap on the returned text, in bytes'
+            cand --glob 'Read every file matching this glob (relative to PATH, default .), in one call'
+            cand --max-total-bytes 'With several files: cap on the bytes returned for all of them together'
             cand --pretty 'Indent the envelope'
             cand -n 'Prefix each line with its number and a tab, as cat -n does (for reading only; the sha256 is still the raw file''s)'
             cand --number 'Prefix each line with its number and a tab, as cat -n does (for reading only; the sha256 is still the raw file''s)'
@@ -74,6 +77,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --pretty 'Indent the envelope'
             cand --overwrite 'Replace the file if it exists'
             cand --dry-run 'Check everything, change nothing'
+            cand --allow-syntax-errors 'Apply even if the result breaks the file''s syntax (a later change completes it)'
             cand --no-diff 'Print the one summary line, without the diff; implies --format text'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
@@ -91,10 +95,13 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --new-from 'Read the replacement from FILE (- = stdin)'
             cand --expected-replacements 'Refuse unless exactly N occurrences match'
             cand --expected-sha256 'Refuse unless the file''s current SHA-256 is HEX'
+            cand --insert-after 'Insert the --new text after line N instead of replacing --old (0 = at the top)'
+            cand --expected-line 'With --insert-after: insert only if line N holds exactly TEXT now'
             cand --pretty 'Indent the envelope'
             cand --replace-all 'Replace every occurrence'
             cand --dry-run 'Compute the result and diff, change nothing'
             cand --ok-if-applied 'Succeed, changing nothing, when the edit is already applied'
+            cand --allow-syntax-errors 'Apply even if the result breaks the file''s syntax (a later change completes it)'
             cand --no-diff 'Print the one summary line, without the diff; implies --format text'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
@@ -173,6 +180,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --pretty 'Indent the envelope'
             cand --dry-run 'Check everything, change nothing'
             cand --ok-if-applied 'A patch applied whole already is a success that changes nothing'
+            cand --allow-syntax-errors 'Apply even if the result breaks the file''s syntax (a later change completes it)'
             cand --no-diff 'Print the one summary line, without the diff; implies --format text'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
@@ -240,6 +248,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --pretty 'Indent the envelope'
             cand --dry-run 'Check everything, change nothing'
             cand --redo 'Redo: take back the newest undo (or the undo ID names), so its change stands again'
+            cand --allow-syntax-errors 'Apply even if the result breaks the file''s syntax (a later change completes it)'
             cand --no-diff 'Print the one summary line, without the diff; implies --format text'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
             cand -h 'Print help (see more with ''--help'')'
@@ -255,6 +264,16 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --dry-run 'Check everything, change nothing'
             cand --no-diff 'Print the one summary line, without the diff; implies --format text'
             cand --json 'Read the tool''s arguments as one JSON object from stdin'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'stitch;text-editor'= {
+            cand --root 'The workspace: nothing outside it is ever read or written [default: current directory]'
+            cand --session 'Turn on read-before-write guards for this session'
+            cand --lock-timeout 'How long a mutation waits for another process''s lock before BUSY'
+            cand --color 'Colour in text output: auto (when stdout is a terminal and NO_COLOR is not set), always or never. Never in JSON'
+            cand --format 'Output: auto (the default: text when stdout is a terminal, json otherwise), json (the envelope) or text for people and pipelines (refusals as error[CODE]: message on stderr, with their facts; search exits 1 when nothing matched); for schema: json-schema, anthropic, openai, openai-responses or mcp'
+            cand --pretty 'Indent the envelope'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -338,7 +357,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'stitch;help'= {
-            cand read 'Read a text file, paged by lines'
+            cand read 'Read a text file, paged by lines; an image or a PDF whole; or several files at once'
             cand write 'Create a file (or replace one, explicitly), creating missing parents'
             cand edit 'Replace exact snippets in one file, atomically'
             cand list 'List a directory, optionally recursively'
@@ -351,6 +370,7 @@ set edit:completion:arg-completer[stitch] = {|@words|
             cand show 'Show one change: each file''s operation and diff, from the versions the journal keeps'
             cand undo 'Take a change back (default: the newest not yet undone), refused when a file moved on since'
             cand redo 'Take back the newest undo (of this session, with --session), so its change stands again'
+            cand text-editor 'Serve one command of Anthropic''s text-editor tool (str_replace_based_edit_tool), read as JSON on stdin, with stitch''s own tools and guards'
             cand schema 'Print the tool definitions: name, description and JSON Schema of the arguments'
             cand config 'Check the configs (the user''s and the workspace''s), or trust the workspace''s'
             cand mcp 'Serve the tools to an MCP host over stdio until stdin closes'
@@ -381,6 +401,8 @@ set edit:completion:arg-completer[stitch] = {|@words|
         &'stitch;help;undo'= {
         }
         &'stitch;help;redo'= {
+        }
+        &'stitch;help;text-editor'= {
         }
         &'stitch;help;schema'= {
         }

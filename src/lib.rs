@@ -21,6 +21,7 @@ pub mod refusal;
 mod region;
 mod session;
 mod streams;
+pub mod syntax;
 pub mod text;
 mod tool;
 pub mod workspace;
@@ -124,6 +125,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
         _ if text_only && !json_asked => text_style(&parsed),
         _ => envelope::Style::Json { pretty },
     };
+    if let cli::Command::TextEditor(_) = &parsed.command {
+        return cli::text_editor::answer(&parsed, matches!(style, envelope::Style::Text(_)));
+    }
     let outcome = match parsed.format.as_deref() {
         _ if text_only && json_asked => Err(Failure::Refused(
             Refusal::new(
@@ -279,8 +283,22 @@ fn usage_error(error: clap::Error, text: bool) -> u8 {
                 refusal = refusal.with(
                     "commands",
                     vec![
-                        "read", "write", "edit", "list", "glob", "search", "apply", "delete",
-                        "move", "history", "undo", "redo", "schema", "config", "mcp",
+                        "read",
+                        "write",
+                        "edit",
+                        "list",
+                        "glob",
+                        "search",
+                        "apply",
+                        "delete",
+                        "move",
+                        "history",
+                        "undo",
+                        "redo",
+                        "schema",
+                        "config",
+                        "mcp",
+                        "text-editor",
                     ],
                 );
             }

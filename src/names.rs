@@ -3,6 +3,7 @@
 //! registry, the hints and the tools all read it from below.
 
 pub const READ_FILE: &str = "read_file";
+pub const READ_FILES: &str = "read_files";
 pub const WRITE_FILE: &str = "write_file";
 pub const EDIT_FILE: &str = "edit_file";
 pub const LIST_DIRECTORY: &str = "list_directory";
@@ -19,6 +20,8 @@ pub const SHOW_CHANGE: &str = "show_change";
 /// entry of the catalogue to this table.
 pub const COMMANDS: &[(&str, &str)] = &[
     (READ_FILE, "read"),
+    // Several paths, or a glob, on `stitch read` (`crate::cli`).
+    (READ_FILES, "read"),
     (WRITE_FILE, "write"),
     (EDIT_FILE, "edit"),
     (LIST_DIRECTORY, "list"),

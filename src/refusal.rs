@@ -27,13 +27,14 @@ pub enum Code {
     NotObserved,
     Denied,
     InvalidConfig,
+    SyntaxError,
     InvalidPatch,
     Busy,
 }
 
 impl Code {
     /// Every refusal code, in the order of the contract's table.
-    pub const ALL: [Code; 19] = [
+    pub const ALL: [Code; 20] = [
         Code::InvalidArgument,
         Code::InvalidPath,
         Code::InvalidPattern,
@@ -51,6 +52,7 @@ impl Code {
         Code::NotObserved,
         Code::Denied,
         Code::InvalidConfig,
+        Code::SyntaxError,
         Code::InvalidPatch,
         Code::Busy,
     ];
@@ -76,6 +78,7 @@ impl Code {
             Code::NotObserved => "NOT_OBSERVED",
             Code::Denied => "DENIED",
             Code::InvalidConfig => "INVALID_CONFIG",
+            Code::SyntaxError => "SYNTAX_ERROR",
             Code::InvalidPatch => "INVALID_PATCH",
             Code::Busy => "BUSY",
         }

@@ -30,6 +30,7 @@ const LAYERS: &[&str] = &[
     "lock",
     "patch",
     "text",
+    "syntax",
     "workspace",
     "pattern",
     "platform",
@@ -133,6 +134,10 @@ fn named_paths(module: &[String], code: &str) -> Vec<Vec<String>> {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut i = 0;
     while i < bytes.len() {
+        if !code.is_char_boundary(i) {
+            i += 1;
+            continue;
+        }
         let starts_word = i == 0 || !ident(bytes[i - 1]) && bytes[i - 1] != b':';
         let rest = &code[i..];
         let root = ["crate::", "super::", "self::"]
@@ -334,7 +339,8 @@ fn the_reader_sees_imports_in_every_form() {
     let module = vec!["tool".to_owned(), "edit".to_owned()];
     let code = code_of(
         "use crate::hint::{self, cut};\n// crate::cli::command\nlet x = super::super::lock::Lock;\n\
-         let s = \"crate::mcp\";\nuse crate::{refusal::Code, text};\n",
+         let s = \"crate::mcp\";\nuse crate::{refusal::Code, text};\n\
+         let é = \"é\";\n",
     );
     let found = named_paths(&module, &code);
     let joined: Vec<String> = found.iter().map(|p| p.join("::")).collect();

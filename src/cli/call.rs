@@ -46,7 +46,9 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
         Command::Undo(a) => ("undo", a.json.json),
         Command::Redo(a) => ("undo", a.json.json),
         // `stitch mcp` never comes here: it serves many calls, not one (`crate::mcp`).
-        Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => return None,
+        Command::Config(_) | Command::Schema(_) | Command::Mcp(_) | Command::TextEditor(_) => {
+            return None
+        }
     };
     registry::find(name).map(|tool| (tool, json))
 }
@@ -106,6 +108,7 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         }
         (_, arguments) => arguments,
     };
+    let tool = several_files(tool, &arguments);
     let outcome = tool::run(&ctx, tool, with_session_filter(cli, tool, arguments));
     match outcome {
         Err(Failure::Refused(refusal))
@@ -178,6 +181,17 @@ fn arguments_of(command: &str) -> Vec<String> {
             None => None,
         })
         .collect()
+}
+
+/// `stitch read` reads several files (`read_files`) when its arguments name them: more
+/// than one path, or a glob — by flags or by JSON alike.
+fn several_files(tool: &'static ToolSpec, arguments: &Value) -> &'static ToolSpec {
+    let given = |field| arguments.get(field).is_some_and(|v: &Value| !v.is_null());
+    let several = given("paths") || given("glob");
+    match registry::find(crate::names::READ_FILES) {
+        Some(read_files) if tool.name == crate::names::READ_FILE && several => read_files,
+        _ => tool,
+    }
 }
 
 /// On the command line, `history`'s session filter is the global `--session` (§11).

@@ -108,7 +108,9 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         Command::Show(a) => serde_json::to_value(a),
         Command::Undo(a) => serde_json::to_value(a),
         Command::Redo(a) => serde_json::to_value(a),
-        Command::Config(_) | Command::Schema(_) | Command::Mcp(_) => Ok(Value::Object(Map::new())),
+        Command::Config(_) | Command::Schema(_) | Command::Mcp(_) | Command::TextEditor(_) => {
+            Ok(Value::Object(Map::new()))
+        }
     }
     .map_err(|e| anyhow::Error::new(e).context("flags as JSON"))?;
     let Value::Object(map) = &mut value else {
@@ -118,6 +120,20 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
     // argument.
     map.retain(|_, v| !v.is_null() && *v != Value::Bool(false));
     match command {
+        // One path is read_file's `path`; several, or a glob, are read_files' `paths`,
+        // or the directory the glob is relative to.
+        Command::Read(a) => match (a.path.as_slice(), &a.glob) {
+            ([], _) => {}
+            ([one], _) => {
+                map.insert("path".into(), Value::String(one.clone()));
+            }
+            (many, _) => {
+                map.insert(
+                    "paths".into(),
+                    serde_json::to_value(many).unwrap_or_default(),
+                );
+            }
+        },
         Command::Write(a) => {
             if let Some(from) = &a.from {
                 map.insert("content".into(), from_file("from", "content", from, limit)?);

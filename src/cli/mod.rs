@@ -11,6 +11,7 @@ mod deferred;
 pub mod flags;
 mod parser;
 mod stdin;
+pub mod text_editor;
 pub mod trust;
 #[cfg(test)]
 mod wiring;
@@ -127,9 +128,16 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Read a text file, paged by lines.
+    /// Read a text file, paged by lines; an image or a PDF whole; or several files at once.
+    ///
+    /// Several paths, or --glob, read every file in one call (read_files), each as one
+    /// file is read; --max-total-bytes bounds them all together.
     ///
     /// Example: stitch read src/main.rs --offset 100 --limit 50
+    ///
+    /// Example: stitch read src/a.rs src/b.rs --glob '*.toml'
+    ///
+    /// Example: stitch read src --glob '**/*.rs' --limit 40
     #[command(after_help = tool_after_help!())]
     Read(Deferred<ReadArgs>),
     /// Create a file (or replace one, explicitly), creating missing parents.
@@ -138,6 +146,8 @@ pub enum Command {
     #[command(after_help = tool_after_help!())]
     Write(Deferred<WriteArgs>),
     /// Replace exact snippets in one file, atomically.
+    ///
+    /// To insert lines instead: --insert-after N --new TEXT (0 = at the top).
     ///
     /// Example: stitch edit src/a.rs --old 'let x = 1;' --new 'let x = 2;'
     #[command(after_help = tool_after_help!())]
@@ -206,6 +216,19 @@ pub enum Command {
     /// Example: stitch redo
     #[command(after_help = tool_after_help!())]
     Redo(Deferred<RedoArgs>),
+    /// Serve one command of Anthropic's text-editor tool (str_replace_based_edit_tool), read as
+    /// JSON on stdin, with stitch's own tools and guards.
+    ///
+    /// Pass the model's tool_use.input as it came: {"command": "view" | "create" |
+    /// "str_replace" | "insert" | "undo_edit", "path": ..., ...}. In text, prints exactly
+    /// what the tool_result carries (exit 0, or 1 for a refusal, whose message and hint it
+    /// is); in JSON, the envelope with data.text (a refusal's in details.text).
+    ///
+    /// Example: echo '{"command":"view","path":"src/main.rs","view_range":[1,20]}' | stitch text-editor
+    #[command(name = "text-editor")]
+    // The doc comment is the command's --help text, where `[1,20]` is literal JSON.
+    #[allow(rustdoc::broken_intra_doc_links)]
+    TextEditor(Deferred<TextEditorArgs>),
     /// Print the tool definitions: name, description and JSON Schema of the arguments.
     ///
     /// Example: stitch schema --format anthropic > tools.json
@@ -225,6 +248,10 @@ pub enum Command {
     /// Example: stitch mcp --root ~/project
     Mcp(Deferred<McpArgs>),
 }
+
+/// `stitch text-editor`: its command comes as JSON on stdin only.
+#[derive(Debug, Args)]
+pub struct TextEditorArgs {}
 
 /// `stitch mcp`.
 #[derive(Debug, Args)]
@@ -282,8 +309,11 @@ pub struct JsonFlag {
 #[derive(Debug, Args, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReadArgs {
-    /// The file, relative to the root.
-    pub path: Option<String>,
+    /// The file, relative to the root; several files are read in one call (with --glob,
+    /// the directory the glob is relative to).
+    #[arg(value_name = "PATH")]
+    #[serde(skip)]
+    pub path: Vec<String>,
     /// First line to return, 1-based.
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub offset: Option<u64>,
@@ -298,6 +328,12 @@ pub struct ReadArgs {
     #[arg(short = 'n', long)]
     #[serde(rename = "lineNumbers", skip_serializing_if = "std::ops::Not::not")]
     pub number: bool,
+    /// Read every file matching this glob (relative to PATH, default .), in one call.
+    #[arg(long, value_name = "GLOB", allow_hyphen_values = true)]
+    pub glob: Option<String>,
+    /// With several files: cap on the bytes returned for all of them together.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub max_total_bytes: Option<u64>,
     #[command(flatten)]
     #[serde(skip)]
     pub json: JsonFlag,
@@ -330,6 +366,9 @@ pub struct WriteArgs {
     /// Check everything, change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Apply even if the result breaks the file's syntax (a later change completes it).
+    #[arg(long)]
+    pub allow_syntax_errors: bool,
     /// Print the one summary line, without the diff; implies --format text.
     #[arg(long)]
     #[serde(skip)]
@@ -386,6 +425,15 @@ pub struct EditArgs {
     /// Succeed, changing nothing, when the edit is already applied.
     #[arg(long)]
     pub ok_if_applied: bool,
+    /// Apply even if the result breaks the file's syntax (a later change completes it).
+    #[arg(long)]
+    pub allow_syntax_errors: bool,
+    /// Insert the --new text after line N instead of replacing --old (0 = at the top).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, conflicts_with_all = ["old", "old_from"])]
+    pub insert_after: Option<u64>,
+    /// With --insert-after: insert only if line N holds exactly TEXT now.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub expected_line: Option<String>,
     /// Print the one summary line, without the diff; implies --format text.
     #[arg(long)]
     #[serde(skip)]
@@ -417,6 +465,9 @@ pub struct ApplyArgs {
     /// A patch applied whole already is a success that changes nothing.
     #[arg(long)]
     pub ok_if_applied: bool,
+    /// Apply even if the result breaks the file's syntax (a later change completes it).
+    #[arg(long)]
+    pub allow_syntax_errors: bool,
     /// Print the one summary line, without the diff; implies --format text.
     #[arg(long)]
     #[serde(skip)]
@@ -515,6 +566,9 @@ pub struct UndoArgs {
     /// Redo: take back the newest undo (or the undo ID names), so its change stands again.
     #[arg(long)]
     pub redo: bool,
+    /// Apply even if the result breaks the file's syntax (a later change completes it).
+    #[arg(long)]
+    pub allow_syntax_errors: bool,
     /// Print the one summary line, without the diff; implies --format text.
     #[arg(long)]
     #[serde(skip)]

@@ -12,6 +12,7 @@ use crate::hint::Dialect;
 use crate::refusal::{Failure, Outcome, Refusal};
 use crate::tool::Output;
 
+pub mod editor;
 mod text;
 
 pub use crate::streams::Quote;
@@ -73,28 +74,9 @@ pub fn render(outcome: &Outcome<Output>, dialect: Dialect) -> (Value, u8) {
 }
 
 fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
-    let mut details = Map::new();
-    details.insert(
-        "message".into(),
-        Value::String(crate::hint::in_dialect(
-            refusal.message(),
-            dialect,
-            &refusal.named(),
-        )),
-    );
-    for (key, value) in refusal.details() {
-        details.insert(key.clone(), value.clone());
-    }
     let mut envelope = Map::new();
     envelope.insert("ok".into(), Value::Bool(false));
-    envelope.insert(
-        "error".into(),
-        Value::String(refusal.code().as_str().into()),
-    );
-    envelope.insert("details".into(), Value::Object(details));
-    if let Some(hint) = crate::hint::compose(refusal, dialect) {
-        envelope.insert("_hint".into(), Value::String(hint));
-    }
+    envelope.extend(crate::hint::refusal_fields(refusal, dialect));
     Value::Object(envelope)
 }
 

@@ -8,6 +8,7 @@
 
 mod config;
 mod journal;
+mod reads;
 mod refusal;
 
 use std::fmt::Write as _;
@@ -61,6 +62,33 @@ const BOLD_CYAN: &str = "\x1b[1;36m";
 const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
+/// The syntax errors a change left (warn-only, overridden, or a dry run): each file's
+/// first, with its line and a caret under the error.
+pub(super) fn syntax_errors(
+    out: &mut String,
+    errors: &[crate::tool::output::SyntaxReport],
+    q: quote::Quote,
+) {
+    for e in errors {
+        let what = match (&e.expected, &e.found) {
+            (Some(expected), _) => format!("missing {expected:?}"),
+            (None, Some(found)) => format!("unexpected {found:?}"),
+            (None, None) => "a syntax error".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "syntax error: {} ({}) line {}, column {}: {what}",
+            q.name(&e.path),
+            e.language,
+            e.line,
+            e.column
+        );
+        for text in e.excerpt.lines() {
+            let _ = writeln!(out, "  {}", q.text(text));
+        }
+    }
+}
+
 /// An edit: its diff (coloured at a terminal), then what happened.
 fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote, diff: ShowDiff) {
     diff(out, &e.diff);
@@ -77,6 +105,7 @@ fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote
         let skipped: Vec<String> = e.skipped_edits.iter().map(ToString::to_string).collect();
         let _ = writeln!(out, "already applied: edits[{}]", skipped.join(", "));
     }
+    syntax_errors(out, &e.syntax_errors, q);
 }
 
 /// A write: its diff (in text only), then what happened.
@@ -103,10 +132,16 @@ fn written(
         w.bytes,
         change(w.id.as_deref())
     );
+    syntax_errors(out, &w.syntax_errors, q);
 }
 
 /// A patch applied: each file's diff (coloured at a terminal), then what happened.
-fn patched(out: &mut String, a: &crate::tool::output::ApplyResult, diff: ShowDiff) {
+fn patched(
+    out: &mut String,
+    a: &crate::tool::output::ApplyResult,
+    q: quote::Quote,
+    diff: ShowDiff,
+) {
     for one in &a.changes {
         diff(out, &one.diff);
     }
@@ -123,6 +158,7 @@ fn patched(out: &mut String, a: &crate::tool::output::ApplyResult, diff: ShowDif
         a.dialect,
         change(a.id.as_deref())
     );
+    syntax_errors(out, &a.syntax_errors, q);
 }
 
 /// A diff as a person sees it: its control characters quoted at a terminal, then
@@ -194,7 +230,7 @@ pub fn emit(
         );
         return status;
     };
-    let (text, footer) = result(output, layout);
+    let (text, footer) = result(output, layout, dialect);
     write_raw(text.as_bytes());
     // What follows the result (more to read, a cut by the limit) comes after it.
     for line in footer {
@@ -206,12 +242,14 @@ pub fn emit(
     }
     match output {
         Output::Search(s) if s.matches.is_empty() => EXIT_REFUSED,
+        // As `cat` and `head`: a file that could not be read makes the status 1.
+        Output::ReadFiles(r) if r.refused() > 0 => EXIT_REFUSED,
         _ => status,
     }
 }
 
 /// The text of a successful result, and the lines that follow it on stderr.
-fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
+fn result(output: &Output, layout: Layout, dialect: crate::hint::Dialect) -> (String, Vec<String>) {
     let mut out = String::new();
     let mut footer = Vec::new();
     // The name's end: NUL, or a newline.
@@ -227,12 +265,8 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
         }
     };
     let cut = match output {
-        Output::Read(r) => {
-            // Numbered already when the call asked (`-n`, `lineNumbers`).
-            out.push_str(&q.text(&r.content));
-            if let Some(next) = r.next_offset {
-                footer.push(format!("(more: --offset {next})"));
-            }
+        Output::Read(_) | Output::Media(_) | Output::ReadFiles(_) => {
+            reads::result(&mut out, &mut footer, output, q, dialect);
             None
         }
         Output::Edit(e) => {
@@ -280,7 +314,7 @@ fn result(output: &Output, layout: Layout) -> (String, Vec<String>) {
                 .then_some((s.matches.len(), ("match", "matches")))
         }
         Output::Apply(a) => {
-            patched(&mut out, a, &diff);
+            patched(&mut out, a, q, &diff);
             None
         }
         Output::Delete(_)

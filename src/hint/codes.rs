@@ -142,6 +142,16 @@ pub fn doc(code: Code) -> CodeDoc {
              `deny[2]` or `.stitch/tmp`, and `reason`).",
             Some("The workspace owner must fix it; `stitch config check` shows the problem."),
         ),
+        Code::SyntaxError => (
+            "The change would leave a file of a known language (by its name) with a syntax \
+             error it did not have; `details`: `path`, `language`, `line`, `column`, \
+             `endLine`, `excerpt` (the line with a caret), `expected` or `found` where the \
+             parser can tell, and `changeIndex` in a change of several files.",
+            Some(
+                "Fix the text at that line and call again, or pass `--allow-syntax-errors` \
+                 (`allowSyntaxErrors: true`) if a later change completes it.",
+            ),
+        ),
         Code::InvalidPatch => (
             "An `apply_patch` patch that does not parse (`details`: `dialect`, `patchLine`, \
              `line`, `expected`).",

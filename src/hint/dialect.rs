@@ -51,7 +51,7 @@ impl Dialect {
 #[must_use]
 pub fn flag(field: &str) -> Option<&'static str> {
     Some(match field {
-        "path" => "PATH",
+        "path" | "paths" => "PATH",
         "pattern" => "PATTERN",
         "query" => "QUERY",
         "from" => "FROM",
@@ -66,6 +66,7 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "expectedReplacements" => "--expected-replacements",
         "expectedSha256" => "--expected-sha256",
         "okIfApplied" => "--ok-if-applied",
+        "allowSyntaxErrors" => "--allow-syntax-errors",
         "dryRun" => "--dry-run",
         "redo" => "--redo",
         "offset" => "--offset",
@@ -75,7 +76,7 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "patch" => "--patch",
         "depth" => "--depth",
         "includeIgnored" => "--all",
-        "include" => "--glob",
+        "include" | "glob" => "--glob",
         "regex" => "--regex",
         "caseSensitive" => "--ignore-case",
         "context" => "--context",
@@ -85,6 +86,9 @@ pub fn flag(field: &str) -> Option<&'static str> {
         "format" => "--format",
         "json" => "--json",
         "null" => "--null",
+        "insertAfter" => "--insert-after",
+        "expectedLine" => "--expected-line",
+        "maxTotalBytes" => "--max-total-bytes",
         _ => return None,
     })
 }

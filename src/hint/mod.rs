@@ -12,6 +12,7 @@ use crate::refusal::{key, Code, Refusal};
 pub mod codes;
 mod dialect;
 mod landed;
+mod syntax;
 
 pub use dialect::{cut, flag, Dialect, Narrow};
 pub use landed::landed_hint;
@@ -27,6 +28,30 @@ pub const RAW_CONTROL: &str = "rawControlCharacter";
 /// Up to this many matches, an `AMBIGUOUS_MATCH` hint offers replacing them all as an
 /// equal way out; past it, the hint leads with lengthening the snippet.
 const AMBIGUOUS_HANDFUL: u64 = 5;
+/// A refusal as the caller reads it, in `dialect`: `error`, `details` (the message first,
+/// then the facts) and `_hint` when one helps — the envelope's keys after `ok`, and what a
+/// result that answers for several files carries for each one refused.
+#[must_use]
+pub fn refusal_fields(refusal: &Refusal, dialect: Dialect) -> serde_json::Map<String, Value> {
+    let mut details = serde_json::Map::new();
+    details.insert(
+        "message".into(),
+        Value::String(in_dialect(refusal.message(), dialect, &refusal.named())),
+    );
+    for (key, value) in refusal.details() {
+        details.insert(key.clone(), value.clone());
+    }
+    let mut fields = serde_json::Map::new();
+    fields.insert(
+        "error".into(),
+        Value::String(refusal.code().as_str().into()),
+    );
+    fields.insert("details".into(), Value::Object(details));
+    if let Some(hint) = compose(refusal, dialect) {
+        fields.insert("_hint".into(), Value::String(hint));
+    }
+    fields
+}
 
 fn text<'a>(refusal: &'a Refusal, key: &str) -> Option<&'a str> {
     refusal.detail(key).and_then(Value::as_str)
@@ -123,9 +148,11 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
         Code::StaleVersion if text(refusal, key::OPERATION) == Some("undo") => {
             undo_moved_on(refusal, d)
         }
+        Code::StaleVersion if refusal.detail("expectedLine").is_some() => unexpected_line(refusal, d, path),
         Code::StaleVersion => format!("{REREAD}."),
         Code::NotObserved => not_observed(refusal, d),
         Code::InvalidConfig => invalid_config(refusal),
+        Code::SyntaxError => syntax::syntax_error(refusal, d),
         // A server at its bound on concurrent calls says how many; a lock wait does not.
         Code::Busy if refusal.detail("limit").is_some() => {
             "The server is running as many calls as it takes at once: retry when one has answered.".into()
@@ -343,6 +370,17 @@ fn too_large(refusal: &Refusal, d: Dialect, path: &str) -> String {
         Some("stdin") => "Send one JSON object holding only the arguments; pass large text with --from FILE, or split the work.".into(),
         Some("content") => "Split the content into smaller files.".into(),
         Some("result") => "Make the edit smaller, or split the file first.".into(),
+        // An image or a PDF is returned whole or not at all.
+        _ if refusal.detail("mime").is_some() => {
+            let limit = refusal.detail("limit").and_then(Value::as_u64).unwrap_or(0);
+            let cap = refusal.detail("cap").and_then(Value::as_u64).unwrap_or(0);
+            let bytes = refusal.detail("bytes").and_then(Value::as_u64).unwrap_or(0);
+            if limit < cap && bytes <= cap {
+                format!("Pass {} {bytes} (up to {cap}) to read it whole.", d.name("maxBytes"))
+            } else {
+                format!("`{path}` is larger than any read returns (limits.maxReadBytes, {cap}): ask the workspace owner to raise limits.maxReadBytes, or use a smaller copy of it.")
+            }
+        }
         Some("changes") => "Split the change: apply it as several smaller patches, each touching fewer files.".into(),
         _ if text(refusal, key::REASON) == Some("memory") => format!(
             "`{path}` is within the limits but too large for the memory stitch has now: work on smaller files, or lower limits.maxFileBytes to what this machine can hold."
@@ -576,6 +614,14 @@ fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
         Some("stdin") => {
             "Send exactly one JSON object of arguments on stdin, or pass them as flags.".into()
         }
+        Some("insertAfter") if refusal.detail("totalLines").is_some() => {
+            let total = refusal.detail("totalLines").and_then(Value::as_u64).unwrap_or(0);
+            format!(
+                "`{}` has {total} lines: pass {} from 0 (the top) to {total} (the end).",
+                text(refusal, key::PATH).unwrap_or("the file"),
+                d.name("insertAfter")
+            )
+        }
         Some(_) if text(refusal, key::REASON) == Some("no writer") => format!(
             "Start the program that writes the FIFO before (or while) calling stitch, or pass {} a regular file.",
             text(refusal, key::FLAG).unwrap_or("--from")
@@ -594,6 +640,26 @@ fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
             _ => "Fix the arguments and call again.".into(),
         },
     }
+}
+
+/// The hint of an insert whose `expectedLine` is not what its line holds now: read the
+/// lines around it, then name the line meant.
+fn unexpected_line(refusal: &Refusal, d: Dialect, path: &str) -> String {
+    let line = refusal.detail("line").and_then(Value::as_u64).unwrap_or(1);
+    let actual = text(refusal, "actualLine").unwrap_or_default();
+    let from = line.saturating_sub(3).max(1);
+    let read = match d {
+        Dialect::Flags => format!("stitch read {path} --offset {from} --limit 7"),
+        Dialect::Json => format!(
+            "{} {{\"path\": \"{path}\", \"offset\": {from}, \"limit\": 7}}",
+            names::READ_FILE
+        ),
+    };
+    format!(
+        "Line {line} of `{path}` now holds {actual:?}: read the lines around it (`{read}`), then call again with the {} and {} of the line you mean.",
+        d.name("insertAfter"),
+        d.name("expectedLine")
+    )
 }
 
 #[cfg(test)]

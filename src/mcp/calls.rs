@@ -145,12 +145,21 @@ fn run(
 /// The `CallToolResult` of an outcome.
 fn result(outcome: &Outcome<Output>) -> Value {
     let envelope = crate::envelope::render(outcome, Dialect::Json).0;
-    let text = envelope.to_string();
-    let content = json!([{"type": "text", "text": text}]);
     if outcome.is_ok() {
         let data = envelope.get("data").cloned().unwrap_or(Value::Null);
+        // An image or a PDF goes to the host as its own block, which it shows the
+        // model; the text item then leaves its base64 out rather than carry it twice.
+        let blocks = super::media::blocks(&data);
+        let text = if blocks.is_empty() {
+            envelope.to_string()
+        } else {
+            super::media::without_base64(envelope).to_string()
+        };
+        let mut content = vec![json!({"type": "text", "text": text})];
+        content.extend(blocks);
         json!({"content": content, "structuredContent": data, "isError": false})
     } else {
+        let content = json!([{"type": "text", "text": envelope.to_string()}]);
         json!({"content": content, "structuredContent": envelope, "isError": true})
     }
 }

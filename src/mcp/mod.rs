@@ -11,6 +11,7 @@
 
 mod calls;
 mod inflight;
+mod media;
 mod methods;
 mod revision;
 mod rpc;

@@ -25,15 +25,16 @@ fn error(field: impl Into<String>, reason: impl Into<String>) -> ConfigError {
     }
 }
 
-const FIELDS: [&str; 6] = [
+const FIELDS: [&str; 7] = [
     "deny",
     "readOnly",
     "limits",
     "authorize",
     "authorizeTimeoutSecs",
     "journal",
+    "syntax",
 ];
-const LIMIT_FIELDS: [&str; 7] = [
+const LIMIT_FIELDS: [&str; 8] = [
     "maxReadBytes",
     "maxFileBytes",
     "listLimit",
@@ -41,6 +42,7 @@ const LIMIT_FIELDS: [&str; 7] = [
     "searchLimit",
     "journalEntries",
     "journalBytes",
+    "maxGateBytes",
 ];
 
 /// The default time an authorize command may take.
@@ -60,6 +62,40 @@ pub struct Config {
     pub authorize_timeout: Option<Duration>,
     /// `journal: false` turns the journal off.
     pub journal: Option<bool>,
+    /// `syntax`'s rules, in the order written (a plain value is one rule for every path).
+    pub syntax: Vec<SyntaxRule>,
+}
+
+/// What the syntax gate does with a change that breaks a file's syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyntaxMode {
+    /// Refuse the change (`SYNTAX_ERROR`): the default.
+    Refuse,
+    /// Apply it, and list the errors in the result.
+    Warn,
+    /// Do not parse.
+    Off,
+}
+
+impl SyntaxMode {
+    /// The mode's name in the config.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SyntaxMode::Refuse => "refuse",
+            SyntaxMode::Warn => "warn",
+            SyntaxMode::Off => "off",
+        }
+    }
+}
+
+/// One rule of `syntax`: the paths it covers (`None`: every path) and its mode.
+#[derive(Debug, Clone)]
+pub struct SyntaxRule {
+    /// The glob as written (`None` for a plain value).
+    pub pattern: Option<String>,
+    pub paths: Option<GlobSet>,
+    pub mode: SyntaxMode,
 }
 
 /// The limits one config sets: a value per limit it names.
@@ -72,12 +108,13 @@ pub struct LimitSet {
     pub search: Option<u64>,
     pub journal_entries: Option<u64>,
     pub journal_bytes: Option<u64>,
+    pub max_gate_bytes: Option<u64>,
 }
 
 impl LimitSet {
     /// Each limit with its config name: the set's value, and `base`'s.
     #[must_use]
-    pub fn pairs(&self, base: &Limits) -> [(&'static str, Option<u64>, u64); 7] {
+    pub fn pairs(&self, base: &Limits) -> [(&'static str, Option<u64>, u64); 8] {
         [
             ("maxReadBytes", self.max_read_bytes, base.max_read_bytes),
             ("maxFileBytes", self.max_file_bytes, base.max_file_bytes),
@@ -86,6 +123,7 @@ impl LimitSet {
             ("searchLimit", self.search, base.search),
             ("journalEntries", self.journal_entries, base.journal_entries),
             ("journalBytes", self.journal_bytes, base.journal_bytes),
+            ("maxGateBytes", self.max_gate_bytes, base.max_gate_bytes),
         ]
     }
 
@@ -101,6 +139,7 @@ impl LimitSet {
             search: one(self.search, base.search),
             journal_entries: one(self.journal_entries, base.journal_entries),
             journal_bytes: one(self.journal_bytes, base.journal_bytes),
+            max_gate_bytes: one(self.max_gate_bytes, base.max_gate_bytes),
         }
     }
 }
@@ -173,6 +212,7 @@ pub fn parse(bytes: &[u8]) -> Result<Config, ConfigError> {
         Some(Value::Bool(on)) => Some(*on),
         Some(_) => return Err(error("journal", "must be true or false")),
     };
+    let syntax = syntax(map.get("syntax"))?;
     Ok(Config {
         deny,
         read_only,
@@ -180,7 +220,56 @@ pub fn parse(bytes: &[u8]) -> Result<Config, ConfigError> {
         authorize,
         authorize_timeout,
         journal,
+        syntax,
     })
+}
+
+/// `syntax`: `"refuse"`, `"warn"` or `"off"`, or an object of globs to those values.
+fn syntax(value: Option<&Value>) -> Result<Vec<SyntaxRule>, ConfigError> {
+    const MODES: &str = "must be \"refuse\", \"warn\" or \"off\"";
+    let mode = |field: &str, value: &Value| match value.as_str() {
+        Some("refuse") => Ok(SyntaxMode::Refuse),
+        Some("warn") => Ok(SyntaxMode::Warn),
+        Some("off") => Ok(SyntaxMode::Off),
+        _ => Err(error(field, MODES)),
+    };
+    match value {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Object(map)) => {
+            let mut rules = Vec::new();
+            for (pattern, value) in map {
+                let field = format!("syntax.{pattern}");
+                let mode = mode(&field, value)?;
+                let glob = crate::pattern::glob(pattern.trim_start_matches("./")).map_err(|e| {
+                    let reason = match e {
+                        GlobError::TooLong => format!(
+                            "must be a non-empty glob pattern of at most {MAX_GLOB_BYTES} bytes"
+                        ),
+                        GlobError::Invalid(reason) => {
+                            format!("the glob `{pattern}` does not compile: {reason}")
+                        }
+                    };
+                    error(field.clone(), reason)
+                })?;
+                let paths = GlobSetBuilder::new()
+                    .add(glob)
+                    .build()
+                    .map_err(|e| error(field, e.to_string()))?;
+                rules.push(SyntaxRule {
+                    pattern: Some(pattern.clone()),
+                    paths: Some(paths),
+                    mode,
+                });
+            }
+            Ok(rules)
+        }
+        Some(value) => Ok(vec![SyntaxRule {
+            pattern: None,
+            paths: None,
+            mode: mode("syntax", value)
+                .map_err(|_| error("syntax", format!("{MODES}, or an object of globs to those")))?,
+        }]),
+    }
 }
 
 fn globs(map: &Map<String, Value>, field: &str) -> Result<Vec<(String, Glob)>, ConfigError> {
@@ -251,6 +340,7 @@ fn limits(value: Option<&Value>) -> Result<LimitSet, ConfigError> {
             "searchLimit" => limits.search = Some(n),
             "journalEntries" => limits.journal_entries = Some(n),
             "journalBytes" => limits.journal_bytes = Some(n),
+            "maxGateBytes" => limits.max_gate_bytes = Some(n),
             _ => {
                 return Err(error(
                     field,

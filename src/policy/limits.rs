@@ -18,6 +18,8 @@ pub struct Limits {
     pub journal_entries: u64,
     /// The most bytes of kept content the journal holds (the oldest entries go first).
     pub journal_bytes: u64,
+    /// The largest file the syntax gate parses; a larger one passes unparsed.
+    pub max_gate_bytes: u64,
 }
 
 impl Limits {
@@ -30,6 +32,7 @@ impl Limits {
         search: 100,
         journal_entries: 1000,
         journal_bytes: 1 << 30,
+        max_gate_bytes: crate::syntax::DEFAULT_MAX_GATE_BYTES,
     };
 }
 

@@ -25,7 +25,7 @@ use sha2::{Digest, Sha256};
 use crate::workspace::walk::matches_or_ancestor as matches;
 
 pub use authorize::{authorize, hook_path, runs, Runs, Verdict};
-pub use config::{parse, Config, ConfigError, DEFAULT_AUTHORIZE_TIMEOUT};
+pub use config::{parse, Config, ConfigError, SyntaxMode, SyntaxRule, DEFAULT_AUTHORIZE_TIMEOUT};
 pub use limits::Limits;
 
 /// The path of the workspace's config file, workspace-relative.
@@ -87,6 +87,9 @@ pub struct Policy {
     pub untrusted_hook: bool,
     /// Whether changes are journaled.
     pub journal: bool,
+    /// The syntax gate's rules: the workspace's, then the user's; the first that covers a
+    /// path decides.
+    pub syntax: Vec<SyntaxRule>,
     pub trust: Trust,
     /// The configs as written, for `config check`.
     pub user: Option<Config>,
@@ -185,6 +188,12 @@ pub fn combine(
     let deny = config::glob_set(both().map(|c| c.deny.as_slice())).map(Arc::new);
     let read_only = config::glob_set(both().map(|c| c.read_only.as_slice()));
     let journal = !both().any(|c| c.journal == Some(false));
+    // The gate's mode widens nothing, so the workspace's rules hold untrusted too.
+    let syntax = workspace
+        .iter()
+        .chain(user.iter())
+        .flat_map(|c| c.syntax.iter().cloned())
+        .collect();
     Policy {
         deny,
         read_only,
@@ -192,6 +201,7 @@ pub fn combine(
         hooks,
         untrusted_hook,
         journal,
+        syntax,
         trust,
         user,
         workspace,
@@ -217,6 +227,16 @@ impl Rule {
 }
 
 impl Policy {
+    /// What the syntax gate does for the file at `path`: the first rule that covers it,
+    /// else refuse.
+    #[must_use]
+    pub fn syntax_mode(&self, path: &str) -> SyntaxMode {
+        self.syntax
+            .iter()
+            .find(|rule| rule.paths.as_ref().is_none_or(|set| matches(set, path)))
+            .map_or(SyntaxMode::Refuse, |rule| rule.mode)
+    }
+
     /// The rule that forbids touching any of `paths` (as written and as resolved), if
     /// one does. `mutation` also consults `readOnly`.
     #[must_use]

@@ -15,6 +15,7 @@ mod budget;
 mod build;
 mod by_region;
 mod changes;
+mod gate;
 mod mode;
 mod not_applied;
 mod op;
@@ -34,7 +35,7 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Kind, Location, Staged, WriteMode};
 
 use super::args::{self, Request};
-use super::{refuse, textfile, Context};
+use super::{refuse, syntax_gate, textfile, Context};
 use crate::engine::commit::Change;
 use crate::engine::journal::{self, FileRecord, Keep, Planned};
 use crate::engine::kill_hook;
@@ -62,6 +63,9 @@ pub struct ApplyRequest {
     /// A patch already applied whole succeeds with applied: false and alreadyApplied: true.
     #[serde(default, alias = "ok_if_applied")]
     pub ok_if_applied: bool,
+    /// Apply even if a file's result breaks its syntax (a later change completes it); the result lists syntaxErrors (default false).
+    #[serde(default, alias = "allow_syntax_errors")]
+    pub allow_syntax_errors: bool,
     // A Responses API operation given as the arguments themselves (`type`, `path`, `diff`),
     // and the other fields of an `apply_patch_call` item that carries one in `operation`:
     // taken as a harness hands them over, not offered to a model.
@@ -86,9 +90,15 @@ pub struct ApplyRequest {
 
 impl Request for ApplyRequest {
     const TOOL: &'static str = crate::names::APPLY_PATCH;
-    const DESCRIPTION: &'static str = "Apply one change to several files, all or nothing: every hunk must match exactly, or no file changes. The patch may be a Codex patch, a unified diff (git diff), or SEARCH/REPLACE blocks:\n*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: NOTES.md\n+first note\n*** Delete File: old.txt\n*** End Patch\nOr instead of patch, changes: a list applied in order ({op: \"write\", path, content, overwrite?}, {op: \"edit\", path, oldText, newText or edits, as edit_file takes them}, {op: \"delete\", path}, {op: \"move\", from, to, overwrite?}, each with expectedSha256?), where OpenAI Responses API apply_patch operations ({type: \"create_file\" | \"update_file\", path, diff}, {type: \"delete_file\", path}) are taken as they come. Returns dialect, applied, id (show_change shows the change, undo_change takes it back whole; with okIfApplied, a patch applied already is alreadyApplied: true, with appliedBy: the id of the change that applied it when the journal holds it) and per file path, operation, sha256 and a diff (hunks with the line each landed on, and its offset from a unified diff's stated line; mode when a diff's mode lines set the executable bit — symbolic links in a diff are refused). Refusals: INVALID_PATCH (fix the named line of the patch, or of a diff); INVALID_ARGUMENT (fix the field named: details.changeIndex names the item of changes); NO_MATCH (a hunk's old side is not in the file: details name changeIndex, hunkIndex and path, with candidates as edit_file gives them; re-read the file and fix that hunk; difference: \"anchor\" when only a chunk's @@ line is wrong, with nearestAnchor); AMBIGUOUS_MATCH (add context lines or an @@ anchor); ALREADY_EXISTS (an added or moved-to file exists: change an existing file with *** Update File: or a diff against it; replace one only with a changes item that sets overwrite: true); NOT_FOUND; STALE_VERSION; NOT_OBSERVED (in a session, read the files first: details.paths names every one); DENIED; BUSY (retry).";
-    const FIELDS: &'static [&'static str] =
-        &["patch", "changes", "operation", "dryRun", "okIfApplied"];
+    const DESCRIPTION: &'static str = "Apply one change to several files, all or nothing: every hunk must match exactly, or no file changes. The patch may be a Codex patch, a unified diff (git diff), or SEARCH/REPLACE blocks:\n*** Begin Patch\n*** Update File: src/app.py\n@@ def greet():\n-    print(\"hi\")\n+    print(\"hello\")\n*** Add File: NOTES.md\n+first note\n*** Delete File: old.txt\n*** End Patch\nOr instead of patch, changes: a list applied in order ({op: \"write\", path, content, overwrite?}, {op: \"edit\", path, oldText, newText or edits, as edit_file takes them}, {op: \"delete\", path}, {op: \"move\", from, to, overwrite?}, each with expectedSha256?), where OpenAI Responses API apply_patch operations ({type: \"create_file\" | \"update_file\", path, diff}, {type: \"delete_file\", path}) are taken as they come. Returns dialect, applied, id (show_change shows the change, undo_change takes it back whole; with okIfApplied, a patch applied already is alreadyApplied: true, with appliedBy: the id of the change that applied it when the journal holds it) and per file path, operation, sha256 and a diff (hunks with the line each landed on, and its offset from a unified diff's stated line; mode when a diff's mode lines set the executable bit — symbolic links in a diff are refused). Refusals: INVALID_PATCH (fix the named line of the patch, or of a diff); INVALID_ARGUMENT (fix the field named: details.changeIndex names the item of changes); NO_MATCH (a hunk's old side is not in the file: details name changeIndex, hunkIndex and path, with candidates as edit_file gives them; re-read the file and fix that hunk; difference: \"anchor\" when only a chunk's @@ line is wrong, with nearestAnchor); AMBIGUOUS_MATCH (add context lines or an @@ anchor); ALREADY_EXISTS (an added or moved-to file exists: change an existing file with *** Update File: or a diff against it; replace one only with a changes item that sets overwrite: true); NOT_FOUND; STALE_VERSION; NOT_OBSERVED (in a session, read the files first: details.paths names every one); DENIED; SYNTAX_ERROR (a file's result would not parse at details.line, though it did: fix change details.changeIndex there, or pass allowSyntaxErrors: true if a later change completes it); BUSY (retry).";
+    const FIELDS: &'static [&'static str] = &[
+        "patch",
+        "changes",
+        "operation",
+        "dryRun",
+        "okIfApplied",
+        "allowSyntaxErrors",
+    ];
 }
 
 /// What `apply_patch` returns, in this order.
@@ -110,6 +120,10 @@ pub struct ApplyResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     pub changes: Vec<Changed>,
+    /// The syntax errors the change leaves, when the gate only warns, was overridden
+    /// (allowSyntaxErrors) or the call was a dry run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax_errors: Vec<syntax_gate::SyntaxReport>,
 }
 
 /// One file of the change.
@@ -259,6 +273,7 @@ fn apply(
                     applied_by: journal::result_of(ctx, &paths),
                     id: None,
                     changes: Vec::new(),
+                    syntax_errors: Vec::new(),
                 });
             }
             let hunks = |change: &op::Change| applied::applied_hunks(change, located, &originals);
@@ -299,6 +314,7 @@ fn apply(
     }
     let checked = steps.check(&versions)?;
     let (mut changed, records) = summary::summary(&built, located, &originals);
+    let syntax_errors = gate::check(ctx, req, &built, located, &originals)?;
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
     let Some(approved) = checked.authorize(first, &payload(ctx, &changed, req))? else {
@@ -310,6 +326,7 @@ fn apply(
             applied_by: None,
             id: None,
             changes: changed,
+            syntax_errors,
         });
     };
     let id = publish(ctx, approved, located, &originals, &records, &built.tree)?;
@@ -321,6 +338,7 @@ fn apply(
         applied_by: None,
         id,
         changes: changed,
+        syntax_errors,
     })
 }
 

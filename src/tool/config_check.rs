@@ -64,6 +64,7 @@ pub fn config_check(ctx: &Context) -> Output {
         "limits": limits(ctx),
         "authorize": hooks,
         "journal": {"value": policy.journal, "from": journal_from.as_str()},
+        "syntax": syntax(policy),
     });
     // The program trust pins, shown whether or not the config is trusted yet.
     if let Some(pinned) = workspace.and_then(|w| pin::pin(&ctx.ws, pin::program_of(w)).shown()) {
@@ -102,6 +103,26 @@ fn limits(ctx: &Context) -> serde_json::Map<String, Value> {
         );
     }
     limits
+}
+
+/// The syntax gate's rules in force, in the order they are tried, each with the config it
+/// came from; the default last.
+fn syntax(policy: &policy::Policy) -> Vec<Value> {
+    let mut rules = Vec::new();
+    for (config, source) in [
+        (policy.workspace.as_ref(), Source::Workspace),
+        (policy.user.as_ref(), Source::User),
+    ] {
+        for rule in config.map(|c| c.syntax.as_slice()).unwrap_or_default() {
+            rules.push(json!({
+                "paths": rule.pattern.as_deref().unwrap_or("**"),
+                "mode": rule.mode.as_str(),
+                "from": source.as_str(),
+            }));
+        }
+    }
+    rules.push(json!({"paths": "**", "mode": "refuse", "from": Source::Default.as_str()}));
+    rules
 }
 
 /// What trusting the workspace's config would enable, and what holds until then, when it
@@ -169,6 +190,7 @@ fn in_force_value(limits: &Limits, name: &str) -> u64 {
         "globLimit" => limits.glob,
         "journalEntries" => limits.journal_entries,
         "journalBytes" => limits.journal_bytes,
+        "maxGateBytes" => limits.max_gate_bytes,
         _ => limits.search,
     }
 }

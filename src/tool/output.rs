@@ -11,10 +11,13 @@ pub use super::edit::EditResult;
 pub use super::glob::GlobResult;
 pub use super::history::HistoryResult;
 pub use super::list::ListResult;
+pub use super::media::MediaResult;
 pub use super::move_file::MoveResult;
 pub use super::read::ReadResult;
+pub use super::read_files::ReadFilesResult;
 pub use super::search::{Match, SearchResult};
 pub use super::show::ShowResult;
+pub use super::syntax_gate::SyntaxReport;
 pub use super::undo::UndoResult;
 pub use super::write::WriteResult;
 
@@ -23,6 +26,9 @@ pub use super::write::WriteResult;
 #[serde(untagged)]
 pub enum Output {
     Read(ReadResult),
+    /// `read_file` of an image or a PDF.
+    Media(MediaResult),
+    ReadFiles(ReadFilesResult),
     Write(WriteResult),
     Edit(EditResult),
     List(ListResult),

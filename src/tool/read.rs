@@ -1,4 +1,5 @@
-//! `read_file`: a text file, paged by lines, with the whole file's digest.
+//! `read_file`: a text file, paged by lines, with the whole file's digest; or an image
+//! or a PDF, told by its leading bytes, whole and base64-encoded ([`super::media`]).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -9,6 +10,7 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::text::lines::{self, BOM};
 
 use super::args::{self, invalid, Request};
+use super::media::{self, MediaResult};
 use super::{approve, refuse, textfile, Context};
 use crate::engine::session_check;
 use crate::session::Seen;
@@ -38,7 +40,7 @@ pub struct ReadRequest {
 
 impl Request for ReadRequest {
     const TOOL: &'static str = crate::names::READ_FILE;
-    const DESCRIPTION: &'static str = "Read a text file of the workspace, paged by lines. Returns content (exact bytes of the lines, line endings included, without a leading BOM), sha256 of the whole file (pass it as expectedSha256 to edit_file or write_file to guard against concurrent changes), totalLines, startLine, endLine, truncated and nextOffset (call again with offset: nextOffset to read on), lineEnding and bom. Refusals: NOT_FOUND (details.nearNames lists the closest existing paths: use one, or list_directory the parent); NOT_A_FILE (it is a directory or special file: use list_directory); NOT_TEXT (binary or invalid UTF-8: it cannot be read as text); TOO_LARGE (over the size limit); INVALID_ARGUMENT (fix the named field; offset past the end carries totalLines); INVALID_PATH (use details.suggestion); OUTSIDE_ROOT (use a path inside the workspace); NOT_A_DIRECTORY (a parent component is a file); DENIED (the workspace policy forbids it: leave it alone); INVALID_CONFIG (the workspace owner must fix .stitch/config.json); BUSY (retry).";
+    const DESCRIPTION: &'static str = "Read a text file of the workspace, paged by lines. Returns content (exact bytes of the lines, line endings included, without a leading BOM), sha256 of the whole file (pass it as expectedSha256 to edit_file or write_file to guard against concurrent changes), totalLines, startLine, endLine, truncated and nextOffset (call again with offset: nextOffset to read on), lineEnding and bom. An image (PNG, JPEG, GIF, WebP) or a PDF, told by its leading bytes whatever its name, comes back whole instead: {path, media: {mime, bytes, sha256}, base64}, within maxBytes (a PDF's pages cannot be chosen). Refusals: NOT_FOUND (details.nearNames lists the closest existing paths: use one, or list_directory the parent); NOT_A_FILE (it is a directory or special file: use list_directory); NOT_TEXT (binary or invalid UTF-8: it cannot be read as text); TOO_LARGE (over the size limit); INVALID_ARGUMENT (fix the named field; offset past the end carries totalLines); INVALID_PATH (use details.suggestion); OUTSIDE_ROOT (use a path inside the workspace); NOT_A_DIRECTORY (a parent component is a file); DENIED (the workspace policy forbids it: leave it alone); INVALID_CONFIG (the workspace owner must fix .stitch/config.json); BUSY (retry).";
     const FIELDS: &'static [&'static str] = &["path", "offset", "limit", "maxBytes", "lineNumbers"];
 }
 
@@ -84,11 +86,30 @@ pub struct ReadResult {
     pub next_offset: Option<u64>,
 }
 
+/// What `read_file` returns: a page of text, or an image or a PDF whole.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Read {
+    Text(ReadResult),
+    Media(MediaResult),
+}
+
+impl Read {
+    /// The call's output.
+    #[must_use]
+    pub fn into_output(self) -> super::Output {
+        match self {
+            Read::Text(text) => super::Output::Read(text),
+            Read::Media(media) => super::Output::Media(media),
+        }
+    }
+}
+
 /// The default number of lines in one page.
 pub const DEFAULT_LIMIT: u64 = 2000;
 
 /// Reads the file named in `arguments`.
-pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
+pub fn run(ctx: &Context, arguments: Value) -> Outcome<Read> {
     let req: ReadRequest = args::parse(arguments)?;
     let offset = req.offset.unwrap_or(1);
     let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
@@ -128,7 +149,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
                 &location.real,
                 Seen::Present(not_text.sha256.clone()),
             )?;
-            return Err(not_text.refusal(&location.shown).into());
+            return binary(location.shown, &not_text, (max_bytes, cap));
         }
     };
     let sha256 = sha256_hex(loaded.bytes());
@@ -138,6 +159,17 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
         &location.real,
         Seen::Present(sha256.clone()),
     )?;
+    // A PDF may be all ASCII: its leading bytes, not its being text, say what it is.
+    if let Some(kind) = media::sniff(loaded.bytes()) {
+        let bytes = loaded.bytes();
+        within(&location.shown, kind, bytes.len(), (max_bytes, cap))?;
+        return Ok(Read::Media(MediaResult::new(
+            location.shown,
+            kind,
+            bytes,
+            sha256,
+        )));
+    }
     // What tells later which lines changed since this read (§6, staleness by region).
     if ctx.session.is_some() {
         crate::region::keep(&ctx.ws, &sha256, loaded.bytes());
@@ -163,7 +195,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
         let size = loaded.bytes().len() as u64;
         textfile::out_of_memory(&location.shown, size, ctx.limits.max_file_bytes)
     })?;
-    Ok(ReadResult {
+    Ok(Read::Text(ReadResult {
         path: location.shown,
         truncated: page.cut || page.next_offset.is_some(),
         content,
@@ -175,7 +207,40 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadResult> {
         line_ending: lines::line_ending(body.as_bytes()).as_str(),
         bom,
         next_offset: page.next_offset,
-    })
+    }))
+}
+
+/// A file that is not text: an image or a PDF (within `max_bytes`), else `NOT_TEXT`.
+fn binary(
+    shown: String,
+    not_text: &textfile::NotText,
+    (max_bytes, cap): (u64, u64),
+) -> Outcome<Read> {
+    let Some(kind) = media::sniff(&not_text.content) else {
+        return Err(not_text.refusal(&shown).into());
+    };
+    let bytes = &not_text.content;
+    within(&shown, kind, bytes.len(), (max_bytes, cap))?;
+    Ok(Read::Media(MediaResult::new(
+        shown,
+        kind,
+        bytes,
+        not_text.sha256.clone(),
+    )))
+}
+
+/// Refuses a media file over the bytes a read returns (`max_bytes`, at most `cap`): it
+/// is returned whole or not at all.
+fn within(
+    shown: &str,
+    kind: media::Kind,
+    bytes: usize,
+    (max_bytes, cap): (u64, u64),
+) -> Outcome<()> {
+    if bytes as u64 > max_bytes {
+        return Err(media::too_large(shown, kind, bytes, max_bytes, cap).into());
+    }
+    Ok(())
 }
 
 /// One page of a text.

@@ -7,8 +7,8 @@ use serde_json::Value;
 use super::args::Request;
 use super::output::Output;
 use super::{
-    apply, delete, derived, edit, glob, history, list, move_file, read, search, show, undo, write,
-    Context,
+    apply, delete, derived, edit, glob, history, list, move_file, read, read_files, search, show,
+    undo, write, Context,
 };
 use crate::refusal::{Code, Outcome};
 
@@ -76,6 +76,20 @@ const READ_REFUSALS: &[Code] = &[
     Code::Busy,
 ];
 
+/// `read_files` refuses the whole call for its arguments and its glob only; each file's
+/// refusal is inline.
+const READ_FILES_REFUSALS: &[Code] = &[
+    Code::InvalidArgument,
+    Code::InvalidPath,
+    Code::InvalidPattern,
+    Code::OutsideRoot,
+    Code::NotFound,
+    Code::NotADirectory,
+    Code::TooLarge,
+    Code::Denied,
+    Code::InvalidConfig,
+];
+
 const WRITE_REFUSALS: &[Code] = &[
     Code::InvalidArgument,
     Code::InvalidPath,
@@ -88,6 +102,7 @@ const WRITE_REFUSALS: &[Code] = &[
     Code::NotObserved,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::Busy,
 ];
 
@@ -107,6 +122,7 @@ const EDIT_REFUSALS: &[Code] = &[
     Code::NotObserved,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::Busy,
 ];
 
@@ -152,6 +168,7 @@ const APPLY_REFUSALS: &[Code] = &[
     Code::NotObserved,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::InvalidPatch,
     Code::Busy,
 ];
@@ -215,6 +232,7 @@ const UNDO_REFUSALS: &[Code] = &[
     Code::StaleVersion,
     Code::Denied,
     Code::InvalidConfig,
+    Code::SyntaxError,
     Code::Busy,
 ];
 
@@ -237,9 +255,24 @@ pub const TOOLS: &[ToolSpec] = &[
         stdin_only_when_asked: false,
         description: read::ReadRequest::DESCRIPTION,
         schema: derived::of::<read::ReadRequest>,
-        output: derived::of_output::<read::ReadResult>,
+        output: derived::of_output::<read::Read>,
         refusals: READ_REFUSALS,
-        run: |ctx, arguments| read::run(ctx, arguments).map(Output::Read),
+        run: |ctx, arguments| read::run(ctx, arguments).map(read::Read::into_output),
+    },
+    ToolSpec {
+        name: read_files::ReadFilesRequest::TOOL,
+        // `stitch read a b` and `stitch read --glob G`: the command line reads several
+        // files when it names more than one, or a glob (`crate::cli`).
+        command: "read",
+        title: "Read several files",
+        annotations: READS,
+        carries_content: false,
+        stdin_only_when_asked: false,
+        description: read_files::ReadFilesRequest::DESCRIPTION,
+        schema: derived::of::<read_files::ReadFilesRequest>,
+        output: derived::of_output::<read_files::ReadFilesResult>,
+        refusals: READ_FILES_REFUSALS,
+        run: |ctx, arguments| read_files::run(ctx, arguments).map(Output::ReadFiles),
     },
     ToolSpec {
         name: write::WriteRequest::TOOL,
@@ -406,7 +439,13 @@ pub fn find(name: &str) -> Option<&'static ToolSpec> {
 pub fn names() -> impl Iterator<Item = &'static str> {
     let commands = TOOLS
         .iter()
-        .map(|t| t.command)
+        .enumerate()
+        .filter(|(i, t)| {
+            TOOLS[..*i]
+                .iter()
+                .all(|earlier| earlier.command != t.command)
+        })
+        .map(|(_, t)| t.command)
         .filter(|c| TOOLS.iter().all(|t| t.name != *c));
     TOOLS.iter().map(|t| t.name).chain(commands)
 }

@@ -50,6 +50,8 @@ pub struct NotText {
     /// The file that was read, open, for a caller that goes on with it (a delete keeps
     /// the very inode it hashed); `None` once taken.
     pub file: Option<OpenFile>,
+    /// What was read, for a caller that tells media files from other binary ones.
+    pub content: Vec<u8>,
     bytes: u64,
     reason: &'static str,
 }
@@ -91,18 +93,19 @@ pub fn load_any(ctx: &Context, location: &Location) -> Outcome<Result<Loaded, No
         }
     };
     let size = bytes.len() as u64;
-    let not_text = |reason: &'static str, bytes: &[u8], file: OpenFile| NotText {
-        sha256: crate::digest::sha256_hex(bytes),
+    let not_text = |reason: &'static str, bytes: Vec<u8>, file: OpenFile| NotText {
+        sha256: crate::digest::sha256_hex(&bytes),
         file: Some(file),
+        content: bytes,
         bytes: size,
         reason,
     };
     if memchr::memchr(0, &bytes).is_some() {
-        return Ok(Err(not_text(BINARY, &bytes, file)));
+        return Ok(Err(not_text(BINARY, bytes, file)));
     }
     Ok(match String::from_utf8(bytes) {
         Ok(text) => Ok(Loaded { text, file }),
-        Err(e) => Err(not_text(INVALID_UTF8, e.as_bytes(), file)),
+        Err(e) => Err(not_text(INVALID_UTF8, e.into_bytes(), file)),
     })
 }
 

@@ -9,6 +9,7 @@ use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{Error, Kind, Location, WriteMode};
 
 use super::args::{self, invalid, Request};
+use super::syntax_gate::{self, Asked, Gated, SyntaxReport};
 use super::{refuse, textfile, Context};
 use crate::engine::commit::Change;
 use crate::engine::journal::{FileRecord, Keep, Planned};
@@ -34,13 +35,22 @@ pub struct WriteRequest {
     /// Check everything and report the result without writing (default false).
     #[serde(default, alias = "dry_run")]
     pub dry_run: bool,
+    /// Write even if the content breaks the file's syntax (a later change completes it); the result lists syntaxErrors (default false).
+    #[serde(default, alias = "allow_syntax_errors")]
+    pub allow_syntax_errors: bool,
 }
 
 impl Request for WriteRequest {
     const TOOL: &'static str = crate::names::WRITE_FILE;
-    const DESCRIPTION: &'static str = "Create a file with the given content, creating missing parent directories (named in createdDirectories), atomically. An existing file is replaced only with overwrite: true or a matching expectedSha256 (or, in a session, when this session read its current version). Returns path, sha256, bytes, created, createdDirectories, applied, id (the journal entry, for show_change and undo_change), previousSha256; content equal to the file's leaves it untouched and says unchanged: true with applied: false. Refusals: ALREADY_EXISTS (read the file, then pass overwrite: true or its sha256 as expectedSha256, or change it with edit_file); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, the file was never read: read the file, then retry); NOT_A_FILE (the path is a directory); NOT_A_DIRECTORY (a parent component is a file: pick another path); TOO_LARGE (split the content); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); DENIED (policy, .git/ or .stitch/: leave it alone, or satisfy details.reason); BUSY (retry).";
-    const FIELDS: &'static [&'static str] =
-        &["path", "content", "overwrite", "expectedSha256", "dryRun"];
+    const DESCRIPTION: &'static str = "Create a file with the given content, creating missing parent directories (named in createdDirectories), atomically. An existing file is replaced only with overwrite: true or a matching expectedSha256 (or, in a session, when this session read its current version). Returns path, sha256, bytes, created, createdDirectories, applied, id (the journal entry, for show_change and undo_change), previousSha256; content equal to the file's leaves it untouched and says unchanged: true with applied: false. Refusals: ALREADY_EXISTS (read the file, then pass overwrite: true or its sha256 as expectedSha256, or change it with edit_file); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, the file was never read: read the file, then retry); NOT_A_FILE (the path is a directory); NOT_A_DIRECTORY (a parent component is a file: pick another path); TOO_LARGE (split the content); INVALID_PATH, OUTSIDE_ROOT, INVALID_ARGUMENT (fix the path or field); DENIED (policy, .git/ or .stitch/: leave it alone, or satisfy details.reason); SYNTAX_ERROR (the content would not parse at details.line, though the file did: fix content there, or pass allowSyntaxErrors: true if a later change completes it); BUSY (retry).";
+    const FIELDS: &'static [&'static str] = &[
+        "path",
+        "content",
+        "overwrite",
+        "expectedSha256",
+        "dryRun",
+        "allowSyntaxErrors",
+    ];
 }
 
 /// Writes the file named in `arguments`.
@@ -129,6 +139,7 @@ fn write_once(
     };
     let sha256 = sha256_hex(bytes);
     let diff = ctx.text_diffs.then(|| text_diff(ctx, location, bytes));
+    let syntax_errors = gate(ctx, req, location, replaced.is_some())?;
     let payload = payload(ctx, req, location, previous.as_deref(), &sha256);
     let approved = checked.authorize(&shown, &payload)?;
     // Content equal to the file's (same digest, so same bytes) is not rewritten: the
@@ -167,8 +178,37 @@ fn write_once(
         id,
         previous_sha256: previous,
         unchanged,
+        syntax_errors,
         diff,
     })
+}
+
+/// The syntax gate on the write: the file replaced (read again only when the gate wants
+/// it) and the new content.
+fn gate(
+    ctx: &Context,
+    req: &WriteRequest,
+    location: &Location,
+    replacing: bool,
+) -> Outcome<Vec<SyntaxReport>> {
+    if !syntax_gate::wanted(ctx, &location.shown) {
+        return Ok(Vec::new());
+    }
+    let old = replacing
+        .then(|| textfile::load_any(ctx, location).ok()?.ok())
+        .flatten();
+    let file = Gated {
+        path: &location.shown,
+        old: old.as_ref().map(textfile::Loaded::bytes),
+        new: req.content.as_bytes(),
+        change_index: None,
+    };
+    let asked = Asked {
+        field: Some("content"),
+        allow: req.allow_syntax_errors,
+        dry_run: req.dry_run,
+    };
+    syntax_gate::check(ctx, &[file], asked)
 }
 
 /// What `write_file` returns, in this order.
@@ -194,6 +234,10 @@ pub struct WriteResult {
     /// same modification time).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unchanged: bool,
+    /// The syntax errors the content leaves, when the gate only warns, was overridden
+    /// (allowSyntaxErrors) or the call was a dry run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax_errors: Vec<SyntaxReport>,
     /// The change as a unified diff, for a person reading text output only (never in
     /// the JSON result).
     #[serde(skip)]

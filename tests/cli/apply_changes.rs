@@ -371,7 +371,7 @@ fn mistakes_in_the_arguments_are_named_by_field_and_index() {
             "details": {
                 "message": "apply_patch takes exactly one of `patch`, `changes` and `operation`, but got both `patch` and `changes`",
                 "field": "changes",
-                "allowed": ["patch", "changes", "operation", "dryRun", "okIfApplied"]
+                "allowed": ["patch", "changes", "operation", "dryRun", "okIfApplied", "allowSyntaxErrors"]
             },
             "_hint": "Fix the `changes` argument and call again."
         }));

@@ -62,6 +62,13 @@ fn produce(code: Code) -> Run {
             ws.file(".stitch/config.json", "{not json");
             ws.stitch("list", &json!({}))
         }
+        Code::SyntaxError => {
+            ws.file("a.json", "{\"a\": 1}\n");
+            ws.stitch(
+                "edit",
+                &json!({"path": "a.json", "oldText": "1}", "newText": "[1}"}),
+            )
+        }
         Code::InvalidPatch => ws.stitch("apply", &json!({"patch": "*** Begin Patch\n"})),
         Code::Busy => {
             ws.stitch(
@@ -250,6 +257,22 @@ fn expected(code: Code) -> Value {
             },
             "_hint": "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem."
         }),
+        Code::SyntaxError => json!({
+            "ok": false,
+            "error": "SYNTAX_ERROR",
+            "details": {
+                "message": "The change would leave `a.json` unparseable at line 1, column 9: missing \"]\"; nothing was changed",
+                "path": "a.json",
+                "language": "json",
+                "line": 1,
+                "column": 9,
+                "endLine": 1,
+                "excerpt": "{\"a\": [1}\n        ^",
+                "expected": "]",
+                "field": "newText"
+            },
+            "_hint": "Fix newText so that `a.json` parses at line 1 (details.excerpt shows where), and send the call again; or pass allowSyntaxErrors: true if a later change completes it."
+        }),
         Code::InvalidPatch => json!({
             "ok": false,
             "error": "INVALID_PATCH",
@@ -312,6 +335,7 @@ fn every_code_has_a_stable_spelling() {
             "NOT_OBSERVED",
             "DENIED",
             "INVALID_CONFIG",
+            "SYNTAX_ERROR",
             "INVALID_PATCH",
             "BUSY",
         ]

@@ -201,7 +201,8 @@ fn a_missing_argument_lists_the_allowed_flags_or_fields() {
                 "message": "stitch edit needs PATH; stdin was not read, because arguments were given as flags: pass PATH too, or pass --json to send every argument as JSON on stdin",
                 "field": "path",
                 "allowed": ["PATH", "--old", "--new", "--old-from", "--new-from", "--replace-all",
-                    "--expected-replacements", "--expected-sha256", "--dry-run", "--ok-if-applied"]},
+                    "--expected-replacements", "--expected-sha256", "--dry-run", "--ok-if-applied",
+                    "--allow-syntax-errors", "--insert-after", "--expected-line"]},
             "_hint": "Fix the `PATH` argument and call again."}));
     ws.stitch("edit", &json!({"dryRun": true})).assert_envelope(
         &json!({"ok": false, "error": "INVALID_ARGUMENT",
@@ -209,7 +210,8 @@ fn a_missing_argument_lists_the_allowed_flags_or_fields() {
                 "message": "edit_file needs the field `path`",
                 "field": "path",
                 "allowed": ["path", "oldText", "newText", "replaceAll", "expectedReplacements",
-                    "edits", "expectedSha256", "dryRun", "okIfApplied"]},
+                    "edits", "expectedSha256", "dryRun", "okIfApplied",
+                    "allowSyntaxErrors", "insertAfter", "expectedLine"]},
             "_hint": "Fix the `path` argument and call again."}),
     );
     // In text, the list is labelled as what it holds.
@@ -221,7 +223,7 @@ fn a_missing_argument_lists_the_allowed_flags_or_fields() {
         .unwrap();
     let stderr = String::from_utf8(text.stderr).unwrap();
     assert!(
-        stderr.contains("\nallowed arguments: PATH, --old, --new, --old-from, --new-from, --replace-all, --expected-replacements, --expected-sha256, --dry-run, --ok-if-applied\n"),
+        stderr.contains("\nallowed arguments: PATH, --old, --new, --old-from, --new-from, --replace-all, --expected-replacements, --expected-sha256, --dry-run, --ok-if-applied, --allow-syntax-errors, --insert-after, --expected-line\n"),
         "{stderr}"
     );
     let text = ws
@@ -232,7 +234,7 @@ fn a_missing_argument_lists_the_allowed_flags_or_fields() {
         .unwrap();
     let stderr = String::from_utf8(text.stderr).unwrap();
     assert!(
-        stderr.contains("\nallowed fields: path, oldText, newText, replaceAll, expectedReplacements, edits, expectedSha256, dryRun, okIfApplied\n"),
+        stderr.contains("\nallowed fields: path, oldText, newText, replaceAll, expectedReplacements, edits, expectedSha256, dryRun, okIfApplied, allowSyntaxErrors, insertAfter, expectedLine\n"),
         "{stderr}"
     );
 }
@@ -249,7 +251,8 @@ fn bare_read_at_a_terminal_names_path_and_says_stdin_was_not_read() {
         "details": {
             "message": "stitch read needs PATH; stdin was not read, because it is a terminal: pass PATH, or pass --json to send every argument as JSON on stdin",
             "field": "path",
-            "allowed": ["PATH", "--offset", "--limit", "--max-bytes", "--number"]},
+            "allowed": ["PATH", "--offset", "--limit", "--max-bytes", "--number", "--glob",
+                "--max-total-bytes"]},
         "_hint": "Fix the `PATH` argument and call again."}));
 }
 
@@ -315,6 +318,6 @@ fn apply_with_flags_and_no_patch_says_stdin_was_not_read() {
             "details": {
                 "message": "stitch apply needs --patch TEXT or --from FILE; stdin was not read, because arguments were given as flags: pass --patch TEXT or --from FILE too, or pass --json to send every argument as JSON on stdin",
                 "field": "patch",
-                "allowed": ["--patch", "--from", "--dry-run", "--ok-if-applied"]},
+                "allowed": ["--patch", "--from", "--dry-run", "--ok-if-applied", "--allow-syntax-errors"]},
             "_hint": "Fix the `--patch` argument and call again."}));
 }

@@ -18,6 +18,8 @@ mod docs;
 mod invocation;
 // read_file: paging, digests, line endings, BOM, non-text, argument parsing.
 mod read;
+// Several files in one call, images and PDFs, edit's insert form, `stitch text-editor`.
+mod reading;
 // write_file: create, replace only when asked, atomic and faithful replacement.
 mod write;
 // apply_patch: one change across files, all or nothing, in the formats models emit.
@@ -61,6 +63,7 @@ mod glob;
 mod search;
 // Every refusal code in the contract is produced by a real call.
 mod coverage;
+mod syntax;
 // Tool definitions: JSON Schema that validates requests, in every host's format, and the
 // output schema every success matches.
 mod schema;

@@ -13,8 +13,9 @@ mod hosts;
 // A real success's data validates against the tool's outputSchema.
 mod output;
 
-const TOOLS: [&str; 12] = [
+const TOOLS: [&str; 13] = [
     "read_file",
+    "read_files",
     "write_file",
     "edit_file",
     "list_directory",
@@ -69,7 +70,14 @@ fn every_tool_appears_in_every_format() {
         expected
     );
     let anthropic = schema(&["--format", "anthropic"]);
-    assert_eq!(names(&anthropic, &["name"]), expected);
+    // Anthropic's own text-editor tool comes last, declared as the Messages API takes it.
+    let mut with_editor = expected.clone();
+    with_editor.push("str_replace_based_edit_tool".to_owned());
+    assert_eq!(names(&anthropic, &["name"]), with_editor);
+    assert_eq!(
+        anthropic[TOOLS.len()],
+        json!({"type": "text_editor_20250728", "name": "str_replace_based_edit_tool"})
+    );
     assert!(anthropic[0]["input_schema"]["properties"].is_object());
     let openai = schema(&["--format", "openai"]);
     assert_eq!(names(&openai, &["function", "name"]), expected);
@@ -216,6 +224,7 @@ fn mcp_definitions_carry_titles_and_annotations() {
     let tools = schema(&["--format", "mcp"]);
     let expected = [
         ("read_file", "Read a file", true, false, true),
+        ("read_files", "Read several files", true, false, true),
         ("write_file", "Write a file", false, true, true),
         ("edit_file", "Edit a file", false, true, false),
         ("list_directory", "List a directory", true, false, true),

@@ -10,6 +10,7 @@ declared). Exits 0 when every check holds, 1 otherwise, printing one line a chec
 """
 
 import asyncio
+import base64
 import json
 import subprocess
 import sys
@@ -20,10 +21,14 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
-TOOLS = ["read_file", "write_file", "edit_file", "list_directory", "glob", "search_files",
+TOOLS = ["read_file", "read_files", "write_file", "edit_file", "list_directory", "glob", "search_files",
          "apply_patch", "delete_file", "move_file", "list_changes", "show_change",
          "undo_change"]
 FAILURES: list[str] = []
+# The smallest PNG: one transparent pixel.
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489"
+    "0000000d4944415478da63f8ffff3f0005fe02fea7d6a4850000000049454e44ae426082")
 
 
 def check(label: str, condition: bool, detail: object = "") -> None:
@@ -47,6 +52,8 @@ async def checks(stitch: str, era: str, root: Path, errlog_path: Path) -> None:
     (root / "src").mkdir(parents=True)
     (root / "src" / "a.py").write_text("x = 1\ny = 2\nx = 1\n")
     (root / "notes.md").write_text("# notes\n")
+    # A PNG with a text file's name: stitch tells it by its bytes.
+    (root / "shot.txt").write_bytes(PNG)
     params = StdioServerParameters(command=stitch, args=["mcp", "--root", str(root)])
     with open(errlog_path, "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
@@ -64,7 +71,7 @@ async def checks(stitch: str, era: str, root: Path, errlog_path: Path) -> None:
                 check(f"[{era}] instructions are given", bool(session.instructions))
 
                 listed = await session.list_tools()
-                check(f"[{era}] tools/list names the twelve tools",
+                check(f"[{era}] tools/list names the thirteen tools",
                       [t.name for t in listed.tools] == TOOLS, [t.name for t in listed.tools])
                 printed = json.loads(subprocess.run(
                     [stitch, "schema", "--format", "mcp"], capture_output=True, check=True).stdout)
@@ -90,6 +97,22 @@ async def checks(stitch: str, era: str, root: Path, errlog_path: Path) -> None:
                       unread)
                 check(f"[{era}] its hint says what to do",
                       unread.structured_content.get("_hint") == "Read the file, then retry.")
+
+                # An image is an image content block the host can show the model.
+                image = await session.call_tool("read_file", {"path": "shot.txt"})
+                blocks = [c for c in image.content if c.type == "image"]
+                check(f"[{era}] an image read is an image content block",
+                      not image.is_error and len(blocks) == 1
+                      and blocks[0].mime_type == "image/png"
+                      and base64.b64decode(blocks[0].data) == PNG, image)
+                several = await session.call_tool(
+                    "read_files", {"paths": ["src/a.py", "missing.md", "shot.txt"]})
+                files = several.structured_content["files"]
+                check(f"[{era}] read_files answers each file in order, refusals inline",
+                      not several.is_error
+                      and [f["ok"] for f in files] == [True, False, True]
+                      and files[1]["error"] == "NOT_FOUND"
+                      and [c.type for c in several.content] == ["text", "image"], several)
 
                 read = await session.call_tool("read_file", {"path": "src/a.py"})
                 check(f"[{era}] read_file succeeds with the file's content",

@@ -159,6 +159,14 @@ def check_anthropic(stitch: str) -> None:
     from anthropic.types import ToolParam
 
     for tool in printed(stitch, "anthropic"):
+        if tool.get("type") == "text_editor_20250728":
+            # Anthropic's own text-editor tool, declared as the Messages API takes it.
+            from anthropic.types import ToolTextEditor20250728Param
+
+            label = "anthropic text editor"
+            check(f"{label} param", lambda: validate_typed_dict(ToolTextEditor20250728Param, tool))
+            check(f"{label} name", lambda: same(tool["name"], "str_replace_based_edit_tool", "its name"))
+            continue
         label = f"anthropic {tool.get('name', '?')}"
         check(f"{label} ToolParam", lambda: validate_typed_dict(ToolParam, tool))
         check(f"{label} keys", lambda: only_keys(tool, ToolParam, "the tool"))

@@ -26,6 +26,9 @@ pub struct Merged {
     pub steps: Vec<Step>,
     pub contents: BTreeMap<String, Vec<u8>>,
     pub paths: BTreeSet<String>,
+    /// Each merged file as it is now, before the merge: what the syntax gate compares
+    /// the merged result with.
+    pub ours: BTreeMap<String, Vec<u8>>,
 }
 
 /// Why a file that moved on cannot be merged.
@@ -49,6 +52,7 @@ pub fn plan(
         steps: steps.to_vec(),
         contents: BTreeMap::new(),
         paths: BTreeSet::new(),
+        ours: BTreeMap::new(),
     };
     let mut refused = Vec::new();
     for (path, expected) in after {
@@ -57,7 +61,7 @@ pub fn plan(
             continue;
         }
         match merge_one(ctx, target, path, &now) {
-            Ok((bytes, before)) => {
+            Ok((bytes, before, ours)) => {
                 let sha = sha256_hex(&bytes);
                 for step in &mut merged.steps {
                     if matches!(step, Step::Put { path: p, sha: s } if p == path && *s == before) {
@@ -72,6 +76,7 @@ pub fn plan(
                     .insert(path.clone(), now.sha256().map(str::to_owned));
                 merged.contents.insert(sha, bytes);
                 merged.paths.insert(path.clone());
+                merged.ours.insert(path.clone(), ours);
             }
             Err(why) => refused.push((path.clone(), expected.clone(), now, why)),
         }
@@ -83,14 +88,14 @@ pub fn plan(
     }
 }
 
-/// The merged bytes of the file at `path` (now `now`), and the version before the change
-/// they stand for.
+/// The merged bytes of the file at `path` (now `now`), the version before the change
+/// they stand for, and the file's bytes now.
 fn merge_one(
     ctx: &Context,
     target: &Entry,
     path: &str,
     now: &Now,
-) -> Result<(Vec<u8>, String), Unmerged> {
+) -> Result<(Vec<u8>, String, Vec<u8>), Unmerged> {
     let record = in_place(target, path).ok_or(Unmerged::Cannot(
         "the change created, deleted or moved it, and it is not as the change left it",
     ))?;
@@ -125,7 +130,7 @@ fn merge_one(
         return Err(Unmerged::Cannot("it is not text, so it cannot be merged"));
     };
     match diffy::merge(base, ours_text, theirs) {
-        Ok(text) => Ok((text.into_bytes(), before.clone())),
+        Ok(text) => Ok((text.into_bytes(), before.clone(), ours.clone())),
         Err(_) => Err(Unmerged::Conflicts(conflicts(base, ours_text, theirs))),
     }
 }

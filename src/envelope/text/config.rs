@@ -10,7 +10,7 @@ use crate::streams::quote::Quote;
 
 /// The keys written by their own rule, in this order; any other key of the report follows
 /// as `key: JSON`, so a setting added later is shown before it has a rule of its own.
-const ORDER: [&str; 12] = [
+const ORDER: [&str; 13] = [
     "path",
     "exists",
     "trust",
@@ -21,6 +21,7 @@ const ORDER: [&str; 12] = [
     "authorize",
     "authorizeProgram",
     "journal",
+    "syntax",
     "trustWouldEnable",
     "untrustedEffect",
 ];
@@ -97,6 +98,7 @@ pub(super) fn report(out: &mut String, report: &Value, q: Quote) {
         },
         q.text(str_of(journal.get("from").unwrap_or(&Value::Null)))
     );
+    syntax(out, get("syntax"), q);
     if let Some(wanted) = report.get("trustWouldEnable") {
         let _ = writeln!(out, "trusting it would enable:");
         for item in wanted.as_array().map(Vec::as_slice).unwrap_or_default() {
@@ -171,4 +173,26 @@ fn str_of(value: &Value) -> &str {
 
 fn compact(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
+}
+
+/// The syntax gate's rules, first match first: one a line, its paths, its mode and its
+/// config.
+fn syntax(out: &mut String, rules: &Value, q: Quote) {
+    let Some(rules) = rules.as_array() else {
+        return;
+    };
+    let _ = writeln!(out, "syntax:");
+    for rule in rules {
+        let field = |key: &str| {
+            q.text(str_of(rule.get(key).unwrap_or(&Value::Null)))
+                .into_owned()
+        };
+        let _ = writeln!(
+            out,
+            "  {}  {}  ({})",
+            field("paths"),
+            field("mode"),
+            field("from")
+        );
+    }
 }

@@ -57,6 +57,13 @@ fn facts(out: &mut String, details: &Value, dialect: Dialect) {
     if !near.is_empty() {
         let _ = writeln!(out, "near names: {near}");
     }
+    // SYNTAX_ERROR: the line and the caret under the error.
+    if let (Some(excerpt), Some(line)) = (details["excerpt"].as_str(), details["line"].as_u64()) {
+        let _ = writeln!(out, "at line {line}:");
+        for text in excerpt.lines() {
+            let _ = writeln!(out, "  {text}");
+        }
+    }
     let allowed = joined(list(details, key::ALLOWED));
     if !allowed.is_empty() {
         let what = match dialect {

@@ -456,6 +456,9 @@ fn edit_items(item: ChangeItem, place: &Place) -> Result<(Vec<EditItem>, bool), 
         expected_sha256: None,
         dry_run: false,
         ok_if_applied: false,
+        allow_syntax_errors: false,
+        insert_after: None,
+        expected_line: None,
     };
     let (items, multi) = request.items().map_err(|r| place.mark(r))?;
     edit::validate(&items, multi).map_err(|r| place.mark(r))?;

@@ -2,6 +2,7 @@
 
 pub(super) mod apply;
 mod earlier;
+pub(super) mod insert;
 mod large;
 pub(super) mod region;
 pub(super) mod request;
@@ -17,6 +18,7 @@ use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
 use super::args::Request;
 use super::args::{self, invalid};
+use super::syntax_gate::{self, Asked, Gated, SyntaxReport};
 use super::textfile::Loaded;
 use super::{refuse, textfile, Context};
 use crate::engine::commit::Change;
@@ -38,8 +40,21 @@ pub const MAX_DIFF_BYTES: usize = 64 * 1024;
 /// Edits the file named in `arguments`.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
     let req: EditRequest = args::parse(arguments)?;
-    let (items, multi) = req.items()?;
-    validate(&items, multi)?;
+    let insert = insert::of(&req)?;
+    let (items, multi) = if insert.is_some() {
+        // An insert replaces nothing: its one item carries the text, for the journal.
+        let item = EditItem {
+            old_text: String::new(),
+            new_text: req.new_text.clone().unwrap_or_default(),
+            replace_all: false,
+            expected_replacements: None,
+        };
+        (vec![item], false)
+    } else {
+        let (items, multi) = req.items()?;
+        validate(&items, multi)?;
+        (items, multi)
+    };
     if let Some(expected) = &req.expected_sha256 {
         if !is_sha256_hex(expected) {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
@@ -51,6 +66,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
             req: &req,
             items: &items,
             multi,
+            insert: insert.as_ref(),
         },
     )
 }
@@ -60,6 +76,8 @@ struct Plan<'r> {
     req: &'r EditRequest,
     items: &'r [EditItem],
     multi: bool,
+    /// The insert form: the text goes after a line, replacing nothing.
+    insert: Option<&'r insert::Insert>,
 }
 
 impl pipeline::Plan for Plan<'_> {
@@ -105,7 +123,12 @@ fn edit_once(
 /// Applies the edits to the loaded file, checks, and writes: the rest of [`run`].
 fn edit_loaded(
     ctx: &Context,
-    &Plan { req, items, multi }: &Plan<'_>,
+    &Plan {
+        req,
+        items,
+        multi,
+        insert,
+    }: &Plan<'_>,
     location: &Location,
     loaded: &Loaded,
     steps: Steps<'_>,
@@ -119,7 +142,10 @@ fn edit_loaded(
         applied_by: Some(&applied_by),
         versions: Some(&versions),
     };
-    let apply = || apply_with(&shown, loaded.text(), items, multi, evidence);
+    let apply = || match insert {
+        Some(insert) => insert::apply(&shown, loaded.text(), insert, &items[0].new_text),
+        None => apply_with(&shown, loaded.text(), items, multi, evidence),
+    };
     // On a small file a thread costs more than it saves.
     let (base_sha256, applied, staged) = if loaded.bytes().len() >= PARALLEL_BYTES {
         large::prepare(ctx, location, loaded, apply, req.dry_run)
@@ -137,6 +163,7 @@ fn edit_loaded(
         (loaded.bytes(), &base_sha256),
         req.expected_sha256.as_deref(),
         applied.as_ref().ok().map(|(edited, _)| edited),
+        insert.map(|insert| insert.after),
     )
     .transpose()?;
     let mut version = Version::of(location, Some(&base_sha256))
@@ -163,6 +190,7 @@ fn edit_loaded(
         diff: Some(&diff.text),
         ..Payload::of(ctx, EditRequest::TOOL, req.dry_run)
     };
+    let syntax_errors = gate(ctx, req, &shown, loaded, &edited)?;
     let approved = checked.authorize(&shown, &payload)?;
     let mut id = None;
     if let Some(approved) = approved.filter(|_| !edited.is_unchanged()) {
@@ -207,8 +235,39 @@ fn edit_loaded(
         },
         stale_read: by_region.is_some(),
         foreign_changes: by_region.map(|r| r.foreign).unwrap_or_default(),
+        syntax_errors,
     };
     Ok(result)
+}
+
+/// The syntax gate on the edit: the file as loaded and the edited result.
+fn gate(
+    ctx: &Context,
+    req: &EditRequest,
+    shown: &str,
+    loaded: &Loaded,
+    edited: &Edited<'_>,
+) -> Outcome<Vec<SyntaxReport>> {
+    if edited.is_unchanged() || !syntax_gate::wanted(ctx, shown) {
+        return Ok(Vec::new());
+    }
+    let new = edited.parts().concat();
+    let file = Gated {
+        path: shown,
+        old: Some(loaded.bytes()),
+        new: &new,
+        change_index: None,
+    };
+    let asked = Asked {
+        field: Some(if req.edits.is_some() {
+            "edits"
+        } else {
+            "newText"
+        }),
+        allow: req.allow_syntax_errors,
+        dry_run: req.dry_run,
+    };
+    syntax_gate::check(ctx, &[file], asked)
 }
 
 /// The change in the journal that applied every item of `items` to the file, whose
@@ -308,6 +367,10 @@ pub struct EditResult {
     /// before this edit).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub foreign_changes: Vec<region::Lines>,
+    /// The syntax errors the edit leaves, when the gate only warns, was overridden
+    /// (allowSyntaxErrors) or the call was a dry run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax_errors: Vec<SyntaxReport>,
 }
 
 /// Stages the edited text (unless `staged` holds it already) and syncs it, then journals

@@ -37,12 +37,15 @@ pub struct ByRegion {
 /// region: `None` where the whole-file rule holds (no session, a read at this version, an
 /// `expectedSha256`, a file past the bound, lines not known); `Some(Ok)` when it lands;
 /// `Some(Err)` — `STALE_VERSION` naming the lines that changed — when it does not.
+/// An insert after line N (`insert_after`) changes no line: the lines around it, N and
+/// N + 1 where they exist, must be unchanged instead.
 pub fn check(
     ctx: &Context,
     location: &Location,
     (text, now_sha): (&[u8], &str),
     expected: Option<&str>,
     edited: Option<&Edited<'_>>,
+    insert_after: Option<u64>,
 ) -> Option<Result<ByRegion, Refusal>> {
     if expected.is_some() || text.len() as u64 > MAX_REGION_BYTES {
         return None;
@@ -63,10 +66,12 @@ pub fn check(
         })
         .collect();
     let landed = edited.and_then(|edited| {
-        let (first, last) = span_lines(edited);
-        (first..=last)
-            .all(|line| same.get(line - 1).copied().unwrap_or(false))
-            .then(|| unseen_after(edited, &foreign, (first, last)))
+        let span = span_lines(edited);
+        let seen_whole = match insert_after.and_then(|n| usize::try_from(n).ok()) {
+            Some(n) => (n.max(1)..=n + 1).all(|line| line > same.len() || same[line - 1]),
+            None => (span.0..=span.1).all(|line| same.get(line - 1).copied().unwrap_or(false)),
+        };
+        seen_whole.then(|| unseen_after(edited, &foreign, span))
     });
     Some(match landed {
         Some(unseen_after) => Ok(ByRegion {

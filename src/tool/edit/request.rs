@@ -38,6 +38,15 @@ pub struct EditRequest {
     /// Succeed without change when oldText is absent because the edit is already applied (newText is in the file), so the same edit can run twice (default false). With edits, every such item is skipped and the others apply as usual.
     #[serde(default, alias = "ok_if_applied")]
     pub ok_if_applied: bool,
+    /// Apply even if the result breaks the file's syntax (a later edit completes it); the result lists syntaxErrors (default false).
+    #[serde(default, alias = "allow_syntax_errors")]
+    pub allow_syntax_errors: bool,
+    /// Insert newText after this line instead of replacing oldText (0: at the top; totalLines: at the end). Give newText and no oldText; a newText without a final newline is ended with the file's.
+    #[serde(alias = "insert_after", alias = "insert_line")]
+    pub insert_after: Option<u64>,
+    /// With insertAfter: insert only if line insertAfter holds exactly this text now (without its line ending); otherwise STALE_VERSION.
+    #[serde(alias = "expected_line")]
+    pub expected_line: Option<String>,
 }
 
 /// One replacement of an `edits` list.
@@ -59,7 +68,7 @@ pub struct EditItem {
 
 impl Request for EditRequest {
     const TOOL: &'static str = crate::names::EDIT_FILE;
-    const DESCRIPTION: &'static str = "Replace exact text in one file, atomically: oldText must match byte for byte (indentation and line endings included) exactly once, unless replaceAll or expectedReplacements says how many. Several replacements go in edits, applied in order, all or nothing. Returns baseSha256, sha256 (pass it as expectedSha256 to chain edits), replacements, bytes, applied, id (the journal entry, for show_change and undo_change) and a unified diff; lineEndings: \"crlf\" when newText was written with CRLF to follow the file; with okIfApplied, alreadyApplied: true (and applied: false) when the edit was already there, and appliedBy: the id of the change that applied it, when the journal holds it. Refusals: NO_MATCH (oldText is not in the file: retry with oldText = details.candidates[0].text and newText = details.candidates[0].newText, your change carried onto the file's text; with no newText, re-read the passage and write both again; alreadyApplied means newText already stands, once, where oldText would: pass okIfApplied: true to accept that; a refusal with movedOn means oldText quotes an earlier version of the file: re-read the lines it names); AMBIGUOUS_MATCH (oldText occurs more than once, at details.lines: add surrounding lines until it is unique, or pass replaceAll: true); MATCH_COUNT_MISMATCH (expectedReplacements differs from the count: check it); STALE_VERSION (the file changed since you read it: re-read the file, then retry); NOT_OBSERVED (in a session, read the file, then retry); NOT_FOUND (create it with write_file, or use details.nearNames); NOT_TEXT; TOO_LARGE; INVALID_ARGUMENT (empty oldText, oldText equal to newText, edits with oldText: fix the field named); INVALID_PATH; OUTSIDE_ROOT; DENIED; BUSY (retry). details.editIndex names the failing item of edits.";
+    const DESCRIPTION: &'static str = "Replace exact text in one file, atomically: oldText must match byte for byte (indentation and line endings included) exactly once, unless replaceAll or expectedReplacements says how many. Several replacements go in edits, applied in order, all or nothing. Returns baseSha256, sha256 (pass it as expectedSha256 to chain edits), replacements, bytes, applied, id (the journal entry, for show_change and undo_change) and a unified diff; lineEndings: \"crlf\" when newText was written with CRLF to follow the file; with okIfApplied, alreadyApplied: true (and applied: false) when the edit was already there, and appliedBy: the id of the change that applied it, when the journal holds it. To insert lines instead, pass insertAfter: N (0 = the top) with newText and no oldText, guarded by expectedLine (the text line N holds now) or expectedSha256. Refusals: NO_MATCH (oldText is not in the file: retry with oldText = details.candidates[0].text and newText = details.candidates[0].newText, your change carried onto the file's text; with no newText, re-read the passage and write both again; alreadyApplied means newText already stands, once, where oldText would: pass okIfApplied: true to accept that; a refusal with movedOn means oldText quotes an earlier version of the file: re-read the lines it names); AMBIGUOUS_MATCH (oldText occurs more than once, at details.lines: add surrounding lines until it is unique, or pass replaceAll: true); MATCH_COUNT_MISMATCH (expectedReplacements differs from the count: check it); STALE_VERSION (the file changed since you read it: re-read the file, then retry; with expectedLine, details.actualLine is what line insertAfter holds now); NOT_OBSERVED (in a session, read the file, then retry); NOT_FOUND (create it with write_file, or use details.nearNames); NOT_TEXT; TOO_LARGE; INVALID_ARGUMENT (empty oldText, oldText equal to newText, edits with oldText: fix the field named); INVALID_PATH; OUTSIDE_ROOT; DENIED; SYNTAX_ERROR (the result would not parse at details.line, details.excerpt, though the file did: fix newText there, or pass allowSyntaxErrors: true if a later edit completes it); BUSY (retry). details.editIndex names the failing item of edits.";
     const FIELDS: &'static [&'static str] = &[
         "path",
         "oldText",
@@ -70,6 +79,9 @@ impl Request for EditRequest {
         "expectedSha256",
         "dryRun",
         "okIfApplied",
+        "allowSyntaxErrors",
+        "insertAfter",
+        "expectedLine",
     ];
     const ITEM_FIELDS: &'static [&'static str] =
         &["oldText", "newText", "replaceAll", "expectedReplacements"];

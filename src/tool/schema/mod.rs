@@ -87,13 +87,23 @@ pub fn render(tool: &ToolSpec, format: Format) -> Value {
     }
 }
 
+/// Anthropic's text-editor tool, declared as the Messages API takes it (a schema-less
+/// tool: the model knows its commands), for a host that passes its calls to `stitch
+/// text-editor`.
+fn text_editor() -> Value {
+    json!({"type": "text_editor_20250728", "name": "str_replace_based_edit_tool"})
+}
+
 /// The definitions of every tool (or only `tool`, by name or subcommand) in `format`.
 #[must_use]
 pub fn document(tool: Option<&str>, format: Format) -> Value {
     if let Some(wanted) = tool {
         return registry::find(wanted).map_or(Value::Null, |t| render(t, format));
     }
-    let tools: Vec<Value> = TOOLS.iter().map(|t| render(t, format)).collect();
+    let mut tools: Vec<Value> = TOOLS.iter().map(|t| render(t, format)).collect();
+    if format == Format::Anthropic {
+        tools.push(text_editor());
+    }
     if format == Format::Mcp {
         json!({"tools": tools})
     } else {

@@ -20,6 +20,7 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::Location;
 
 use super::args::{self, Request};
+use super::syntax_gate::{self, Asked, Gated, SyntaxReport};
 use super::Context;
 use crate::engine::journal::{self, Entry};
 use crate::engine::pipeline::{self, Steps, Version};
@@ -37,12 +38,15 @@ pub struct UndoRequest {
     /// Redo: take back an undo, so that the change it undid stands again (default false). Without id, the newest undo (of this session when there is one) not itself taken back; with id, that undo.
     #[serde(default)]
     pub redo: bool,
+    /// Undo even if a merged file's result breaks its syntax; the result lists syntaxErrors (default false).
+    #[serde(default, alias = "allow_syntax_errors")]
+    pub allow_syntax_errors: bool,
 }
 
 impl Request for UndoRequest {
     const TOOL: &'static str = crate::names::UNDO_CHANGE;
-    const DESCRIPTION: &'static str = "Take back a change stitch made (a write, edit, delete, move or undo) from its journal: every file it touched is restored to its version before, all or nothing, and the undo is journaled itself (undo an undo to redo). Without id, the newest change not yet undone (of this session when there is one); repeated calls walk back in time. A file changed since in other lines is merged, as git revert does (merged: true). redo: true takes back the newest undo. Returns id (the undo's own entry), undid, files: [{path, from, sha256, diff, merged}], applied. Refusals: STALE_VERSION (later work overlaps the change's lines, or a file cannot be merged: details.paths names each with conflicts and changedBy, and nothing was changed — undo those later changes first, or leave it); NOT_FOUND (nothing to undo, or no such id: call list_changes); DENIED (policy, .git/ or .stitch/); INVALID_CONFIG (a kept version is missing or damaged, or stitch's state is unusable); INVALID_ARGUMENT (fix the named field); BUSY (retry).";
-    const FIELDS: &'static [&'static str] = &["id", "dryRun", "redo"];
+    const DESCRIPTION: &'static str = "Take back a change stitch made (a write, edit, delete, move or undo) from its journal: every file it touched is restored to its version before, all or nothing, and the undo is journaled itself (undo an undo to redo). Without id, the newest change not yet undone (of this session when there is one); repeated calls walk back in time. A file changed since in other lines is merged, as git revert does (merged: true). redo: true takes back the newest undo. Returns id (the undo's own entry), undid, files: [{path, from, sha256, diff, merged}], applied. Refusals: STALE_VERSION (later work overlaps the change's lines, or a file cannot be merged: details.paths names each with conflicts and changedBy, and nothing was changed — undo those later changes first, or leave it); SYNTAX_ERROR (a merged file would not parse at details.line, though it did: leave it, or pass allowSyntaxErrors: true and fix the file after); NOT_FOUND (nothing to undo, or no such id: call list_changes); DENIED (policy, .git/ or .stitch/); INVALID_CONFIG (a kept version is missing or damaged, or stitch's state is unusable); INVALID_ARGUMENT (fix the named field); BUSY (retry).";
+    const FIELDS: &'static [&'static str] = &["id", "dryRun", "redo", "allowSyntaxErrors"];
 }
 
 /// One file the undo restored.
@@ -74,6 +78,10 @@ pub struct UndoResult {
     pub files: Vec<RestoredFile>,
     /// False on a dry run.
     pub applied: bool,
+    /// The syntax errors a merged file is left with, when the gate only warns, was
+    /// overridden (allowSyntaxErrors) or the call was a dry run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax_errors: Vec<super::syntax_gate::SyntaxReport>,
 }
 
 /// Takes back the change `arguments` name.
@@ -97,6 +105,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<UndoResult> {
             after: &after,
             steps: &steps,
             dry_run: req.dry_run,
+            allow_syntax_errors: req.allow_syntax_errors,
         },
     )
 }
@@ -108,6 +117,7 @@ struct Plan<'a> {
     after: &'a BTreeMap<String, Option<String>>,
     steps: &'a [plan::Step],
     dry_run: bool,
+    allow_syntax_errors: bool,
 }
 
 impl pipeline::Plan for Plan<'_> {
@@ -146,12 +156,22 @@ impl pipeline::Plan for Plan<'_> {
             })
             .collect();
         let checked = steps.check(&versions)?;
+        let asked = Asked {
+            field: None,
+            allow: self.allow_syntax_errors,
+            dry_run: self.dry_run,
+        };
+        let syntax_errors = gate(ctx, &merged, asked)?;
         steps::run(
             ctx,
             self.target,
             (&merged, &originals),
             (checked, self.dry_run),
         )
+        .map(|result| UndoResult {
+            syntax_errors,
+            ..result
+        })
     }
 }
 
@@ -230,4 +250,23 @@ fn nothing(ctx: &Context, id: Option<&str>, off: Option<&str>) -> crate::refusal
         refusal = refusal.with("id", id);
     }
     refusal.into()
+}
+
+/// The syntax gate on each merged file: its merged result against the file as it is now
+/// (a file restored whole is a version the journal kept, and is not gated).
+fn gate(ctx: &Context, merged: &merge::Merged, asked: Asked) -> Outcome<Vec<SyntaxReport>> {
+    let mut files = Vec::new();
+    for step in &merged.steps {
+        if let plan::Step::Put { path, sha } = step {
+            if let (Some(ours), Some(new)) = (merged.ours.get(path), merged.contents.get(sha)) {
+                files.push(Gated {
+                    path,
+                    old: Some(ours),
+                    new,
+                    change_index: None,
+                });
+            }
+        }
+    }
+    syntax_gate::check(ctx, &files, asked)
 }

@@ -66,6 +66,7 @@ pub fn run(
             undid: target.id.clone(),
             files,
             applied: false,
+            syntax_errors: Vec::new(),
         });
     };
     // Everything new is staged and synced before the entry; nothing is visible yet.
@@ -122,6 +123,7 @@ pub fn run(
         undid: target.id.clone(),
         files,
         applied: true,
+        syntax_errors: Vec::new(),
     })
 }
 

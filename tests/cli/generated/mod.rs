@@ -108,7 +108,11 @@ fn collect_pages(
             None => page.push_str(&extra),
         }
     } else {
-        if let Some(tool) = stitch::registry::find(command.get_name()) {
+        // A command two tools share (`read`: read_file and read_files) documents both.
+        for tool in stitch::registry::TOOLS
+            .iter()
+            .filter(|t| t.command == command.get_name())
+        {
             page.push_str(&tools::tool_sections(tool, command));
         }
         page.push_str(&see_also());

@@ -36,7 +36,7 @@ pub struct Case {
     pub follow_succeeds: bool,
 }
 
-const BASE: Case = Case {
+pub(super) const BASE: Case = Case {
     name: "",
     command: "edit",
     tool: "edit_file",
@@ -49,13 +49,13 @@ const BASE: Case = Case {
     follow_succeeds: true,
 };
 
-fn with(args: &Value, key: &str, value: Value) -> Value {
+pub(super) fn with(args: &Value, key: &str, value: Value) -> Value {
     let mut args = args.clone();
     args[key] = value;
     args
 }
 
-fn only(args: Value) -> Step {
+pub(super) fn only(args: Value) -> Step {
     Step {
         reads: Vec::new(),
         before: Vec::new(),
@@ -123,6 +123,47 @@ const CODEX_ANCHOR: &str = "*** Begin Patch\n*** Update File: a.rs\n@@ fn mian()
 const A_RS: &str = "fn main() {\n    let x = 1;\n    println!(\"{}\", x);\n}\n";
 
 pub const CASES: &[Case] = &[
+    Case {
+        name: "edit: a change that breaks the file's syntax",
+        setup: |ws| {
+            ws.file("a.py", "def f():\n    return 1\n");
+        },
+        flags: Some(&["a.py", "--old", "    return 1", "--new", "    return (1"]),
+        args: || json!({"path": "a.py", "oldText": "    return 1", "newText": "    return (1"}),
+        code: "SYNTAX_ERROR",
+        // Fix newText at the line named, as the hint says.
+        follow: Some(|e, a| {
+            assert_eq!(e["details"]["line"], 2, "{e}");
+            only(with(a, "newText", json!("    return (1)")))
+        }),
+        ..BASE
+    },
+    Case {
+        name: "write: content that does not parse",
+        command: "write",
+        tool: "write_file",
+        flags: Some(&["a.json", "--content", "{\"a\": [1}"]),
+        args: || json!({"path": "a.json", "content": "{\"a\": [1}"}),
+        code: "SYNTAX_ERROR",
+        follow: Some(|_, a| only(with(a, "allowSyntaxErrors", json!(true)))),
+        ..BASE
+    },
+    Case {
+        name: "apply: a change that breaks one file's syntax",
+        command: "apply",
+        tool: "apply_patch",
+        setup: |ws| {
+            ws.file("a.py", "def f():\n    return 1\n");
+        },
+        flags: Some(&["--patch", "*** Begin Patch\n*** Update File: a.py\n@@\n-    return 1\n+    return (1\n*** End Patch\n"]),
+        args: || json!({"patch": "*** Begin Patch\n*** Update File: a.py\n@@\n-    return 1\n+    return (1\n*** End Patch\n"}),
+        code: "SYNTAX_ERROR",
+        follow: Some(|e, a| {
+            assert_eq!(e["details"]["changeIndex"], 0, "{e}");
+            only(with(a, "patch", json!("*** Begin Patch\n*** Update File: a.py\n@@\n-    return 1\n+    return (1)\n*** End Patch\n")))
+        }),
+        ..BASE
+    },
     Case {
         name: "edit: tabs remembered as spaces",
         setup: |ws| {

@@ -7,12 +7,14 @@
 mod cases;
 mod loops;
 mod names;
+mod reading;
 
 use serde_json::{json, Value};
 
 use crate::support::{envelope_of, McpServer, Run, TestWorkspace};
 
 use cases::{Case, CASES, SESSION};
+use reading::READING_CASES;
 
 /// Runs `case` by JSON on the command line (with its session, when it has one).
 fn by_json(ws: &TestWorkspace, case: &Case, args: &Value) -> Run {
@@ -71,7 +73,7 @@ fn assert_refused(case: &Case, dialect: &str, envelope: &Value) {
 /// the dialect of the call; by flags, by JSON and over MCP.
 #[test]
 fn every_hint_names_only_what_its_tool_takes_in_every_dialect() {
-    for case in CASES {
+    for case in CASES.iter().chain(READING_CASES) {
         let ws = workspace(case);
         if let Some(run) = by_flags(&ws, case) {
             assert_refused(case, "flags", &run.envelope);
@@ -92,7 +94,7 @@ fn every_hint_names_only_what_its_tool_takes_in_every_dialect() {
 /// the same refusal back.
 #[test]
 fn a_hint_followed_to_the_letter_does_not_loop() {
-    for case in CASES {
+    for case in CASES.iter().chain(READING_CASES) {
         let Some(follow) = case.follow else { continue };
         let ws = workspace(case);
         let args = (case.args)();

@@ -136,8 +136,10 @@ fn config_check_in_text_is_text() {
          \x20 searchLimit     100  (default)\n\
          \x20 journalEntries  1000  (default)\n\
          \x20 journalBytes    1073741824  (default)\n\
+         \x20 maxGateBytes    4194304  (default)\n\
          authorize: (none)\n\
-         journal: off  (workspace)\n"
+         journal: off  (workspace)\n\
+         syntax:\n  **  refuse  (default)\n"
     );
     // The JSON form is unchanged.
     let run = ws.run(&["config", "check"]);

@@ -55,6 +55,7 @@ fn tools_list_is_what_stitch_schema_prints() {
         names,
         [
             "read_file",
+            "read_files",
             "write_file",
             "edit_file",
             "list_directory",

@@ -115,9 +115,11 @@ fn config_check_reports_what_a_valid_config_enforces() {
             ("searchLimit", 100, "default"),
             ("journalEntries", 1000, "default"),
             ("journalBytes", 1_073_741_824, "default"),
+            ("maxGateBytes", 4_194_304, "default"),
         ]),
         "authorize": [],
         "journal": {"value": true, "from": "default"},
+        "syntax": [{"paths": "**", "mode": "refuse", "from": "default"}],
         // The program trust pins, with its digest.
         "authorizeProgram": {"path": "scripts/approve", "sha256": sha256sum(approver.as_bytes())},
         "trustWouldEnable": [
@@ -165,9 +167,11 @@ fn config_check_without_a_config_reports_the_defaults() {
                 ("searchLimit", 100, "default"),
                 ("journalEntries", 1000, "default"),
                 ("journalBytes", 1_073_741_824, "default"),
+                ("maxGateBytes", 4_194_304, "default"),
             ]),
             "authorize": [],
-            "journal": {"value": true, "from": "default"}
+            "journal": {"value": true, "from": "default"},
+            "syntax": [{"paths": "**", "mode": "refuse", "from": "default"}]
         }
     }));
 }
@@ -203,9 +207,11 @@ fn config_check_names_the_config_each_setting_came_from() {
                 ("searchLimit", 100, "default"),
                 ("journalEntries", 1000, "default"),
                 ("journalBytes", 1_073_741_824, "default"),
+                ("maxGateBytes", 4_194_304, "default"),
             ]),
             "authorize": [{"command": ["/bin/true"], "timeoutSecs": 30.0, "from": "user"}],
             "journal": {"value": false, "from": "user"},
+            "syntax": [{"paths": "**", "mode": "refuse", "from": "default"}],
             "trustWouldEnable": ["limits.listLimit: 900 (in force now: 50)"],
             "untrustedEffect": "the raised limits fall back to the ones in force without this config"
         }

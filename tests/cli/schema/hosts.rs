@@ -151,7 +151,9 @@ fn openai_responses_is_flat_and_strict() {
 fn anthropic_has_no_type_arrays_and_optional_fields_are_nullable() {
     let tools = schema(&["--format", "anthropic"]);
     let tools = tools.as_array().unwrap();
-    assert_eq!(tools.len(), TOOLS.len());
+    // The function tools, then Anthropic's own text-editor tool (no input_schema).
+    assert_eq!(tools.len(), TOOLS.len() + 1);
+    assert_eq!(tools[TOOLS.len()]["type"], "text_editor_20250728");
     for (tool, name) in tools.iter().zip(TOOLS) {
         assert_eq!(keys(tool), ["description", "input_schema", "name"]);
         assert_eq!(tool["name"], name);
@@ -239,6 +241,7 @@ fn valid_requests() -> Vec<(&'static str, Value)> {
             "read_file",
             json!({"path": "a.txt", "offset": 2, "limit": 10}),
         ),
+        ("read_files", json!({"paths": ["a.txt"], "limit": 1})),
         ("write_file", json!({"path": "b.txt", "content": "x"})),
         (
             "edit_file",

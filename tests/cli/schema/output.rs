@@ -18,7 +18,11 @@ fn close(schema: &mut Value) {
     let Value::Object(map) = schema else {
         return;
     };
-    if map.get("type") == Some(&json!("object")) && !map.contains_key("additionalProperties") {
+    // A result of several shapes (`anyOf`) is closed in each of its branches.
+    if map.get("type") == Some(&json!("object"))
+        && !map.contains_key("additionalProperties")
+        && !map.contains_key("anyOf")
+    {
         map.insert("additionalProperties".into(), json!(false));
     }
     if let Some(Value::Object(properties)) = map.get_mut("properties") {

@@ -122,7 +122,7 @@ fn lines_inserted_above(journal: bool) {
         format!("{header}{}", code("one()", "two()", "three()")),
     )
     .unwrap();
-    let patch = "*** Begin Patch\n*** Update File: lib.rs\n@@ fn b() {\n-    two()\n+    two()\n+    more()\n*** End Patch\n";
+    let patch = "*** Begin Patch\n*** Update File: lib.rs\n@@ fn b() {\n-    two()\n+    two();\n+    more()\n*** End Patch\n";
     let run = apply(&ws, "s", patch);
     let change = &run.ok()["changes"][0];
     assert_eq!(change["staleRead"], true, "{}", run.stdout);
@@ -130,7 +130,7 @@ fn lines_inserted_above(journal: bool) {
         change["foreignChanges"],
         json!([{"startLine": 1, "endLine": 2}])
     );
-    let now = format!("{header}{}", code("one()", "two()\n    more()", "three()"));
+    let now = format!("{header}{}", code("one()", "two();\n    more()", "three()"));
     assert_eq!(ws.read_string("lib.rs"), now);
     // The inserted header stays unseen in the result's numbering; fn c, below the added
     // line, is still seen where it now stands.

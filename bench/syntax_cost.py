@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""What the syntax gate costs, by the CPU time of whole `stitch` calls, in interleaved pairs.
+
+  syntax_cost.py STITCH [OTHER_STITCH]
+
+For each language, a file of about 10 KiB and one of about 1 MiB (a valid unit of that
+language repeated), edited in its middle by `stitch edit`: in one workspace with the gate
+(the default) and in one with `{"syntax": "off"}`, the two calls of a pair in random
+order, the edit and its reverse taking turns. Reported: the median of each side, the
+ratio of the medians, and the 10th-90th percentile range of the pairs' own ratios.
+With OTHER_STITCH (a build without the gate), `stitch read` of a small file by each, to
+see whether start-up is slower with the grammars linked in.
+"""
+import json, os, random, statistics, subprocess, sys, tempfile, time
+
+UNITS = {
+    "rs": ("", "fn fN(a: i32) -> i32 {\n    let v = [a, 2, 3];\n    v.iter().sum::<i32>() + N\n}\n", ""),
+    "py": ("", "def fN(a):\n    v = [a, 2, 3]\n    return sum(v) + N\n\n", ""),
+    "js": ("", "function fN(a) {\n  const v = [a, 2, 3];\n  return v.reduce((x, y) => x + y, N);\n}\n", ""),
+    "ts": ("", "function fN(a: number): number {\n  const v: number[] = [a, 2, 3];\n  return v.reduce((x, y) => x + y, N);\n}\n", ""),
+    "tsx": ("", "function FN(p: { n: number }) {\n  return <div className=\"a\">{p.n + N}</div>;\n}\n", ""),
+    "go": ("package main\n\n", "func fN(a int) int {\n\tv := []int{a, 2, 3}\n\treturn v[0] + N\n}\n", ""),
+    "java": ("class A {\n", "    int fN(int a) {\n        int[] v = {a, 2, 3};\n        return v[0] + N;\n    }\n", "}\n"),
+    "c": ("", "int fN(int a) {\n    int v[] = {a, 2, 3};\n    return v[0] + N;\n}\n", ""),
+    "cpp": ("#include <vector>\n", "int fN(std::vector<int> v) {\n    return v.size() + N;\n}\n", ""),
+    "cs": ("class A {\n", "    int FN(int a) {\n        var v = new[] {a, 2, 3};\n        return v[0] + N;\n    }\n", "}\n"),
+    "rb": ("", "def fN(a)\n  [a, 2, 3].map { |y| y * 2 }.sum + N\nend\n", ""),
+    "php": ("<?php\n", "function fN($a) {\n    return [$a, 2, 3][0] + N;\n}\n", ""),
+    "sh": ("", "fN() {\n  local a=\"$1\"\n  if [ -n \"$a\" ]; then\n    echo \"$a N\"\n  fi\n}\n", ""),
+    "json": ("[\n", "  {\"id\": N, \"name\": \"item N\", \"tags\": [\"a\", \"b\"]},\n", "  {}\n]\n"),
+    "toml": ("", "[tN]\nname = \"item N\"\nvalues = [1, 2, 3]\n\n", ""),
+    "yaml": ("", "kN:\n  name: item N\n  values: [1, 2, 3]\n", ""),
+    "html": ("<!DOCTYPE html>\n<html>\n<body>\n", "<div class=\"a\"><p>item N</p></div>\n", "</body>\n</html>\n"),
+    "css": ("", ".cN {\n  color: red;\n  margin: Npx;\n}\n", ""),
+}
+
+
+def text_of(ext, size):
+    head, unit, tail = UNITS[ext]
+    parts, n = [head], 0
+    while sum(map(len, parts)) < size:
+        n += 1
+        parts.append(unit.replace("N", str(n)))
+    parts.append(tail)
+    return "".join(parts), n // 2, unit
+
+
+def workspace(config, name, text):
+    root = tempfile.mkdtemp(prefix="syntax-bench-")
+    os.makedirs(os.path.join(root, ".stitch"))
+    if config:
+        with open(os.path.join(root, ".stitch", "config.json"), "w") as f:
+            f.write(config)
+    with open(os.path.join(root, name), "w") as f:
+        f.write(text)
+    return root
+
+
+ENV = {"PATH": os.environ["PATH"], "HOME": tempfile.mkdtemp(prefix="syntax-bench-home-")}
+
+
+def call(stitch, root, args):
+    """The call's CPU time (user + system, of the child alone): on a machine shared with
+    other builds, wall time measures the queue more than the call."""
+    with tempfile.TemporaryFile() as out:
+        child = subprocess.Popen([stitch, "--root", root, *args], stdout=out, stderr=subprocess.DEVNULL, env=ENV)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        assert json.loads(out.read())["ok"]
+    return usage.ru_utime + usage.ru_stime
+
+
+def summary(on, off):
+    ratios = sorted(a / b for a, b in zip(on, off))
+    q = lambda xs, p: xs[min(len(xs) - 1, int(p * len(xs)))]
+    return (statistics.median(on) * 1e3, statistics.median(off) * 1e3,
+            statistics.median(on) / statistics.median(off), q(ratios, 0.1), q(ratios, 0.9))
+
+
+def gate_cost(stitch):
+    print("| language | size | pairs | with the gate (CPU ms) | without (CPU ms) | ratio of medians | pairs' ratios, 10th–90th |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for ext in UNITS:
+        for size, pairs in ((10 << 10, 60), (1 << 20, 10)):
+            text, middle, unit = text_of(ext, size)
+            name = "f." + ext
+            old = unit.replace("N", str(middle))
+            new = unit.replace("N", str(middle) + "0")
+            roots = {"on": workspace(None, name, text), "off": workspace('{"syntax": "off"}', name, text)}
+            times = {"on": [], "off": []}
+            for i in range(pairs + 1):
+                a, b = (old, new) if i % 2 == 0 else (new, old)
+                order = ["on", "off"]
+                random.shuffle(order)
+                for side in order:
+                    took = call(stitch, roots[side], ["edit", name, "--old", a, "--new", b])
+                    if i > 0:  # the first pair warms the page cache
+                        times[side].append(took)
+            on_ms, off_ms, ratio, lo, hi = summary(times["on"], times["off"])
+            print(f"| {ext} | {len(text) >> 10} KiB | {pairs} | {on_ms:.2f} | {off_ms:.2f} | {ratio:.2f}× | {lo:.2f}–{hi:.2f} |")
+            sys.stdout.flush()
+
+
+def start_up(stitch, other):
+    root = workspace(None, "s.txt", "small\n")
+    times = {stitch: [], other: []}
+    for _ in range(200):
+        order = [stitch, other]
+        random.shuffle(order)
+        for binary in order:
+            times[binary].append(call(binary, root, ["read", "s.txt"]))
+    with_ms, without_ms, ratio, lo, hi = summary(times[stitch], times[other])
+    print(f"start-up: `stitch read` of a 6-byte file, 200 pairs: with the grammars {with_ms:.2f} ms, "
+          f"without {without_ms:.2f} ms, ratio of medians {ratio:.2f}× (pairs' 10th–90th {lo:.2f}–{hi:.2f})")
+
+
+if __name__ == "__main__":
+    random.seed(1)
+    if len(sys.argv) > 2:
+        start_up(sys.argv[1], sys.argv[2])
+    gate_cost(sys.argv[1])

@@ -1,0 +1,135 @@
+//! The syntax gate as every mutation that produces text applies it (SPEC §4 "Syntax
+//! gate"): each file's result checked against the file as it was, by the mode the policy
+//! gives its path; a new break refused (`SYNTAX_ERROR`), or — warn-only, overridden with
+//! `allowSyntaxErrors`, or on a dry run — listed in the result's `syntaxErrors`.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use crate::policy::SyntaxMode;
+use crate::refusal::{key, Code, Outcome, Refusal};
+use crate::syntax::{self, Language, Verdict};
+
+use super::Context;
+
+/// One file of a change, as the gate is shown it.
+#[derive(Debug, Clone, Copy)]
+pub struct Gated<'a> {
+    /// The path as the caller named it (shown in the refusal and the result).
+    pub path: &'a str,
+    /// The file as it was; `None` for a new file.
+    pub old: Option<&'a [u8]>,
+    /// The change's result.
+    pub new: &'a [u8],
+    /// The change of several that made it (apply), when there are several.
+    pub change_index: Option<usize>,
+}
+
+/// How the caller asked the gate to act, and the field that carried the text (named in
+/// the hint: `newText`, `content`, `patch`, `changes`; none for an undo).
+#[derive(Debug, Clone, Copy)]
+pub struct Asked {
+    pub field: Option<&'static str>,
+    /// `allowSyntaxErrors`: apply a breaking change anyway.
+    pub allow: bool,
+    pub dry_run: bool,
+}
+
+/// A syntax error a change left, in a result's `syntaxErrors`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SyntaxReport {
+    pub path: String,
+    /// The language the file's name says (rust, python, typescript, ...).
+    pub language: String,
+    /// The first new error's line and column (1-based; the column in characters).
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    /// The line, then a caret under the column.
+    pub excerpt: String,
+    /// The token the parser needed there, when it can tell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// The text the parser could not place, when it can tell.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found: Option<String>,
+    /// The change of several that made the file (apply).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_index: Option<usize>,
+}
+
+/// Whether the gate would parse the file at `path`: a language is known for its name
+/// and the policy does not turn the gate off there. A tool that must read the file as
+/// it was to show it to the gate asks this first.
+#[must_use]
+pub fn wanted(ctx: &Context, path: &str) -> bool {
+    Language::of_path(path).is_some() && ctx.policy.syntax_mode(path) != SyntaxMode::Off
+}
+
+/// Checks every file of a change; refuses the first that breaks in refuse mode, unless
+/// `asked` allows it or is a dry run, and lists the rest.
+pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Vec<SyntaxReport>> {
+    let mut reports = Vec::new();
+    for file in files {
+        let mode = ctx.policy.syntax_mode(file.path);
+        if mode == SyntaxMode::Off {
+            continue;
+        }
+        let verdict = syntax::check(file.path, file.old, file.new, ctx.limits.max_gate_bytes);
+        let Verdict::Broken(language, error) = verdict else {
+            continue;
+        };
+        let report = SyntaxReport {
+            path: file.path.to_owned(),
+            language: language.name().to_owned(),
+            line: error.line,
+            column: error.column,
+            end_line: error.end_line,
+            excerpt: error.excerpt.clone(),
+            expected: error.expected.clone(),
+            found: error.found.clone(),
+            change_index: file.change_index,
+        };
+        if mode == SyntaxMode::Refuse && !asked.allow && !asked.dry_run {
+            let refusal = refusal(&report, &error.what(), file.old.is_none());
+            return Err(match asked.field {
+                Some(field) => refusal.with(key::FIELD, field),
+                None => refusal,
+            }
+            .into());
+        }
+        reports.push(report);
+    }
+    Ok(reports)
+}
+
+/// `SYNTAX_ERROR` for the break `report` describes (`what`, in a few words).
+#[cold]
+fn refusal(report: &SyntaxReport, what: &str, new_file: bool) -> Refusal {
+    let SyntaxReport {
+        path, line, column, ..
+    } = report;
+    let message = if new_file {
+        format!("`{path}` as written would not parse at line {line}, column {column}: {what}; nothing was changed")
+    } else {
+        format!("The change would leave `{path}` unparseable at line {line}, column {column}: {what}; nothing was changed")
+    };
+    let mut refusal = Refusal::new(Code::SyntaxError, message)
+        .with(key::PATH, path.as_str())
+        .with("language", report.language.as_str())
+        .with("line", *line)
+        .with("column", *column)
+        .with("endLine", report.end_line)
+        .with("excerpt", report.excerpt.as_str());
+    if let Some(expected) = &report.expected {
+        refusal = refusal.with("expected", expected.as_str());
+    }
+    if let Some(found) = &report.found {
+        refusal = refusal.with("found", found.as_str());
+    }
+    if let Some(index) = report.change_index {
+        refusal = refusal.with(key::CHANGE_INDEX, index);
+    }
+    refusal
+}

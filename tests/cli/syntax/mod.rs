@@ -1,0 +1,5 @@
+//! The syntax gate (SPEC §4 "Syntax gate"): per language, by config, with the override
+//! and on a dry run; write, edit, apply and undo; by flags, JSON and MCP.
+
+mod languages;
+mod modes;
