@@ -120,6 +120,28 @@ fn edit_once(
     result
 }
 
+/// The file as the edit found it, for the pipeline's check: its version now, the one the
+/// caller expects, the file it replaces, and whether it lands by region (§6).
+fn checked_version<'a>(
+    location: &'a Location,
+    loaded: &'a Loaded,
+    base_sha256: &'a str,
+    req: &'a EditRequest,
+    by_region: bool,
+) -> Version<'a> {
+    let version = Version::of(location, Some(base_sha256))
+        .expecting(req.expected_sha256.as_deref())
+        .replacing(&loaded.file);
+    Version {
+        mutation: if by_region {
+            Mutation::EditByRegion
+        } else {
+            Mutation::Edit
+        },
+        ..version
+    }
+}
+
 /// Applies the edits to the loaded file, checks, and writes: the rest of [`run`].
 fn edit_loaded(
     ctx: &Context,
@@ -166,14 +188,8 @@ fn edit_loaded(
         insert.map(|insert| insert.after),
     )
     .transpose()?;
-    let mut version = Version::of(location, Some(&base_sha256))
-        .edited()
-        .expecting(req.expected_sha256.as_deref())
-        .replacing(&loaded.file);
-    if by_region.is_some() {
-        version.mutation = Mutation::EditByRegion;
-    }
-    let checked = steps.check(&[version])?;
+    let by = by_region.is_some();
+    let checked = steps.check(&[checked_version(location, loaded, &base_sha256, req, by)])?;
     let (edited, sha256) = applied?;
     let bytes = edited.len();
     if bytes as u64 > ctx.limits.max_file_bytes {
