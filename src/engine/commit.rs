@@ -1,9 +1,10 @@
 //! The last steps every mutation runs, once its checks have passed and the authorize hook
 //! approved, with its new contents staged: the journal entry written, the new contents and
 //! the entry synced, the change published, the directories synced, the entry committed,
-//! and the session's ledger told what each file is now — one function, [`commit`], for
-//! every tool. A failure before anything is published changes nothing and leaves no entry;
-//! past the commit point, a change of several files is finished by the next call.
+//! the directories the change left empty removed (`Workspace::vacate`), and the session's ledger
+//! told what each file is now — one function, [`commit`], for every tool. A failure
+//! before anything is published changes nothing and leaves no entry; past the commit
+//! point, a change of several files is finished by the next call.
 
 use crate::refusal::Outcome;
 use crate::workspace::{sync_all, Dirty, Staged};
@@ -142,6 +143,7 @@ pub(super) fn commit<'w>(
                 journal::keep_results(ctx, &change.results);
             }
             let id = pending.and_then(|p| p.commit(ctx));
+            ctx.ws.vacate(versions.iter().flat_map(vacated));
             record(ctx, versions);
             Ok(id)
         }
@@ -174,6 +176,15 @@ fn versions(change: &Change<'_>) -> Vec<(String, Option<String>, Option<String>)
             )
         })
         .collect()
+}
+
+/// The paths a file of a change leaves: its own when the change removes it, and a move's
+/// source.
+fn vacated(
+    (path, after, from): &(String, Option<String>, Option<String>),
+) -> impl Iterator<Item = &str> {
+    let removed = after.is_none().then_some(path.as_str());
+    removed.into_iter().chain(from.as_deref())
 }
 
 /// Tells the session's ledger what each file is now.

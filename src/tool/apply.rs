@@ -331,12 +331,6 @@ fn apply(
     };
     let id = publish(ctx, approved, located, &originals, &records, &built.tree)?;
     by_region::report(ctx, (&built, &landed), &mut changed, true);
-    for record in &records {
-        let vacated = record.after.is_none().then_some(&record.path);
-        for path in vacated.into_iter().chain(record.from.as_ref()) {
-            ctx.ws.remove_emptied_parents(path);
-        }
-    }
     Ok(ApplyResult {
         dialect: dialect.as_str(),
         applied: true,

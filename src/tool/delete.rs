@@ -163,7 +163,6 @@ fn delete(
                     .remove_unchanged(location, &file, dirty)
                     .map_err(|e| refuse::path(ctx, &shown, e))
             })?;
-        ctx.ws.remove_emptied_parents(&location.real);
     }
     Ok(result(req, shown, actual, id))
 }
@@ -206,7 +205,6 @@ fn delete_link(
                 .remove_link(location, &target, dirty)
                 .map_err(|e| refuse::path(ctx, &shown, e))
         })?;
-        ctx.ws.remove_emptied_parents(&location.real);
     }
     Ok(result(req, shown, actual, id))
 }

@@ -5,7 +5,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::refusal::Outcome;
-use crate::workspace::journal::Shelf;
 
 use super::args::{self, invalid, Request};
 use super::{approve, refuse, Context};
@@ -106,8 +105,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
             Some(location.real)
         }
     };
-    let keyed = match journal::keyed(ctx) {
-        Ok(keyed) => keyed,
+    let store = match journal::Store::open(ctx) {
+        Ok(store) => store,
         Err(reason) => {
             return Ok(HistoryResult {
                 changes: Vec::new(),
@@ -117,8 +116,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
             })
         }
     };
-    let (all, foreign) = journal::entries(ctx, keyed, Shelf::Entries)?;
-    let undone = journal::undone(&all);
+    // Entries are read one at a time, newest first, and only those listed are kept.
+    let mut entries = store.newest_first()?;
     let touches = |e: &Entry| {
         within.as_deref().is_none_or(|within| {
             e.files.iter().any(|f| {
@@ -128,33 +127,38 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
             })
         })
     };
-    let mut changes = all
-        .iter()
-        .rev()
-        .map(|(_, e)| e)
-        .filter(|e| req.session.is_none() || e.session == req.session)
-        .filter(|e| touches(e));
-    let listed: Vec<Change> = changes
-        .by_ref()
-        .take(usize::try_from(limit).unwrap_or(usize::MAX))
-        .map(|e| listed(e, &all, &undone))
-        .collect();
+    let wanted = |e: &Entry| (req.session.is_none() || e.session == req.session) && touches(e);
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut changes: Vec<Change> = Vec::new();
+    let mut truncated = false;
+    while let Some(e) = entries.next() {
+        if !wanted(&e) {
+            continue;
+        }
+        if changes.len() == limit {
+            truncated = true;
+            break;
+        }
+        changes.push(listed(&e, &store, entries.undone()));
+    }
+    // The rest are walked only to count what is not this key's.
+    entries.by_ref().for_each(drop);
     Ok(HistoryResult {
-        truncated: changes.next().is_some(),
-        changes: listed,
-        foreign,
+        truncated,
+        changes,
+        foreign: entries.foreign(),
         journal_off: None,
     })
 }
 
-/// The change `e` as listed, `all` the journal's entries (oldest first) and `undone` those
+/// The change `e` as listed, from the journal's `store`, `undone` holding the entries
 /// taken back.
 pub fn listed(
     e: &Entry,
-    all: &[(String, Entry)],
+    store: &journal::Store<'_>,
     undone: &std::collections::HashSet<String>,
 ) -> Change {
-    let stat = journal::stat(e, all);
+    let stat = journal::stat(e, store);
     Change {
         id: e.id.clone(),
         time: e.time.clone(),

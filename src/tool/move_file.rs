@@ -262,7 +262,6 @@ fn move_file(
             })
         });
         id = moved.inspect_err(|_| ctx.ws.remove_empty_dirs(&to.missing_dirs))?;
-        ctx.ws.remove_emptied_parents(&from.real);
     }
     drop(source);
     Ok(MoveResult {

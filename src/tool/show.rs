@@ -14,7 +14,6 @@ use serde_json::Value;
 use crate::digest::sha256_hex;
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::text::diff;
-use crate::workspace::journal::Shelf;
 use crate::workspace::Kind;
 
 use super::args::{self, Request};
@@ -76,14 +75,19 @@ pub struct ShownFile {
 /// Shows the change `arguments` name.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<ShowResult> {
     let req: ShowRequest = args::parse(arguments)?;
-    let keyed = journal::keyed(ctx).map_err(|reason| not_found(&req.id, Some(&reason)))?;
-    let (all, _) = journal::entries(ctx, keyed, Shelf::Entries)?;
-    let entry = all
-        .iter()
-        .map(|(_, e)| e)
-        .find(|e| e.id == req.id)
-        .ok_or_else(|| not_found(&req.id, None))?;
-    let listed = history::listed(entry, &all, &journal::undone(&all));
+    let store = journal::Store::open(ctx).map_err(|reason| not_found(&req.id, Some(&reason)))?;
+    // Walked newest first down to the entry, every entry that could take it back is seen.
+    let mut entries = store.newest_first()?;
+    let entry = loop {
+        match entries.next() {
+            Some(e) if e.id == req.id => break e,
+            Some(e) if e.id.as_str() < req.id.as_str() => return Err(not_found(&req.id, None)),
+            Some(_) => {}
+            None => return Err(not_found(&req.id, None)),
+        }
+    };
+    let listed = history::listed(&entry, &store, entries.undone());
+    let entry = &entry;
     let files = entry
         .files
         .iter()

@@ -88,6 +88,15 @@ impl Workspace {
         Ok(())
     }
 
+    /// Removes the directories each of `paths` left empty, as `git apply` does (§12): for
+    /// every change a commit publishes, and for every change a recovery finishes or
+    /// drops. A directory that holds anything (a file put back at the path) stays.
+    pub fn vacate<'p>(&self, paths: impl IntoIterator<Item = &'p str>) {
+        for path in paths {
+            self.remove_emptied_parents(path);
+        }
+    }
+
     /// Removes the directories above `real` that are empty now, innermost first, up to
     /// (never including) the root; returns the ones removed.
     pub fn remove_emptied_parents(&self, real: &str) -> Vec<String> {

@@ -14,6 +14,7 @@
 pub mod entry;
 mod prune;
 mod recover;
+mod store;
 pub mod time;
 
 use crate::refusal::{Failure, Outcome};
@@ -24,6 +25,7 @@ use crate::workspace::{Location, OpenFile, Staged};
 use crate::tool::{refuse, Context};
 pub use entry::{Entry, FileRecord};
 pub use recover::recover;
+pub use store::{scan, Store};
 
 /// The key and root an entry is authenticated under.
 #[derive(Debug, Clone)]
@@ -198,7 +200,7 @@ pub fn prepare<'w, 'p>(
     let kept_bytes = kept_bytes + results;
     // An undo that counted nothing itself keeps its change's counts, the other way round.
     let stat = match &about.undoes {
-        Some(target) if stat.is_empty() => undo_stat(ctx, keyed, &records, target),
+        Some(target) if stat.is_empty() => undo_stat(ctx, &records, target),
         _ => stat,
     };
     let mut nanos = time::now_nanos();
@@ -481,87 +483,6 @@ pub fn state_failure(ctx: &Context, e: crate::workspace::Error) -> Failure {
     refuse::path(ctx, ".stitch/journal", e)
 }
 
-/// Every entry on `shelf` that verifies, oldest first, and how many do not.
-pub fn entries(
-    ctx: &Context,
-    keyed: &Keyed,
-    shelf: Shelf,
-) -> Outcome<(Vec<(String, Entry)>, usize)> {
-    let scan = scan(ctx, keyed, shelf, Others::Counted)?;
-    Ok((scan.ours, scan.foreign))
-}
-
-/// How [`scan`] takes the entries another key wrote.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Others {
-    /// Counted from their names, never read: what listing and undoing need.
-    Counted,
-    /// Read, for the versions they name (which no prune of ours removes).
-    Read,
-}
-
-/// The most bytes one call reads of entries that turn out not to verify (another key's,
-/// planted, copied, damaged): past it, the rest are counted in `foreign` unread, so
-/// thousands of planted entries cost a call little.
-pub const FOREIGN_BUDGET: u64 = 8 << 20;
-
-/// What lies on a shelf: the entries that verify (oldest first), how many do not, the
-/// versions named by those another key wrote (which no prune or recovery of ours
-/// removes), and whether some were left unread ([`FOREIGN_BUDGET`]) though asked for.
-#[derive(Debug, Default)]
-pub struct Scan {
-    pub ours: Vec<(String, Entry)>,
-    pub foreign: usize,
-    pub foreign_kept: std::collections::HashSet<String>,
-    pub unread: bool,
-}
-
-/// Reads the entries on `shelf` ([`Scan`]): ours, by the key id in their names (and those
-/// named before key ids, within the budget); another key's only as `others` says.
-pub fn scan(ctx: &Context, keyed: &Keyed, shelf: Shelf, others: Others) -> Outcome<Scan> {
-    let names = ctx
-        .ws
-        .journal_list(shelf)
-        .map_err(|e| state_failure(ctx, e))?;
-    let mut scan = Scan::default();
-    let mut budget = FOREIGN_BUDGET;
-    for name in names {
-        if name.starts_with('.') {
-            continue;
-        }
-        let Some((id, _)) = entry::parse_name(&name) else {
-            scan.foreign += 1;
-            continue;
-        };
-        let key = entry::key_of(&name);
-        let ours = key == Some(keyed.id.as_str());
-        let wanted = ours || key.is_none() || others == Others::Read;
-        if !wanted || (!ours && budget == 0) {
-            scan.foreign += 1;
-            scan.unread |= wanted;
-            continue;
-        }
-        let Ok(Some(bytes)) = ctx.ws.journal_read(shelf, &name, entry::MAX_ENTRY_BYTES) else {
-            scan.foreign += 1;
-            continue;
-        };
-        match entry::classify(&bytes, &keyed.key, &keyed.root, id) {
-            entry::Found::Ours(entry) => scan.ours.push((name, entry)),
-            found => {
-                scan.foreign += 1;
-                budget = budget.saturating_sub(bytes.len() as u64);
-                if let entry::Found::Foreign(entry) = found {
-                    for file in &entry.files {
-                        scan.foreign_kept.extend(file.kept_versions().cloned());
-                    }
-                }
-            }
-        }
-    }
-    scan.ours.sort_by(|a, b| a.1.id.cmp(&b.1.id));
-    Ok(scan)
-}
-
 /// Whether the entry `name` may be this key's: its name carries this key's id, or no
 /// key id at all (an entry named before key ids).
 #[must_use]
@@ -634,8 +555,8 @@ pub fn applied_by(
     edits: &[(&str, &str)],
     current_text: &str,
 ) -> Option<String> {
-    let keyed = keyed(ctx).ok()?;
-    let (all, _) = entries(ctx, keyed, Shelf::Entries).ok()?;
+    let store = Store::open(ctx).ok()?;
+    let mut listing = store.newest_first().ok()?;
     let wanted: Vec<[String; 2]> = edits
         .iter()
         .map(|(old, new)| {
@@ -645,7 +566,6 @@ pub fn applied_by(
             ]
         })
         .collect();
-    let undone = undone(&all);
     let now = crate::digest::sha256_hex(current_text.as_bytes());
     // The result is still there when the file is the version the edit wrote, or when its
     // newText is there once and what its oldText stood for is not (the file changed since
@@ -660,33 +580,37 @@ pub fn applied_by(
                     && !crate::text::applied::old_still_there(current_text, old_text, new_text)
             })
     };
-    all.iter()
-        .rev()
-        .find(|(_, e)| {
-            !undone.contains(&e.id)
-                && wanted.iter().all(|w| e.edits.contains(w))
-                && e.files
-                    .iter()
-                    .any(|f| f.path == real && still_there(f.after.as_ref()))
-        })
-        .map(|(_, e)| e.id.clone())
+    while let Some(e) = listing.next() {
+        let found = !listing.undone().contains(&e.id)
+            && wanted.iter().all(|w| e.edits.contains(w))
+            && e.files
+                .iter()
+                .any(|f| f.path == real && still_there(f.after.as_ref()));
+        if found {
+            return Some(e.id);
+        }
+    }
+    None
 }
 
 /// The newest change in the journal (not taken back) whose result every file of `files`
 /// (real paths) still is, and which touched each of them: the change an "already applied"
 /// patch names.
 pub fn result_of(ctx: &Context, files: &[&str]) -> Option<String> {
-    let keyed = keyed(ctx).ok()?;
-    let (all, _) = entries(ctx, keyed, Shelf::Entries).ok()?;
-    let undone = undone(&all);
-    let (_, entry) = all.iter().rev().find(|(_, e)| {
-        !undone.contains(&e.id)
+    let store = Store::open(ctx).ok()?;
+    let mut listing = store.newest_first().ok()?;
+    let entry = loop {
+        let e = listing.next()?;
+        let found = !listing.undone().contains(&e.id)
             && files.iter().all(|path| {
                 e.files
                     .iter()
                     .any(|f| f.path == *path || f.from.as_deref() == Some(path))
-            })
-    })?;
+            });
+        if found {
+            break e;
+        }
+    };
     entry
         .files
         .iter()
@@ -695,31 +619,16 @@ pub fn result_of(ctx: &Context, files: &[&str]) -> Option<String> {
         .then(|| entry.id.clone())
 }
 
-/// The ids of the entries in `all` (oldest first) that stand taken back: undone by an
-/// entry that is not itself taken back.
-#[must_use]
-pub fn undone(all: &[(String, Entry)]) -> std::collections::HashSet<String> {
-    let mut undone = std::collections::HashSet::new();
-    for (_, e) in all.iter().rev() {
-        if let Some(target) = &e.undoes {
-            if !undone.contains(&e.id) {
-                undone.insert(target.clone());
-            }
-        }
-    }
-    undone
-}
-
 /// The lines each file of `entry` gained and lost (in the order of its files): as the
 /// entry kept them, or — for an undo that kept none — its target's, the other way round,
-/// the target found in `all`, as an undo puts each file back to its version before.
+/// the target read from `store`, as an undo puts each file back to its version before.
 #[must_use]
-pub fn stat(entry: &Entry, all: &[(String, Entry)]) -> Vec<Option<entry::Stat>> {
-    stat_within(entry, all, 0)
+pub fn stat(entry: &Entry, store: &Store<'_>) -> Vec<Option<entry::Stat>> {
+    stat_within(entry, store, 0)
 }
 
 /// [`stat`], at most [`STAT_DEPTH`] undos of undos deep.
-fn stat_within(entry: &Entry, all: &[(String, Entry)], depth: usize) -> Vec<Option<entry::Stat>> {
+fn stat_within(entry: &Entry, store: &Store<'_>, depth: usize) -> Vec<Option<entry::Stat>> {
     if entry.stat.len() == entry.files.len() {
         return entry.stat.clone();
     }
@@ -727,11 +636,11 @@ fn stat_within(entry: &Entry, all: &[(String, Entry)], depth: usize) -> Vec<Opti
         .undoes
         .as_ref()
         .filter(|_| depth < STAT_DEPTH)
-        .and_then(|id| all.iter().map(|(_, e)| e).find(|e| e.id == *id));
+        .and_then(|id| store.get(id));
     let Some(target) = target else {
         return vec![None; entry.files.len()];
     };
-    reversed(&entry.files, target, all, depth)
+    reversed(&entry.files, &target, store, depth)
 }
 
 /// The lines each of `files`, the records of an undo of `target`, gained and lost:
@@ -739,10 +648,10 @@ fn stat_within(entry: &Entry, all: &[(String, Entry)], depth: usize) -> Vec<Opti
 fn reversed(
     files: &[FileRecord],
     target: &Entry,
-    all: &[(String, Entry)],
+    store: &Store<'_>,
     depth: usize,
 ) -> Vec<Option<entry::Stat>> {
-    let counted = stat_within(target, all, depth + 1);
+    let counted = stat_within(target, store, depth + 1);
     files
         .iter()
         .map(|file| {
@@ -761,19 +670,14 @@ fn reversed(
 
 /// The lines each of `files`, the records of an undo of the change `target`, gains and
 /// loses, for its entry: the target's the other way round (empty when none are known).
-fn undo_stat(
-    ctx: &Context,
-    keyed: &Keyed,
-    files: &[FileRecord],
-    target: &str,
-) -> Vec<Option<entry::Stat>> {
-    let Ok((all, _)) = entries(ctx, keyed, Shelf::Entries) else {
+fn undo_stat(ctx: &Context, files: &[FileRecord], target: &str) -> Vec<Option<entry::Stat>> {
+    let Ok(store) = Store::open(ctx) else {
         return Vec::new();
     };
-    let Some(entry) = all.iter().map(|(_, e)| e).find(|e| e.id == target) else {
+    let Some(entry) = store.get(target) else {
         return Vec::new();
     };
-    let stat = reversed(files, entry, &all, 0);
+    let stat = reversed(files, &entry, &store, 0);
     if stat.iter().all(Option::is_none) {
         Vec::new()
     } else {

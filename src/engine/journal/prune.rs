@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 
 use crate::workspace::journal::Shelf;
 
-use super::{entry, maybe_ours, scan, Keyed, Others};
+use super::{entry, maybe_ours, scan, Keyed};
 use crate::tool::Context;
 
 /// A kept version younger than this may belong to an entry being made right now.
@@ -59,7 +59,7 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
     let Some(_alone) = crate::lock::journal_exclusive(&ctx.ws) else {
         return;
     };
-    let Ok(listed) = scan(ctx, keyed, Shelf::Entries, Others::Read) else {
+    let Ok(listed) = scan(ctx, keyed, Shelf::Entries) else {
         return;
     };
     let valid = listed.ours;
@@ -81,7 +81,7 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
     }
     // Named: by the entries that stay, by those pending (a change that died, settled by
     // recovery), and by every entry another key wrote, on either shelf.
-    let Ok(pending) = scan(ctx, keyed, Shelf::Pending, Others::Read) else {
+    let Ok(pending) = scan(ctx, keyed, Shelf::Pending) else {
         return;
     };
     let mut named: HashSet<String> = listed.foreign_kept;

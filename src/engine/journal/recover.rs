@@ -236,11 +236,8 @@ fn finish(ctx: &Context, keyed: Option<&Keyed>, name: &str, mut entry: Entry) {
         remove_new_versions(ctx, &entry);
         drop_entry(ctx, name, &kept);
         // The directories made for the files it would have created go too.
-        for file in entry.files.iter().filter(|f| f.before.is_none()) {
-            if current(ctx, &file.path) == super::Now::Absent {
-                ctx.ws.remove_emptied_parents(&file.path);
-            }
-        }
+        let created = entry.files.iter().filter(|f| f.before.is_none());
+        ctx.ws.vacate(created.map(|f| f.path.as_str()));
         return;
     }
     let mut dirty = Dirty::default();
@@ -305,11 +302,7 @@ fn finish(ctx: &Context, keyed: Option<&Keyed>, name: &str, mut entry: Entry) {
     // Best effort: what cannot be synced now is at least published.
     let _ = dirty.sync();
     remove_new_versions(ctx, &entry);
-    for path in vacated {
-        if current(ctx, &path) == super::Now::Absent {
-            ctx.ws.remove_emptied_parents(&path);
-        }
-    }
+    ctx.ws.vacate(vacated.iter().map(String::as_str));
     match keyed {
         // Only recorded, not journaled: it goes, its change finished.
         _ if entry.record_only => ctx.ws.journal_remove(Shelf::Pending, name),

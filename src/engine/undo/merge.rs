@@ -13,7 +13,6 @@ use similar::{DiffOp, TextDiff};
 
 use crate::digest::sha256_hex;
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
-use crate::workspace::journal::Shelf;
 
 use super::super::journal::{self, Entry, FileRecord, Now};
 use super::plan::Step;
@@ -251,16 +250,15 @@ fn refusal(
 
 /// The entries after `target` (newest first), each with the paths it touched.
 fn later_changes(ctx: &Context, target: &Entry) -> Vec<(String, BTreeSet<String>)> {
-    let Ok(keyed) = journal::keyed(ctx) else {
+    let Ok(store) = journal::Store::open(ctx) else {
         return Vec::new();
     };
-    let Ok((all, _)) = journal::entries(ctx, keyed, Shelf::Entries) else {
+    let Ok(listing) = store.newest_first() else {
         return Vec::new();
     };
-    all.into_iter()
-        .rev()
-        .filter(|(_, e)| e.id > target.id)
-        .map(|(_, e)| {
+    listing
+        .take_while(|e| e.id > target.id)
+        .map(|e| {
             let paths = e
                 .files
                 .iter()

@@ -5,7 +5,6 @@
 //! or cannot be read knows nothing.
 
 use crate::digest::sha256_hex;
-use crate::workspace::journal::Shelf;
 
 use super::super::Context;
 use super::request::EditItem;
@@ -36,19 +35,22 @@ impl<'c> Earlier<'c> {
     /// The entries that touched the file and stand (not taken back), newest first.
     fn entries(&self) -> &[journal::Entry] {
         self.entries.get_or_init(|| {
-            let Ok(keyed) = journal::keyed(self.ctx) else {
+            let Ok(store) = journal::Store::open(self.ctx) else {
                 return Vec::new();
             };
-            let Ok((all, _)) = journal::entries(self.ctx, keyed, Shelf::Entries) else {
+            let Ok(mut listing) = store.newest_first() else {
                 return Vec::new();
             };
-            let undone = journal::undone(&all);
-            all.into_iter()
-                .rev()
-                .map(|(_, e)| e)
-                .filter(|e| !undone.contains(&e.id) && e.undoes.is_none())
-                .filter(|e| e.files.iter().any(|f| f.path == self.real))
-                .collect()
+            let mut found = Vec::new();
+            while let Some(e) = listing.next() {
+                if !listing.undone().contains(&e.id)
+                    && e.undoes.is_none()
+                    && e.files.iter().any(|f| f.path == self.real)
+                {
+                    found.push(e);
+                }
+            }
+            found
         })
     }
 

@@ -17,7 +17,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::refusal::{key, Code, Outcome, Refusal};
-use crate::workspace::journal::Shelf;
 use crate::workspace::Location;
 
 use super::args::{self, Request};
@@ -88,17 +87,15 @@ pub struct UndoResult {
 /// Takes back the change `arguments` name.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<UndoResult> {
     let req: UndoRequest = args::parse(arguments)?;
-    let keyed =
-        journal::keyed(ctx).map_err(|reason| nothing(ctx, req.id.as_deref(), Some(&reason)))?;
+    let store = journal::Store::open(ctx)
+        .map_err(|reason| nothing(ctx, req.id.as_deref(), Some(&reason)))?;
     // What a change cut short left pending was settled before the call (`tool::run`).
-    let (all, _) = journal::entries(ctx, keyed, Shelf::Entries)?;
     let target = if req.redo {
-        pick_undo(ctx, &all, req.id.as_deref())?
+        pick_undo(ctx, &store, req.id.as_deref())?
     } else {
-        pick(ctx, &all, req.id.as_deref())
+        pick(ctx, &store, req.id.as_deref())?
     }
-    .ok_or_else(|| nothing(ctx, req.id.as_deref(), None))?
-    .clone();
+    .ok_or_else(|| nothing(ctx, req.id.as_deref(), None))?;
     let after = plan::after(&target.files);
     let steps = plan::steps(&target.files);
     pipeline::run(
@@ -180,27 +177,33 @@ impl pipeline::Plan for Plan<'_> {
 
 /// The entry to undo: the one named, or the newest that is neither undone nor an undo
 /// (of this session, when there is one).
-fn pick<'a>(ctx: &Context, all: &'a [(String, Entry)], id: Option<&str>) -> Option<&'a Entry> {
+fn pick(ctx: &Context, store: &journal::Store<'_>, id: Option<&str>) -> Outcome<Option<Entry>> {
     if let Some(id) = id {
-        return all.iter().map(|(_, e)| e).find(|e| e.id == id);
+        return Ok(store.get(id));
     }
-    let undone = journal::undone(all);
     let session = ctx.session.as_ref().map(|s| s.id().to_owned());
-    all.iter().rev().map(|(_, e)| e).find(|e| {
-        e.undoes.is_none() && !undone.contains(&e.id) && (session.is_none() || e.session == session)
-    })
+    let mut entries = store.newest_first()?;
+    while let Some(e) = entries.next() {
+        if e.undoes.is_none()
+            && !entries.undone().contains(&e.id)
+            && (session.is_none() || e.session == session)
+        {
+            return Ok(Some(e));
+        }
+    }
+    Ok(None)
 }
 
 /// The undo a redo takes back: the one named (which must be an undo), or the newest undo
 /// (of this session, when there is one) that is not itself taken back.
-fn pick_undo<'a>(
+fn pick_undo(
     ctx: &Context,
-    all: &'a [(String, Entry)],
+    store: &journal::Store<'_>,
     id: Option<&str>,
-) -> Outcome<Option<&'a Entry>> {
+) -> Outcome<Option<Entry>> {
     if let Some(id) = id {
-        let named = all.iter().map(|(_, e)| e).find(|e| e.id == id);
-        if named.is_some_and(|e| e.undoes.is_none()) {
+        let named = store.get(id);
+        if named.as_ref().is_some_and(|e| e.undoes.is_none()) {
             return Err(args::invalid(
                 "id",
                 format!(
@@ -215,13 +218,20 @@ fn pick_undo<'a>(
     let undoes_a_change = |e: &Entry| {
         e.undoes
             .as_ref()
-            .is_some_and(|t| all.iter().any(|(_, c)| &c.id == t && c.undoes.is_none()))
+            .and_then(|t| store.get(t))
+            .is_some_and(|c| c.undoes.is_none())
     };
-    let undone = journal::undone(all);
     let session = ctx.session.as_ref().map(|s| s.id().to_owned());
-    Ok(all.iter().rev().map(|(_, e)| e).find(|e| {
-        undoes_a_change(e) && !undone.contains(&e.id) && (session.is_none() || e.session == session)
-    }))
+    let mut entries = store.newest_first()?;
+    while let Some(e) = entries.next() {
+        if !entries.undone().contains(&e.id)
+            && (session.is_none() || e.session == session)
+            && undoes_a_change(&e)
+        {
+            return Ok(Some(e));
+        }
+    }
+    Ok(None)
 }
 
 /// `NOT_FOUND`: nothing to undo, or no change `id`.

@@ -1,7 +1,7 @@
 //! Carrying out an undo's steps: every kept version read and checked against its digest,
 //! every file it replaces or removes opened, the whole change shown to the authorize
 //! hook, new contents staged and synced — all before anything changes; then the undo's own
-//! entry, then the steps, then the directories left empty removed.
+//! entry, then the steps, then the directories left empty removed (by the commit).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -13,7 +13,7 @@ use super::super::args::Request;
 use super::super::{edit::MAX_DIFF_BYTES, refuse, Context};
 use super::{RestoredFile, UndoRequest, UndoResult};
 use crate::engine::commit::Change;
-use crate::engine::journal::{self, entry::link_version, About, Entry, FileRecord, Keep, Planned};
+use crate::engine::journal::{entry::link_version, About, Entry, FileRecord, Keep, Planned};
 use crate::engine::kill_hook;
 use crate::engine::payload::{FileChange, Payload};
 use crate::engine::pipeline::Checked;
@@ -118,15 +118,6 @@ pub fn run(
         }
         Ok(())
     })?;
-    // What the undo emptied goes, as a delete's or a move's would.
-    for (record, _) in &records {
-        let vacated = record.after.is_none().then_some(&record.path);
-        for path in vacated.into_iter().chain(record.from.as_ref()) {
-            if journal::current(ctx, path) == journal::Now::Absent {
-                ctx.ws.remove_emptied_parents(path);
-            }
-        }
-    }
     Ok(UndoResult {
         id,
         undid: target.id.clone(),
