@@ -47,24 +47,14 @@ pub fn check(
     edited: Option<&Edited<'_>>,
     insert_after: Option<u64>,
 ) -> Option<Result<ByRegion, Refusal>> {
-    if expected.is_some() || text.len() as u64 > MAX_REGION_BYTES {
+    if expected.is_some() {
         return None;
     }
-    let (seen_sha, unseen) = session_check::seen_lines(ctx, &location.real)?;
-    // At the version the session saw, every line of which it saw: the whole-file rule.
-    if seen_sha == now_sha && unseen.is_empty() {
-        return None;
-    }
-    let seen = seen_digests(ctx, &seen_sha)?;
-    let now = digests(text);
-    let same = unchanged(&seen, &unseen, &now);
-    let foreign: Vec<Lines> = changed_runs(&same)
-        .into_iter()
-        .map(|(start_line, end_line)| Lines {
-            start_line,
-            end_line,
-        })
-        .collect();
+    let Since {
+        seen_sha,
+        same,
+        foreign,
+    } = since(ctx, location, (text, now_sha))?;
     let landed = edited.and_then(|edited| {
         let span = span_lines(edited);
         let seen_whole = match insert_after.and_then(|n| usize::try_from(n).ok()) {
@@ -79,6 +69,42 @@ pub fn check(
             unseen_after,
         }),
         None => Err(stale(ctx, location, (&seen_sha, now_sha), &foreign)),
+    })
+}
+
+/// What changed in the file at `location` (now `text`, version `now_sha`) since the
+/// session's read: the version it saw, whether each line of today's text is one it saw
+/// unchanged, and the runs of lines that are not. `None` where the whole-file rule holds
+/// (no session, a read at this version of every line, a file past the bound, lines not
+/// known).
+struct Since {
+    seen_sha: String,
+    same: Vec<bool>,
+    foreign: Vec<Lines>,
+}
+
+fn since(ctx: &Context, location: &Location, (text, now_sha): (&[u8], &str)) -> Option<Since> {
+    if text.len() as u64 > MAX_REGION_BYTES {
+        return None;
+    }
+    let (seen_sha, unseen) = session_check::seen_lines(ctx, &location.real)?;
+    // At the version the session saw, every line of which it saw: the whole-file rule.
+    if seen_sha == now_sha && unseen.is_empty() {
+        return None;
+    }
+    let seen = seen_digests(ctx, &seen_sha)?;
+    let same = unchanged(&seen, &unseen, &digests(text));
+    let foreign = changed_runs(&same)
+        .into_iter()
+        .map(|(start_line, end_line)| Lines {
+            start_line,
+            end_line,
+        })
+        .collect();
+    Some(Since {
+        seen_sha,
+        same,
+        foreign,
     })
 }
 
@@ -169,22 +195,11 @@ pub fn check_spans(
     (text, now_sha): (&[u8], &str),
     spans: &[(Range<usize>, Range<usize>)],
 ) -> Option<Result<ByRegion, Refusal>> {
-    if text.len() as u64 > MAX_REGION_BYTES {
-        return None;
-    }
-    let (seen_sha, unseen) = session_check::seen_lines(ctx, &location.real)?;
-    if seen_sha == now_sha && unseen.is_empty() {
-        return None;
-    }
-    let seen = seen_digests(ctx, &seen_sha)?;
-    let same = unchanged(&seen, &unseen, &digests(text));
-    let foreign: Vec<Lines> = changed_runs(&same)
-        .into_iter()
-        .map(|(start_line, end_line)| Lines {
-            start_line,
-            end_line,
-        })
-        .collect();
+    let Since {
+        seen_sha,
+        same,
+        foreign,
+    } = since(ctx, location, (text, now_sha))?;
     let seen_line = |line: usize| line > same.len() || same[line - 1];
     let landed = spans.iter().all(|(old, _)| {
         if old.is_empty() {
