@@ -387,7 +387,7 @@ impl Workspace {
     ) -> Result<(), Error> {
         let dir = self.state_subdir_created(sub)?;
         sweep(&dir);
-        let mut files: Vec<(u64, String)> = Vec::new();
+        let mut names: Vec<String> = Vec::new();
         for entry in dir.entries().map_err(Error::Io)? {
             let Ok(entry) = entry else { continue };
             let Ok(name) = entry.file_name().into_string() else {
@@ -395,9 +395,17 @@ impl Workspace {
             };
             // `DirEntry::metadata` does not follow a link.
             let Ok(meta) = entry.metadata() else { continue };
-            if !ours(&name) || !meta.is_file() || name == written {
-                continue;
+            if ours(&name) && meta.is_file() && name != written {
+                names.push(name);
             }
+        }
+        let keep = keep.saturating_sub(1);
+        // Under the bound, nothing is opened: the names are all it takes to know.
+        if names.len() <= keep {
+            return Ok(());
+        }
+        let mut files: Vec<(u64, String)> = Vec::with_capacity(names.len());
+        for name in names {
             let path = format!("{STATE_DIR}/{sub}/{name}");
             let mut head = Vec::with_capacity(RANK_BYTES);
             // One that cannot be read ranks lowest: it goes first.
@@ -405,10 +413,6 @@ impl Workspace {
                 let _ = file.take(RANK_BYTES as u64).read_to_end(&mut head);
             }
             files.push((rank(&head), name));
-        }
-        let keep = keep.saturating_sub(1);
-        if files.len() <= keep {
-            return Ok(());
         }
         files.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
         for (_, name) in files.into_iter().skip(keep) {
