@@ -111,7 +111,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadFilesResult> {
         glob_truncated,
     };
     for path in paths {
-        let left = max_total - result.total_bytes;
+        let left = max_total.saturating_sub(result.total_bytes);
         if left == 0 {
             result.not_read.push(NotRead {
                 path,
@@ -132,7 +132,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadFilesResult> {
         }
         match read::run(ctx, arguments) {
             Ok(read) => {
-                let (bytes, fields) = entry(&path, read)?;
+                let (bytes, fields) = entry(&path, read, req.line_numbers)?;
                 result.total_bytes += bytes;
                 result.files.push(fields);
             }
@@ -184,9 +184,17 @@ fn paths_of(ctx: &Context, req: &ReadFilesRequest) -> Outcome<(Vec<String>, bool
     }
 }
 
-/// A file read: its bytes against the bound, and its item.
-fn entry(path: &str, read: Read) -> Outcome<(u64, Map<String, Value>)> {
+/// A file read: its bytes against the bound — the file's bytes it returned, as `maxBytes`
+/// counts them, without the line numbers `lineNumbers` put before each line — and its
+/// item.
+fn entry(path: &str, read: Read, line_numbers: bool) -> Outcome<(u64, Map<String, Value>)> {
     let bytes = match &read {
+        Read::Text(text) if line_numbers => {
+            let numbers: u64 = (text.start_line..=text.end_line)
+                .map(|line| line.to_string().len().max(6) as u64 + 1)
+                .sum();
+            (text.content.len() as u64).saturating_sub(numbers)
+        }
         Read::Text(text) => text.content.len() as u64,
         Read::Media(media) => media.media.bytes as u64,
     };

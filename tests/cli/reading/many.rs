@@ -153,6 +153,41 @@ fn the_total_bound_stops_reading_and_names_what_it_left() {
     );
 }
 
+/// With lineNumbers the bound counts the files' bytes, as maxBytes does, not the numbers
+/// put before each line: the numbered pages stay within it, and nothing is torn.
+#[test]
+fn the_total_bound_counts_file_bytes_when_lines_are_numbered() {
+    let ws = TestWorkspace::new();
+    let text: String = (1..=200).map(|i| format!("{i}\n")).collect();
+    for name in ["1.txt", "2.txt", "3.txt"] {
+        ws.file(name, &text);
+    }
+    let run = ws.stitch(
+        "read",
+        &json!({"paths": ["1.txt", "2.txt", "3.txt"], "maxTotalBytes": 500, "lineNumbers": true}),
+    );
+    let data = run.ok();
+    let files = data["files"].as_array().unwrap();
+    assert_eq!(files.len(), 1, "{}", run.stdout);
+    assert_eq!(files[0]["truncated"], true);
+    assert_eq!(
+        files[0]["content"].as_str().unwrap().lines().next(),
+        Some("     1\t1")
+    );
+    assert!(
+        data["totalBytes"].as_u64().unwrap() <= 500,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        data["notRead"],
+        json!([
+            {"path": "2.txt", "reason": "maxTotalBytes (500) was reached before this file"},
+            {"path": "3.txt", "reason": "maxTotalBytes (500) was reached before this file"},
+        ])
+    );
+}
+
 /// Each file read in a session is observed, so an edit of any of them follows.
 #[test]
 fn each_file_read_is_observed_by_the_session() {
