@@ -158,7 +158,11 @@ fn the_total_bound_stops_reading_and_names_what_it_left() {
 #[test]
 fn the_total_bound_counts_file_bytes_when_lines_are_numbered() {
     let ws = TestWorkspace::new();
-    let text: String = (1..=200).map(|i| format!("{i}\n")).collect();
+    let text = (1..=200)
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
     for name in ["1.txt", "2.txt", "3.txt"] {
         ws.file(name, &text);
     }
