@@ -122,3 +122,20 @@ pub fn cut(dialect: Dialect, shown: &str, narrow: Narrow, cap: u64) -> String {
     };
     format!("Showing {shown}: {narrow}, or raise {limit} (up to {cap}).")
 }
+
+/// `word` as one shell word, for a command a hint names: as it is when every character is
+/// one no shell treats specially, else single-quoted (a `'` written `'\''`). A path that
+/// begins with `-` is led by `./`, so it is not taken for a flag.
+#[must_use]
+pub fn shell_word(word: &str) -> String {
+    let word = if word.starts_with('-') {
+        format!("./{word}")
+    } else {
+        word.to_owned()
+    };
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./-+@%:,=".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word;
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
+}

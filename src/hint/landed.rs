@@ -34,7 +34,8 @@ pub fn landed_hint(data: &Value, dialect: Dialect) -> Option<String> {
     let named: Vec<String> = runs.iter().map(lines).collect();
     let read = match dialect {
         Dialect::Flags => format!(
-            "stitch read {path} --offset {start} --limit {}",
+            "stitch read {} --offset {start} --limit {}",
+            super::dialect::shell_word(path),
             end - start + 1
         ),
         Dialect::Json => format!(
@@ -78,5 +79,11 @@ mod tests {
             .unwrap()
             .ends_with("read them: read_file with path `b.rs`, offset 7, limit 1."));
         assert_eq!(landed_hint(&json!({"path": "lib.rs"}), Dialect::Json), None);
+        // A path a shell would split or expand is one quoted word.
+        let spaced = json!({"path": "my dir/it's.rs", "staleRead": true,
+            "foreignChanges": [{"startLine": 2, "endLine": 2}]});
+        assert!(landed_hint(&spaced, Dialect::Flags)
+            .unwrap()
+            .ends_with("read them: stitch read 'my dir/it'\\''s.rs' --offset 2 --limit 1."));
     }
 }

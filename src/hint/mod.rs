@@ -649,10 +649,14 @@ fn unexpected_line(refusal: &Refusal, d: Dialect, path: &str) -> String {
     let actual = text(refusal, "actualLine").unwrap_or_default();
     let from = line.saturating_sub(3).max(1);
     let read = match d {
-        Dialect::Flags => format!("stitch read {path} --offset {from} --limit 7"),
+        Dialect::Flags => format!(
+            "stitch read {} --offset {from} --limit 7",
+            dialect::shell_word(path)
+        ),
         Dialect::Json => format!(
-            "{} {{\"path\": \"{path}\", \"offset\": {from}, \"limit\": 7}}",
-            names::READ_FILE
+            "{} {{\"path\": {}, \"offset\": {from}, \"limit\": 7}}",
+            names::READ_FILE,
+            Value::String(path.to_owned())
         ),
     };
     format!(
