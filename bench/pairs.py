@@ -24,9 +24,13 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+ENV = dict(os.environ)
+
+
 def run(args, cwd):
     start = time.perf_counter()
-    done = subprocess.run(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = subprocess.run(args, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE)
     took = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"bench/pairs.py: {' '.join(args)} failed: {done.stderr.decode()[:300]}")
@@ -89,6 +93,13 @@ def main():
         sys.exit(__doc__)
     before, after = (os.path.abspath(a) for a in args)
     with tempfile.TemporaryDirectory(prefix="stitch-pairs.") as work:
+        # The user's own home and config are left alone: both binaries get one of their own.
+        home = os.path.join(work, "home")
+        os.mkdir(home)
+        ENV.update(HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
+                   XDG_DATA_HOME=os.path.join(home, ".local/share"),
+                   XDG_STATE_HOME=os.path.join(home, ".local/state"),
+                   XDG_CACHE_HOME=os.path.join(home, ".cache"))
         orig = os.path.join(work, "orig.txt")
         subprocess.run([sys.executable, os.path.join(HERE, "gen.py"), "text", orig, str(size)],
                        check=True)
