@@ -54,23 +54,17 @@ pub trait Plan {
 /// How many times a plan is built before a file that keeps changing under it is `BUSY`.
 const ATTEMPTS: u32 = 2;
 
-/// How long a change found changed while read waits before it looks again.
-const RETRY_PAUSE: std::time::Duration = std::time::Duration::from_millis(20);
-
 /// Takes `plan` through every step of a mutation; see the module's documentation.
 pub fn run<P: Plan>(ctx: &Context, plan: &P) -> Outcome<P::Output> {
     let targets = target::acquire_all(ctx, &plan.paths(), plan.own_links())?;
     let at = targets.locations.as_slice();
     // A file another program changed between the read and the rename is looked at once
-    // more, from a fresh read, after a pause that lets a brief writer finish (a process
-    // that forked while holding the file open for writing lets go of it at its exec);
-    // changed again, the change is refused.
+    // more, from a fresh read; changed again, the change is refused.
     for _ in 1..ATTEMPTS {
         let built = plan.build(ctx, at, Steps { ctx });
         if !built.as_ref().is_err_and(textfile::is_changed) {
             return built;
         }
-        std::thread::sleep(RETRY_PAUSE);
     }
     plan.build(ctx, at, Steps { ctx }).map_err(|failure| {
         if textfile::is_changed(&failure) {
