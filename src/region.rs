@@ -1,6 +1,8 @@
 //! What tells which lines of a file changed since a session observed it (§6, staleness
-//! by region): a digest per line of each version a session read, kept under
-//! `.stitch/lines/<sha256 of the version>`, and the mapping of today's lines onto the
+//! by region): a digest per line of each version a session read — kept in the session's
+//! ledger beside the version (as [`to_text`] writes them) or, for a version of many lines
+//! or one the ledger has no room for, under `.stitch/lines/<sha256 of the version>` — and
+//! the mapping of today's lines onto the
 //! lines observed — unchanged, same order, through the lines inserted or removed
 //! elsewhere — so that an edit whose lines a formatter or another agent did not touch
 //! still lands, and one whose lines they did is refused naming them.
@@ -31,16 +33,62 @@ pub fn digests(text: &[u8]) -> Vec<u64> {
         .collect()
 }
 
+/// The line digests `lines` as text: 16 lowercase hex digits each, in order.
+#[must_use]
+pub fn to_text(lines: &[u64]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = Vec::with_capacity(lines.len() * 16);
+    for line in lines {
+        out.extend(
+            (0..16)
+                .rev()
+                .map(|i| HEX[((line >> (i * 4)) & 15) as usize]),
+        );
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The line digests [`to_text`] wrote, if `text` is whole (a length a multiple of 16,
+/// nothing but lowercase hex digits).
+#[must_use]
+pub fn from_text(text: &str) -> Option<Vec<u64>> {
+    let bytes = text.as_bytes();
+    if !bytes.len().is_multiple_of(16) {
+        return None;
+    }
+    bytes
+        .chunks_exact(16)
+        .map(|chunk| {
+            chunk.iter().try_fold(0_u64, |line, &b| {
+                let digit = match b {
+                    b'0'..=b'9' => b - b'0',
+                    b'a'..=b'f' => b - b'a' + 10,
+                    _ => return None,
+                };
+                Some((line << 4) | u64::from(digit))
+            })
+        })
+        .collect()
+}
+
 /// Keeps the line digests of the version `sha` (its bytes: `text`), once; best effort.
 pub fn keep(ws: &Workspace, sha: &str, text: &[u8]) {
-    if text.len() as u64 > MAX_REGION_BYTES || !crate::digest::is_sha256_hex(sha) {
+    if text.len() as u64 > MAX_REGION_BYTES {
         return;
     }
-    let lines = digests(text);
+    keep_digests(ws, sha, &digests(text));
+}
+
+/// Keeps `lines`, the line digests of the version `sha`, under `.stitch/lines/`, once;
+/// best effort.
+pub fn keep_digests(ws: &Workspace, sha: &str, lines: &[u64]) {
+    if !crate::digest::is_sha256_hex(sha) {
+        return;
+    }
     let mut bytes = Vec::with_capacity(HEAD + lines.len() * 8);
     bytes.extend_from_slice(&now_millis().to_le_bytes());
     bytes.extend_from_slice(&(lines.len() as u64).to_le_bytes());
-    for line in &lines {
+    for line in lines {
         bytes.extend_from_slice(&line.to_le_bytes());
     }
     if let Ok(true) = ws.write_state_once(DIR, sha, &bytes) {
@@ -121,7 +169,26 @@ fn rank(head: &[u8]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{changed_runs, digests, unchanged};
+    use super::{changed_runs, digests, from_text, to_text, unchanged};
+
+    #[test]
+    fn digests_as_text_come_back_whole_or_not_at_all() {
+        let lines = digests(b"a\nb\n\nlast");
+        assert_eq!(lines.len(), 4);
+        let text = to_text(&lines);
+        assert_eq!(text.len(), 64);
+        assert_eq!(from_text(&text), Some(lines));
+        assert_eq!(to_text(&[0x0123_4567_89ab_cdef]), "0123456789abcdef");
+        assert_eq!(from_text(""), Some(Vec::new()));
+        for torn in [
+            "0123456789abcde",
+            "0123456789abcdeF",
+            "0123456789abcdeg",
+            "+123456789abcdef",
+        ] {
+            assert_eq!(from_text(torn), None, "{torn}");
+        }
+    }
 
     #[test]
     fn lines_inserted_above_shift_and_stay_unchanged() {

@@ -8,6 +8,11 @@
 //! session and [`MAX_SESSIONS`] sessions a workspace, the least recent dropped first. A
 //! ledger that cannot be parsed is treated as empty, which fails closed: mutations are
 //! `NOT_OBSERVED` until the session reads again.
+//!
+//! An entry also keeps the line digests of the version it names (§6, staleness by
+//! region), within [`INLINE_LINES`] a version and [`INLINE_LINES_TOTAL`] a ledger: the
+//! ledger's one write then keeps them too. Past those bounds they are kept under
+//! `.stitch/lines/` ([`crate::region`]), the least recently seen moved there first.
 
 use std::collections::BTreeMap;
 
@@ -25,6 +30,11 @@ pub const MAX_ID_BYTES: usize = 128;
 /// The size bound of a ledger: [`MAX_ENTRIES`] paths of up to 4096 bytes each, with
 /// their digests, fit; a larger file was not written by stitch.
 pub const MAX_LEDGER_BYTES: u64 = 24 << 20;
+
+/// The most lines of one version whose digests its entry keeps itself.
+pub const INLINE_LINES: usize = 4096;
+/// The most line digests the entries of one ledger keep in all.
+pub const INLINE_LINES_TOTAL: usize = 8192;
 
 const DIR: &str = "sessions";
 const SUFFIX: &str = ".json";
@@ -57,11 +67,26 @@ struct Entry {
     /// current form: another program changed them before an edit by region (§6).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     unseen: Vec<(usize, usize)>,
+    /// The digest of each line of that version, as [`crate::region::to_text`] writes
+    /// them; absent where they are kept elsewhere (`.stitch/lines/`, the journal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lines: Option<String>,
+}
+
+impl Entry {
+    /// How many line digests the entry keeps itself.
+    fn inline_lines(&self) -> usize {
+        self.lines.as_ref().map_or(0, |text| text.len() / 16)
+    }
 }
 
 /// Lines of a version (1-based, inclusive runs) a session has not seen in their
 /// current form.
 pub type Unseen = Vec<(usize, usize)>;
+
+/// What a session last saw at a path, with the lines it has not seen in their current
+/// form and the line digests of that version, where its entry keeps them whole.
+pub type SeenLines = (Seen, Unseen, Option<Vec<u64>>);
 
 /// A validated session ID.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,23 +145,33 @@ impl Session {
 
     /// What this session last saw at `real`, if anything.
     pub fn seen(&self, ws: &Workspace, real: &str) -> Result<Option<Seen>, workspace::Error> {
-        Ok(self.seen_lines(ws, real)?.map(|(seen, _)| seen))
+        let (ledger, _) = self.load(ws)?;
+        Ok(ledger.entries.get(real).map(|entry| match &entry.sha256 {
+            Some(sha) => Seen::Present(sha.clone()),
+            None => Seen::Absent,
+        }))
     }
 
     /// What this session last saw at `real`, with the lines of that version it has not
-    /// seen in their current form.
+    /// seen in their current form, and their digests where the entry keeps them. Like
+    /// the rest of the ledger, they are trusted as far as the ledger is: a torn list is
+    /// none.
     pub fn seen_lines(
         &self,
         ws: &Workspace,
         real: &str,
-    ) -> Result<Option<(Seen, Unseen)>, workspace::Error> {
-        let (ledger, _) = self.load(ws)?;
-        Ok(ledger.entries.get(real).map(|entry| {
-            let seen = match &entry.sha256 {
-                Some(sha) => Seen::Present(sha.clone()),
+    ) -> Result<Option<SeenLines>, workspace::Error> {
+        let (mut ledger, _) = self.load(ws)?;
+        Ok(ledger.entries.remove(real).map(|entry| {
+            let seen = match entry.sha256 {
+                Some(sha) => Seen::Present(sha),
                 None => Seen::Absent,
             };
-            (seen, entry.unseen.clone())
+            let lines = entry
+                .lines
+                .filter(|text| text.len() / 16 <= INLINE_LINES)
+                .and_then(|text| crate::region::from_text(&text));
+            (seen, entry.unseen, lines)
         }))
     }
 
@@ -154,17 +189,18 @@ impl Session {
         seen: Seen,
         wait: &lock::Wait,
     ) -> Result<(), Error> {
-        self.record_lines(ws, real, seen, Vec::new(), wait)
+        self.record_lines(ws, real, (seen, Vec::new()), || None, wait)
     }
 
     /// [`Session::record`], with the lines of the version `seen` the session has not
-    /// seen in their current form (`unseen`).
+    /// seen in their current form (`unseen`) and that version's line digests (`lines`,
+    /// asked for only when the ledger is written).
     pub fn record_lines(
         &self,
         ws: &Workspace,
         real: &str,
-        seen: Seen,
-        unseen: Vec<(usize, usize)>,
+        (seen, unseen): (Seen, Unseen),
+        lines: impl FnOnce() -> Option<Vec<u64>>,
         wait: &lock::Wait,
     ) -> Result<(), Error> {
         let sha256 = match seen {
@@ -180,6 +216,16 @@ impl Session {
                 return Ok(());
             }
         }
+        let lines = match (lines(), &sha256) {
+            (Some(lines), Some(_)) if lines.len() <= INLINE_LINES => {
+                Some(crate::region::to_text(&lines))
+            }
+            (Some(lines), Some(sha)) => {
+                crate::region::keep_digests(ws, sha, &lines);
+                None
+            }
+            _ => None,
+        };
         let _guard = lock::acquire_named(ws, &format!("session-{}.lock", self.id), wait)
             .map_err(Error::Lock)?;
         let (mut ledger, exists) = self.load(ws).map_err(Error::Workspace)?;
@@ -190,6 +236,7 @@ impl Session {
                 sha256,
                 at: ledger.clock,
                 unseen,
+                lines,
             },
         );
         if ledger.entries.len() > MAX_ENTRIES {
@@ -198,6 +245,7 @@ impl Session {
             let cutoff = ages[ledger.entries.len() - MAX_ENTRIES];
             ledger.entries.retain(|_, e| e.at >= cutoff);
         }
+        move_out_lines(ws, &mut ledger);
         ledger.written = now_millis();
         let bytes = serde_json::to_vec(&ledger).unwrap_or_default();
         ws.write_state(DIR, &self.file(), &bytes)
@@ -207,6 +255,31 @@ impl Session {
                 .map_err(Error::Workspace)?;
         }
         Ok(())
+    }
+}
+
+/// Holds the ledger's line digests within [`INLINE_LINES_TOTAL`]: the least recently
+/// seen entries' digests go to `.stitch/lines/` (best effort) until the rest fit.
+fn move_out_lines(ws: &Workspace, ledger: &mut Ledger) {
+    let mut total: usize = ledger.entries.values().map(Entry::inline_lines).sum();
+    if total <= INLINE_LINES_TOTAL {
+        return;
+    }
+    let mut oldest: Vec<&mut Entry> = ledger
+        .entries
+        .values_mut()
+        .filter(|entry| entry.lines.is_some())
+        .collect();
+    oldest.sort_unstable_by_key(|entry| entry.at);
+    for entry in oldest {
+        if total <= INLINE_LINES_TOTAL {
+            break;
+        }
+        total -= entry.inline_lines();
+        let text = entry.lines.take().unwrap_or_default();
+        if let (Some(sha), Some(lines)) = (&entry.sha256, crate::region::from_text(&text)) {
+            crate::region::keep_digests(ws, sha, &lines);
+        }
     }
 }
 

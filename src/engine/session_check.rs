@@ -2,7 +2,7 @@
 //! lock before anything is matched or written.
 
 use crate::refusal::{key, Code, Outcome, Refusal};
-use crate::session::Seen;
+use crate::session::{Seen, Unseen};
 
 use crate::tool::{refuse, Context};
 
@@ -115,11 +115,23 @@ pub fn observed(ctx: &Context, real: &str, actual: &str) -> bool {
 /// Records what a read saw. A failure to record is the call's failure: the caller
 /// would otherwise believe the read authorizes a later write.
 pub fn note_read(ctx: &Context, shown: &str, real: &str, seen: Seen) -> Outcome<()> {
+    note_read_lines(ctx, shown, real, seen, || None)
+}
+
+/// [`note_read`], with the line digests of the version read (`lines`, computed only when
+/// the ledger is written), which the ledger keeps for staleness by region (§6).
+pub fn note_read_lines(
+    ctx: &Context,
+    shown: &str,
+    real: &str,
+    seen: Seen,
+    lines: impl FnOnce() -> Option<Vec<u64>>,
+) -> Outcome<()> {
     let Some(session) = &ctx.session else {
         return Ok(());
     };
     session
-        .record(&ctx.ws, real, seen, &ctx.wait)
+        .record_lines(&ctx.ws, real, (seen, Vec::new()), lines, &ctx.wait)
         .map_err(|e| match e {
             crate::session::Error::Lock(e) => refuse::lock(ctx, shown, e),
             crate::session::Error::Workspace(e) => refuse::path(ctx, shown, e),
@@ -144,18 +156,19 @@ pub fn note_written(ctx: &Context, real: &str, sha256: &str) {
 pub fn note_written_lines(ctx: &Context, real: &str, sha256: &str, unseen: Vec<(usize, usize)>) {
     let Some(session) = &ctx.session else { return };
     let seen = Seen::Present(sha256.to_owned());
-    if let Err(e) = session.record_lines(&ctx.ws, real, seen, unseen, &ctx.wait) {
+    if let Err(e) = session.record_lines(&ctx.ws, real, (seen, unseen), || None, &ctx.wait) {
         crate::streams::stderr_line(&format!(
             "stitch: could not update the session ledger: {e:?}"
         ));
     }
 }
 
-/// What the session saw at `real`, with the lines it has not seen in their current form.
-pub fn seen_lines(ctx: &Context, real: &str) -> Option<(String, Vec<(usize, usize)>)> {
+/// What the session saw at `real`, with the lines it has not seen in their current form
+/// and that version's line digests where the ledger keeps them.
+pub fn seen_lines(ctx: &Context, real: &str) -> Option<(String, Unseen, Option<Vec<u64>>)> {
     let session = ctx.session.as_ref()?;
     match session.seen_lines(&ctx.ws, real) {
-        Ok(Some((Seen::Present(sha), unseen))) => Some((sha, unseen)),
+        Ok(Some((Seen::Present(sha), unseen, lines))) => Some((sha, unseen, lines)),
         _ => None,
     }
 }

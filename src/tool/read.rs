@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::digest::sha256_hex;
 use crate::refusal::{key, Code, Outcome, Refusal};
+use crate::region;
 use crate::text::lines::{self, BOM};
 
 use super::args::{self, invalid, Request};
@@ -153,11 +154,19 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<Read> {
         }
     };
     let sha256 = sha256_hex(loaded.bytes());
-    session_check::note_read(
+    // What tells later which lines changed since this read (§6, staleness by region),
+    // kept by the ledger's own write: computed only when the ledger is written.
+    let lines = || {
+        let bytes = loaded.bytes();
+        let text = media::sniff(bytes).is_none() && bytes.len() as u64 <= region::MAX_REGION_BYTES;
+        text.then(|| region::digests(bytes))
+    };
+    session_check::note_read_lines(
         ctx,
         &location.shown,
         &location.real,
         Seen::Present(sha256.clone()),
+        lines,
     )?;
     // A PDF may be all ASCII: its leading bytes, not its being text, say what it is.
     if let Some(kind) = media::sniff(loaded.bytes()) {
@@ -169,10 +178,6 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<Read> {
             bytes,
             sha256,
         )));
-    }
-    // What tells later which lines changed since this read (§6, staleness by region).
-    if ctx.session.is_some() {
-        crate::region::keep(&ctx.ws, &sha256, loaded.bytes());
     }
     let text = loaded.text();
     let (bom, body) = match text.strip_prefix(BOM) {

@@ -87,12 +87,15 @@ fn since(ctx: &Context, location: &Location, (text, now_sha): (&[u8], &str)) -> 
     if text.len() as u64 > MAX_REGION_BYTES {
         return None;
     }
-    let (seen_sha, unseen) = session_check::seen_lines(ctx, &location.real)?;
+    let (seen_sha, unseen, lines) = session_check::seen_lines(ctx, &location.real)?;
     // At the version the session saw, every line of which it saw: the whole-file rule.
     if seen_sha == now_sha && unseen.is_empty() {
         return None;
     }
-    let seen = seen_digests(ctx, &seen_sha)?;
+    let seen = match lines {
+        Some(lines) => lines,
+        None => seen_digests(ctx, &seen_sha)?,
+    };
     let same = unchanged(&seen, &unseen, &digests(text));
     let foreign = changed_runs(&same)
         .into_iter()
@@ -108,8 +111,9 @@ fn since(ctx: &Context, location: &Location, (text, now_sha): (&[u8], &str)) -> 
     })
 }
 
-/// The line digests of the version `sha` the session saw: kept when it read it, or from
-/// the version the journal kept (a change's result), checked by its digest.
+/// The line digests of the version `sha` the session saw, where its ledger does not keep
+/// them: kept under `.stitch/lines/` when it read it, or from the version the journal
+/// kept (a change's result), checked by its digest.
 fn seen_digests(ctx: &Context, sha: &str) -> Option<Vec<u64>> {
     if let Some(lines) = crate::region::kept(&ctx.ws, sha) {
         return Some(lines);

@@ -13,6 +13,7 @@ mod ids;
 mod ledger;
 mod observed;
 mod region;
+mod region_store;
 mod stale;
 
 /// The hint of `NOT_OBSERVED`, verbatim.

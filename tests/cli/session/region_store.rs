@@ -1,0 +1,141 @@
+//! Where a session keeps the line digests of what it read (§6, staleness by region): in
+//! its ledger's entry, written by the ledger's one write, so a read makes no other file;
+//! past the ledger's bounds (4,096 lines a version, 8,192 a ledger) under
+//! `.stitch/lines/`, the least recently seen moved there first. Wherever they are kept,
+//! an edit by region lands; digests torn in the ledger are not used: the whole-file rule.
+
+use std::fs;
+
+use serde_json::{json, Value};
+
+use super::{ledger_path, session};
+use crate::support::{sha256sum, TestWorkspace};
+
+/// The line digests a ledger keeps for `text`: FNV-1a of each line, its terminator
+/// included, as 16 hex digits.
+fn line_digests(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| {
+            let hash = line.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, b| {
+                (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+            format!("{hash:016x}")
+        })
+        .collect()
+}
+
+fn ledger(ws: &TestWorkspace, id: &str) -> Value {
+    serde_json::from_slice(&fs::read(ledger_path(ws, id)).unwrap()).unwrap()
+}
+
+/// `lines` numbered lines, the first `first`.
+fn numbered(first: &str, lines: usize) -> String {
+    let mut text = format!("{first}\n");
+    for i in 1..lines {
+        text.push_str(&format!("line {i}\n"));
+    }
+    text
+}
+
+/// Line 4 of `text` changed, as a formatter would; then an edit of its first line in
+/// session `id` lands by region, naming line 4.
+fn formatter_then_edit_lands(ws: &TestWorkspace, id: &str, path: &str, text: &str) {
+    let formatted = text.replacen("\nline 3\n", "\nline  3\n", 1);
+    assert_ne!(&formatted, text);
+    fs::write(ws.path(path), &formatted).unwrap();
+    let run = session(ws, id, &["edit", path, "--old", "first", "--new", "FIRST"]);
+    let result = run.ok();
+    assert_eq!(result["staleRead"], true, "{}", run.stdout);
+    assert_eq!(
+        result["foreignChanges"],
+        json!([{"startLine": 4, "endLine": 4}])
+    );
+    assert_eq!(ws.read_string(path), formatted.replace("first", "FIRST"));
+}
+
+#[test]
+fn a_read_keeps_the_lines_in_its_ledger_entry_and_writes_nothing_else() {
+    let ws = TestWorkspace::new();
+    let text = numbered("first", 6);
+    ws.file("a.txt", &text);
+    session(&ws, "s", &["read", "a.txt"]).ok();
+    assert_eq!(
+        ledger(&ws, "s")["entries"],
+        json!({"a.txt": {"sha256": sha256sum(text.as_bytes()), "at": 1, "lines": line_digests(&text)}})
+    );
+    assert!(!ws.path(".stitch/lines").exists());
+    formatter_then_edit_lands(&ws, "s", "a.txt", &text);
+    assert!(!ws.path(".stitch/lines").exists());
+}
+
+#[test]
+fn digests_torn_in_the_ledger_are_not_used() {
+    // Torn: the whole-file rule. None: no line was seen, so every line is named.
+    for (torn, named) in [
+        ("0", Value::Null),
+        ("zzzzzzzzzzzzzzzz", Value::Null),
+        ("0123456789ABCDEF", Value::Null),
+        ("", json!([{"startLine": 1, "endLine": 6}])),
+    ] {
+        let ws = TestWorkspace::new();
+        let text = numbered("first", 6);
+        ws.file("a.txt", &text);
+        session(&ws, "s", &["read", "a.txt"]).ok();
+        let mut planted = ledger(&ws, "s");
+        planted["entries"]["a.txt"]["lines"] = json!(torn);
+        fs::write(ledger_path(&ws, "s"), planted.to_string()).unwrap();
+        let formatted = text.replace("line 5\n", "line  5\n");
+        fs::write(ws.path("a.txt"), &formatted).unwrap();
+        let run = session(
+            &ws,
+            "s",
+            &["edit", "a.txt", "--old", "first", "--new", "FIRST"],
+        );
+        let details = run.refused("STALE_VERSION");
+        assert_eq!(details["foreignChanges"], named, "{}", run.stdout);
+        assert_eq!(ws.read_string("a.txt"), formatted);
+    }
+}
+
+#[test]
+fn a_version_of_many_lines_keeps_them_beside_the_ledger() {
+    let ws = TestWorkspace::new();
+    let text = numbered("first", 5_000);
+    ws.file("big.txt", &text);
+    session(&ws, "s", &["read", "big.txt", "--limit", "1"]).ok();
+    assert_eq!(
+        ledger(&ws, "s")["entries"],
+        json!({"big.txt": {"sha256": sha256sum(text.as_bytes()), "at": 1}})
+    );
+    let kept = ws.path(&format!(".stitch/lines/{}", sha256sum(text.as_bytes())));
+    // A head of 16 bytes, then 8 bytes a line.
+    assert_eq!(fs::metadata(kept).unwrap().len(), 16 + 8 * 5_000);
+    formatter_then_edit_lands(&ws, "s", "big.txt", &text);
+}
+
+#[test]
+fn past_the_ledger_bound_the_least_recently_seen_lines_move_beside_it() {
+    let ws = TestWorkspace::new();
+    // Three versions of 3,001 lines: 9,003 digests, over the ledger's 8,192.
+    let texts: Vec<String> = (0..3)
+        .map(|i| format!("{}file {i}\n", numbered("first", 3_000)))
+        .collect();
+    for (i, text) in texts.iter().enumerate() {
+        ws.file(&format!("{i}.txt"), text);
+        session(&ws, "s", &["read", &format!("{i}.txt"), "--limit", "1"]).ok();
+    }
+    let entries = &ledger(&ws, "s")["entries"];
+    assert!(entries["0.txt"].get("lines").is_none(), "{entries}");
+    for (i, text) in texts.iter().enumerate().skip(1) {
+        assert_eq!(entries[format!("{i}.txt")]["lines"], line_digests(text));
+    }
+    let lines = fs::read_dir(ws.path(".stitch/lines"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect::<Vec<_>>();
+    assert_eq!(lines, [sha256sum(texts[0].as_bytes())]);
+    // The file whose lines moved still takes an edit by region, and so do the others.
+    for (i, text) in texts.iter().enumerate() {
+        formatter_then_edit_lands(&ws, "s", &format!("{i}.txt"), text);
+    }
+}
