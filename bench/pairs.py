@@ -8,8 +8,10 @@ Each pair runs the same step with both binaries, in alternating order, each in i
 workspace prepared the same way just before (the 10 KiB file copied afresh, its last line
 differing from the last pair's; one session and one `.stitch/` throughout, as in real use): `read` of the file in a session, and `edit` of it
 in a session that read it. A step's ratio is AFTER's median over BEFORE's; the spread is
-the 10th to 90th percentile of the ratios of 20 blocks of pairs. Printed as one JSON line
-per step; nothing is written to the repository.
+the 10th to 90th percentile of the ratios of 20 blocks of pairs. Wall time is the ratio;
+the CPU time of each call (user + system, from wait4(2)), which other work on a shared
+machine disturbs less, is given beside it (`cpu*`). Printed as one JSON line per step;
+nothing is written to the repository.
 """
 
 import json
@@ -28,13 +30,33 @@ ENV = dict(os.environ)
 
 
 def run(args, cwd):
+    """The call's wall time and CPU time (user + system), in seconds."""
     start = time.perf_counter()
-    done = subprocess.run(args, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE)
+    proc = subprocess.Popen(args, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
     took = time.perf_counter() - start
-    if done.returncode != 0:
-        sys.exit(f"bench/pairs.py: {' '.join(args)} failed: {done.stderr.decode()[:300]}")
-    return took
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    stderr = proc.stderr.read()
+    proc.stderr.close()
+    if proc.returncode != 0:
+        sys.exit(f"bench/pairs.py: {' '.join(args)} failed: {stderr.decode()[:300]}")
+    return took, usage.ru_utime + usage.ru_stime
+
+
+def spread(before, after):
+    """The ratio of medians, and the 10th and 90th percentile of the 20 blocks' ratios."""
+    ratio = statistics.median(after) / statistics.median(before)
+    block = max(1, len(before) // 20)
+    blocks = []
+    for i in range(0, len(before) - block + 1, block):
+        b = statistics.median(before[i:i + block])
+        a = statistics.median(after[i:i + block])
+        blocks.append(a / b)
+    blocks.sort()
+    p10 = blocks[int(0.1 * (len(blocks) - 1))]
+    p90 = blocks[int(0.9 * (len(blocks) - 1))]
+    return round(ratio, 3), round(p10, 3), round(p90, 3)
 
 
 def prepare(ws, orig, pair, stitch, session, read_first):
@@ -47,6 +69,7 @@ def prepare(ws, orig, pair, stitch, session, read_first):
 
 def step(name, before, after, work, orig, pairs, old, new):
     times = {"before": [], "after": []}
+    cpu = {"before": [], "after": []}
     bins = {"before": before, "after": after}
     for pair in range(pairs):
         order = ["before", "after"] if pair % 2 == 0 else ["after", "before"]
@@ -59,22 +82,19 @@ def step(name, before, after, work, orig, pairs, old, new):
             else:
                 args = [bins[side], "--root", ws, "--session", session, "edit", "t.txt",
                         "--old", old, "--new", new]
-            times[side].append(run(args, ws))
-    ratio = statistics.median(times["after"]) / statistics.median(times["before"])
-    block = max(1, pairs // 20)
-    blocks = []
-    for i in range(0, pairs - block + 1, block):
-        b = statistics.median(times["before"][i:i + block])
-        a = statistics.median(times["after"][i:i + block])
-        blocks.append(a / b)
-    blocks.sort()
-    p10 = blocks[int(0.1 * (len(blocks) - 1))]
-    p90 = blocks[int(0.9 * (len(blocks) - 1))]
+            took, used = run(args, ws)
+            times[side].append(took)
+            cpu[side].append(used)
+    ratio, p10, p90 = spread(times["before"], times["after"])
+    cpu_ratio, cpu_p10, cpu_p90 = spread(cpu["before"], cpu["after"])
     print(json.dumps({
         "step": name, "pairs": pairs,
         "beforeMedianMs": round(statistics.median(times["before"]) * 1000, 3),
         "afterMedianMs": round(statistics.median(times["after"]) * 1000, 3),
-        "ratio": round(ratio, 3), "blockRatioP10": round(p10, 3), "blockRatioP90": round(p90, 3),
+        "ratio": ratio, "blockRatioP10": p10, "blockRatioP90": p90,
+        "cpuBeforeMedianMs": round(statistics.median(cpu["before"]) * 1000, 3),
+        "cpuAfterMedianMs": round(statistics.median(cpu["after"]) * 1000, 3),
+        "cpuRatio": cpu_ratio, "cpuBlockRatioP10": cpu_p10, "cpuBlockRatioP90": cpu_p90,
     }), flush=True)
 
 

@@ -33,40 +33,52 @@ pub fn digests(text: &[u8]) -> Vec<u64> {
         .collect()
 }
 
-/// The line digests `lines` as text: 16 lowercase hex digits each, in order.
+/// How many characters [`to_text`] writes a line.
+pub const TEXT_PER_LINE: usize = 11;
+
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// The line digests `lines` as text: each as 11 digits of base 64 (RFC 4648's alphabet),
+/// the most significant first, in order.
 #[must_use]
 pub fn to_text(lines: &[u64]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = Vec::with_capacity(lines.len() * 16);
+    let mut out = Vec::with_capacity(lines.len() * TEXT_PER_LINE);
     for line in lines {
         out.extend(
-            (0..16)
+            (0..TEXT_PER_LINE)
                 .rev()
-                .map(|i| HEX[((line >> (i * 4)) & 15) as usize]),
+                .map(|i| BASE64[((line >> (i * 6)) & 63) as usize]),
         );
     }
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// The line digests [`to_text`] wrote, if `text` is whole (a length a multiple of 16,
-/// nothing but lowercase hex digits).
+/// The line digests [`to_text`] wrote, if `text` is whole: a length a multiple of 11,
+/// nothing but the alphabet's digits, each line's first digit under 16 (64 bits).
 #[must_use]
 pub fn from_text(text: &str) -> Option<Vec<u64>> {
     let bytes = text.as_bytes();
-    if !bytes.len().is_multiple_of(16) {
+    if !bytes.len().is_multiple_of(TEXT_PER_LINE) {
         return None;
     }
+    let digit = |b: u8| -> Option<u64> {
+        let value = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        Some(u64::from(value))
+    };
     bytes
-        .chunks_exact(16)
+        .chunks_exact(TEXT_PER_LINE)
         .map(|chunk| {
-            chunk.iter().try_fold(0_u64, |line, &b| {
-                let digit = match b {
-                    b'0'..=b'9' => b - b'0',
-                    b'a'..=b'f' => b - b'a' + 10,
-                    _ => return None,
-                };
-                Some((line << 4) | u64::from(digit))
-            })
+            let first = digit(chunk[0]).filter(|&d| d < 16)?;
+            chunk[1..]
+                .iter()
+                .try_fold(first, |line, &b| Some((line << 6) | digit(b)?))
         })
         .collect()
 }
@@ -176,16 +188,14 @@ mod tests {
         let lines = digests(b"a\nb\n\nlast");
         assert_eq!(lines.len(), 4);
         let text = to_text(&lines);
-        assert_eq!(text.len(), 64);
+        assert_eq!(text.len(), 44);
         assert_eq!(from_text(&text), Some(lines));
-        assert_eq!(to_text(&[0x0123_4567_89ab_cdef]), "0123456789abcdef");
+        let edges = vec![0, u64::MAX, 63 << 58];
+        assert_eq!(to_text(&edges), "AAAAAAAAAAAP//////////PwAAAAAAAAA");
+        assert_eq!(from_text("AAAAAAAAAAAP//////////PwAAAAAAAAA"), Some(edges));
         assert_eq!(from_text(""), Some(Vec::new()));
-        for torn in [
-            "0123456789abcde",
-            "0123456789abcdeF",
-            "0123456789abcdeg",
-            "+123456789abcdef",
-        ] {
+        // Too short, a digit past 64 bits, one not of the alphabet, a padding.
+        for torn in ["AAAAAAAAAA", "QAAAAAAAAAA", "AAAAAAAAAA-", "AAAAAAAAAA="] {
             assert_eq!(from_text(torn), None, "{torn}");
         }
     }

@@ -76,7 +76,9 @@ struct Entry {
 impl Entry {
     /// How many line digests the entry keeps itself.
     fn inline_lines(&self) -> usize {
-        self.lines.as_ref().map_or(0, |text| text.len() / 16)
+        self.lines
+            .as_ref()
+            .map_or(0, |text| text.len() / crate::region::TEXT_PER_LINE)
     }
 }
 
@@ -85,8 +87,10 @@ impl Entry {
 pub type Unseen = Vec<(usize, usize)>;
 
 /// What a session last saw at a path, with the lines it has not seen in their current
-/// form and the line digests of that version, where its entry keeps them whole.
-pub type SeenLines = (Seen, Unseen, Option<Vec<u64>>);
+/// form and the line digests of that version where its entry keeps them, as
+/// [`crate::region::to_text`] writes them (to be read with [`crate::region::from_text`],
+/// which refuses a torn list).
+pub type SeenLines = (Seen, Unseen, Option<String>);
 
 /// A validated session ID.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,8 +158,7 @@ impl Session {
 
     /// What this session last saw at `real`, with the lines of that version it has not
     /// seen in their current form, and their digests where the entry keeps them. Like
-    /// the rest of the ledger, they are trusted as far as the ledger is: a torn list is
-    /// none.
+    /// the rest of the ledger, they are trusted as far as the ledger is.
     pub fn seen_lines(
         &self,
         ws: &Workspace,
@@ -167,43 +170,27 @@ impl Session {
                 Some(sha) => Seen::Present(sha),
                 None => Seen::Absent,
             };
-            let lines = entry
-                .lines
-                .filter(|text| text.len() / 16 <= INLINE_LINES)
-                .and_then(|text| crate::region::from_text(&text));
-            (seen, entry.unseen, lines)
+            (seen, entry.unseen, entry.lines)
         }))
     }
 
-    /// Records that this session saw `seen` at `real`.
+    /// Records that this session read `seen` at `real`, with that version's line digests
+    /// (`lines`, asked for only when the ledger is written).
     ///
     /// A ledger that already holds `seen` for `real`, from a recent enough entry, is left
     /// as it is: re-reading an unchanged file (what an agent does most) then costs one
     /// read of the ledger, not a locked, fsynced rewrite. "Recent enough" is fewer than
     /// half of [`MAX_ENTRIES`] records ago, so such an entry is still far from eviction
     /// and the ledger keeps evicting the least recently seen paths first, give or take.
-    pub fn record(
+    pub fn record_read(
         &self,
         ws: &Workspace,
         real: &str,
         seen: Seen,
-        wait: &lock::Wait,
-    ) -> Result<(), Error> {
-        self.record_lines(ws, real, (seen, Vec::new()), || None, wait)
-    }
-
-    /// [`Session::record`], with the lines of the version `seen` the session has not
-    /// seen in their current form (`unseen`) and that version's line digests (`lines`,
-    /// asked for only when the ledger is written).
-    pub fn record_lines(
-        &self,
-        ws: &Workspace,
-        real: &str,
-        (seen, unseen): (Seen, Unseen),
         lines: impl FnOnce() -> Option<Vec<u64>>,
         wait: &lock::Wait,
     ) -> Result<(), Error> {
-        let sha256 = match seen {
+        let sha256 = match &seen {
             Seen::Present(sha) => Some(sha),
             Seen::Absent => None,
         };
@@ -211,12 +198,12 @@ impl Session {
             let recent =
                 |entry: &Entry| ledger.clock.saturating_sub(entry.at) < (MAX_ENTRIES / 2) as u64;
             if ledger.entries.get(real).is_some_and(|entry| {
-                entry.sha256 == sha256 && entry.unseen == unseen && recent(entry)
+                entry.sha256.as_ref() == sha256 && entry.unseen.is_empty() && recent(entry)
             }) {
                 return Ok(());
             }
         }
-        let lines = match (lines(), &sha256) {
+        let lines = match (lines(), sha256) {
             (Some(lines), Some(_)) if lines.len() <= INLINE_LINES => {
                 Some(crate::region::to_text(&lines))
             }
@@ -225,6 +212,35 @@ impl Session {
                 None
             }
             _ => None,
+        };
+        self.write_entry(ws, real, (seen, Vec::new(), lines), wait)
+    }
+
+    /// Records what a mutation of this session left at `real`: the version it wrote (or
+    /// absence), with the lines of it the session has not seen in their current form
+    /// (`unseen`). A version just written is one no entry holds yet, so the ledger is
+    /// rewritten without a look at it first.
+    pub fn record_written(
+        &self,
+        ws: &Workspace,
+        real: &str,
+        (seen, unseen): (Seen, Unseen),
+        wait: &lock::Wait,
+    ) -> Result<(), Error> {
+        self.write_entry(ws, real, (seen, unseen, None), wait)
+    }
+
+    /// Rewrites the ledger under its lock with the entry for `real`.
+    fn write_entry(
+        &self,
+        ws: &Workspace,
+        real: &str,
+        (seen, unseen, lines): (Seen, Unseen, Option<String>),
+        wait: &lock::Wait,
+    ) -> Result<(), Error> {
+        let sha256 = match seen {
+            Seen::Present(sha) => Some(sha),
+            Seen::Absent => None,
         };
         let _guard = lock::acquire_named(ws, &format!("session-{}.lock", self.id), wait)
             .map_err(Error::Lock)?;

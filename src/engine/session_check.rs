@@ -131,7 +131,7 @@ pub fn note_read_lines(
         return Ok(());
     };
     session
-        .record_lines(&ctx.ws, real, (seen, Vec::new()), lines, &ctx.wait)
+        .record_read(&ctx.ws, real, seen, lines, &ctx.wait)
         .map_err(|e| match e {
             crate::session::Error::Lock(e) => refuse::lock(ctx, shown, e),
             crate::session::Error::Workspace(e) => refuse::path(ctx, shown, e),
@@ -143,7 +143,8 @@ pub fn note_read_lines(
 /// the session's next mutation of the file fails closed (`NOT_OBSERVED`/`STALE_VERSION`).
 pub fn note_written(ctx: &Context, real: &str, sha256: &str) {
     let Some(session) = &ctx.session else { return };
-    if let Err(e) = session.record(&ctx.ws, real, Seen::Present(sha256.to_owned()), &ctx.wait) {
+    let seen = Seen::Present(sha256.to_owned());
+    if let Err(e) = session.record_written(&ctx.ws, real, (seen, Vec::new()), &ctx.wait) {
         crate::streams::stderr_line(&format!(
             "stitch: could not update the session ledger: {e:?}"
         ));
@@ -156,7 +157,7 @@ pub fn note_written(ctx: &Context, real: &str, sha256: &str) {
 pub fn note_written_lines(ctx: &Context, real: &str, sha256: &str, unseen: Vec<(usize, usize)>) {
     let Some(session) = &ctx.session else { return };
     let seen = Seen::Present(sha256.to_owned());
-    if let Err(e) = session.record_lines(&ctx.ws, real, (seen, unseen), || None, &ctx.wait) {
+    if let Err(e) = session.record_written(&ctx.ws, real, (seen, unseen), &ctx.wait) {
         crate::streams::stderr_line(&format!(
             "stitch: could not update the session ledger: {e:?}"
         ));
@@ -165,7 +166,7 @@ pub fn note_written_lines(ctx: &Context, real: &str, sha256: &str, unseen: Vec<(
 
 /// What the session saw at `real`, with the lines it has not seen in their current form
 /// and that version's line digests where the ledger keeps them.
-pub fn seen_lines(ctx: &Context, real: &str) -> Option<(String, Unseen, Option<Vec<u64>>)> {
+pub fn seen_lines(ctx: &Context, real: &str) -> Option<(String, Unseen, Option<String>)> {
     let session = ctx.session.as_ref()?;
     match session.seen_lines(&ctx.ws, real) {
         Ok(Some((Seen::Present(sha), unseen, lines))) => Some((sha, unseen, lines)),
@@ -177,7 +178,7 @@ pub fn seen_lines(ctx: &Context, real: &str) -> Option<(String, Unseen, Option<V
 /// [`note_written`] records a version.
 pub fn note_removed(ctx: &Context, real: &str) {
     let Some(session) = &ctx.session else { return };
-    if let Err(e) = session.record(&ctx.ws, real, Seen::Absent, &ctx.wait) {
+    if let Err(e) = session.record_written(&ctx.ws, real, (Seen::Absent, Vec::new()), &ctx.wait) {
         crate::streams::stderr_line(&format!(
             "stitch: could not update the session ledger: {e:?}"
         ));

@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::digest::sha256_hex;
 use crate::refusal::{key, Code, Refusal};
 use crate::region::{changed_runs, digests, unchanged, MAX_REGION_BYTES};
+use crate::session::INLINE_LINES;
 use crate::workspace::Location;
 
 use super::super::Context;
@@ -92,8 +93,9 @@ fn since(ctx: &Context, location: &Location, (text, now_sha): (&[u8], &str)) -> 
     if seen_sha == now_sha && unseen.is_empty() {
         return None;
     }
+    // Kept by the ledger (a torn list is none), or else where [`seen_digests`] looks.
     let seen = match lines {
-        Some(lines) => lines,
+        Some(text) => crate::region::from_text(&text).filter(|l| l.len() <= INLINE_LINES)?,
         None => seen_digests(ctx, &seen_sha)?,
     };
     let same = unchanged(&seen, &unseen, &digests(text));
