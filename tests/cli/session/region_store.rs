@@ -11,15 +11,26 @@ use serde_json::{json, Value};
 use super::{ledger_path, session};
 use crate::support::{sha256sum, TestWorkspace};
 
-/// The line digests a ledger keeps for `text`: FNV-1a of each line, its terminator
-/// included, as 11 digits of base 64 (RFC 4648's alphabet), the most significant first.
+/// The line digests a ledger keeps for `text`, as 11 digits of base 64 (RFC 4648's
+/// alphabet) each, the most significant first: of each line, its terminator included,
+/// its bytes eight at a time (little-endian, zero-padded) mixed in by a multiply and a
+/// rotation, then its length, finished by MurmurHash3's `fmix64`.
 fn line_digests(text: &str) -> String {
     const BASE64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     text.split_inclusive('\n')
         .flat_map(|line| {
-            let hash = line.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, b| {
-                (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-            });
+            let mut hash = 0_u64;
+            for word in line.as_bytes().chunks(8) {
+                let mut padded = [0_u8; 8];
+                padded[..word.len()].copy_from_slice(word);
+                hash = (hash ^ u64::from_le_bytes(padded))
+                    .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                    .rotate_left(29);
+            }
+            hash ^= line.len() as u64;
+            hash = (hash ^ (hash >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+            hash = (hash ^ (hash >> 33)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+            hash ^= hash >> 33;
             (0..11)
                 .rev()
                 .map(move |i| char::from(BASE64[((hash >> (i * 6)) & 63) as usize]))
@@ -140,5 +151,35 @@ fn past_the_ledger_bound_the_least_recently_seen_lines_move_beside_it() {
     // The file whose lines moved still takes an edit by region, and so do the others.
     for (i, text) in texts.iter().enumerate() {
         formatter_then_edit_lands(&ws, "s", &format!("{i}.txt"), text);
+    }
+}
+
+#[test]
+fn a_kept_file_of_an_earlier_format_or_torn_is_not_used() {
+    let clear_format = |bytes: &mut Vec<u8>| bytes[15] &= 0x7f;
+    let tear = |bytes: &mut Vec<u8>| bytes.truncate(bytes.len() - 8);
+    for planted in [clear_format, tear] {
+        let ws = TestWorkspace::new();
+        let text = numbered("first", 5_000);
+        ws.file("big.txt", &text);
+        session(&ws, "s", &["read", "big.txt", "--limit", "1"]).ok();
+        let kept = ws.path(&format!(".stitch/lines/{}", sha256sum(text.as_bytes())));
+        let mut bytes = fs::read(&kept).unwrap();
+        assert_eq!(
+            bytes[15], 0x80,
+            "the format is marked in the count's top bit"
+        );
+        planted(&mut bytes);
+        fs::write(&kept, bytes).unwrap();
+        let formatted = text.replacen("\nline 3\n", "\nline  3\n", 1);
+        fs::write(ws.path("big.txt"), &formatted).unwrap();
+        let run = session(
+            &ws,
+            "s",
+            &["edit", "big.txt", "--old", "first", "--new", "FIRST"],
+        );
+        let details = run.refused("STALE_VERSION");
+        assert!(details.get("foreignChanges").is_none(), "{}", run.stdout);
+        assert_eq!(ws.read_string("big.txt"), formatted);
     }
 }
