@@ -58,9 +58,11 @@ pub fn line_digest(line: &[u8]) -> u64 {
     }
     let rest = words.remainder();
     if !rest.is_empty() {
-        let mut last = [0_u8; 8];
-        last[..rest.len()].copy_from_slice(rest);
-        hash = mix(hash, u64::from_le_bytes(last));
+        let last = rest
+            .iter()
+            .rev()
+            .fold(0_u64, |word, &b| (word << 8) | u64::from(b));
+        hash = mix(hash, last);
     }
     hash ^= line.len() as u64;
     hash ^= hash >> 33;
