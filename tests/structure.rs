@@ -57,7 +57,6 @@ const LONG_TODAY: &[&str] = &[
     "src/hint/mod.rs",
     "src/text/carry.rs",
     "src/text/diff.rs",
-    "src/cli/mod.rs",
     "src/engine/journal/mod.rs",
     "src/workspace/journal.rs",
     "tests/cli/apply_crash.rs",
