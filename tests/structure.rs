@@ -54,7 +54,6 @@ const CIRCLES_TODAY: &[&str] = &[
 /// Files over the size bound today (lines), by path below the repository: each must
 /// still be over it.
 const LONG_TODAY: &[&str] = &[
-    "src/hint/mod.rs",
     "src/text/carry.rs",
     "src/text/diff.rs",
     "src/engine/journal/mod.rs",
