@@ -55,7 +55,6 @@ const CIRCLES_TODAY: &[&str] = &[
 /// still be over it.
 const LONG_TODAY: &[&str] = &[
     "src/text/carry.rs",
-    "src/text/diff.rs",
     "src/engine/journal/mod.rs",
     "src/workspace/journal.rs",
     "tests/cli/apply_crash.rs",
