@@ -58,7 +58,6 @@ const LONG_TODAY: &[&str] = &[
     "src/engine/journal/mod.rs",
     "src/workspace/journal.rs",
     "tests/cli/apply_crash.rs",
-    "tests/cli/hints/cases.rs",
 ];
 
 /// The most lines a file of `src/` or `tests/` may hold.
