@@ -28,7 +28,8 @@ pub const MAX_SESSIONS: usize = 128;
 /// The longest session ID.
 pub const MAX_ID_BYTES: usize = 128;
 /// The size bound of a ledger: [`MAX_ENTRIES`] paths of up to 4096 bytes each, with
-/// their digests, fit; a larger file was not written by stitch.
+/// their digests, and [`INLINE_LINES_TOTAL`] line digests fit; a larger file was not
+/// written by stitch.
 pub const MAX_LEDGER_BYTES: u64 = 24 << 20;
 
 /// The most lines of one version whose digests its entry keeps itself.

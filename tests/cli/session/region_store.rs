@@ -4,6 +4,7 @@
 //! `.stitch/lines/`, the least recently seen moved there first. Wherever they are kept,
 //! an edit by region lands; digests torn in the ledger are not used: the whole-file rule.
 
+use std::fmt::Write;
 use std::fs;
 
 use serde_json::{json, Value};
@@ -46,7 +47,7 @@ fn ledger(ws: &TestWorkspace, id: &str) -> Value {
 fn numbered(first: &str, lines: usize) -> String {
     let mut text = format!("{first}\n");
     for i in 1..lines {
-        text.push_str(&format!("line {i}\n"));
+        writeln!(text, "line {i}").unwrap();
     }
     text
 }
