@@ -55,7 +55,6 @@ const CIRCLES_TODAY: &[&str] = &[
 /// still be over it.
 const LONG_TODAY: &[&str] = &[
     "src/hint/mod.rs",
-    "src/text/carry.rs",
     "src/text/diff.rs",
     "src/cli/mod.rs",
     "src/engine/journal/mod.rs",
