@@ -140,8 +140,8 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
             (Some(j), Some(k)) if o[j] == b[gap] => Some(t[k].to_owned()),
             (Some(j), Some(k)) => Some(merge_indented(b[gap], o[j], t[k], &indent)?),
             // The caller deleted the line: delete the file's, when it is the same line
-            // but for whitespace.
-            (Some(j), None) if normal(o[j]) == normal(b[gap]) => None,
+            // but for whitespace (a space the caller dropped or added inside it too).
+            (Some(j), None) if solid(o[j]) == solid(b[gap]) => None,
             // The file does not hold the line (the caller added or misremembered it):
             // a change the caller made to it cannot be carried.
             (None, Some(k)) if t[k] == b[gap] => None,
@@ -392,6 +392,11 @@ fn split(text: &str) -> (Vec<&str>, bool) {
         None if text.is_empty() => (Vec::new(), false),
         None => (text.split('\n').collect(), false),
     }
+}
+
+/// A line without any whitespace.
+fn solid(line: &str) -> String {
+    line.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// A line with every run of whitespace made one space, and none at either end.
