@@ -4,12 +4,13 @@ side on the same refused edits, in interleaved pairs.
 
     bench/nomatch_pairs.py BEFORE AFTER [--pairs N] [--bytes B]
 
-The file is bench/gen.py's code-like text of B bytes (default 2 MiB, small enough that the
-search ends before its 250 ms budget, so its whole cost shows). Each pair sends the same
+The file is bench/gen.py's code-like text of B bytes (default 1 MiB, small enough that the
+search ends before its 250 ms budget on a loaded machine, so its whole cost shows). Each pair sends the same
 mistaken edit to both binaries, in alternating order: a typo in a line (`typo`), a line
 remembered cut in two with a continuation `\\` (`wrapped`), and two lines remembered as
 one (`joined`), all taken from the middle of the file. A kind's ratio is AFTER's median
-over BEFORE's; the spread is the 10th to 90th percentile of the ratios of 20 blocks of
+over BEFORE's, of wall time and of CPU time (user + system, from wait4: steadier on a
+shared machine); the spread is the 10th to 90th percentile of the ratios of 20 blocks of
 pairs. Printed as one JSON line per kind; nothing is written to the repository.
 """
 
@@ -26,14 +27,18 @@ ENV = dict(os.environ)
 
 
 def run(args, cwd):
+    """The call's wall time and CPU time (user + system, from wait4), in seconds."""
     start = time.perf_counter()
-    done = subprocess.run(args, cwd=cwd, env=ENV, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE)
-    took = time.perf_counter() - start
-    if b"NO_MATCH" not in done.stdout + done.stderr:
+    with tempfile.TemporaryFile() as out:
+        child = subprocess.Popen(args, cwd=cwd, env=ENV, stdout=out, stderr=out)
+        _, _, usage = os.wait4(child.pid, 0)
+        took = time.perf_counter() - start
+        out.seek(0)
+        said = out.read()
+    if b"NO_MATCH" not in said:
         sys.exit(f"bench/nomatch_pairs.py: {' '.join(args[:4])} did not refuse NO_MATCH: "
-                 f"{(done.stdout + done.stderr).decode()[:300]}")
-    return took
+                 f"{said.decode()[:300]}")
+    return took, usage.ru_utime + usage.ru_stime
 
 
 def mistakes(text):
@@ -54,7 +59,7 @@ def mistakes(text):
 
 def main():
     args = sys.argv[1:]
-    pairs, size = 60, 2 << 20
+    pairs, size = 60, 1 << 20
     if "--pairs" in args:
         i = args.index("--pairs")
         pairs = int(args[i + 1])
@@ -79,26 +84,36 @@ def main():
         with open(path) as f:
             text = f.read()
         for kind, old in mistakes(text):
-            times = {"before": [], "after": []}
+            wall = {"before": [], "after": []}
+            cpu = {"before": [], "after": []}
             for pair in range(pairs):
                 order = ["before", "after"] if pair % 2 == 0 else ["after", "before"]
                 for side in order:
-                    times[side].append(run([bins[side], "--root", work, "edit", "t.txt",
-                                            "--old", old, "--new", old + " x"], work))
-            ratio = statistics.median(times["after"]) / statistics.median(times["before"])
-            block = max(1, pairs // 20)
-            blocks = sorted(
-                statistics.median(times["after"][i:i + block])
-                / statistics.median(times["before"][i:i + block])
-                for i in range(0, pairs - block + 1, block))
-            print(json.dumps({
-                "kind": kind, "pairs": pairs, "bytes": size,
-                "beforeMedianMs": round(statistics.median(times["before"]) * 1000, 2),
-                "afterMedianMs": round(statistics.median(times["after"]) * 1000, 2),
-                "ratio": round(ratio, 3),
-                "blockRatioP10": round(blocks[int(0.1 * (len(blocks) - 1))], 3),
-                "blockRatioP90": round(blocks[int(0.9 * (len(blocks) - 1))], 3),
-            }), flush=True)
+                    took, used = run([bins[side], "--root", work, "edit", "t.txt",
+                                      "--old", old, "--new", old + " x"], work)
+                    wall[side].append(took)
+                    cpu[side].append(used)
+            row = {"kind": kind, "pairs": pairs, "bytes": size}
+            for name, times in (("wall", wall), ("cpu", cpu)):
+                row.update(summary(name, times, pairs))
+            print(json.dumps(row), flush=True)
+
+
+def summary(name, times, pairs):
+    """Medians, their ratio, and the 10th-90th percentile of 20 blocks' ratios."""
+    ratio = statistics.median(times["after"]) / statistics.median(times["before"])
+    block = max(1, pairs // 20)
+    blocks = sorted(
+        statistics.median(times["after"][i:i + block])
+        / max(statistics.median(times["before"][i:i + block]), 1e-9)
+        for i in range(0, pairs - block + 1, block))
+    return {
+        f"{name}BeforeMedianMs": round(statistics.median(times["before"]) * 1000, 2),
+        f"{name}AfterMedianMs": round(statistics.median(times["after"]) * 1000, 2),
+        f"{name}Ratio": round(ratio, 3),
+        f"{name}BlockRatioP10": round(blocks[int(0.1 * (len(blocks) - 1))], 3),
+        f"{name}BlockRatioP90": round(blocks[int(0.9 * (len(blocks) - 1))], 3),
+    }
 
 
 if __name__ == "__main__":
