@@ -401,7 +401,10 @@ mod tests {
         );
         for (i, a) in found.iter().enumerate() {
             for b in &found[i + 1..] {
-                assert!(a.end_line < b.start_line || b.end_line < a.start_line, "{found:?}");
+                assert!(
+                    a.end_line < b.start_line || b.end_line < a.start_line,
+                    "{found:?}"
+                );
             }
         }
     }

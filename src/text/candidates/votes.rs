@@ -29,7 +29,8 @@ fn fingerprint(line: &[u8]) -> (u64, usize) {
 /// A line without the continuation `\\` (and the whitespace around it) that ends it, if any.
 fn uncontinued(line: &[u8]) -> &[u8] {
     let line = line.trim_ascii_end();
-    line.strip_suffix(b"\\").map_or(line, <[u8]>::trim_ascii_end)
+    line.strip_suffix(b"\\")
+        .map_or(line, <[u8]>::trim_ascii_end)
 }
 
 /// The fingerprint of two lines read as one: the first without its continuation `\\`,

@@ -36,7 +36,6 @@ type Stretches = Vec<(usize, usize, usize, usize)>;
 
 /// The shared runs, and the stretches between them, each with something on one side at
 /// least.
-
 pub(super) fn stretches<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> (Runs, Stretches) {
     let runs = shared_runs(a, b);
     let mut gaps = Vec::new();

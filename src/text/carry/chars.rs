@@ -106,7 +106,12 @@ fn clash(base: &[char], a: &Change, b: &Change) -> bool {
 /// remembered one, else the caller's mapped onto the file's as a new line's would be —
 /// and the rest character by character. `None` where the changes touch the same
 /// characters, or the indentation cannot be told.
-pub(super) fn merge_indented(base: &str, ours: &str, theirs: &str, indent: &Indent) -> Option<String> {
+pub(super) fn merge_indented(
+    base: &str,
+    ours: &str,
+    theirs: &str,
+    indent: &Indent,
+) -> Option<String> {
     let (lb, lo, lt) = (leading(base), leading(ours), leading(theirs));
     let lead = if lt == lb {
         lo.to_owned()

@@ -54,14 +54,20 @@ pub(super) const DEV: [Source; 20] = [
         include_str!("corpus/dev/bytecount_lib.rs.txt"),
     ),
     ("heck/lib.rs", include_str!("corpus/dev/heck_lib.rs.txt")),
-    ("log/macros.rs", include_str!("corpus/dev/log_macros.rs.txt")),
+    (
+        "log/macros.rs",
+        include_str!("corpus/dev/log_macros.rs.txt"),
+    ),
     ("lib/netrc.py", include_str!("corpus/dev/netrc.py.txt")),
     ("lib/sched.py", include_str!("corpus/dev/sched.py.txt")),
     (
         "examples/oc.py",
         include_str!("corpus/dev/pyparsing_oc_crlf.py.txt"),
     ),
-    ("pyenv/Makefile", include_str!("corpus/dev/pyenv.Makefile.txt")),
+    (
+        "pyenv/Makefile",
+        include_str!("corpus/dev/pyenv.Makefile.txt"),
+    ),
     (
         ".github/workflows/thiserror.yml",
         include_str!("corpus/dev/thiserror_ci.yml.txt"),
