@@ -11,6 +11,11 @@ Scenarios (all by default):
   floors    bench/floor.c journaled beside it plain (what the journal costs at the least)
   apply5    `stitch apply` of a real 5-file commit beside `git apply` then `sync FILE...`
   apply27   the same, a real 27-file commit (both need --repo, a clone of stitch)
+Candidates of the journal's layout, at their floor (bench/floor.c's modes; not by default):
+  floorpar     the journaled floor with its three syncs at once, beside it one by one
+  floorlog     the entry appended to a log, beside a file of its own
+  floorlogpar  both, beside the parallel floor (what a log adds to parallel syncs)
+  floorp       a 10 KiB edit beside the parallel floor
 
 Each call is timed from Python's fork to its exit (the same overhead on both sides), and
 nothing but the call is timed: the file is restored before the pair, outside the clock.
@@ -110,23 +115,32 @@ def edit_scenarios(names, stitch, floor, work, pairs):
                   ("a", "b")),
         "floors": ({"journaled floor": [([floor, "t.txt", old, new, journal_dir], dirs["a"])],
                     "floor": [([floor, "t.txt", old, new], dirs["b"])]}, ("a", "b")),
-        # Candidate layouts of the journal, at the floor: the entry appended to one log
-        # file, and the new file's sync on a thread of its own beside the journal's.
-        "floorlog": ({"log floor": [([floor, "t.txt", old, new, journal_dir + "-log", "log"],
-                                     dirs["a"])],
-                      "journaled floor": [([floor, "t.txt", old, new, journal_dir], dirs["b"])]},
-                     ("a", "b")),
-        "floorpar": ({"parallel floor": [([floor, "t.txt", old, new, journal_dir + "-par", "par"],
-                                          dirs["a"])],
-                      "journaled floor": [([floor, "t.txt", old, new, journal_dir], dirs["b"])]},
-                     ("a", "b")),
     }
-    for mode in ("par3", "logpar", "logpar3"):
-        plans["floor" + mode] = (
-            {mode + " floor": [([floor, "t.txt", old, new, journal_dir + "-" + mode, mode], dirs["a"])],
-             "journaled floor": [([floor, "t.txt", old, new, journal_dir], dirs["b"])]}, ("a", "b"))
+    # Candidate layouts of the journal, each at its floor (bench/floor.c's modes).
+    def floor_mode(mode, side):
+        return [([floor, "t.txt", old, new, f"{journal_dir}-{mode}", mode], dirs[side])]
+
+    plans.update({
+        "floorpar": ({"parallel floor": floor_mode("parallel", "a"),
+                      "journaled floor": floor_mode("file", "b")}, ("a", "b")),
+        "floorlog": ({"log floor": floor_mode("log", "a"),
+                      "journaled floor": floor_mode("file", "b")}, ("a", "b")),
+        "floorlogpar": ({"log-parallel floor": floor_mode("log-parallel", "a"),
+                         "parallel floor": floor_mode("parallel", "b")}, ("a", "b")),
+        "floorp": ({"stitch edit": [(edit, dirs["a"])],
+                    "parallel floor": floor_mode("parallel", "b")}, ("a", "b")),
+    })
     for name in names:
         sides, touched = plans[name]
+        # Each command edits: the target line replaced once, before anything is timed.
+        restore(-1, touched)
+        for run in sides.values():
+            for args, cwd in run:
+                timed(args, cwd)
+                with open(os.path.join(cwd, "t.txt")) as f:
+                    text = f.read()
+                if text.count(new) != 1 or old in text:
+                    sys.exit(f"bench/cmdpairs.py: {' '.join(args)} did not edit t.txt")
         labels, times = interleave(pairs, lambda pair, t=touched: restore(pair, t), sides)
         yield summary(name, labels, times, pairs)
 
@@ -173,7 +187,7 @@ def apply_scenario(name, commit, stitch, repo, work, pairs):
 
 APPLY = {"apply5": "5b66657", "apply27": "b987776"}
 ALL = ["journal", "sed", "floor", "floors", "apply5", "apply27"]
-CANDIDATES = ["floorlog", "floorpar", "floorpar3", "floorlogpar", "floorlogpar3"]
+CANDIDATES = ["floorpar", "floorlog", "floorlogpar", "floorp"]
 
 
 def main():
