@@ -309,12 +309,11 @@ impl Workspace {
     /// Opens (creating if needed, never truncating) the lock file `name` under
     /// `.stitch/locks/`. Lock files are never replaced, so a lock on one holds.
     pub fn lock_file(&self, name: &str) -> Result<std::fs::File, Error> {
-        let dir = match self.locks.get() {
-            Some(dir) => dir,
-            None => {
-                let dir = self.state_subdir_created("locks")?;
-                self.locks.get_or_init(|| dir)
-            }
+        let dir = if let Some(dir) = self.locks.get() {
+            dir
+        } else {
+            let dir = self.state_subdir_created("locks")?;
+            self.locks.get_or_init(|| dir)
         };
         let path = format!("{STATE_DIR}/locks/{name}");
         // A planted device must not even be opened: opening some has effects.
