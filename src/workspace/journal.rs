@@ -322,7 +322,7 @@ impl Workspace {
     }
 
     /// Writes a new entry file `name` under `pending/` (never replacing one), not yet
-    /// synced: [`Unsynced::sync`] makes it durable.
+    /// synced: [`Unsynced::sync_beside`] makes it durable.
     pub fn journal_write(&self, name: &str, bytes: &[u8]) -> Result<Unsynced<'_>, Error> {
         self.write_entry(name, |_| Ok(bytes.to_vec()))
     }
