@@ -41,7 +41,7 @@ pub fn stat_bytes(old: &[u8], new: &[u8]) -> Option<Stat> {
     Some(stat(text(old)?, text(new)?))
 }
 
-/// The lines an edit adds and removes, the edit given as [`unified_splice`](super::unified_splice) takes it: only
+/// The lines an edit adds and removes, the edit given as [`super::unified_splice`] takes it: only
 /// the lines around the middle are looked at.
 #[must_use]
 pub fn stat_splice(old: &str, head: usize, middle: &str, tail: usize) -> Stat {
