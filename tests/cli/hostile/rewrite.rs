@@ -112,6 +112,7 @@ fn versions(size: usize) -> Vec<(Vec<u8>, Vec<u8>)> {
 /// Runs `rounds` rounds of an edit racing an in-place rewrite of a `size`-byte file (with
 /// `digest`, the edit names the version before the round as `--expected-sha256`, and
 /// the writer writes that version back) and asserts every file left and every envelope.
+#[allow(clippy::too_many_lines)]
 fn race(size: usize, rounds: usize, digest: bool) -> Tally {
     let ws = TestWorkspace::new();
     let versions = versions(size);
