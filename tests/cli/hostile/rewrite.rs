@@ -83,6 +83,70 @@ struct Tally {
     paused_through: usize,
 }
 
+impl Tally {
+    /// Counts one round's call, asserting its whole envelope: `size` is the file's, and
+    /// `expected` the digest the call named, if it named one.
+    fn count(
+        &mut self,
+        run: &Run,
+        round: usize,
+        paused: bool,
+        (size, expected): (usize, Option<&str>),
+    ) {
+        match run.envelope["error"].as_str() {
+            None if paused => {
+                self.published += 1;
+                run.ok();
+            }
+            None => {
+                self.published += 1;
+                let data = run.ok();
+                assert_eq!(data["bytes"], size, "{}", run.stdout);
+                run.assert_envelope(&json!({"ok": true, "data": {
+                    "path": "f.txt", "baseSha256": SHA256, "sha256": SHA256,
+                    "replacements": 1, "bytes": size, "applied": true, "id": STRING, "diff": STRING,
+                }}));
+            }
+            Some("BUSY") => {
+                self.busy += 1;
+                run.assert_envelope(&changed_refusal());
+            }
+            // The writer paused right after truncating: stitch read the empty file
+            // whole, and an edit of it finds nothing to replace.
+            Some("NO_MATCH") => {
+                self.no_match += 1;
+                run.assert_envelope(&json!({
+                    "ok": false,
+                    "error": "NO_MATCH",
+                    "details": {"message": "--old is not in `f.txt`", "path": "f.txt", "candidates": []},
+                    "_hint": "Re-read `f.txt` and copy --old exactly from it.",
+                }));
+            }
+            // Torn twice while read (or read mid-rewrite, so not the version named).
+            Some("STALE_VERSION") if expected.is_some() => {
+                self.stale += 1;
+                let details = if run.envelope["details"]["reason"].is_null() {
+                    json!({
+                        "message": "`f.txt` has changed: its sha256 is not the --expected-sha256",
+                        "path": "f.txt", "expectedSha256": expected.unwrap_or_default(), "actualSha256": SHA256,
+                    })
+                } else {
+                    json!({
+                        "message": "`f.txt` was being changed by another program while stitch read it, so nothing was written",
+                        "path": "f.txt", "expectedSha256": expected.unwrap_or_default(), "actualSha256": SHA256,
+                        "reason": "changed while read",
+                    })
+                };
+                run.assert_envelope(&json!({
+                    "ok": false, "error": "STALE_VERSION", "details": details,
+                    "_hint": "Re-read the file, then retry.",
+                }));
+            }
+            Some(other) => panic!("round {round}: unexpected {other}: {}", run.stdout),
+        }
+    }
+}
+
 /// Whether this build can tell a writer paused mid-rewrite (Linux's leases); where it
 /// cannot, an edit of the state such a writer left is the documented residual risk.
 const LEASES: bool = cfg!(all(target_os = "linux", not(stitch_portable)));
@@ -112,25 +176,17 @@ fn versions(size: usize) -> Vec<(Vec<u8>, Vec<u8>)> {
 /// Runs `rounds` rounds of an edit racing an in-place rewrite of a `size`-byte file (with
 /// `digest`, the edit names the version before the round as `--expected-sha256`, and
 /// the writer writes that version back) and asserts every file left and every envelope.
-#[allow(clippy::too_many_lines)]
 fn race(size: usize, rounds: usize, digest: bool) -> Tally {
     let ws = TestWorkspace::new();
     let versions = versions(size);
     ws.file("f.txt", &versions[0].0);
     let path = ws.path("f.txt");
     let mut tally = Tally::default();
-    let Tally {
-        published,
-        busy,
-        stale,
-        no_match,
-        paused_through,
-    } = &mut tally;
     let mut before = 0;
     // On a loaded machine the moments can drift past the rewrite for a whole run: up to
     // three times the rounds are run, until one of them is refused for the rewrite.
     for round in 1..=rounds * 3 {
-        if round > rounds && *busy + *stale > 0 {
+        if round > rounds && tally.busy + tally.stale > 0 {
             break;
         }
         // With a digest, the writer writes the same bytes back (a formatter that changed
@@ -164,7 +220,7 @@ fn race(size: usize, rounds: usize, digest: bool) -> Tally {
         let paused = !LEASES
             && !whole.contains(&&on_disk)
             && edit_of_a_paused_state(&on_disk, &versions[next].0);
-        *paused_through += usize::from(paused);
+        tally.paused_through += usize::from(paused);
         assert!(
             paused || whole.contains(&&on_disk),
             "round {round}: {} bytes on disk are neither version {next} whole nor a correct \
@@ -172,57 +228,12 @@ fn race(size: usize, rounds: usize, digest: bool) -> Tally {
             on_disk.len(),
             run.stdout
         );
-        match run.envelope["error"].as_str() {
-            None if paused => {
-                *published += 1;
-                run.ok();
-            }
-            None => {
-                *published += 1;
-                let data = run.ok();
-                assert_eq!(data["bytes"], size, "{}", run.stdout);
-                run.assert_envelope(&json!({"ok": true, "data": {
-                    "path": "f.txt", "baseSha256": SHA256, "sha256": SHA256,
-                    "replacements": 1, "bytes": size, "applied": true, "id": STRING, "diff": STRING,
-                }}));
-            }
-            Some("BUSY") => {
-                *busy += 1;
-                run.assert_envelope(&changed_refusal());
-            }
-            // The writer paused right after truncating: stitch read the empty file
-            // whole, and an edit of it finds nothing to replace.
-            Some("NO_MATCH") => {
-                *no_match += 1;
-                run.assert_envelope(&json!({
-                    "ok": false,
-                    "error": "NO_MATCH",
-                    "details": {"message": "--old is not in `f.txt`", "path": "f.txt", "candidates": []},
-                    "_hint": "Re-read `f.txt` and copy --old exactly from it.",
-                }));
-            }
-            // Torn twice while read (or read mid-rewrite, so not the version named).
-            Some("STALE_VERSION") if digest => {
-                *stale += 1;
-                let details = if run.envelope["details"]["reason"].is_null() {
-                    json!({
-                        "message": "`f.txt` has changed: its sha256 is not the --expected-sha256",
-                        "path": "f.txt", "expectedSha256": expected, "actualSha256": SHA256,
-                    })
-                } else {
-                    json!({
-                        "message": "`f.txt` was being changed by another program while stitch read it, so nothing was written",
-                        "path": "f.txt", "expectedSha256": expected, "actualSha256": SHA256,
-                        "reason": "changed while read",
-                    })
-                };
-                run.assert_envelope(&json!({
-                    "ok": false, "error": "STALE_VERSION", "details": details,
-                    "_hint": "Re-read the file, then retry.",
-                }));
-            }
-            Some(other) => panic!("round {round}: unexpected {other}: {}", run.stdout),
-        }
+        tally.count(
+            &run,
+            round,
+            paused,
+            (size, digest.then_some(expected.as_str())),
+        );
         // The next round starts from the writer's version, marker and all.
         fs::write(&path, &versions[next].0).expect("reset");
         before = next;
