@@ -1,14 +1,17 @@
 //! The syntax gate as every mutation that produces text applies it (SPEC §4 "Syntax
 //! gate"): each file's result checked against the file as it was, by the mode the policy
 //! gives its path; a new break refused (`SYNTAX_ERROR`), or — warn-only, overridden with
-//! `allowSyntaxErrors`, or on a dry run — listed in the result's `syntaxErrors`.
+//! `allowSyntaxErrors`, or on a dry run — listed in the result's `syntaxErrors`. Errors
+//! that a C or C++ macro could explain are listed, never refused; a file the gate could
+//! not check (over `maxGateBytes`, or its parse over `maxGateMillis`) is named in
+//! `syntaxUnchecked`.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::policy::SyntaxMode;
 use crate::refusal::{key, Code, Outcome, Refusal};
-use crate::syntax::{self, Language, Verdict};
+use crate::syntax::{self, Bounds, Language, Pass, Verdict};
 
 use super::Context;
 
@@ -57,6 +60,37 @@ pub struct SyntaxReport {
     /// The change of several that made the file (apply).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub change_index: Option<usize>,
+    /// C and C++: a macro invoked as a statement without a `;` could explain every new
+    /// error (the parser does not expand macros), so the change was not refused.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub possible_macro: bool,
+}
+
+/// A file of a known language the gate did not check, in a result's `syntaxUnchecked`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Unchecked {
+    pub path: String,
+    pub language: String,
+    /// Why: `tooLarge` (over `limits.maxGateBytes`) or `timeLimit` (its parse took
+    /// longer than `limits.maxGateMillis` of CPU time and was cut short).
+    pub reason: UncheckedReason,
+}
+
+/// Why the gate did not check a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum UncheckedReason {
+    TooLarge,
+    TimeLimit,
+}
+
+/// What the gate says of a change it let through: the errors it lists and the files it
+/// did not check.
+#[derive(Debug, Default)]
+pub struct Checked {
+    pub errors: Vec<SyntaxReport>,
+    pub unchecked: Vec<Unchecked>,
 }
 
 /// Whether the gate would parse the file at `path`: a language is known for its name
@@ -69,17 +103,37 @@ pub fn wanted(ctx: &Context, path: &str) -> bool {
 
 /// Checks every file of a change; refuses the first that breaks in refuse mode, unless
 /// `asked` allows it or is a dry run, and lists the rest.
-pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Vec<SyntaxReport>> {
-    let mut reports = Vec::new();
+pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Checked> {
+    let mut checked = Checked::default();
+    let bounds = Bounds {
+        max_bytes: ctx.limits.max_gate_bytes,
+        max_millis: ctx.limits.max_gate_millis,
+    };
     for file in files {
         let mode = ctx.policy.syntax_mode(file.path);
         if mode == SyntaxMode::Off {
             continue;
         }
-        let verdict = syntax::check(file.path, file.old, file.new, ctx.limits.max_gate_bytes);
-        let Verdict::Broken(language, error) = verdict else {
-            continue;
-        };
+        let (language, error, possible_macro) =
+            match syntax::check(file.path, file.old, file.new, bounds) {
+                Verdict::Broken(language, error) => (language, error, false),
+                Verdict::MacroLike(language, error) => (language, error, true),
+                Verdict::Pass(pass @ (Pass::TooLarge | Pass::TimeLimit)) => {
+                    checked.unchecked.push(Unchecked {
+                        path: file.path.to_owned(),
+                        language: Language::of_path(file.path)
+                            .map_or("", Language::name)
+                            .to_owned(),
+                        reason: if pass == Pass::TooLarge {
+                            UncheckedReason::TooLarge
+                        } else {
+                            UncheckedReason::TimeLimit
+                        },
+                    });
+                    continue;
+                }
+                Verdict::Pass(_) => continue,
+            };
         let report = SyntaxReport {
             path: file.path.to_owned(),
             language: language.name().to_owned(),
@@ -90,8 +144,9 @@ pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Vec<Sy
             expected: error.expected.clone(),
             found: error.found.clone(),
             change_index: file.change_index,
+            possible_macro,
         };
-        if mode == SyntaxMode::Refuse && !asked.allow && !asked.dry_run {
+        if mode == SyntaxMode::Refuse && !possible_macro && !asked.allow && !asked.dry_run {
             let refusal = refusal(&report, &error.what(), file.old.is_none());
             return Err(match asked.field {
                 Some(field) => refusal.with(key::FIELD, field),
@@ -99,9 +154,9 @@ pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Vec<Sy
             }
             .into());
         }
-        reports.push(report);
+        checked.errors.push(report);
     }
-    Ok(reports)
+    Ok(checked)
 }
 
 /// `SYNTAX_ERROR` for the break `report` describes (`what`, in a few words).
