@@ -63,7 +63,7 @@ impl Bounded {
                 *spent = true;
                 return true;
             }
-            *next_look = now + (*budget - used);
+            *next_look = now + budget.saturating_sub(used);
             false
         };
         let options = ParseOptions::new().progress_callback(&mut progress);

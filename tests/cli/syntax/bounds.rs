@@ -15,7 +15,7 @@ fn big_python() -> String {
 #[test]
 fn a_parse_over_the_time_bound_passes_the_change_and_says_so() {
     let ws = TestWorkspace::new();
-    ws.file("big.py", &big_python())
+    ws.file("big.py", big_python())
         .file(".stitch/config.json", r#"{"limits": {"maxGateMillis": 1}}"#);
     let text = big_python();
     let broken = format!("{text}def g(:\n");
