@@ -5,7 +5,7 @@
       file of the newest 60 non-merge commits of each repository, its version before and
       after given to `stitch write --dry-run` (which reports what the gate would refuse);
       a refusal here is a real, correct change the gate would have refused (an error
-      listed with `possibleMacro` is not refused, and is counted apart).
+      listed with `possiblePreprocessor` is not refused, and is counted apart).
   syntax_corpus.py STITCH corpus REPO_GIT_DIR...   breaking edits (a closing bracket
       deleted, a line dedented too far, a quote eaten, a line that opens a block
       duplicated) made at a seeded random line of up to 40 files of each repository at
@@ -53,8 +53,8 @@ def gate(stitch, path, old, new):
 
 
 def refused(errors):
-    """Whether the gate, refusing, would refuse: an error not put down to a C macro."""
-    return any(not e.get("possibleMacro") for e in errors)
+    """Whether the gate, refusing, would refuse: an error not put down to the C preprocessor."""
+    return any(not e.get("possiblePreprocessor") for e in errors)
 
 
 def replay(stitch, repos):
@@ -81,7 +81,7 @@ def replay(stitch, repos):
     print(f"refused: {len(refusals)}")
     for r in refusals:
         print("  ", r)
-    print(f"listed, not refused (possibleMacro): {len(warned)}")
+    print(f"listed, not refused (possiblePreprocessor): {len(warned)}")
     for r in warned:
         print("  ", r)
 
@@ -148,7 +148,7 @@ def corpus(stitch, repos):
         print(f"  {'all':11} {r:4}/{n:<4} refused ({100 * r / max(n, 1):.0f}%)")
         for kind, (n, r) in sorted(kinds.items()):
             print(f"  kind {kind:10} {r:4}/{n:<4}")
-        print(f"  listed, not refused (possibleMacro): {macro[half]}")
+        print(f"  listed, not refused (possiblePreprocessor): {macro[half]}")
 
 
 if __name__ == "__main__":

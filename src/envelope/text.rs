@@ -62,8 +62,8 @@ const BOLD_CYAN: &str = "\x1b[1;36m";
 const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
-/// The syntax errors a change left (warn-only, overridden, a dry run, or a C macro the
-/// parser cannot know): each file's first, with its line and a caret under the error;
+/// The syntax errors a change left (warn-only, overridden, a dry run, or what the C
+/// preprocessor could explain): each file's first, with its line and a caret under the error;
 /// then the files the gate did not check.
 pub(super) fn syntax_errors(
     out: &mut String,
@@ -90,10 +90,10 @@ pub(super) fn syntax_errors(
         for text in e.excerpt.lines() {
             let _ = writeln!(out, "  {}", q.text(text));
         }
-        if e.possible_macro {
+        if e.possible_preprocessor {
             let _ = writeln!(
                 out,
-                "  (not refused: a macro used without a `;` could explain it)"
+                "  (not refused: the C preprocessor could explain it, and no bracket or quote is left open)"
             );
         }
     }

@@ -4,14 +4,14 @@
 //! where a tree of the file as it was is kept (`stitch mcp`), the result is parsed
 //! incrementally from it (only the changed span again). A file that already had errors,
 //! a name of no known language, a grammar that fails to load, a file over the size bound
-//! and a parse over the time bound all pass. In C and C++, errors that a macro invoked
-//! without a `;` could explain are listed and never refused (macros.rs).
+//! and a parse over the time bound all pass. In C and C++, errors the preprocessor could
+//! explain are listed and never refused (preprocessor.rs).
 
 mod budget;
 mod kept;
 mod language;
 mod locate;
-mod macros;
+mod preprocessor;
 
 pub use kept::keep_trees;
 pub use language::Language;
@@ -52,9 +52,10 @@ pub enum Verdict {
     /// Nothing to say: the result parses, or the file was not gated (why, in the
     /// variant's [`Pass`]).
     Pass(Pass),
-    /// The result has syntax errors the file did not have, and a C or C++ macro invoked
-    /// without a `;` could explain every one: listed, not refused. The first one.
-    MacroLike(Language, SyntaxError),
+    /// The result (C or C++) has syntax errors the file did not have, and the
+    /// preprocessor could explain them (no bracket left unpaired, no quote left open):
+    /// listed, not refused. The first one.
+    Preprocessor(Language, SyntaxError),
     /// The result has a syntax error the file did not have; the first one.
     Broken(Language, SyntaxError),
 }
@@ -116,47 +117,52 @@ pub fn check(path: &str, old: Option<&[u8]>, new: &[u8], bounds: Bounds) -> Verd
     if !tree.root_node().has_error() {
         return Verdict::Pass(Pass::Parses);
     }
-    let already_broken = match (was, old) {
-        (Some(was), _) => was.root_node().has_error(),
+    let was = match (was, old) {
+        (Some(was), _) => Some(was),
         (None, Some(old)) => {
             let Some(was) = parser.parse(old, None) else {
                 return gave_up(&parser);
             };
             kept::keep(language, old, &was);
-            was.root_node().has_error()
+            Some(was)
         }
-        (None, None) => false,
+        (None, None) => None,
     };
-    if already_broken {
+    if was.as_ref().is_some_and(|w| w.root_node().has_error()) {
         return Verdict::Pass(Pass::AlreadyBroken);
     }
-    verdict(language, &tree, new, &span)
+    verdict(language, (&tree, was.as_ref()), new, &span)
 }
 
-/// The verdict on the parsed result `tree` of `new`, which has errors the file did not
-/// have, and whose changed bytes are `span`: in C and C++, errors a macro could explain
-/// are set apart, and the first of the others refused.
-fn verdict(language: Language, tree: &Tree, new: &[u8], span: &std::ops::Range<usize>) -> Verdict {
+/// The verdict on the parsed result `tree` of `new` (against `was`, the tree of the file
+/// as it was, which parsed; `None` for a new file), which has errors the file did not
+/// have, and whose changed bytes are `span`.
+fn verdict(
+    language: Language,
+    (tree, was): (&Tree, Option<&Tree>),
+    new: &[u8],
+    span: &std::ops::Range<usize>,
+) -> Verdict {
     let mut errors = Vec::new();
     locate::collect(tree.root_node(), &mut errors);
-    let (macro_like, others): (Vec<_>, Vec<_>) = if matches!(language, Language::C | Language::Cpp)
-    {
-        let leaves = macros::Leaves::of(tree);
-        errors
-            .iter()
-            .partition(|e| macros::macro_like(&leaves, new, **e))
-    } else {
-        (Vec::new(), errors.iter().collect())
+    let Some(error) = locate::first_error(&errors, new, span) else {
+        return Verdict::Pass(Pass::Parses);
     };
-    let others: Vec<_> = others.into_iter().copied().collect();
-    let macro_like: Vec<_> = macro_like.into_iter().copied().collect();
-    if let Some(error) = locate::first_error(&others, new, span) {
-        return Verdict::Broken(language, error);
+    if matches!(language, Language::C | Language::Cpp) {
+        if !preprocessor::refused(tree, was) {
+            return Verdict::Preprocessor(language, error);
+        }
+        // Shown: the first error that leaves a bracket or a quote open, where one does.
+        let open: Vec<_> = errors
+            .iter()
+            .copied()
+            .filter(|e| preprocessor::supplied(*e))
+            .collect();
+        if let Some(error) = locate::first_error(&open, new, span) {
+            return Verdict::Broken(language, error);
+        }
     }
-    match locate::first_error(&macro_like, new, span) {
-        Some(error) => Verdict::MacroLike(language, error),
-        None => Verdict::Pass(Pass::Parses),
-    }
+    Verdict::Broken(language, error)
 }
 
 /// The one edit that takes `old` to `new`: the span between their common prefix and

@@ -1,8 +1,8 @@
 //! The syntax gate as every mutation that produces text applies it (SPEC §4 "Syntax
 //! gate"): each file's result checked against the file as it was, by the mode the policy
 //! gives its path; a new break refused (`SYNTAX_ERROR`), or — warn-only, overridden with
-//! `allowSyntaxErrors`, or on a dry run — listed in the result's `syntaxErrors`. Errors
-//! that a C or C++ macro could explain are listed, never refused; a file the gate could
+//! `allowSyntaxErrors`, or on a dry run — listed in the result's `syntaxErrors`. C and C++
+//! errors the preprocessor could explain are listed, never refused; a file the gate could
 //! not check (over `maxGateBytes`, or its parse over `maxGateMillis`) is named in
 //! `syntaxUnchecked`.
 
@@ -60,10 +60,11 @@ pub struct SyntaxReport {
     /// The change of several that made the file (apply).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub change_index: Option<usize>,
-    /// C and C++: a macro invoked as a statement without a `;` could explain every new
-    /// error (the parser does not expand macros), so the change was not refused.
+    /// C and C++: the preprocessor, which the parser does not run, could explain the new
+    /// errors (a macro used without a `;`, braces split across `#ifdef` blocks; no bracket
+    /// is left unpaired and no quote open), so the change was not refused.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub possible_macro: bool,
+    pub possible_preprocessor: bool,
 }
 
 /// A file of a known language the gate did not check, in a result's `syntaxUnchecked`.
@@ -114,10 +115,10 @@ pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Checke
         if mode == SyntaxMode::Off {
             continue;
         }
-        let (language, error, possible_macro) =
+        let (language, error, possible_preprocessor) =
             match syntax::check(file.path, file.old, file.new, bounds) {
                 Verdict::Broken(language, error) => (language, error, false),
-                Verdict::MacroLike(language, error) => (language, error, true),
+                Verdict::Preprocessor(language, error) => (language, error, true),
                 Verdict::Pass(pass @ (Pass::TooLarge | Pass::TimeLimit)) => {
                     checked.unchecked.push(Unchecked {
                         path: file.path.to_owned(),
@@ -144,9 +145,9 @@ pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Checke
             expected: error.expected.clone(),
             found: error.found.clone(),
             change_index: file.change_index,
-            possible_macro,
+            possible_preprocessor,
         };
-        if mode == SyntaxMode::Refuse && !possible_macro && !asked.allow && !asked.dry_run {
+        if mode == SyntaxMode::Refuse && !possible_preprocessor && !asked.allow && !asked.dry_run {
             let refusal = refusal(&report, &error.what(), file.old.is_none());
             return Err(match asked.field {
                 Some(field) => refusal.with(key::FIELD, field),

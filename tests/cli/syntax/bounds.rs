@@ -1,6 +1,6 @@
 //! What the gate leaves unchecked, and says so: a file over `maxGateBytes`, a parse over
-//! `maxGateMillis` (cut short, the change passed through); in C and C++, errors a macro
-//! invoked without a `;` could explain (listed, not refused); and `stitch mcp`, which
+//! `maxGateMillis` (cut short, the change passed through); in C and C++, errors the
+//! preprocessor could explain (listed, not refused); and `stitch mcp`, which
 //! keeps each version's tree, judging a later change as a fresh process does.
 
 use serde_json::json;
@@ -60,8 +60,12 @@ fn a_file_over_the_size_bound_passes_and_says_so() {
 /// sds's tests call `test_cond(...)`, a macro that expands to a whole block, with no `;`.
 const MACRO_C: &str = "#include \"testhelp.h\"\n\nint main(void) {\n    sds x = sdsnew(\"foo\");\n    test_cond(\"Create a string (and its length)\",\n        sdslen(x) == 3)\n    sdsfree(x);\n    return 0;\n}\n";
 
+/// A header whose `extern "C" {` opens and closes in separate `#ifdef` blocks.
+const SPLIT_H: &str =
+    "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif\n";
+
 #[test]
-fn a_macro_statement_without_a_semicolon_is_listed_not_refused() {
+fn what_the_c_preprocessor_could_explain_is_listed_not_refused() {
     let ws = TestWorkspace::new();
     let data = ws
         .stitch("write", &json!({"path": "t.c", "content": MACRO_C}))
@@ -73,10 +77,17 @@ fn a_macro_statement_without_a_semicolon_is_listed_not_refused() {
         json!([{
             "path": "t.c", "language": "c", "line": 6, "column": 24, "endLine": 6,
             "excerpt": "        sdslen(x) == 3)\n                       ^",
-            "expected": ";", "possibleMacro": true
+            "expected": ";", "possiblePreprocessor": true
         }])
     );
-    // The same file with a real break besides is refused, at the break.
+    let data = ws
+        .stitch("write", &json!({"path": "s.h", "content": SPLIT_H}))
+        .ok()
+        .clone();
+    assert_eq!(data["applied"], true);
+    assert_eq!(data["syntaxErrors"][0]["language"], "cpp", "{data}");
+    assert_eq!(data["syntaxErrors"][0]["possiblePreprocessor"], true);
+    // The same file with a bracket left open besides is refused, at the bracket.
     let broken = MACRO_C.replace("return 0;", "return (0;");
     let args = json!({"path": "u.c", "content": broken});
     let details = ws.stitch("write", &args).refused("SYNTAX_ERROR").clone();
@@ -86,27 +97,41 @@ fn a_macro_statement_without_a_semicolon_is_listed_not_refused() {
         "{details}"
     );
     assert!(!ws.exists("u.c"));
-    // A missing `;` after anything but a bare call is still refused (in a file that
-    // parses: the one above has errors now, and is not gated).
-    ws.file(
-        "w.c",
-        "int main(void) {\n    sds x = sdsnew(\"foo\");\n    return 0;\n}\n",
-    );
-    let details = ws
+}
+
+#[test]
+fn a_c_change_that_unpairs_a_bracket_or_opens_a_quote_is_refused() {
+    let ws = TestWorkspace::new();
+    let text =
+        "int main(void) {\n    if (n > 0) {\n        puts(\"many\");\n    }\n    return 0;\n}\n";
+    ws.file("w.c", text);
+    for (old, new, line) in [
+        ("if (n > 0) {", "if (n > 0 {", 2),
+        ("    }\n", "", 5),
+        ("puts(\"many\");", "puts(\"many);", 3),
+    ] {
+        let details = ws
+            .run(&["edit", "w.c", "--old", old, "--new", new])
+            .refused("SYNTAX_ERROR")
+            .clone();
+        assert_eq!(details["line"], line, "{old:?}: {details}");
+    }
+    assert_eq!(ws.read_string("w.c"), text);
+    // A `;` dropped is what a macro statement looks like: listed, not refused.
+    let data = ws
         .run(&[
             "edit",
             "w.c",
             "--old",
-            "sdsnew(\"foo\");",
+            "puts(\"many\");",
             "--new",
-            "sdsnew(\"foo\")",
+            "puts(\"many\")",
         ])
-        .refused("SYNTAX_ERROR")
+        .ok()
         .clone();
     assert_eq!(
-        (details["line"].as_u64(), details["expected"].as_str()),
-        (Some(2), Some(";")),
-        "{details}"
+        data["syntaxErrors"][0]["possiblePreprocessor"], true,
+        "{data}"
     );
 }
 
