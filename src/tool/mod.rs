@@ -10,7 +10,7 @@
 mod apply;
 pub(crate) mod approve;
 pub mod args;
-mod config_check;
+pub mod config_check;
 mod delete;
 mod derived;
 mod edit;
