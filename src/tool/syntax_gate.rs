@@ -105,36 +105,36 @@ pub fn wanted(ctx: &Context, path: &str) -> bool {
 /// Checks every file of a change; refuses the first that breaks in refuse mode, unless
 /// `asked` allows it or is a dry run, and lists the rest.
 pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Checked> {
-    let mut checked = Checked::default();
+    let modes: Vec<SyntaxMode> = files
+        .iter()
+        .map(|file| ctx.policy.syntax_mode(file.path))
+        .collect();
     let bounds = Bounds {
         max_bytes: ctx.limits.max_gate_bytes,
         max_millis: ctx.limits.max_gate_millis,
     };
-    for file in files {
-        let mode = ctx.policy.syntax_mode(file.path);
-        if mode == SyntaxMode::Off {
-            continue;
-        }
-        let (language, error, possible_preprocessor) =
-            match syntax::check(file.path, file.old, file.new, bounds) {
-                Verdict::Broken(language, error) => (language, error, false),
-                Verdict::Preprocessor(language, error) => (language, error, true),
-                Verdict::Pass(pass @ (Pass::TooLarge | Pass::TimeLimit)) => {
-                    checked.unchecked.push(Unchecked {
-                        path: file.path.to_owned(),
-                        language: Language::of_path(file.path)
-                            .map_or("", Language::name)
-                            .to_owned(),
-                        reason: if pass == Pass::TooLarge {
-                            UncheckedReason::TooLarge
-                        } else {
-                            UncheckedReason::TimeLimit
-                        },
-                    });
-                    continue;
-                }
-                Verdict::Pass(_) => continue,
-            };
+    let verdicts = verdicts(files, &modes, bounds);
+    let mut checked = Checked::default();
+    for ((file, mode), verdict) in files.iter().zip(modes).zip(verdicts) {
+        let (language, error, possible_preprocessor) = match verdict {
+            Some(Verdict::Broken(language, error)) => (language, error, false),
+            Some(Verdict::Preprocessor(language, error)) => (language, error, true),
+            Some(Verdict::Pass(pass @ (Pass::TooLarge | Pass::TimeLimit))) => {
+                checked.unchecked.push(Unchecked {
+                    path: file.path.to_owned(),
+                    language: Language::of_path(file.path)
+                        .map_or("", Language::name)
+                        .to_owned(),
+                    reason: if pass == Pass::TooLarge {
+                        UncheckedReason::TooLarge
+                    } else {
+                        UncheckedReason::TimeLimit
+                    },
+                });
+                continue;
+            }
+            _ => continue,
+        };
         let report = SyntaxReport {
             path: file.path.to_owned(),
             language: language.name().to_owned(),
@@ -158,6 +158,67 @@ pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Checke
         checked.errors.push(report);
     }
     Ok(checked)
+}
+
+/// From this many bytes of text in a change of several files, the files are parsed
+/// side by side: below it, a thread costs more than it saves.
+const PARALLEL_BYTES: usize = 64 << 10;
+
+/// The most threads the files of one change are parsed on.
+const MAX_THREADS: usize = 8;
+
+/// Each file's verdict, in order (`None` where its mode turns the gate off), within
+/// `bounds` (each file's time bound is its own thread's CPU time). A parse is work for a core alone, so a change of several files
+/// holding enough text is parsed on as many threads as there are cores (each taking every
+/// n-th file); the verdicts are the same, and a refusal is still the first file's that
+/// breaks.
+fn verdicts(files: &[Gated<'_>], modes: &[SyntaxMode], bounds: Bounds) -> Vec<Option<Verdict>> {
+    let one = |index: usize| {
+        let file = &files[index];
+        (modes[index] != SyntaxMode::Off)
+            .then(|| syntax::check(file.path, file.old, file.new, bounds))
+    };
+    let bytes: usize = files
+        .iter()
+        .map(|f| f.new.len() + f.old.map_or(0, <[u8]>::len))
+        .sum();
+    let threads = if files.len() > 1 && bytes >= PARALLEL_BYTES {
+        std::thread::available_parallelism()
+            .map_or(1, std::num::NonZero::get)
+            .min(files.len())
+            .min(MAX_THREADS)
+    } else {
+        1
+    };
+    if threads <= 1 {
+        return (0..files.len()).map(one).collect();
+    }
+    let share = |first: usize| {
+        (first..files.len())
+            .step_by(threads)
+            .map(|index| (index, one(index)))
+            .collect::<Vec<_>>()
+    };
+    let mut all: Vec<Option<Verdict>> = (0..files.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let share = &share;
+        let others: Vec<_> = (1..threads)
+            .map(|first| scope.spawn(move || share(first)))
+            .collect();
+        // This thread parses the first share itself rather than wait idle.
+        let mut found = share(0);
+        for other in others {
+            found.extend(
+                other
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+        for (index, verdict) in found {
+            all[index] = verdict;
+        }
+    });
+    all
 }
 
 /// `SYNTAX_ERROR` for the break `report` describes (`what`, in a few words).
