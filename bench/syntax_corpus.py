@@ -4,7 +4,8 @@
   syntax_corpus.py STITCH replay REPO_GIT_DIR...   real commits: every added or modified
       file of the newest 60 non-merge commits of each repository, its version before and
       after given to `stitch write --dry-run` (which reports what the gate would refuse);
-      a refusal here is a real, correct change the gate would have refused.
+      a refusal here is a real, correct change the gate would have refused (an error
+      listed with `possiblePreprocessor` is not refused, and is counted apart).
   syntax_corpus.py STITCH corpus REPO_GIT_DIR...   breaking edits (a closing bracket
       deleted, a line dedented too far, a quote eaten, a line that opens a block
       duplicated) made at a seeded random line of up to 40 files of each repository at
@@ -51,9 +52,14 @@ def gate(stitch, path, old, new):
     return envelope["data"].get("syntaxErrors", [])
 
 
+def refused(errors):
+    """Whether the gate, refusing, would refuse: an error not put down to the C preprocessor."""
+    return any(not e.get("possiblePreprocessor") for e in errors)
+
+
 def replay(stitch, repos):
     seen = defaultdict(int)
-    refused = []
+    refusals, warned = [], []
     for repo in repos:
         for commit in git(repo, "log", "--no-merges", "-n", "60", "--format=%H").decode().split():
             changed = git(repo, "diff-tree", "--no-commit-id", "-r", "--name-status", "--root", commit)
@@ -69,10 +75,14 @@ def replay(stitch, repos):
                     continue
                 seen[lang] += 1
                 if errors:
-                    refused.append((os.path.basename(os.path.dirname(repo)), commit[:10], path, errors[0]))
+                    one = (os.path.basename(os.path.dirname(repo)), commit[:10], path, errors[0])
+                    (refusals if refused(errors) else warned).append(one)
     print(f"file changes checked: {sum(seen.values())} ({dict(sorted(seen.items()))})")
-    print(f"refused: {len(refused)}")
-    for r in refused:
+    print(f"refused: {len(refusals)}")
+    for r in refusals:
+        print("  ", r)
+    print(f"listed, not refused (possiblePreprocessor): {len(warned)}")
+    for r in warned:
         print("  ", r)
 
 
@@ -108,6 +118,7 @@ def corpus(stitch, repos):
         name = os.path.basename(os.path.dirname(repo))
         half = "development" if hashlib.sha256(name.encode()).digest()[0] % 2 == 0 else "held-out"
         halves[half].append(repo)
+    macro = defaultdict(int)
     for half, members in halves.items():
         print(f"== {half}: {', '.join(os.path.basename(os.path.dirname(r)) for r in members)}")
         total = defaultdict(lambda: [0, 0])
@@ -126,9 +137,10 @@ def corpus(stitch, repos):
                         continue
                     t = total[language(path)]
                     t[0] += 1
-                    t[1] += bool(errors)
+                    t[1] += refused(errors)
                     kinds[kind][0] += 1
-                    kinds[kind][1] += bool(errors)
+                    kinds[kind][1] += refused(errors)
+                    macro[half] += bool(errors) and not refused(errors)
         for lang, (n, r) in sorted(total.items()):
             print(f"  {lang:11} {r:4}/{n:<4} refused ({100 * r / n:.0f}%)")
         n = sum(v[0] for v in total.values())
@@ -136,6 +148,7 @@ def corpus(stitch, repos):
         print(f"  {'all':11} {r:4}/{n:<4} refused ({100 * r / max(n, 1):.0f}%)")
         for kind, (n, r) in sorted(kinds.items()):
             print(f"  kind {kind:10} {r:4}/{n:<4}")
+        print(f"  listed, not refused (possiblePreprocessor): {macro[half]}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What the syntax gate costs, by the CPU time of whole `stitch` calls, in interleaved pairs.
 
-  syntax_cost.py STITCH [OTHER_STITCH]
+  syntax_cost.py STITCH [OTHER_STITCH]          one process a call (the CLI)
+  syntax_cost.py STITCH --mcp                    `stitch mcp`, many calls a process
 
 For each language, a file of about 10 KiB and one of about 1 MiB (a valid unit of that
 language repeated), edited in its middle by `stitch edit`: in one workspace with the gate
@@ -10,6 +11,11 @@ order, the edit and its reverse taking turns. Reported: the median of each side,
 ratio of the medians, and the 10th-90th percentile range of the pairs' own ratios.
 With OTHER_STITCH (a build without the gate), `stitch read` of a small file by each, to
 see whether start-up is slower with the grammars linked in.
+
+With --mcp: the same edits as `edit_file` calls to one `stitch mcp` server per side (with
+the gate, and with `{"syntax": "off"}`), 40 calls a server (10 for 1 MiB), the server's whole CPU time
+(from wait4(2) when it exits, start-up and the first call's full parse included) divided
+by the calls; the two servers of a pair run one after the other in random order.
 """
 import json, os, random, statistics, subprocess, sys, tempfile, time
 
@@ -115,8 +121,55 @@ def start_up(stitch, other):
           f"without {without_ms:.2f} ms, ratio of medians {ratio:.2f}× (pairs' 10th–90th {lo:.2f}–{hi:.2f})")
 
 
+def mcp_run(stitch, root, name, edits):
+    """One server's CPU time (user + system) per call, over `edits` (old, new) pairs."""
+    child = subprocess.Popen([stitch, "--root", root, "mcp", "--no-session"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV)
+    def request(rid, method, params):
+        child.stdin.write(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}).encode() + b"\n")
+        child.stdin.flush()
+        while True:
+            message = json.loads(child.stdout.readline())
+            if message.get("id") == rid:
+                return message
+    request(0, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                              "clientInfo": {"name": "bench", "version": "0"}})
+    child.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    for i, (old, new) in enumerate(edits, 1):
+        reply = request(i, "tools/call", {"name": "edit_file", "arguments": {"path": name, "oldText": old, "newText": new}})
+        assert not reply["result"].get("isError"), reply
+    child.stdin.close()
+    _, _, usage = os.wait4(child.pid, 0)
+    return (usage.ru_utime + usage.ru_stime) / len(edits)
+
+
+def mcp_cost(stitch, exts=("rs", "py", "ts", "go", "c", "json", "yaml"), pairs=9):
+    print("| language | size | servers a side | calls a server | with the gate (CPU ms a call) | without | ratio of medians | pairs' ratios, 10th–90th |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    for ext in exts:
+        for size, calls in ((10 << 10, 40), (1 << 20, 10)):
+            text, middle, unit = text_of(ext, size)
+            name = "f." + ext
+            old = unit.replace("N", str(middle))
+            new = unit.replace("N", str(middle) + "0")
+            edits = [(old, new) if i % 2 == 0 else (new, old) for i in range(calls)]
+            times = {"on": [], "off": []}
+            for _ in range(pairs):
+                order = ["on", "off"]
+                random.shuffle(order)
+                for side in order:
+                    root = workspace(None if side == "on" else '{"syntax": "off"}', name, text)
+                    times[side].append(mcp_run(stitch, root, name, edits))
+            on_ms, off_ms, ratio, lo, hi = summary(times["on"], times["off"])
+            print(f"| {ext} | {len(text) >> 10} KiB | {pairs} | {calls} | {on_ms:.2f} | {off_ms:.2f} | {ratio:.2f}× | {lo:.2f}–{hi:.2f} |")
+            sys.stdout.flush()
+
+
 if __name__ == "__main__":
     random.seed(1)
+    if sys.argv[2:3] == ["--mcp"]:
+        mcp_cost(sys.argv[1])
+        sys.exit(0)
     if len(sys.argv) > 2:
         start_up(sys.argv[1], sys.argv[2])
     gate_cost(sys.argv[1])

@@ -62,11 +62,15 @@ const BOLD_CYAN: &str = "\x1b[1;36m";
 const BOLD: &str = "\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
-/// The syntax errors a change left (warn-only, overridden, or a dry run): each file's
-/// first, with its line and a caret under the error.
+/// The syntax errors a change left (warn-only, overridden, a dry run, or what the C
+/// preprocessor could explain): each file's first, with its line and a caret under the error;
+/// then the files the gate did not check.
 pub(super) fn syntax_errors(
     out: &mut String,
-    errors: &[crate::tool::output::SyntaxReport],
+    (errors, unchecked): (
+        &[crate::tool::output::SyntaxReport],
+        &[crate::tool::output::Unchecked],
+    ),
     q: quote::Quote,
 ) {
     for e in errors {
@@ -86,6 +90,26 @@ pub(super) fn syntax_errors(
         for text in e.excerpt.lines() {
             let _ = writeln!(out, "  {}", q.text(text));
         }
+        if e.possible_preprocessor {
+            let _ = writeln!(
+                out,
+                "  (not refused: the C preprocessor could explain it, and no bracket or quote is left open)"
+            );
+        }
+    }
+    for u in unchecked {
+        let why = match u.reason {
+            crate::tool::output::UncheckedReason::TooLarge => "over limits.maxGateBytes",
+            crate::tool::output::UncheckedReason::TimeLimit => {
+                "its parse took longer than limits.maxGateMillis"
+            }
+        };
+        let _ = writeln!(
+            out,
+            "syntax not checked: {} ({}): {why}",
+            q.name(&u.path),
+            u.language
+        );
     }
 }
 
@@ -105,7 +129,7 @@ fn edited(out: &mut String, e: &crate::tool::output::EditResult, q: quote::Quote
         let skipped: Vec<String> = e.skipped_edits.iter().map(ToString::to_string).collect();
         let _ = writeln!(out, "already applied: edits[{}]", skipped.join(", "));
     }
-    syntax_errors(out, &e.syntax_errors, q);
+    syntax_errors(out, (&e.syntax_errors, &e.syntax_unchecked), q);
 }
 
 /// A write: its diff (in text only), then what happened.
@@ -132,7 +156,7 @@ fn written(
         w.bytes,
         change(w.id.as_deref())
     );
-    syntax_errors(out, &w.syntax_errors, q);
+    syntax_errors(out, (&w.syntax_errors, &w.syntax_unchecked), q);
 }
 
 /// A patch applied: each file's diff (coloured at a terminal), then what happened.
@@ -158,7 +182,7 @@ fn patched(
         a.dialect,
         change(a.id.as_deref())
     );
-    syntax_errors(out, &a.syntax_errors, q);
+    syntax_errors(out, (&a.syntax_errors, &a.syntax_unchecked), q);
 }
 
 /// A diff as a person sees it: its control characters quoted at a terminal, then

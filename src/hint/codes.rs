@@ -146,7 +146,9 @@ pub fn doc(code: Code) -> CodeDoc {
             "The change would leave a file of a known language (by its name) with a syntax \
              error it did not have; `details`: `path`, `language`, `line`, `column`, \
              `endLine`, `excerpt` (the line with a caret), `expected` or `found` where the \
-             parser can tell, and `changeIndex` in a change of several files.",
+             parser can tell, and `changeIndex` in a change of several files. In C and C++, \
+             parsed without the preprocessor, only a bracket or quote left unpaired is \
+             refused; other errors are listed with `possiblePreprocessor`.",
             Some(
                 "Fix the text at that line and call again, or pass `--allow-syntax-errors` \
                  (`allowSyntaxErrors: true`) if a later change completes it.",

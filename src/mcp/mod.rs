@@ -120,6 +120,9 @@ fn unserved() -> Fault {
 #[must_use]
 pub fn serve(mut settings: Settings, no_session: bool) -> u8 {
     quiet_panics();
+    // Each file's latest trees stay in memory, so the syntax gate parses a later change
+    // to them incrementally.
+    crate::syntax::keep_trees();
     if no_session {
         settings.session = None;
     } else if settings.session.is_none() {

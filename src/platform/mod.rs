@@ -53,6 +53,9 @@ pub use apple::sync;
 #[cfg(not(target_os = "macos"))]
 pub use posix::sync;
 
+// The CPU time the calling thread has used: what bounds the syntax gate's parse.
+pub use posix::thread_cpu_time;
+
 // Path limits, as the kernel counts them (PATH_MAX includes the final NUL).
 #[cfg(not(target_os = "linux"))]
 pub use posix::BSD_LIMITS as LIMITS;

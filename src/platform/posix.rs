@@ -18,6 +18,17 @@ pub const BSD_LIMITS: Limits = Limits {
     name_max: 255,
 };
 
+/// The CPU time the calling thread has used so far: clock_gettime(2) of
+/// `CLOCK_THREAD_CPUTIME_ID`, which a busy machine's queue does not inflate.
+#[must_use]
+pub fn thread_cpu_time() -> std::time::Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    std::time::Duration::new(
+        u64::try_from(t.tv_sec).unwrap_or(0),
+        u32::try_from(t.tv_nsec).unwrap_or(0),
+    )
+}
+
 /// Flushes a file's (or directory's) data and metadata to the disk: fsync(2).
 #[allow(dead_code)] // macOS has its own.
 pub fn sync(fd: impl AsFd) -> rustix::io::Result<()> {

@@ -34,7 +34,7 @@ const FIELDS: [&str; 7] = [
     "journal",
     "syntax",
 ];
-const LIMIT_FIELDS: [&str; 8] = [
+const LIMIT_FIELDS: [&str; 9] = [
     "maxReadBytes",
     "maxFileBytes",
     "listLimit",
@@ -43,6 +43,7 @@ const LIMIT_FIELDS: [&str; 8] = [
     "journalEntries",
     "journalBytes",
     "maxGateBytes",
+    "maxGateMillis",
 ];
 
 /// The default time an authorize command may take.
@@ -109,12 +110,13 @@ pub struct LimitSet {
     pub journal_entries: Option<u64>,
     pub journal_bytes: Option<u64>,
     pub max_gate_bytes: Option<u64>,
+    pub max_gate_millis: Option<u64>,
 }
 
 impl LimitSet {
     /// Each limit with its config name: the set's value, and `base`'s.
     #[must_use]
-    pub fn pairs(&self, base: &Limits) -> [(&'static str, Option<u64>, u64); 8] {
+    pub fn pairs(&self, base: &Limits) -> [(&'static str, Option<u64>, u64); 9] {
         [
             ("maxReadBytes", self.max_read_bytes, base.max_read_bytes),
             ("maxFileBytes", self.max_file_bytes, base.max_file_bytes),
@@ -124,6 +126,7 @@ impl LimitSet {
             ("journalEntries", self.journal_entries, base.journal_entries),
             ("journalBytes", self.journal_bytes, base.journal_bytes),
             ("maxGateBytes", self.max_gate_bytes, base.max_gate_bytes),
+            ("maxGateMillis", self.max_gate_millis, base.max_gate_millis),
         ]
     }
 
@@ -140,6 +143,7 @@ impl LimitSet {
             journal_entries: one(self.journal_entries, base.journal_entries),
             journal_bytes: one(self.journal_bytes, base.journal_bytes),
             max_gate_bytes: one(self.max_gate_bytes, base.max_gate_bytes),
+            max_gate_millis: one(self.max_gate_millis, base.max_gate_millis),
         }
     }
 }
@@ -341,6 +345,7 @@ fn limits(value: Option<&Value>) -> Result<LimitSet, ConfigError> {
             "journalEntries" => limits.journal_entries = Some(n),
             "journalBytes" => limits.journal_bytes = Some(n),
             "maxGateBytes" => limits.max_gate_bytes = Some(n),
+            "maxGateMillis" => limits.max_gate_millis = Some(n),
             _ => {
                 return Err(error(
                     field,

@@ -20,6 +20,9 @@ pub struct Limits {
     pub journal_bytes: u64,
     /// The largest file the syntax gate parses; a larger one passes unparsed.
     pub max_gate_bytes: u64,
+    /// The CPU time (milliseconds) the syntax gate may parse a file for; past it the file
+    /// passes unchecked.
+    pub max_gate_millis: u64,
 }
 
 impl Limits {
@@ -33,6 +36,7 @@ impl Limits {
         journal_entries: 1000,
         journal_bytes: 1 << 30,
         max_gate_bytes: crate::syntax::DEFAULT_MAX_GATE_BYTES,
+        max_gate_millis: crate::syntax::DEFAULT_MAX_GATE_MILLIS,
     };
 }
 

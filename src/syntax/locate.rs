@@ -4,7 +4,7 @@
 //! or found there.
 
 use serde::Serialize;
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
 
 /// The most characters of a source line an excerpt shows; a longer line is cut around the
 /// error.
@@ -43,27 +43,25 @@ impl SyntaxError {
     }
 }
 
-/// The first error node of `tree` (over `text`) that meets `span`, else the first of
-/// all; `None` when the tree has none.
+/// The first of `errors` (in document order) that meets `span`, else the first of all,
+/// described; `None` when there are none.
 pub(super) fn first_error(
-    tree: &Tree,
+    errors: &[Node<'_>],
     text: &[u8],
-    span: std::ops::Range<usize>,
+    span: &std::ops::Range<usize>,
 ) -> Option<SyntaxError> {
-    let mut errors = Vec::new();
-    collect(tree.root_node(), &mut errors);
     let meets = |node: &Node<'_>| node.start_byte() <= span.end && node.end_byte() >= span.start;
     let node = errors
         .iter()
         .find(|n| meets(n))
         .or_else(|| errors.first())
         .copied()?;
-    Some(describe(node, text, &span))
+    Some(describe(node, text, span))
 }
 
 /// The error and missing nodes under `node`, in document order, not looking inside an
 /// error node (it is reported whole).
-fn collect<'t>(node: Node<'t>, into: &mut Vec<Node<'t>>) {
+pub(super) fn collect<'t>(node: Node<'t>, into: &mut Vec<Node<'t>>) {
     if node.is_error() || node.is_missing() {
         into.push(node);
         return;

@@ -1,19 +1,50 @@
 //! The syntax gate's parse: whether a change leaves a file of a known language with a
-//! syntax error it did not have, and where. The file as it was is parsed once, and the
-//! result incrementally from that tree (only the changed span is parsed again); a file
-//! that already had errors, a name of no known language, a grammar that fails to load
-//! and a file over the size bound all pass, unparsed where possible.
+//! syntax error it did not have, and where. The result is parsed first, and the file as
+//! it was only when the result has an error (a result that parses needs nothing more);
+//! where a tree of the file as it was is kept (`stitch mcp`), the result is parsed
+//! incrementally from it (only the changed span again). A file that already had errors,
+//! a name of no known language, a grammar that fails to load, a file over the size bound
+//! and a parse over the time bound all pass. In C and C++, errors the preprocessor could
+//! explain are listed and never refused (preprocessor.rs).
 
+mod budget;
+mod kept;
 mod language;
 mod locate;
+mod preprocessor;
 
+pub use kept::keep_trees;
 pub use language::Language;
 pub use locate::SyntaxError;
 
-use tree_sitter::{InputEdit, Parser, Point, Tree};
+use std::time::Duration;
+
+use tree_sitter::{InputEdit, Point, Tree};
 
 /// The gate's default size bound (`maxGateBytes`): a larger file passes unparsed.
 pub const DEFAULT_MAX_GATE_BYTES: u64 = 4 << 20;
+/// The gate's default time bound (`maxGateMillis`): CPU time for a file's parses, past
+/// which the file passes unchecked.
+pub const DEFAULT_MAX_GATE_MILLIS: u64 = 100;
+
+/// The bounds a check runs under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// A file (before or after) larger than this passes unparsed.
+    pub max_bytes: u64,
+    /// The CPU time (milliseconds) a file's parses may take; past it the file passes
+    /// unchecked.
+    pub max_millis: u64,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            max_bytes: DEFAULT_MAX_GATE_BYTES,
+            max_millis: DEFAULT_MAX_GATE_MILLIS,
+        }
+    }
+}
 
 /// What the gate found of one change.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +52,10 @@ pub enum Verdict {
     /// Nothing to say: the result parses, or the file was not gated (why, in the
     /// variant's [`Pass`]).
     Pass(Pass),
+    /// The result (C or C++) has syntax errors the file did not have, and the
+    /// preprocessor could explain them (no bracket left unpaired, no quote left open):
+    /// listed, not refused. The first one.
+    Preprocessor(Language, SyntaxError),
     /// The result has a syntax error the file did not have; the first one.
     Broken(Language, SyntaxError),
 }
@@ -34,59 +69,100 @@ pub enum Pass {
     UnknownLanguage,
     /// The file as it was already had an error.
     AlreadyBroken,
-    /// The file (before or after) is over the size bound.
+    /// The file (before or after) is over the size bound: not parsed.
     TooLarge,
+    /// The parses took longer than the time bound: cut short, not checked.
+    TimeLimit,
     /// The grammar did not load, or the parser gave up.
     NoGrammar,
 }
 
 /// Checks the change of the file named `path` from `old` (`None` for a new file) to
-/// `new`; files over `max_bytes` pass.
+/// `new`, within `bounds`.
 #[must_use]
-pub fn check(path: &str, old: Option<&[u8]>, new: &[u8], max_bytes: u64) -> Verdict {
+pub fn check(path: &str, old: Option<&[u8]>, new: &[u8], bounds: Bounds) -> Verdict {
     let Some(language) = Language::of_path(path) else {
         return Verdict::Pass(Pass::UnknownLanguage);
     };
-    let over = |b: &[u8]| b.len() as u64 > max_bytes;
+    let over = |b: &[u8]| b.len() as u64 > bounds.max_bytes;
     if over(new) || old.is_some_and(over) {
         return Verdict::Pass(Pass::TooLarge);
     }
-    let mut parser = Parser::new();
-    if parser.set_language(&language.grammar()).is_err() {
+    let budget = Duration::from_millis(bounds.max_millis);
+    let Some(mut parser) = budget::Bounded::new(&language.grammar(), budget) else {
         return Verdict::Pass(Pass::NoGrammar);
-    }
-    let (tree, span) = match old {
-        Some(old) => {
-            let Some(mut tree) = parser.parse(old, None) else {
-                return Verdict::Pass(Pass::NoGrammar);
-            };
-            if tree.root_node().has_error() {
-                return Verdict::Pass(Pass::AlreadyBroken);
-            }
-            let edit = input_edit(old, new);
-            tree.edit(&edit);
-            let Some(tree) = parser.parse(new, Some(&tree)) else {
-                return Verdict::Pass(Pass::NoGrammar);
-            };
-            (tree, edit.start_byte..edit.new_end_byte)
-        }
-        None => match parser.parse(new, None) {
-            Some(tree) => (tree, 0..new.len()),
-            None => return Verdict::Pass(Pass::NoGrammar),
-        },
     };
-    verdict(language, &tree, new, span)
-}
-
-/// The verdict on the parsed result `tree` of `new`, whose changed bytes are `span`.
-fn verdict(language: Language, tree: &Tree, new: &[u8], span: std::ops::Range<usize>) -> Verdict {
+    let gave_up = |parser: &budget::Bounded| {
+        Verdict::Pass(if parser.spent() {
+            Pass::TimeLimit
+        } else {
+            Pass::NoGrammar
+        })
+    };
+    let edit = old.map(|old| input_edit(old, new));
+    let span = edit
+        .as_ref()
+        .map_or(0..new.len(), |e| e.start_byte..e.new_end_byte);
+    // A kept tree of the file as it was: the result parsed from it, incrementally.
+    let was = old.and_then(|old| kept::find(language, old));
+    let from = was.as_ref().zip(edit.as_ref()).map(|(was, edit)| {
+        let mut tree = was.clone();
+        tree.edit(edit);
+        tree
+    });
+    let Some(tree) = parser.parse(new, from.as_ref()) else {
+        return gave_up(&parser);
+    };
+    kept::keep(language, new, &tree);
     if !tree.root_node().has_error() {
         return Verdict::Pass(Pass::Parses);
     }
-    match locate::first_error(tree, new, span) {
-        Some(error) => Verdict::Broken(language, error),
-        None => Verdict::Pass(Pass::Parses),
+    let was = match (was, old) {
+        (Some(was), _) => Some(was),
+        (None, Some(old)) => {
+            let Some(was) = parser.parse(old, None) else {
+                return gave_up(&parser);
+            };
+            kept::keep(language, old, &was);
+            Some(was)
+        }
+        (None, None) => None,
+    };
+    if was.as_ref().is_some_and(|w| w.root_node().has_error()) {
+        return Verdict::Pass(Pass::AlreadyBroken);
     }
+    verdict(language, (&tree, was.as_ref()), new, &span)
+}
+
+/// The verdict on the parsed result `tree` of `new` (against `was`, the tree of the file
+/// as it was, which parsed; `None` for a new file), which has errors the file did not
+/// have, and whose changed bytes are `span`.
+fn verdict(
+    language: Language,
+    (tree, was): (&Tree, Option<&Tree>),
+    new: &[u8],
+    span: &std::ops::Range<usize>,
+) -> Verdict {
+    let mut errors = Vec::new();
+    locate::collect(tree.root_node(), &mut errors);
+    let Some(error) = locate::first_error(&errors, new, span) else {
+        return Verdict::Pass(Pass::Parses);
+    };
+    if matches!(language, Language::C | Language::Cpp) {
+        if !preprocessor::refused(tree, was) {
+            return Verdict::Preprocessor(language, error);
+        }
+        // Shown: the first error that leaves a bracket or a quote open, where one does.
+        let open: Vec<_> = errors
+            .iter()
+            .copied()
+            .filter(|e| preprocessor::supplied(*e))
+            .collect();
+        if let Some(error) = locate::first_error(&open, new, span) {
+            return Verdict::Broken(language, error);
+        }
+    }
+    Verdict::Broken(language, error)
 }
 
 /// The one edit that takes `old` to `new`: the span between their common prefix and
@@ -122,7 +198,12 @@ fn point(text: &[u8], at: usize) -> Point {
 
 #[cfg(test)]
 mod tests {
-    use super::{check, Pass, Verdict, DEFAULT_MAX_GATE_BYTES as MAX};
+    use super::{check, Bounds, Pass, Verdict};
+
+    const MAX: Bounds = Bounds {
+        max_bytes: super::DEFAULT_MAX_GATE_BYTES,
+        max_millis: super::DEFAULT_MAX_GATE_MILLIS,
+    };
 
     #[test]
     fn a_break_is_found_and_an_old_break_is_not_gated() {
@@ -133,8 +214,15 @@ mod tests {
         };
         assert_eq!(language.name(), "python");
         assert_eq!(error.line, 2);
+        // A fix parses (the file as it was is not even parsed); a file that had an error
+        // and still has one is not gated.
         assert_eq!(
             check("a.py", Some(broken), old, MAX),
+            Verdict::Pass(Pass::Parses)
+        );
+        let still = b"def g():\n    return (1\n";
+        assert_eq!(
+            check("a.py", Some(broken), still, MAX),
             Verdict::Pass(Pass::AlreadyBroken)
         );
         assert_eq!(
@@ -146,13 +234,59 @@ mod tests {
             Verdict::Pass(Pass::UnknownLanguage)
         );
         assert_eq!(
-            check("a.py", Some(old), broken, 10),
+            check(
+                "a.py",
+                Some(old),
+                broken,
+                Bounds {
+                    max_bytes: 10,
+                    ..MAX
+                }
+            ),
             Verdict::Pass(Pass::TooLarge)
         );
         assert!(matches!(
             check("a.py", None, broken, MAX),
             Verdict::Broken(..)
         ));
+    }
+
+    #[test]
+    fn a_parse_over_the_time_bound_passes_unchecked() {
+        let unit = "def f(a):\n    return [a, (a + 1)] * 3\n";
+        let text = unit.repeat(20_000);
+        let broken = format!("{text}def g(:\n");
+        let bounds = Bounds {
+            max_millis: 1,
+            ..MAX
+        };
+        assert_eq!(
+            check("a.py", Some(text.as_bytes()), broken.as_bytes(), bounds),
+            Verdict::Pass(Pass::TimeLimit)
+        );
+        let unbounded = Bounds {
+            max_millis: 600_000,
+            ..MAX
+        };
+        assert!(matches!(
+            check("a.py", Some(text.as_bytes()), broken.as_bytes(), unbounded),
+            Verdict::Broken(..)
+        ));
+    }
+
+    #[test]
+    fn a_kept_tree_gives_the_same_verdicts() {
+        let old = b"fn main() {\n    let x = 1;\n}\n";
+        let new = b"fn main() {\n    let x = (1;\n}\n";
+        let fresh = check("a.rs", Some(old), new, MAX);
+        super::keep_trees();
+        let _ = check("a.rs", None, old, MAX);
+        assert!(super::kept::find(super::Language::Rust, old).is_some());
+        assert_eq!(check("a.rs", Some(old), new, MAX), fresh);
+        assert_eq!(
+            check("a.rs", Some(old), b"fn main() {}\n", MAX),
+            Verdict::Pass(Pass::Parses)
+        );
     }
 
     #[test]

@@ -124,6 +124,10 @@ pub struct ApplyResult {
     /// (allowSyntaxErrors) or the call was a dry run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub syntax_errors: Vec<syntax_gate::SyntaxReport>,
+    /// Files of a known language the gate did not check: over `maxGateBytes`, or their
+    /// parse took longer than `maxGateMillis`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax_unchecked: Vec<syntax_gate::Unchecked>,
 }
 
 /// One file of the change.
@@ -274,6 +278,7 @@ fn apply(
                     id: None,
                     changes: Vec::new(),
                     syntax_errors: Vec::new(),
+                    syntax_unchecked: Vec::new(),
                 });
             }
             let hunks = |change: &op::Change| applied::applied_hunks(change, located, &originals);
@@ -314,7 +319,10 @@ fn apply(
     }
     let checked = steps.check(&versions)?;
     let (mut changed, records) = summary::summary(&built, located, &originals);
-    let syntax_errors = gate::check(ctx, req, &built, located, &originals)?;
+    let syntax_gate::Checked {
+        errors: syntax_errors,
+        unchecked: syntax_unchecked,
+    } = gate::check(ctx, req, &built, located, &originals)?;
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
     let Some(approved) = checked.authorize(first, &payload(ctx, &changed, req))? else {
@@ -327,6 +335,7 @@ fn apply(
             id: None,
             changes: changed,
             syntax_errors,
+            syntax_unchecked,
         });
     };
     let id = publish(ctx, approved, located, &originals, &records, &built.tree)?;
@@ -339,6 +348,7 @@ fn apply(
         id,
         changes: changed,
         syntax_errors,
+        syntax_unchecked,
     })
 }
 

@@ -353,6 +353,7 @@ fn in_force_value(limits: &Limits, name: &str) -> u64 {
         "journalEntries" => limits.journal_entries,
         "journalBytes" => limits.journal_bytes,
         "maxGateBytes" => limits.max_gate_bytes,
+        "maxGateMillis" => limits.max_gate_millis,
         _ => limits.search,
     }
 }

@@ -17,7 +17,7 @@ pub use super::read::ReadResult;
 pub use super::read_files::ReadFilesResult;
 pub use super::search::{Match, SearchResult};
 pub use super::show::ShowResult;
-pub use super::syntax_gate::SyntaxReport;
+pub use super::syntax_gate::{SyntaxReport, Unchecked, UncheckedReason};
 pub use super::undo::UndoResult;
 pub use super::write::WriteResult;
 

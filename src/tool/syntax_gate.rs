@@ -1,14 +1,17 @@
 //! The syntax gate as every mutation that produces text applies it (SPEC §4 "Syntax
 //! gate"): each file's result checked against the file as it was, by the mode the policy
 //! gives its path; a new break refused (`SYNTAX_ERROR`), or — warn-only, overridden with
-//! `allowSyntaxErrors`, or on a dry run — listed in the result's `syntaxErrors`.
+//! `allowSyntaxErrors`, or on a dry run — listed in the result's `syntaxErrors`. C and C++
+//! errors the preprocessor could explain are listed, never refused; a file the gate could
+//! not check (over `maxGateBytes`, or its parse over `maxGateMillis`) is named in
+//! `syntaxUnchecked`.
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::policy::SyntaxMode;
 use crate::refusal::{key, Code, Outcome, Refusal};
-use crate::syntax::{self, Language, Verdict};
+use crate::syntax::{self, Bounds, Language, Pass, Verdict};
 
 use super::Context;
 
@@ -57,6 +60,38 @@ pub struct SyntaxReport {
     /// The change of several that made the file (apply).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub change_index: Option<usize>,
+    /// C and C++: the preprocessor, which the parser does not run, could explain the new
+    /// errors (a macro used without a `;`, braces split across `#ifdef` blocks; no bracket
+    /// is left unpaired and no quote open), so the change was not refused.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub possible_preprocessor: bool,
+}
+
+/// A file of a known language the gate did not check, in a result's `syntaxUnchecked`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Unchecked {
+    pub path: String,
+    pub language: String,
+    /// Why: `tooLarge` (over `limits.maxGateBytes`) or `timeLimit` (its parse took
+    /// longer than `limits.maxGateMillis` of CPU time and was cut short).
+    pub reason: UncheckedReason,
+}
+
+/// Why the gate did not check a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum UncheckedReason {
+    TooLarge,
+    TimeLimit,
+}
+
+/// What the gate says of a change it let through: the errors it lists and the files it
+/// did not check.
+#[derive(Debug, Default)]
+pub struct Checked {
+    pub errors: Vec<SyntaxReport>,
+    pub unchecked: Vec<Unchecked>,
 }
 
 /// Whether the gate would parse the file at `path`: a language is known for its name
@@ -69,16 +104,36 @@ pub fn wanted(ctx: &Context, path: &str) -> bool {
 
 /// Checks every file of a change; refuses the first that breaks in refuse mode, unless
 /// `asked` allows it or is a dry run, and lists the rest.
-pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Vec<SyntaxReport>> {
+pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Checked> {
     let modes: Vec<SyntaxMode> = files
         .iter()
         .map(|file| ctx.policy.syntax_mode(file.path))
         .collect();
-    let verdicts = verdicts(files, &modes, ctx.limits.max_gate_bytes);
-    let mut reports = Vec::new();
+    let bounds = Bounds {
+        max_bytes: ctx.limits.max_gate_bytes,
+        max_millis: ctx.limits.max_gate_millis,
+    };
+    let verdicts = verdicts(files, &modes, bounds);
+    let mut checked = Checked::default();
     for ((file, mode), verdict) in files.iter().zip(modes).zip(verdicts) {
-        let Some(Verdict::Broken(language, error)) = verdict else {
-            continue;
+        let (language, error, possible_preprocessor) = match verdict {
+            Some(Verdict::Broken(language, error)) => (language, error, false),
+            Some(Verdict::Preprocessor(language, error)) => (language, error, true),
+            Some(Verdict::Pass(pass @ (Pass::TooLarge | Pass::TimeLimit))) => {
+                checked.unchecked.push(Unchecked {
+                    path: file.path.to_owned(),
+                    language: Language::of_path(file.path)
+                        .map_or("", Language::name)
+                        .to_owned(),
+                    reason: if pass == Pass::TooLarge {
+                        UncheckedReason::TooLarge
+                    } else {
+                        UncheckedReason::TimeLimit
+                    },
+                });
+                continue;
+            }
+            _ => continue,
         };
         let report = SyntaxReport {
             path: file.path.to_owned(),
@@ -90,8 +145,9 @@ pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Vec<Sy
             expected: error.expected.clone(),
             found: error.found.clone(),
             change_index: file.change_index,
+            possible_preprocessor,
         };
-        if mode == SyntaxMode::Refuse && !asked.allow && !asked.dry_run {
+        if mode == SyntaxMode::Refuse && !possible_preprocessor && !asked.allow && !asked.dry_run {
             let refusal = refusal(&report, &error.what(), file.old.is_none());
             return Err(match asked.field {
                 Some(field) => refusal.with(key::FIELD, field),
@@ -99,9 +155,9 @@ pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Vec<Sy
             }
             .into());
         }
-        reports.push(report);
+        checked.errors.push(report);
     }
-    Ok(reports)
+    Ok(checked)
 }
 
 /// From this many bytes of text in a change of several files, the files are parsed
@@ -111,16 +167,16 @@ const PARALLEL_BYTES: usize = 64 << 10;
 /// The most threads the files of one change are parsed on.
 const MAX_THREADS: usize = 8;
 
-/// Each file's verdict, in order (`None` where its mode turns the gate off; files over
-/// `max_bytes` pass). A parse is work for a core alone, so a change of several files
+/// Each file's verdict, in order (`None` where its mode turns the gate off), within
+/// `bounds` (each file's time bound is its own thread's CPU time). A parse is work for a core alone, so a change of several files
 /// holding enough text is parsed on as many threads as there are cores (each taking every
 /// n-th file); the verdicts are the same, and a refusal is still the first file's that
 /// breaks.
-fn verdicts(files: &[Gated<'_>], modes: &[SyntaxMode], max_bytes: u64) -> Vec<Option<Verdict>> {
+fn verdicts(files: &[Gated<'_>], modes: &[SyntaxMode], bounds: Bounds) -> Vec<Option<Verdict>> {
     let one = |index: usize| {
         let file = &files[index];
         (modes[index] != SyntaxMode::Off)
-            .then(|| syntax::check(file.path, file.old, file.new, max_bytes))
+            .then(|| syntax::check(file.path, file.old, file.new, bounds))
     };
     let bytes: usize = files
         .iter()

@@ -9,7 +9,7 @@ use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{Error, Kind, Location, WriteMode};
 
 use super::args::{self, invalid, Request};
-use super::syntax_gate::{self, Asked, Gated, SyntaxReport};
+use super::syntax_gate::{self, Asked, Checked, Gated, SyntaxReport, Unchecked};
 use super::{refuse, textfile, Context};
 use crate::engine::commit::Change;
 use crate::engine::journal::{FileRecord, Keep, Planned};
@@ -139,7 +139,10 @@ fn write_once(
     };
     let sha256 = sha256_hex(bytes);
     let diff = ctx.text_diffs.then(|| text_diff(ctx, location, bytes));
-    let syntax_errors = gate(ctx, req, location, replaced.is_some())?;
+    let Checked {
+        errors: syntax_errors,
+        unchecked: syntax_unchecked,
+    } = gate(ctx, req, location, replaced.is_some())?;
     let payload = payload(ctx, req, location, previous.as_deref(), &sha256);
     let approved = checked.authorize(&shown, &payload)?;
     // Content equal to the file's (same digest, so same bytes) is not rewritten: the
@@ -179,6 +182,7 @@ fn write_once(
         previous_sha256: previous,
         unchanged,
         syntax_errors,
+        syntax_unchecked,
         diff,
     })
 }
@@ -190,9 +194,9 @@ fn gate(
     req: &WriteRequest,
     location: &Location,
     replacing: bool,
-) -> Outcome<Vec<SyntaxReport>> {
+) -> Outcome<Checked> {
     if !syntax_gate::wanted(ctx, &location.shown) {
-        return Ok(Vec::new());
+        return Ok(Checked::default());
     }
     let old = replacing
         .then(|| textfile::load_any(ctx, location).ok()?.ok())
@@ -238,6 +242,10 @@ pub struct WriteResult {
     /// (allowSyntaxErrors) or the call was a dry run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub syntax_errors: Vec<SyntaxReport>,
+    /// Files of a known language the gate did not check: over `maxGateBytes`, or their
+    /// parse took longer than `maxGateMillis`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax_unchecked: Vec<Unchecked>,
     /// The change as a unified diff, for a person reading text output only (never in
     /// the JSON result).
     #[serde(skip)]

@@ -87,7 +87,7 @@ pub fn result(out: &mut String, output: &Output, q: Quote, stat: bool, diff: Sho
                     .map(|id| format!(" as change {id}"))
                     .unwrap_or_default();
             let _ = writeln!(out, "{verb} change {}{id}", u.undid);
-            super::syntax_errors(out, &u.syntax_errors, q);
+            super::syntax_errors(out, (&u.syntax_errors, &u.syntax_unchecked), q);
         }
         _ => {}
     }

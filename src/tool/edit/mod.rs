@@ -18,7 +18,7 @@ use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
 use super::args::Request;
 use super::args::{self, invalid};
-use super::syntax_gate::{self, Asked, Gated, SyntaxReport};
+use super::syntax_gate::{self, Asked, Checked, Gated, SyntaxReport, Unchecked};
 use super::textfile::Loaded;
 use super::{refuse, textfile, Context};
 use crate::engine::commit::Change;
@@ -181,7 +181,10 @@ fn edit_loaded(
         diff: Some(&diff.text),
         ..Payload::of(ctx, EditRequest::TOOL, req.dry_run)
     };
-    let syntax_errors = gate(ctx, req, &shown, loaded, &edited)?;
+    let Checked {
+        errors: syntax_errors,
+        unchecked: syntax_unchecked,
+    } = gate(ctx, req, &shown, loaded, &edited)?;
     let approved = checked.authorize(&shown, &payload)?;
     let mut id = None;
     if let Some(approved) = approved.filter(|_| !edited.is_unchanged()) {
@@ -227,6 +230,7 @@ fn edit_loaded(
         stale_read: by_region.is_some(),
         foreign_changes: by_region.map(|r| r.foreign).unwrap_or_default(),
         syntax_errors,
+        syntax_unchecked,
     };
     Ok(result)
 }
@@ -273,9 +277,9 @@ fn gate(
     shown: &str,
     loaded: &Loaded,
     edited: &Edited<'_>,
-) -> Outcome<Vec<SyntaxReport>> {
+) -> Outcome<Checked> {
     if edited.is_unchanged() || !syntax_gate::wanted(ctx, shown) {
-        return Ok(Vec::new());
+        return Ok(Checked::default());
     }
     let new = edited.parts().concat();
     let file = Gated {
@@ -397,6 +401,10 @@ pub struct EditResult {
     /// (allowSyntaxErrors) or the call was a dry run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub syntax_errors: Vec<SyntaxReport>,
+    /// Files of a known language the gate did not check: over `maxGateBytes`, or their
+    /// parse took longer than `maxGateMillis`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax_unchecked: Vec<Unchecked>,
 }
 
 /// Stages the edited text (unless `staged` holds it already) and syncs it, then journals

@@ -20,7 +20,7 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::Location;
 
 use super::args::{self, Request};
-use super::syntax_gate::{self, Asked, Gated, SyntaxReport};
+use super::syntax_gate::{self, Asked, Gated};
 use super::Context;
 use crate::engine::journal::{self, Entry};
 use crate::engine::pipeline::{self, Steps, Version};
@@ -82,6 +82,10 @@ pub struct UndoResult {
     /// overridden (allowSyntaxErrors) or the call was a dry run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub syntax_errors: Vec<super::syntax_gate::SyntaxReport>,
+    /// Files of a known language the gate did not check: over `maxGateBytes`, or their
+    /// parse took longer than `maxGateMillis`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub syntax_unchecked: Vec<super::syntax_gate::Unchecked>,
 }
 
 /// Takes back the change `arguments` name.
@@ -161,7 +165,10 @@ impl pipeline::Plan for Plan<'_> {
             allow: self.allow_syntax_errors,
             dry_run: self.dry_run,
         };
-        let syntax_errors = gate(ctx, &merged, asked)?;
+        let syntax_gate::Checked {
+            errors: syntax_errors,
+            unchecked: syntax_unchecked,
+        } = gate(ctx, &merged, asked)?;
         steps::run(
             ctx,
             self.target,
@@ -170,6 +177,7 @@ impl pipeline::Plan for Plan<'_> {
         )
         .map(|result| UndoResult {
             syntax_errors,
+            syntax_unchecked,
             ..result
         })
     }
@@ -254,7 +262,7 @@ fn nothing(ctx: &Context, id: Option<&str>, off: Option<&str>) -> crate::refusal
 
 /// The syntax gate on each merged file: its merged result against the file as it is now
 /// (a file restored whole is a version the journal kept, and is not gated).
-fn gate(ctx: &Context, merged: &merge::Merged, asked: Asked) -> Outcome<Vec<SyntaxReport>> {
+fn gate(ctx: &Context, merged: &merge::Merged, asked: Asked) -> Outcome<syntax_gate::Checked> {
     let mut files = Vec::new();
     for step in &merged.steps {
         if let plan::Step::Put { path, sha } = step {

@@ -67,6 +67,7 @@ pub fn run(
             files,
             applied: false,
             syntax_errors: Vec::new(),
+            syntax_unchecked: Vec::new(),
         });
     };
     // Everything new is staged and synced before the entry; nothing is visible yet.
@@ -124,6 +125,7 @@ pub fn run(
         files,
         applied: true,
         syntax_errors: Vec::new(),
+        syntax_unchecked: Vec::new(),
     })
 }
 

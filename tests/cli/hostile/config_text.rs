@@ -150,8 +150,8 @@ fn a_malformed_configs_escapes_reach_a_terminal_quoted() {
         ),
         (
             json!({"limits": {CLEAR: 1}}).to_string(),
-            r"limits.\x1b[2J: unknown limit; allowed: maxReadBytes, maxFileBytes, listLimit, globLimit, searchLimit, journalEntries, journalBytes, maxGateBytes".to_owned(),
-            r".stitch/config.json is malformed: unknown limit; allowed: maxReadBytes, maxFileBytes, listLimit, globLimit, searchLimit, journalEntries, journalBytes, maxGateBytes (field `limits.\x1b[2J`)".to_owned(),
+            r"limits.\x1b[2J: unknown limit; allowed: maxReadBytes, maxFileBytes, listLimit, globLimit, searchLimit, journalEntries, journalBytes, maxGateBytes, maxGateMillis".to_owned(),
+            r".stitch/config.json is malformed: unknown limit; allowed: maxReadBytes, maxFileBytes, listLimit, globLimit, searchLimit, journalEntries, journalBytes, maxGateBytes, maxGateMillis (field `limits.\x1b[2J`)".to_owned(),
         ),
     ];
     for (config, trust_says, mcp_says) in cases {

@@ -137,6 +137,7 @@ fn config_check_in_text_is_text() {
          \x20 journalEntries  1000  (default)\n\
          \x20 journalBytes    1073741824  (default)\n\
          \x20 maxGateBytes    4194304  (default)\n\
+         \x20 maxGateMillis   100  (default)\n\
          authorize: (none)\n\
          journal: off  (workspace)\n\
          syntax:\n  **  refuse  (default)\n"
