@@ -12,7 +12,9 @@
 //! its entries, recovery and bounds) and undo's planning ([`undo`]) live here too; the
 //! tools (`crate::tool`) only convert their requests into changes.
 
+pub mod change;
 pub mod commit;
+pub mod execute;
 pub mod journal;
 pub mod kill_hook;
 pub mod payload;

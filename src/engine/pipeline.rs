@@ -14,10 +14,10 @@
 //! disk without every guard, and a guard added here holds for every tool.
 
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
-use crate::text::diff::Stat;
-use crate::workspace::{Dirty, Location, OpenFile, Staged};
+use crate::workspace::{Location, OpenFile};
 
-use super::commit::{self, Change};
+use super::change::Change;
+use super::commit;
 use super::payload::Payload;
 use super::session_check::{self, Mutation};
 use super::{stale, target};
@@ -265,10 +265,7 @@ impl<'c> Checked<'c> {
     /// written then.
     pub fn authorize(self, shown: &str, payload: &Payload<'_>) -> Outcome<Option<Approved<'c>>> {
         approve::authorize(self.ctx, shown, payload)?;
-        Ok((!payload.dry_run).then_some(Approved {
-            ctx: self.ctx,
-            stat: Vec::new(),
-        }))
+        Ok((!payload.dry_run).then_some(Approved { ctx: self.ctx }))
     }
 }
 
@@ -276,31 +273,16 @@ impl<'c> Checked<'c> {
 #[derive(Debug)]
 pub struct Approved<'c> {
     ctx: &'c Context,
-    /// The lines each file of the change gains and loses, when the tool counted them.
-    stat: Vec<Option<Stat>>,
 }
 
 impl<'c> Approved<'c> {
-    /// This change, with the lines each of its files gains and loses (in the order of the
-    /// change's files; `None` for a file that is not text), kept in its journal entry for
-    /// `history --stat`.
-    #[must_use]
-    pub fn counted(self, stat: Vec<Option<Stat>>) -> Approved<'c> {
-        Approved { stat, ..self }
-    }
-
-    /// Journals, syncs, publishes and records `change` ([`commit::commit`]), its new
-    /// versions `staged`; returns the journal entry's id.
-    pub fn commit<'w>(
-        self,
-        change: Change<'_>,
-        staged: Vec<Option<Staged<'w>>>,
-        publish: impl FnOnce(Vec<Option<Staged<'w>>>, &mut Dirty) -> Outcome<()>,
-    ) -> Outcome<Option<String>>
+    /// Stages, journals, syncs, publishes and records `change` ([`commit::commit`]);
+    /// returns the journal entry's id.
+    pub fn commit<'w>(self, change: Change<'w>) -> Outcome<Option<String>>
     where
         'c: 'w,
     {
-        commit::commit(self.ctx, (change, self.stat), staged, publish)
+        commit::commit(self.ctx, change)
     }
 
     /// Records that the file at `real` already holds `sha256`, the content asked for, so

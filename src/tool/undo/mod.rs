@@ -162,9 +162,11 @@ impl pipeline::Plan for Plan<'_> {
             dry_run: self.dry_run,
         };
         let syntax_errors = gate(ctx, &merged, asked)?;
+        let located: BTreeMap<&str, &Location> =
+            self.after.keys().map(String::as_str).zip(at).collect();
         steps::run(
             ctx,
-            self.target,
+            (self.target, &located),
             (&merged, &originals),
             (checked, self.dry_run),
         )
