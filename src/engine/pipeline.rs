@@ -85,6 +85,9 @@ pub enum Expect<'a> {
     Absent,
     /// The version with this digest (`expectedSha256`; `STALE_VERSION` otherwise).
     Digest(&'a str),
+    /// Exactly the version a change left (`None`: absent), as an undo expects every file
+    /// of the change it takes back to be: anything else is `STALE_VERSION`.
+    Left(Option<&'a str>),
 }
 
 /// One file of a change as the tool found it under the lock, for the checks: its version
@@ -184,21 +187,75 @@ impl<'c> Steps<'c> {
 
 /// The checks of [`Steps::check`] that hold the change to a version: the session's and
 /// the caller's. Every file of the change that the session has not read is named in one
-/// `NOT_OBSERVED` (`details.paths`), so one round of reads suffices.
+/// `NOT_OBSERVED` (`details.paths`), so one round of reads suffices; likewise every file
+/// that is not at the version expected, in one `STALE_VERSION` — whichever of the two a
+/// file of the change meets first.
 fn check(ctx: &Context, versions: &[Version<'_>]) -> Outcome<()> {
     let mut unread: Vec<Refusal> = Vec::new();
+    let mut stale: Vec<Refusal> = Vec::new();
     for v in versions {
         match check_one(ctx, v) {
             Err(Failure::Refused(r)) if r.code() == Code::NotObserved => unread.push(r),
-            Err(failure) if unread.is_empty() => return Err(failure),
+            Err(Failure::Refused(r)) if r.code() == Code::StaleVersion => stale.push(r),
+            Err(failure) if unread.is_empty() && stale.is_empty() => return Err(failure),
             _ => {}
         }
+    }
+    let stale_first = match (versions.iter().position(|v| same_file(v, &unread)), versions.iter().position(|v| same_file(v, &stale))) {
+        (Some(u), Some(s)) => s < u,
+        (None, Some(_)) => true,
+        _ => false,
+    };
+    if stale_first {
+        return Err(stale_all(stale).into());
     }
     match unread.len() {
         0 => Ok(()),
         1 if versions.len() == 1 => Err(unread.remove(0).into()),
         _ => Err(session_check::not_observed_all(&unread).into()),
     }
+}
+
+/// Whether one of `refusals` names the file of `v`.
+fn same_file(v: &Version<'_>, refusals: &[Refusal]) -> bool {
+    refusals.iter().any(|r| {
+        r.detail(key::PATH).and_then(serde_json::Value::as_str) == Some(v.location.shown.as_str())
+    })
+}
+
+/// One `STALE_VERSION` for every file of a change not at the version expected: the one
+/// refusal as it is, or — several — each named in `details.paths` with its versions.
+fn stale_all(mut stale: Vec<Refusal>) -> Refusal {
+    if stale.len() == 1 {
+        return stale.remove(0);
+    }
+    let paths: Vec<serde_json::Value> = stale
+        .iter()
+        .map(|r| {
+            let mut one = serde_json::Map::new();
+            for name in [key::PATH, "expectedSha256", "actualSha256", key::REASON] {
+                if let Some(value) = r.detail(name) {
+                    one.insert(name.to_owned(), value.clone());
+                }
+            }
+            serde_json::Value::Object(one)
+        })
+        .collect();
+    let quoted: Vec<String> = stale
+        .iter()
+        .filter_map(|r| r.detail(key::PATH).and_then(serde_json::Value::as_str))
+        .map(|p| format!("`{p}`"))
+        .collect();
+    let first = stale[0].detail(key::PATH).cloned().unwrap_or_default();
+    Refusal::new(
+        Code::StaleVersion,
+        format!(
+            "{} changed since the versions this change expects, so nothing was written",
+            quoted.join(", ")
+        ),
+    )
+    .with(key::PATH, first)
+    .with(key::PATHS, paths)
 }
 
 /// The checks of one file: the session's record, then the version the caller expects.
@@ -219,10 +276,20 @@ fn check_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
     if !link && v.mutation != Mutation::Undo {
         session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
     }
-    if let Expect::Digest(expected) = v.expect {
-        let same = v.sha256.is_some_and(|a| expected.eq_ignore_ascii_case(a));
+    let expected = match v.expect {
+        Expect::Digest(expected) => Some(Some(expected)),
+        Expect::Left(expected) => Some(expected),
+        Expect::Any | Expect::Absent => None,
+    };
+    if let Some(expected) = expected {
+        let same = match (expected, v.sha256) {
+            (Some(expected), Some(actual)) => expected.eq_ignore_ascii_case(actual),
+            (None, None) => true,
+            _ => false,
+        };
         if !same {
-            return Err(stale(&location.shown, expected, v.sha256).into());
+            let actual = v.sha256.filter(|a| !a.is_empty());
+            return Err(stale(&location.shown, expected.unwrap_or_default(), actual).into());
         }
     }
     Ok(())

@@ -14,15 +14,18 @@
 //! another key wrote (it parses) is left, with all it names, to that key's recovery; a
 //! torn one (it does not parse) goes once it is old. Leftovers (kept versions and new
 //! versions no entry names) go once they are old enough not to belong to a change being
-//! made right now.
+//! made right now. Each file is brought forward by the commit's own executor
+//! ([`execute::publish_one`]), once recovery has seen it at its version before.
 
 use std::collections::HashSet;
 
 use crate::workspace::journal::Shelf;
-use crate::workspace::{Dirty, Replace};
+use crate::workspace::{Dirty, Location};
 
 use super::entry::{self, Entry, FileRecord, Found};
-use super::{current, keyed, prune, Keyed};
+use super::{current, keyed, prune, Keep, Keyed};
+use crate::engine::change::{FileOp, New, Op};
+use crate::engine::execute;
 use crate::tool::Context;
 
 /// Settles what a process that died left pending, if anything is: the first step of
@@ -356,10 +359,30 @@ fn put(
         return false;
     }
     let name = entry::new_version_name(id, index);
-    let limit = ctx.limits.max_file_bytes;
-    ctx.ws
-        .journal_put_new(&name, after, limit, &location, before.is_some(), dirty)
-        .unwrap_or(false)
+    let op = Op::Write(New::Kept(name));
+    forward(ctx, &location, op, (before, Some(after)), dirty)
+}
+
+/// Publishes `op` at `at` (from its version `before` to `after`) through the commit's
+/// executor; true when it is done.
+fn forward(
+    ctx: &Context,
+    at: &Location,
+    op: Op<'_>,
+    (before, after): (Option<&str>, Option<&str>),
+    dirty: &mut Dirty,
+) -> bool {
+    let file = FileOp {
+        at,
+        op,
+        before: before.map(str::to_owned),
+        after: after.map(str::to_owned),
+        base: None,
+        keep: Keep::Nothing,
+        shown_as: "write",
+        bytes: None,
+    };
+    execute::publish_one(ctx, &file, None, dirty).is_ok()
 }
 
 /// Makes the symbolic link to `target` (version `after`) at `path` if it is still at
@@ -379,13 +402,13 @@ fn make_link(
     if before.is_some() || !now.is(None) || entry::link_version(target) != after {
         return false;
     }
-    ctx.ws
-        .locate_own(path)
-        .and_then(|location| {
-            ctx.ws.create_dirs(&location.missing_dirs)?;
-            ctx.ws.make_link(&location, target, dirty)
-        })
-        .is_ok()
+    let Ok(location) = ctx.ws.locate_own(path) else {
+        return false;
+    };
+    let op = Op::Link {
+        target: target.to_owned(),
+    };
+    forward(ctx, &location, op, (before, Some(after)), dirty)
 }
 
 /// Removes `path` if it is still at `before`. True when it is absent now.
@@ -397,10 +420,10 @@ fn remove(ctx: &Context, path: &str, before: Option<&str>, dirty: &mut Dirty) ->
     if !now.is(before) {
         return false;
     }
-    ctx.ws
-        .locate_own(path)
-        .and_then(|location| ctx.ws.remove_into(&location, dirty))
-        .is_ok()
+    let Ok(location) = ctx.ws.locate_own(path) else {
+        return false;
+    };
+    forward(ctx, &location, Op::Delete, (before, None), dirty)
 }
 
 /// Moves `from` (holding `after`) to `to` if `to` is still at `before`. True when the
@@ -420,18 +443,17 @@ fn move_back(
     if !dest.is(before) || !source.is(after) {
         return false;
     }
-    let replace = if before.is_some() {
-        Replace::Allowed
-    } else {
-        Replace::Never
-    };
     let (Ok(source), Ok(dest)) = (ctx.ws.locate_own(from), ctx.ws.locate_own(to)) else {
         return false;
     };
-    ctx.ws
-        .create_dirs(&dest.missing_dirs)
-        .and_then(|()| ctx.ws.rename_into(&source, &dest, replace, dirty))
-        .is_ok()
+    let op = Op::Move {
+        from: &source,
+        from_base: None,
+        from_before: None,
+        new: None,
+        link: None,
+    };
+    forward(ctx, &dest, op, (before, after), dirty)
 }
 
 /// Drops an entry whose change never happened; the versions it kept are pruned later,

@@ -84,15 +84,13 @@ pub fn run(
 }
 
 /// Every file the undo replaces or removes, opened and checked to be the version the
-/// entry left (`after`), read from this very descriptor (whether the caller may write
+/// entry left (or the merge found: `merged.after`), read from this very descriptor (whether the caller may write
 /// it is the pipeline's check).
-pub fn originals(
-    ctx: &Context,
-    after: &BTreeMap<String, Option<String>>,
-) -> Outcome<BTreeMap<String, Original>> {
+pub fn originals(ctx: &Context, merged: &Merged) -> Outcome<BTreeMap<String, Original>> {
     let mut originals: BTreeMap<String, Original> = BTreeMap::new();
-    for (path, sha) in after {
-        if sha.is_some() {
+    for (path, sha) in &merged.after {
+        // One that moved on and cannot be merged is refused by the pipeline's check.
+        if sha.is_some() && !merged.unmerged.contains_key(path) {
             let location = ctx
                 .ws
                 .locate_own(path)
