@@ -10,12 +10,12 @@
 use crate::refusal::Outcome;
 use crate::workspace::{sync_all, Dirty, Staged};
 
-use super::change::Change;
+use super::change::{Change, FileOp};
 use super::execute;
 use super::journal::{self, Pending};
 use super::kill_hook::{self, Moment};
 use super::session_check;
-use crate::tool::Context;
+use crate::engine::Context;
 
 /// The last steps of every mutation — write, edit, delete, move, undo, apply — in one
 /// function over its typed `change`: the directories it needs made and its new contents
@@ -120,13 +120,13 @@ fn journal_and_publish<'w>(
                 journal::keep_results(ctx, &change.results);
             }
             let id = pending.and_then(|p| p.commit(ctx));
-            ctx.ws.vacate(change.files.iter().flat_map(|f| f.vacated()));
+            ctx.ws.vacate(change.files.iter().flat_map(FileOp::vacated));
             record(ctx, change);
             Ok(id)
         }
         // Past the commit point, some file already published: the entry stays under
         // `pending/`, and the next call of any kind settles it as after a crash
-        // (`journal::recover`): a change that keeps its new versions is finished, so the
+        // (`recover`): a change that keeps its new versions is finished, so the
         // tree ends all-new rather than half; one file's change, published, is kept.
         (Err(e), Some(pending)) if started => {
             drop(pending);

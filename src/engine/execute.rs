@@ -12,7 +12,7 @@ use crate::workspace::{Dirty, Error, Replace, Staged, WriteMode};
 
 use super::change::{Change, FileOp, New, Op};
 use super::kill_hook;
-use crate::tool::{refuse, Context};
+use crate::engine::{refuse, Context};
 
 /// Makes the directories each operation of `change` needs and stages every new content
 /// the tool did not stage itself (synced later, beside the journal's entry): one per
@@ -34,12 +34,9 @@ pub fn stage<'w>(
             created.extend(at.missing_dirs.iter().cloned());
         }
         let base = file.base;
-        let new = match &mut file.op {
-            Op::Write(new) | Op::Move { new: Some(new), .. } => new,
-            _ => {
-                staged.push(None);
-                continue;
-            }
+        let (Op::Write(new) | Op::Move { new: Some(new), .. }) = &mut file.op else {
+            staged.push(None);
+            continue;
         };
         let one = match std::mem::replace(new, New::Kept(String::new())) {
             // What the tool handed over is the staged file's from here on.
@@ -71,10 +68,10 @@ pub fn stage<'w>(
 /// each operation in order. A file another program changed since it was read refuses the
 /// whole change before anything is published (`BUSY`, changed while read: the pipeline
 /// builds the change once more from a fresh read, then refuses).
-pub fn publish<'w>(
+pub fn publish(
     ctx: &Context,
     change: &Change<'_>,
-    staged: Vec<Option<Staged<'w>>>,
+    staged: Vec<Option<Staged<'_>>>,
     dirty: &mut Dirty,
 ) -> Outcome<()> {
     last_look(change)?;
@@ -111,8 +108,8 @@ fn last_look(change: &Change<'_>) -> Outcome<()> {
                 .into());
             }
             if let Some(base) = base {
-                let still = base.unchanged_but_for_links().unwrap_or(false)
-                    && !base.written_elsewhere();
+                let still =
+                    base.unchanged_but_for_links().unwrap_or(false) && !base.written_elsewhere();
                 if !still {
                     return Err(refuse::changed(&location.shown).into());
                 }
@@ -134,23 +131,23 @@ pub fn publish_one(
     let at = file.at;
     let shown = at.shown.as_str();
     let fail = |e: Error| failed(ctx, shown, e);
-    let put = |new: Option<&New<'_>>, staged: Option<Staged<'_>>, dirty: &mut Dirty| {
-        match (staged, new) {
-            (Some(staged), _) => staged.publish_into(dirty).map_err(fail),
-            (None, Some(New::Kept(name))) => {
-                let sha = file.after.as_deref().unwrap_or_default();
-                let limit = ctx.limits.max_file_bytes;
-                match ctx
-                    .ws
-                    .journal_put_new(name, sha, limit, at, file.before.is_some(), dirty)
-                {
-                    Ok(true) => Ok(()),
-                    Ok(false) => Err(fail(Error::Changed)),
-                    Err(e) => Err(fail(e)),
-                }
+    let put = |new: Option<&New<'_>>, staged: Option<Staged<'_>>, dirty: &mut Dirty| match (
+        staged, new,
+    ) {
+        (Some(staged), _) => staged.publish_into(dirty).map_err(fail),
+        (None, Some(New::Kept(name))) => {
+            let sha = file.after.as_deref().unwrap_or_default();
+            let limit = ctx.limits.max_file_bytes;
+            match ctx
+                .ws
+                .journal_put_new(name, sha, limit, at, file.before.is_some(), dirty)
+            {
+                Ok(true) => Ok(()),
+                Ok(false) => Err(fail(Error::Changed)),
+                Err(e) => Err(fail(e)),
             }
-            (None, _) => Err(anyhow::anyhow!("`{shown}`: no new content was staged").into()),
         }
+        (None, _) => Err(anyhow::anyhow!("`{shown}`: no new content was staged").into()),
     };
     match &file.op {
         Op::Write(new) => put(Some(new), staged, dirty),

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::change::Change;
-use crate::tool::Context;
+use crate::engine::Context;
 
 /// A mutation as the authorize hook sees it; `None` fields are left out.
 #[derive(Debug, Serialize)]

@@ -21,7 +21,7 @@ use super::commit;
 use super::payload::Payload;
 use super::session_check::{self, Mutation};
 use super::{stale, target};
-use crate::tool::{approve, refuse, textfile, Context};
+use crate::engine::{approve, refuse, Context};
 
 /// A mutation's own part: which paths it touches, and how it observes them and builds
 /// its change once they are locked.
@@ -62,12 +62,12 @@ pub fn run<P: Plan>(ctx: &Context, plan: &P) -> Outcome<P::Output> {
     // more, from a fresh read; changed again, the change is refused.
     for _ in 1..ATTEMPTS {
         let built = plan.build(ctx, at, Steps { ctx });
-        if !built.as_ref().is_err_and(textfile::is_changed) {
+        if !built.as_ref().is_err_and(super::is_changed) {
             return built;
         }
     }
     plan.build(ctx, at, Steps { ctx }).map_err(|failure| {
-        if textfile::is_changed(&failure) {
+        if super::is_changed(&failure) {
             plan.gave_up(ctx, at, failure)
         } else {
             failure
@@ -201,7 +201,10 @@ fn check(ctx: &Context, versions: &[Version<'_>]) -> Outcome<()> {
             _ => {}
         }
     }
-    let stale_first = match (versions.iter().position(|v| same_file(v, &unread)), versions.iter().position(|v| same_file(v, &stale))) {
+    let stale_first = match (
+        versions.iter().position(|v| same_file(v, &unread)),
+        versions.iter().position(|v| same_file(v, &stale)),
+    ) {
         (Some(u), Some(s)) => s < u,
         (None, Some(_)) => true,
         _ => false,

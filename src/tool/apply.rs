@@ -502,7 +502,11 @@ fn kept_original<'o>(
 /// file keeps the origin's permission bits, as a plain move does; the executable bits are
 /// then as the change set them, if it did (a new `100755` file is executable wherever the
 /// umask leaves it readable, as `git apply` makes one).
-fn write_mode(location: &Location, slot: &Slot, originals: &BTreeMap<String, Original>) -> WriteMode {
+fn write_mode(
+    location: &Location,
+    slot: &Slot,
+    originals: &BTreeMap<String, Original>,
+) -> WriteMode {
     let executable = slot.executable;
     match originals.get(&location.real) {
         Some(o) => WriteMode::Replace {

@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 use crate::workspace::journal::Shelf;
 
 use super::{entry, maybe_ours, scan, Keyed};
-use crate::tool::Context;
+use crate::engine::Context;
 
 /// A kept version younger than this may belong to an entry being made right now.
 pub const IN_FLIGHT_SECS: u64 = 2;

@@ -8,8 +8,8 @@
 
 use std::collections::HashSet;
 
+use crate::engine::Context;
 use crate::refusal::Outcome;
-use crate::tool::Context;
 use crate::workspace::journal::Shelf;
 
 use super::{entry, keyed, state_failure, Entry, Keyed};

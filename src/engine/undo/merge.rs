@@ -14,11 +14,11 @@ use serde_json::{json, Value};
 use similar::{DiffOp, TextDiff};
 
 use crate::digest::sha256_hex;
-use crate::refusal::{key, Code, Failure, Outcome, Refusal};
+use crate::refusal::{key, Code, Failure, Refusal};
 
 use super::super::journal::{self, Entry, FileRecord, Now};
 use super::plan::Step;
-use crate::tool::Context;
+use crate::engine::Context;
 
 /// An undo's plan once the files that moved on are merged: the versions every file must
 /// be at now, the steps, and the merged contents the steps put in place (by digest).
@@ -63,7 +63,7 @@ pub fn plan(
     target: &Entry,
     after: &BTreeMap<String, Option<String>>,
     steps: &[Step],
-) -> Outcome<Merged> {
+) -> Merged {
     let mut merged = Merged {
         after: after.clone(),
         steps: steps.to_vec(),
@@ -100,7 +100,7 @@ pub fn plan(
             }
         }
     }
-    Ok(merged)
+    merged
 }
 
 /// The pipeline's `STALE_VERSION` for the files of `target` that moved on, worded for an

@@ -136,7 +136,7 @@ impl pipeline::Plan for Plan<'_> {
     /// record: an undo needs no read first, only that no work was done since.
     fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<UndoResult> {
         // A file that moved on since is merged where it can be.
-        let mut merged = merge::plan(ctx, self.target, self.after, self.steps)?;
+        let mut merged = merge::plan(ctx, self.target, self.after, self.steps);
         // Every file through the check every mutation's files go through: each must be
         // the version the entry left (or, merged, today's), and one that moved on and
         // cannot be merged is the check's STALE_VERSION, worded for an undo. Each file

@@ -20,6 +20,9 @@ use crate::engine::pipeline::Checked;
 use crate::engine::undo::merge::Merged;
 use crate::engine::undo::plan::Step;
 
+/// One of the undo's records, with the path whose file as it is now is kept.
+type Record<'s> = (FileRecord, Option<&'s str>);
+
 /// A file as it is now, before the undo.
 pub struct Original {
     location: Location,
@@ -206,7 +209,7 @@ fn records<'s>(
 fn change<'a>(
     target: &Entry,
     located: &BTreeMap<&str, &'a Location>,
-    (records, originals): (&[(FileRecord, Option<&str>)], &'a BTreeMap<String, Original>),
+    (records, originals): (&[Record<'_>], &'a BTreeMap<String, Original>),
     kept: &'a BTreeMap<String, (Vec<u8>, u32)>,
 ) -> Change<'a> {
     let location_of = |path: &str| -> &'a Location {

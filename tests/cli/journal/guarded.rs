@@ -52,7 +52,12 @@ fn every_tool_is_refused_by(guard: &str, rule: &str) {
     // A change to undo, made before the guard.
     ws.run(&["edit", GUARDED, "--old", "one", "--new", "two"])
         .ok();
-    let entries = || ws.run(&["history"]).ok()["changes"].as_array().unwrap().len();
+    let entries = || {
+        ws.run(&["history"]).ok()["changes"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
     let before = entries();
     for (tool, args) in calls() {
         let run = guarded(&ws, guard, tool, &args);

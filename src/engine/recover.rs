@@ -22,11 +22,11 @@ use std::collections::HashSet;
 use crate::workspace::journal::Shelf;
 use crate::workspace::{Dirty, Location};
 
-use super::entry::{self, Entry, FileRecord, Found};
-use super::{current, keyed, prune, Keep, Keyed};
-use crate::engine::change::{FileOp, New, Op};
-use crate::engine::execute;
-use crate::tool::Context;
+use super::change::{FileOp, New, Op};
+use super::execute;
+use super::journal::entry::{self, Entry, FileRecord, Found};
+use super::journal::{current, keyed, prune, Keep, Keyed};
+use crate::engine::Context;
 
 /// Settles what a process that died left pending, if anything is: the first step of
 /// every call.
@@ -52,7 +52,7 @@ fn found(ctx: &Context, keyed: Option<&Keyed>, name: &str, id: &str, bytes: &[u8
         .ws
         .journal_identity(Shelf::Pending, name)
         .and_then(|identity| {
-            let home = super::record_home_key();
+            let home = super::journal::record_home_key();
             let key = entry::record_key(identity, home.as_ref().map(|k| &k[..]));
             entry::decode(bytes, &key, root, id)
         })
@@ -91,7 +91,8 @@ pub fn reconcile(ctx: &Context, keyed: Option<&Keyed>) {
         // Another key's, by its name: left unread to that key's recovery.
         let key = entry::key_of(name);
         let foreign = key.is_some_and(|key| {
-            key != entry::RECORD_KEY && keyed.is_none_or(|keyed| !super::maybe_ours(keyed, name))
+            key != entry::RECORD_KEY
+                && keyed.is_none_or(|keyed| !super::journal::maybe_ours(keyed, name))
         });
         if foreign {
             others_pending = true;
