@@ -1,5 +1,6 @@
-//! One typed change: what a mutation does to each of its files, as one value that the
-//! commit publishes ([`super::execute`]), the journal records ([`FileOp::record`]), the
+//! One typed change: what a mutation does to each of its files — each operation with the
+//! version it expects ([`Expect`]) — as one value that the pipeline checks
+//! (`Steps::check_change`), the commit publishes ([`super::execute`]), the journal records ([`FileOp::record`]), the
 //! authorize hook is shown ([`super::payload::Payload::of_change`]) and the session's
 //! ledger is told — so that what is checked, shown, journaled and published cannot drift
 //! apart. write, edit, delete, move, apply and undo each convert their request into one,
@@ -70,6 +71,39 @@ impl<'a> Change<'a> {
     }
 }
 
+/// The version the caller expects a file to be at before the change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect<'a> {
+    /// Whatever is there.
+    Any,
+    /// Nothing: the change creates the file, and an existing one is not replaced
+    /// (`ALREADY_EXISTS`, naming `overwrite`) unless the session read its current version.
+    Absent,
+    /// The version with this digest (`expectedSha256`; `STALE_VERSION` otherwise).
+    Digest(&'a str),
+    /// Exactly the version a change left (`None`: absent), as an undo expects every file
+    /// of the change it takes back to be: anything else is `STALE_VERSION`.
+    Left(Option<&'a str>),
+}
+
+impl<'a> Expect<'a> {
+    /// This expectation, or the digest the caller named, if any.
+    #[must_use]
+    pub fn or_named(self, named: Option<&'a str>) -> Expect<'a> {
+        named.map_or(self, Expect::Digest)
+    }
+
+    /// This expectation, for a change that creates the file: unless `overwrite` (or a
+    /// digest is expected), an existing file is not replaced.
+    #[must_use]
+    pub fn creating(self, overwrite: bool) -> Expect<'a> {
+        match self {
+            Expect::Any if !overwrite => Expect::Absent,
+            other => other,
+        }
+    }
+}
+
 /// New content a change publishes at a path.
 #[derive(Debug)]
 pub enum New<'a> {
@@ -98,13 +132,16 @@ pub enum Op<'a> {
     /// The file at `from` brought to the path: renamed as it is (`new` is `None`), or its
     /// new content published at the path and `from` removed. `from_before` names the
     /// version `from` had when the move also changed the content; `link`, the target of a
-    /// symbolic link moved as itself; `from_base`, the file at `from` as read.
+    /// symbolic link moved as itself; `from_base`, the file at `from` as read;
+    /// `from_expect`, the version expected of it.
     Move {
         from: &'a Location,
         from_base: Option<&'a OpenFile>,
         from_before: Option<String>,
         new: Option<New<'a>>,
         link: Option<String>,
+        /// The version the source is expected to be at.
+        from_expect: Expect<'a>,
     },
     /// A symbolic link to `target` made at the path.
     Link { target: String },
@@ -119,8 +156,11 @@ pub enum Op<'a> {
 pub struct FileOp<'a> {
     pub at: &'a Location,
     pub op: Op<'a>,
-    /// The version at the path before (`None`: absent).
+    /// The version at the path before (`None`: absent), as read.
     pub before: Option<String>,
+    /// The version the change expects at the path: whatever is there, nothing, or the
+    /// digest the caller named.
+    pub expect: Expect<'a>,
     /// The version at the path after (`None`: absent).
     pub after: Option<String>,
     /// The file at the path as read, which the change replaces or removes: it must still
@@ -148,6 +188,7 @@ impl<'a> FileOp<'a> {
             at,
             op: Op::Write(new),
             before,
+            expect: Expect::Any,
             after: Some(after),
             base,
             keep: Keep::Nothing,
@@ -163,6 +204,7 @@ impl<'a> FileOp<'a> {
             at,
             op: Op::Delete,
             before: Some(before),
+            expect: Expect::Any,
             after: None,
             base,
             keep: Keep::Nothing,
@@ -184,6 +226,12 @@ impl<'a> FileOp<'a> {
             None => Keep::Nothing,
         };
         FileOp { keep, ..self }
+    }
+
+    /// This operation, expecting the file at its path to be at `expect`.
+    #[must_use]
+    pub fn expecting(self, expect: Expect<'a>) -> FileOp<'a> {
+        FileOp { expect, ..self }
     }
 
     /// This operation, shown to the hook as `operation` of `bytes` bytes.

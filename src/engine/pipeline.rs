@@ -16,7 +16,8 @@
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{Location, OpenFile};
 
-use super::change::Change;
+pub use super::change::Expect;
+use super::change::{Change, Op};
 use super::commit;
 use super::payload::Payload;
 use super::session_check::{self, Mutation};
@@ -75,21 +76,6 @@ pub fn run<P: Plan>(ctx: &Context, plan: &P) -> Outcome<P::Output> {
     })
 }
 
-/// The version the caller expects a file to be at before the change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expect<'a> {
-    /// Whatever is there.
-    Any,
-    /// Nothing: the change creates the file, and an existing one is not replaced
-    /// (`ALREADY_EXISTS`, naming `overwrite`) unless the session read its current version.
-    Absent,
-    /// The version with this digest (`expectedSha256`; `STALE_VERSION` otherwise).
-    Digest(&'a str),
-    /// Exactly the version a change left (`None`: absent), as an undo expects every file
-    /// of the change it takes back to be: anything else is `STALE_VERSION`.
-    Left(Option<&'a str>),
-}
-
 /// One file of a change as the tool found it under the lock, for the checks: its version
 /// now, the version the caller expects, what the session's rules are asked about, and the
 /// file the change replaces or removes (held to the permissions rule).
@@ -123,25 +109,9 @@ impl<'a> Version<'a> {
     /// This version, checked against the digest the caller named, if any.
     #[must_use]
     pub fn expecting(self, expected: Option<&'a str>) -> Version<'a> {
-        match expected {
-            Some(digest) => Version {
-                expect: Expect::Digest(digest),
-                ..self
-            },
-            None => self,
-        }
-    }
-
-    /// This version, for a change that creates the file: unless `overwrite` (or a digest
-    /// is expected), an existing file is not replaced.
-    #[must_use]
-    pub fn creating(self, overwrite: bool) -> Version<'a> {
-        match self.expect {
-            Expect::Any if !overwrite => Version {
-                expect: Expect::Absent,
-                ..self
-            },
-            _ => self,
+        Version {
+            expect: self.expect.or_named(expected),
+            ..self
         }
     }
 
@@ -321,6 +291,36 @@ fn guard_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
             .map_err(|e| refuse::path(ctx, shown, e))?;
     }
     Ok(())
+}
+
+impl<'c> Steps<'c> {
+    /// [`Steps::check`] of the versions `change` names: each file at the version before
+    /// it is read at, held to the version its operation expects and replacing the file
+    /// it was read from — and a move's source, at the version it moves, held to the one
+    /// expected of it.
+    pub fn check_change(self, change: &Change<'_>) -> Outcome<Checked<'c>> {
+        let mut versions = Vec::with_capacity(change.files.len());
+        for file in &change.files {
+            if let Op::Move {
+                from,
+                from_expect,
+                from_before,
+                ..
+            } = &file.op
+            {
+                versions.push(Version {
+                    expect: *from_expect,
+                    ..Version::of(from, from_before.as_deref().or(file.after.as_deref()))
+                });
+            }
+            versions.push(Version {
+                expect: file.expect,
+                replaced: file.base,
+                ..Version::of(file.at, file.before.as_deref())
+            });
+        }
+        self.check(&versions)
+    }
 }
 
 /// A change whose files passed the checks.

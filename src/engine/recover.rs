@@ -22,7 +22,7 @@ use std::collections::HashSet;
 use crate::workspace::journal::Shelf;
 use crate::workspace::{Dirty, Location};
 
-use super::change::{FileOp, New, Op};
+use super::change::{Expect, FileOp, New, Op};
 use super::execute;
 use super::journal::entry::{self, Entry, FileRecord, Found};
 use super::journal::{current, keyed, prune, Keep, Keyed};
@@ -377,6 +377,8 @@ fn forward(
         at,
         op,
         before: before.map(str::to_owned),
+        // Recovery has seen the file at `before` just now.
+        expect: Expect::Left(before),
         after: after.map(str::to_owned),
         base: None,
         keep: Keep::Nothing,
@@ -453,6 +455,7 @@ fn move_back(
         from_before: None,
         new: None,
         link: None,
+        from_expect: Expect::Any,
     };
     forward(ctx, &dest, op, (before, after), dirty)
 }

@@ -36,7 +36,7 @@ use crate::workspace::{Kind, Location, WriteMode};
 
 use super::args::{self, Request};
 use super::{refuse, syntax_gate, textfile, Context};
-use crate::engine::change::{Change, FileOp, New, Op};
+use crate::engine::change::{Change, Expect, FileOp, New, Op};
 use crate::engine::journal::{self, FileRecord, Keep};
 use crate::engine::payload::Payload;
 use crate::engine::pipeline::{self, Steps, Version};
@@ -440,6 +440,7 @@ fn change<'a>(
                 from_before: record.from_before.clone(),
                 new,
                 link: None,
+                from_expect: Expect::Any,
             },
             (None, Some(new)) => Op::Write(new),
             (None, None) => Op::Delete,
@@ -462,6 +463,9 @@ fn change<'a>(
             at,
             op,
             before: record.before.clone(),
+            // Each change's expectedSha256 is held to the tree as the changes before it
+            // leave it, while the change is built.
+            expect: Expect::Any,
             after: record.after.clone(),
             base: originals.get(&record.path).map(|o| &o.file),
             keep,

@@ -13,10 +13,10 @@ use crate::workspace::{Kind, Location};
 
 use super::args::{self, invalid, Request};
 use super::{refuse, Context};
-use crate::engine::change::{Change, FileOp, Op};
+use crate::engine::change::{Change, Expect, FileOp, Op};
 use crate::engine::journal::entry::link_version;
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::{self, Plan, Steps, Version};
+use crate::engine::pipeline::{self, Plan, Steps};
 
 /// The arguments of `delete_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -121,17 +121,15 @@ fn delete(
             .sha256()
             .map_err(|e| anyhow::Error::new(e).context("hashing the file to delete"))?,
     };
-    let version = Version::of(location, Some(&actual))
-        .expecting(req.expected_sha256.as_deref())
-        .replacing(&file);
-    let checked = steps.check(&[version])?;
     let stat = held
         .as_deref()
         .and_then(|bytes| crate::text::diff::stat_bytes(bytes, b""));
     let file_op = FileOp::delete(location, actual.clone(), Some(&file))
+        .expecting(Expect::Any.or_named(req.expected_sha256.as_deref()))
         .keeping_base(held.as_deref())
         .shown("delete", Some(file.size));
     let change = Change::of(DeleteRequest::TOOL, vec![file_op]).counted(vec![stat]);
+    let checked = steps.check_change(&change)?;
     let payload = Payload::of_file(ctx, &change, req.dry_run);
     let mut id = None;
     if let Some(approved) = checked.authorize(&shown, &payload)? {
@@ -154,16 +152,16 @@ fn delete_link(
         .read_link(location)
         .map_err(|e| refuse::path(ctx, &shown, e))?;
     let actual = link_version(&target);
-    let version = Version::of(location, Some(&actual)).expecting(req.expected_sha256.as_deref());
-    let checked = steps.check(&[version])?;
     let file_op = FileOp {
         op: Op::Unlink {
             target: target.clone(),
         },
         ..FileOp::delete(location, actual.clone(), None)
     }
+    .expecting(Expect::Any.or_named(req.expected_sha256.as_deref()))
     .shown("delete", Some(target.len() as u64));
     let change = Change::of(DeleteRequest::TOOL, vec![file_op]);
+    let checked = steps.check_change(&change)?;
     let payload = Payload::of_file(ctx, &change, req.dry_run);
     let mut id = None;
     if let Some(approved) = checked.authorize(&shown, &payload)? {

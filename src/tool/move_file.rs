@@ -16,10 +16,10 @@ use crate::workspace::{Kind, Location, OpenFile};
 
 use super::args::{self, invalid, Request};
 use super::{refuse, Context};
-use crate::engine::change::{Change, FileOp, Op};
+use crate::engine::change::{Change, Expect, FileOp, Op};
 use crate::engine::journal::entry::link_version;
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::{self, Plan, Steps, Version};
+use crate::engine::pipeline::{self, Plan, Steps};
 
 /// The arguments of `move_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -187,14 +187,7 @@ fn move_file(
     let size = source
         .as_ref()
         .map_or_else(|| link.as_ref().map_or(0, |t| t.len() as u64), |s| s.size);
-    let moved = Version::of(from, Some(&sha256)).expecting(req.expected_sha256.as_deref());
     let (replaced, previous) = destination(ctx, to)?;
-    // Both ends at once: a session that read neither is told of both in one refusal.
-    let mut dest = Version::of(to, previous.as_deref()).creating(req.overwrite);
-    if let Some(file) = &replaced {
-        dest = dest.replacing(file);
-    }
-    let checked = steps.check(&[moved, dest])?;
     let file_op = FileOp {
         at: to,
         op: Op::Move {
@@ -203,8 +196,10 @@ fn move_file(
             from_before: None,
             new: None,
             link: link.clone(),
+            from_expect: Expect::Any.or_named(req.expected_sha256.as_deref()),
         },
         before: previous.clone(),
+        expect: Expect::Any.creating(req.overwrite),
         after: Some(sha256.clone()),
         base: replaced.as_ref(),
         keep: crate::engine::journal::Keep::Nothing,
@@ -215,6 +210,8 @@ fn move_file(
     // The content moves as it is: no line is added or removed.
     let stat = Some(crate::text::diff::Stat::default());
     let change = Change::of(MoveRequest::TOOL, vec![file_op]).counted(vec![stat]);
+    // Both ends at once: a session that read neither is told of both in one refusal.
+    let checked = steps.check_change(&change)?;
     let payload = Payload {
         overwrite: Some(req.overwrite),
         creates_directories: Some(to.missing_dirs.iter().map(String::as_str).collect()),

@@ -11,9 +11,9 @@ use crate::workspace::{Kind, Location, WriteMode};
 use super::args::{self, invalid, Request};
 use super::syntax_gate::{self, Asked, Gated, SyntaxReport};
 use super::{refuse, textfile, Context};
-use crate::engine::change::{Change, FileOp, New};
+use crate::engine::change::{Change, Expect, FileOp, New};
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::{self, Plan, Steps, Version};
+use crate::engine::pipeline::{self, Plan, Steps};
 use crate::engine::stale;
 
 /// The arguments of `write_file`.
@@ -121,13 +121,6 @@ fn write_once(
         None => None,
     };
     let previous = replaced.as_ref().map(|(_, actual)| actual.clone());
-    let mut version = Version::of(location, previous.as_deref())
-        .expecting(req.expected_sha256.as_deref())
-        .creating(req.overwrite);
-    if let Some((file, _)) = &replaced {
-        version = version.replacing(file);
-    }
-    let checked = steps.check(&[version])?;
     let mode = match &replaced {
         Some((file, _)) => WriteMode::Replace {
             mode: file.mode,
@@ -137,8 +130,6 @@ fn write_once(
         None => WriteMode::CreateNew,
     };
     let sha256 = sha256_hex(bytes);
-    let diff = ctx.text_diffs.then(|| text_diff(ctx, location, bytes));
-    let syntax_errors = gate(ctx, req, location, replaced.is_some())?;
     let base = replaced.as_ref().map(|(file, _)| file);
     let new = New::Bytes {
         parts: vec![bytes],
@@ -150,10 +141,17 @@ fn write_once(
     } else {
         "create"
     };
+    let expect = Expect::Any
+        .or_named(req.expected_sha256.as_deref())
+        .creating(req.overwrite);
     let file = FileOp::write(location, (previous.clone(), sha256.clone()), new, base)
+        .expecting(expect)
         .keeping_base(None)
         .shown(operation, Some(bytes.len() as u64));
     let change = Change::of(WriteRequest::TOOL, vec![file]).keeping(&sha256, vec![bytes]);
+    let checked = steps.check_change(&change)?;
+    let diff = ctx.text_diffs.then(|| text_diff(ctx, location, bytes));
+    let syntax_errors = gate(ctx, req, location, replaced.is_some())?;
     let payload = Payload {
         overwrite: Some(req.overwrite),
         creates_directories: Some(location.missing_dirs.iter().map(String::as_str).collect()),

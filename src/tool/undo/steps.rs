@@ -13,7 +13,7 @@ use crate::workspace::{Kind, Location, OpenFile, WriteMode};
 use super::super::args::Request;
 use super::super::{edit::MAX_DIFF_BYTES, refuse, Context};
 use super::{RestoredFile, UndoRequest, UndoResult};
-use crate::engine::change::{Change, FileOp, New, Op};
+use crate::engine::change::{Change, Expect, FileOp, New, Op};
 use crate::engine::journal::{entry::link_version, About, Entry, FileRecord, Keep};
 use crate::engine::payload::Payload;
 use crate::engine::pipeline::Checked;
@@ -209,7 +209,7 @@ fn records<'s>(
 fn change<'a>(
     target: &Entry,
     located: &BTreeMap<&str, &'a Location>,
-    (records, originals): (&[Record<'_>], &'a BTreeMap<String, Original>),
+    (records, originals): (&'a [Record<'_>], &'a BTreeMap<String, Original>),
     kept: &'a BTreeMap<String, (Vec<u8>, u32)>,
 ) -> Change<'a> {
     let location_of = |path: &str| -> &'a Location {
@@ -257,6 +257,7 @@ fn change<'a>(
                     from_before: record.from_before.clone(),
                     new,
                     link: link.clone(),
+                    from_expect: Expect::Any,
                 },
                 "move",
             ),
@@ -287,6 +288,8 @@ fn change<'a>(
             at: location_of(&record.path),
             op,
             before: record.before.clone(),
+            // Each step finds its path as the steps before it leave it.
+            expect: Expect::Left(record.before.as_deref()),
             after: record.after.clone(),
             base: at_base,
             keep,
