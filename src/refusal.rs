@@ -211,6 +211,9 @@ pub type Outcome<T = Value> = Result<T, Failure>;
 /// The detail keys that [`crate::hint`] (or a tool) reads back, spelled once: a refusal
 /// built with one and the code that reads it cannot drift apart.
 pub mod key {
+    /// `reason` of JSON arguments whose string holds a raw newline, tab or other control
+    /// character (a value of the key, not a key).
+    pub const RAW_CONTROL: &str = "rawControlCharacter";
     pub const ALLOWED: &str = "allowed";
     /// A Codex chunk's `@@ ANCHOR` line, as the patch gave it.
     pub const ANCHOR: &str = "anchor";

@@ -5,8 +5,6 @@
 //! one inside that cannot be pinned (it leads out through a link, it is too large to
 //! read) means no trust can be had.
 
-use serde_json::{json, Value};
-
 use crate::policy::{self, Config, Runs};
 use crate::workspace::{Program, Workspace};
 
@@ -98,19 +96,5 @@ impl Pin {
             Pin::Unpinnable { .. } => return None,
         };
         Some(policy::trust_digest(ws.root_path(), config_bytes, program))
-    }
-
-    /// The pinned program as `config check` shows it: its path and digest (null when
-    /// nothing is there), or why it cannot be pinned; `None` when nothing is pinned.
-    #[must_use]
-    pub fn shown(&self) -> Option<Value> {
-        match self {
-            Pin::Nothing => None,
-            Pin::Program { shown, bytes } => Some(json!({
-                "path": shown,
-                "sha256": bytes.as_deref().map(crate::digest::sha256_hex),
-            })),
-            Pin::Unpinnable { shown, reason } => Some(json!({"path": shown, "reason": reason})),
-        }
     }
 }

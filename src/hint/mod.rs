@@ -9,21 +9,22 @@ use serde_json::Value;
 use crate::names;
 use crate::refusal::{key, Code, Refusal};
 
+mod arguments;
 pub mod codes;
 mod dialect;
+mod files;
 mod landed;
 mod syntax;
 
+use arguments::{denied, invalid_argument, invalid_config};
 pub use dialect::{cut, flag, Dialect, Narrow};
+use files::{already_exists, not_observed, too_large, undo_moved_on};
 pub use landed::landed_hint;
 
 /// The remedy for `STALE_VERSION`, quoted verbatim by the docs.
 pub const REREAD: &str = "Re-read the file, then retry";
 /// The remedy for `NOT_OBSERVED`, quoted verbatim by the docs.
 pub const READ_FIRST: &str = "Read the file, then retry";
-/// `details.reason` of JSON arguments whose string holds a raw newline, tab or other
-/// control character.
-pub const RAW_CONTROL: &str = "rawControlCharacter";
 
 /// Up to this many matches, an `AMBIGUOUS_MATCH` hint offers replacing them all as an
 /// equal way out; past it, the hint leads with lengthening the snippet.
@@ -227,169 +228,8 @@ fn invalid_patch(refusal: &Refusal) -> String {
     }
 }
 
-/// The hint of a change onto a file that exists: write_file's and move_file's remedy,
-/// or apply_patch's own ways out.
-fn already_exists(refusal: &Refusal, d: Dialect, path: &str) -> String {
-    if refusal.detail(key::CHANGE_INDEX).is_some() {
-        return apply_exists(refusal, d, path);
-    }
-    format!(
-        "Read `{path}` and pass {} (or its sha256 as {}), or change it with {}.",
-        d.switch("overwrite"),
-        d.name("expectedSha256"),
-        d.tool(names::EDIT_FILE)
-    )
-}
-
-/// The hint of an apply_patch change onto a file that exists: apply's own ways out,
-/// never a flag apply does not take. A patch changes an existing file by updating it
-/// (`*** Update File:`, a diff against it), and replaces one only by a `changes` item
-/// that says `overwrite: true` — by flags, sent to `stitch apply --json`.
-fn apply_exists(refusal: &Refusal, d: Dialect, path: &str) -> String {
-    let index = refusal
-        .detail(key::CHANGE_INDEX)
-        .and_then(Value::as_u64)
-        .unwrap_or_default();
-    let moved = text(refusal, key::OPERATION) == Some("move");
-    if refusal.detail(key::OVERWRITE).is_some() {
-        // The item itself takes `overwrite`.
-        return if moved {
-            format!("Set overwrite: true in changes[{index}] to replace `{path}`, or move the file to a path that is free.")
-        } else {
-            format!("Read `{path}` and set overwrite: true (or its sha256 as expectedSha256) in changes[{index}], or change it with an {{op: \"edit\"}} item instead.")
-        };
-    }
-    let item = if moved {
-        format!("{{\"op\": \"move\", \"from\": …, \"to\": \"{path}\", \"overwrite\": true}}")
-    } else {
-        format!("{{\"op\": \"write\", \"path\": \"{path}\", \"content\": …, \"overwrite\": true}}")
-    };
-    let replace = match d {
-        Dialect::Json => format!("send changes: [{item}] instead"),
-        Dialect::Flags => {
-            format!("send {{\"changes\": [{item}]}} on stdin to `stitch apply --json`")
-        }
-    };
-    if moved {
-        format!("`{path}` exists: move the file to a path that is free, or, to replace `{path}`, {replace}.")
-    } else {
-        format!("`{path}` exists: change it with `*** Update File: {path}` (or a diff against it) instead of adding it, or, to replace it whole, {replace}.")
-    }
-}
-
-/// The hint of a policy's refusal: the authorize command's own words, or what a person
-/// must do about an untrusted config; none for a plain `deny` or `readOnly`.
-fn denied(refusal: &Refusal) -> Option<String> {
-    Some(match (text(refusal, key::RULE), text(refusal, key::REASON)) {
-        (Some("authorize"), Some(reason)) => match text(refusal, "config") {
-            Some(config) if config != ".stitch/config.json" => format!(
-                "Your own authorize command ({config}) said: {reason}. Change the request to satisfy it."
-            ),
-            _ => format!(
-                "The workspace's authorize command said: {reason}. Change the request to satisfy it."
-            ),
-        },
-        (Some("untrusted-config"), _) => "A person must review .stitch/config.json and, if they accept the command it runs, trust it with `stitch config trust` at a terminal (a model or a script cannot); then retry. Reads, lists and searches still work.".into(),
-        _ => return None,
-    })
-}
-
-/// The hint of an unusable config or state: who must fix what.
-fn invalid_config(refusal: &Refusal) -> String {
-    match text(refusal, key::FIELD) {
-        Some(state) if state.starts_with(".stitch") => format!(
-            "The workspace owner must remove or replace `{state}` (stitch keeps its own state there); `stitch config check` shows the problem."
-        ),
-        _ => match text(refusal, key::PATH) {
-            Some(own) if !own.starts_with(".stitch") => {
-                format!("Fix your own config {own}; `stitch config check` shows the problem.")
-            }
-            _ => "The workspace owner must fix .stitch/config.json; `stitch config check` shows the problem.".into(),
-        },
-    }
-}
-
 /// The detail of a refusal about one hunk of a patch: its 0-based index in its file.
 const HUNK_INDEX: &str = "hunkIndex";
-
-/// The next step past an undo refused because its files moved on: the later changes to
-/// take back first, when the journal names them; never "re-read", which changes nothing.
-fn undo_moved_on(refusal: &Refusal, d: Dialect) -> String {
-    let by_later = refusal
-        .detail("paths")
-        .and_then(Value::as_array)
-        .is_some_and(|paths| {
-            paths.iter().any(|p| {
-                p.get("changedBy")
-                    .and_then(Value::as_array)
-                    .is_some_and(|ids| !ids.is_empty())
-            })
-        });
-    if by_later {
-        format!(
-            "Later changes overlap what this change did: undo those listed in changedBy first (newest first), then this one again; or leave it in place. {} shows each change.",
-            d.tool(names::LIST_CHANGES)
-        )
-    } else {
-        "The file was changed outside stitch where this change made its lines: taking it back would lose that work. Leave it in place, or edit those lines back yourself.".into()
-    }
-}
-
-/// The hint of a change whose files this session has not read: every one of them, so
-/// that one round of reads lets the change through.
-fn not_observed(refusal: &Refusal, d: Dialect) -> String {
-    let paths: Vec<String> = refusal
-        .detail(key::PATHS)
-        .and_then(Value::as_array)
-        .map(|paths| {
-            paths
-                .iter()
-                .filter_map(Value::as_str)
-                .map(|p| format!("`{p}`"))
-                .collect()
-        })
-        .unwrap_or_default();
-    if paths.len() < 2 {
-        return format!("{READ_FIRST}.");
-    }
-    format!(
-        "Read the files first, each of them ({}) with {}, then retry.",
-        paths.join(", "),
-        d.tool(names::READ_FILE)
-    )
-}
-
-/// The next step past a `TOO_LARGE`, by the field or the file that was too large.
-fn too_large(refusal: &Refusal, d: Dialect, path: &str) -> String {
-    match text(refusal, key::FIELD) {
-        Some("oldText" | "newText") => format!(
-            "Edit a smaller part of the file at a time: shorten {} and {}.",
-            d.name("oldText"),
-            d.name("newText")
-        ),
-        Some("stdin") => "Send one JSON object holding only the arguments; pass large text with --from FILE, or split the work.".into(),
-        Some("content") => "Split the content into smaller files.".into(),
-        Some("result") => "Make the edit smaller, or split the file first.".into(),
-        // An image or a PDF is returned whole or not at all.
-        _ if refusal.detail("mime").is_some() => {
-            let limit = refusal.detail("limit").and_then(Value::as_u64).unwrap_or(0);
-            let cap = refusal.detail("cap").and_then(Value::as_u64).unwrap_or(0);
-            let bytes = refusal.detail("bytes").and_then(Value::as_u64).unwrap_or(0);
-            if limit < cap && bytes <= cap {
-                format!("Pass {} {bytes} (up to {cap}) to read it whole.", d.name("maxBytes"))
-            } else {
-                format!("`{path}` is larger than any read returns (limits.maxReadBytes, {cap}): ask the workspace owner to raise limits.maxReadBytes, or use a smaller copy of it.")
-            }
-        }
-        Some("changes") => "Split the change: apply it as several smaller patches, each touching fewer files.".into(),
-        _ if text(refusal, key::REASON) == Some("memory") => format!(
-            "`{path}` is within the limits but too large for the memory stitch has now: work on smaller files, or lower limits.maxFileBytes to what this machine can hold."
-        ),
-        _ => format!(
-            "`{path}` is over the workspace's limits.maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
-        ),
-    }
-}
 
 /// The hint of an edit whose `oldText` is not in the file: accept an edit already
 /// applied, copy a candidate, or re-read.
@@ -568,77 +408,6 @@ fn wrong_anchor(refusal: &Refusal) -> String {
             "Only the chunk's `@@` line is wrong: make it `@@ {anchor}` (line {line} of the file), the line before the place you mean, and send the patch again."
         ),
         (_, None) => "The chunk's `@@` line is not in the file: make it a line of the file that comes before the place you mean, or add context lines until the chunk matches once, and send the patch again.".into(),
-    }
-}
-
-/// The allowed fields a refusal lists, if it lists them.
-fn allowed(refusal: &Refusal) -> Vec<&str> {
-    refusal
-        .detail(key::ALLOWED)
-        .and_then(Value::as_array)
-        .map(|names| names.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default()
-}
-
-/// Whether the refusal is about `field` being no field of the tool at all. A field of an
-/// item (`changes[2].content`) is named by its place; the allowed names are the item's.
-/// By flags no field is unknown (the command line refuses an unknown flag itself), and
-/// the allowed names are the command's flags, not fields.
-fn unknown(refusal: &Refusal, field: &str, d: Dialect) -> bool {
-    if d == Dialect::Flags {
-        return false;
-    }
-    let names = allowed(refusal);
-    let name = field.rsplit('.').next().unwrap_or(field);
-    !names.is_empty() && !names.contains(&field) && !names.contains(&name)
-}
-
-/// The hint of an `INVALID_ARGUMENT`: the named field, spelled as the caller spells it.
-fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
-    match text(refusal, key::FIELD) {
-        // The root is the command line's; a model that sends `root` among the
-        // arguments is told the allowed fields instead.
-        Some("root") if refusal.detail(key::ALLOWED).is_none() => {
-            "Pass --root (or STITCH_ROOT) naming an existing directory.".into()
-        }
-        Some(field) if unknown(refusal, field, d) => format!(
-            "Drop `{field}`: the allowed fields are {}.",
-            allowed(refusal).join(", ")
-        ),
-        Some("arguments") => {
-            "Send the arguments as one JSON object of fields, e.g. {\"path\": \"src/main.rs\"}.".into()
-        }
-        Some("stdin") if text(refusal, key::REASON) == Some(RAW_CONTROL) => {
-            "Inside a JSON string write a newline as \\n and a tab as \\t; or pass the text by flags from files: --old-from FILE and --new-from FILE (edit), --from FILE (write).".into()
-        }
-        Some("stdin") => {
-            "Send exactly one JSON object of arguments on stdin, or pass them as flags.".into()
-        }
-        Some("insertAfter") if refusal.detail("totalLines").is_some() => {
-            let total = refusal.detail("totalLines").and_then(Value::as_u64).unwrap_or(0);
-            format!(
-                "`{}` has {total} lines: pass {} from 0 (the top) to {total} (the end).",
-                text(refusal, key::PATH).unwrap_or("the file"),
-                d.name("insertAfter")
-            )
-        }
-        Some(_) if text(refusal, key::REASON) == Some("no writer") => format!(
-            "Start the program that writes the FIFO before (or while) calling stitch, or pass {} a regular file.",
-            text(refusal, key::FLAG).unwrap_or("--from")
-        ),
-        Some(field) => format!(
-            "Fix the `{}` argument and call again.",
-            match (d, text(refusal, key::FLAG)) {
-                (Dialect::Flags, Some(flag)) => flag,
-                _ => d.name(field),
-            }
-        ),
-        None => match (text(refusal, key::DID_YOU_MEAN), text(refusal, key::USAGE)) {
-            (Some(command), Some(usage)) => format!(
-                "stitch's command for that is `{command}`: call `{usage}` (`stitch --help` lists every command)."
-            ),
-            _ => "Fix the arguments and call again.".into(),
-        },
     }
 }
 

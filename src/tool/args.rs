@@ -46,7 +46,7 @@ pub fn parse_object(bytes: &[u8]) -> Result<Value, Refusal> {
             ),
         )
         .with(key::FIELD, "stdin")
-        .with(key::REASON, crate::hint::RAW_CONTROL)
+        .with(key::REASON, key::RAW_CONTROL)
         .with("line", e.line())
         .with("column", e.column())),
         Err(e) => Err(Refusal::new(

@@ -9,7 +9,7 @@
 
 mod apply;
 pub mod args;
-mod config_check;
+pub mod config_check;
 mod delete;
 mod derived;
 mod edit;

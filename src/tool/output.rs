@@ -3,9 +3,9 @@
 //! same types.
 
 use serde::Serialize;
-use serde_json::Value;
 
 pub use super::apply::ApplyResult;
+pub use super::config_check::ConfigReport;
 pub use super::delete::DeleteResult;
 pub use super::edit::EditResult;
 pub use super::glob::GlobResult;
@@ -41,7 +41,7 @@ pub enum Output {
     Undo(UndoResult),
     Apply(ApplyResult),
     /// `stitch config check`'s report.
-    Config(Value),
+    Config(ConfigReport),
 }
 
 impl Output {

@@ -4,195 +4,126 @@
 
 use std::fmt::Write as _;
 
-use serde_json::Value;
-
 use crate::streams::quote::Quote;
-
-/// The keys written by their own rule, in this order; any other key of the report follows
-/// as `key: JSON`, so a setting added later is shown before it has a rule of its own.
-const ORDER: [&str; 13] = [
-    "path",
-    "exists",
-    "trust",
-    "userConfig",
-    "deny",
-    "readOnly",
-    "limits",
-    "authorize",
-    "authorizeProgram",
-    "journal",
-    "syntax",
-    "trustWouldEnable",
-    "untrustedEffect",
-];
+use crate::tool::config_check::{ConfigReport, PatternFrom, ProgramShown, TrustShown};
 
 /// Appends the report as text lines to `out`.
-pub(super) fn report(out: &mut String, report: &Value, q: Quote) {
-    let get = |key: &str| report.get(key).unwrap_or(&Value::Null);
-    let exists = |v: &Value| {
-        if v.as_bool() == Some(true) {
-            ""
-        } else {
-            " (absent)"
-        }
-    };
+pub(super) fn report(out: &mut String, report: &ConfigReport, q: Quote) {
+    let exists = |exists: bool| if exists { "" } else { " (absent)" };
     let _ = writeln!(
         out,
         "workspace config: {}{}",
-        q.text(str_of(get("path"))),
-        exists(get("exists"))
+        q.text(report.path),
+        exists(report.exists)
     );
-    let _ = writeln!(out, "trust: {}", q.text(str_of(get("trust"))));
-    let user = get("userConfig");
+    let trust = match report.trust {
+        TrustShown::NoConfig => "no-config",
+        TrustShown::NotNeeded => "not-needed",
+        TrustShown::Trusted => "trusted",
+        TrustShown::Untrusted => "untrusted",
+    };
+    let _ = writeln!(out, "trust: {trust}");
     let _ = writeln!(
         out,
         "user config: {}{}",
-        q.text(str_of(user.get("path").unwrap_or(&Value::Null))),
-        exists(user.get("exists").unwrap_or(&Value::Null))
+        q.text(&report.user_config.path),
+        exists(report.user_config.exists)
     );
-    for key in ["deny", "readOnly"] {
-        patterns(out, key, get(key), q);
-    }
+    patterns(out, "deny", &report.deny, q);
+    patterns(out, "readOnly", &report.read_only, q);
     let _ = writeln!(out, "limits:");
-    if let Some(limits) = get("limits").as_object() {
-        let width = limits.keys().map(String::len).max().unwrap_or(0);
-        for (name, limit) in limits {
+    let width = report
+        .limits
+        .0
+        .iter()
+        .map(|l| l.name.len())
+        .max()
+        .unwrap_or(0);
+    for limit in &report.limits.0 {
+        let _ = writeln!(
+            out,
+            "  {:width$}  {}  ({})",
+            limit.name,
+            limit.value,
+            limit.from.0.as_str()
+        );
+    }
+    if report.authorize.is_empty() {
+        let _ = writeln!(out, "authorize: (none)");
+    } else {
+        let _ = writeln!(out, "authorize:");
+        for hook in &report.authorize {
             let _ = writeln!(
                 out,
-                "  {name:width$}  {}  ({})",
-                compact(limit.get("value").unwrap_or(&Value::Null)),
-                q.text(str_of(limit.get("from").unwrap_or(&Value::Null)))
+                "  {}  (timeout {} s, {})",
+                q.text(&hook.command.join(" ")),
+                // As the JSON writes it (`30.0`, `2.5`).
+                serde_json::to_string(&hook.timeout_secs).unwrap_or_default(),
+                hook.from.0.as_str()
             );
         }
     }
-    hooks(out, get("authorize"), q);
-    if let Some(program) = report.get("authorizeProgram") {
-        let path = q.text(str_of(program.get("path").unwrap_or(&Value::Null)));
-        match (
-            program.get("sha256").and_then(Value::as_str),
-            program.get("reason"),
-        ) {
-            (Some(sha), _) => {
-                let _ = writeln!(out, "authorize program: {path}  sha256 {sha}");
-            }
-            (None, Some(reason)) => {
-                let _ = writeln!(
-                    out,
-                    "authorize program: {path}  ({})",
-                    q.text(str_of(reason))
-                );
-            }
-            (None, None) => {
-                let _ = writeln!(out, "authorize program: {path}  (missing)");
-            }
+    match &report.authorize_program {
+        None => {}
+        Some(ProgramShown::Pinned { path, sha256 }) => {
+            let path = q.text(path);
+            let _ = match sha256 {
+                Some(sha) => writeln!(out, "authorize program: {path}  sha256 {sha}"),
+                None => writeln!(out, "authorize program: {path}  (missing)"),
+            };
+        }
+        Some(ProgramShown::Unpinnable { path, reason }) => {
+            let _ = writeln!(
+                out,
+                "authorize program: {}  ({})",
+                q.text(path),
+                q.text(reason)
+            );
         }
     }
-    let journal = get("journal");
     let _ = writeln!(
         out,
         "journal: {}  ({})",
-        if journal.get("value").and_then(Value::as_bool) == Some(false) {
-            "off"
-        } else {
-            "on"
-        },
-        q.text(str_of(journal.get("from").unwrap_or(&Value::Null)))
+        if report.journal.value { "on" } else { "off" },
+        report.journal.from.0.as_str()
     );
-    syntax(out, get("syntax"), q);
-    if let Some(wanted) = report.get("trustWouldEnable") {
+    let _ = writeln!(out, "syntax:");
+    for rule in &report.syntax {
+        let _ = writeln!(
+            out,
+            "  {}  {}  ({})",
+            q.text(&rule.paths),
+            rule.mode.0.as_str(),
+            rule.from.0.as_str()
+        );
+    }
+    if let Some(wanted) = &report.trust_would_enable {
         let _ = writeln!(out, "trusting it would enable:");
-        for item in wanted.as_array().map(Vec::as_slice).unwrap_or_default() {
-            let _ = writeln!(out, "  {}", q.text(item.as_str().unwrap_or(&compact(item))));
+        for item in wanted {
+            let _ = writeln!(out, "  {}", q.text(item));
         }
     }
-    if let Some(effect) = report.get("untrustedEffect") {
-        let _ = writeln!(out, "until then: {}", q.text(str_of(effect)));
+    if let Some(effect) = report.untrusted_effect {
+        let _ = writeln!(out, "until then: {effect}");
     }
-    if let Some(map) = report.as_object() {
-        for (key, value) in map {
-            if !ORDER.contains(&key.as_str()) && key != "warnings" {
-                let _ = writeln!(out, "{key}: {}", q.text(&compact(value)));
-            }
-        }
-    }
-    for warning in report
-        .get("warnings")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let _ = writeln!(out, "warning: {}", q.text(str_of(warning)));
+    for warning in &report.warnings {
+        let _ = writeln!(out, "warning: {}", q.text(warning));
     }
 }
 
 /// `deny` or `readOnly`: `(none)`, or one pattern a line with its config.
-fn patterns(out: &mut String, key: &str, list: &Value, q: Quote) {
-    let items = list.as_array().map(Vec::as_slice).unwrap_or_default();
-    if items.is_empty() {
+fn patterns(out: &mut String, key: &str, list: &[PatternFrom], q: Quote) {
+    if list.is_empty() {
         let _ = writeln!(out, "{key}: (none)");
         return;
     }
     let _ = writeln!(out, "{key}:");
-    for item in items {
+    for item in list {
         let _ = writeln!(
             out,
             "  {}  ({})",
-            q.text(str_of(item.get("pattern").unwrap_or(&Value::Null))),
-            q.text(str_of(item.get("from").unwrap_or(&Value::Null)))
-        );
-    }
-}
-
-/// The authorize commands, each with its timeout and config.
-fn hooks(out: &mut String, list: &Value, q: Quote) {
-    let items = list.as_array().map(Vec::as_slice).unwrap_or_default();
-    if items.is_empty() {
-        let _ = writeln!(out, "authorize: (none)");
-        return;
-    }
-    let _ = writeln!(out, "authorize:");
-    for hook in items {
-        let argv: Vec<&str> = hook
-            .get("command")
-            .and_then(Value::as_array)
-            .map(|a| a.iter().map(str_of).collect())
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "  {}  (timeout {} s, {})",
-            q.text(&argv.join(" ")),
-            compact(hook.get("timeoutSecs").unwrap_or(&Value::Null)),
-            q.text(str_of(hook.get("from").unwrap_or(&Value::Null)))
-        );
-    }
-}
-
-fn str_of(value: &Value) -> &str {
-    value.as_str().unwrap_or_default()
-}
-
-fn compact(value: &Value) -> String {
-    serde_json::to_string(value).unwrap_or_default()
-}
-
-/// The syntax gate's rules, first match first: one a line, its paths, its mode and its
-/// config.
-fn syntax(out: &mut String, rules: &Value, q: Quote) {
-    let Some(rules) = rules.as_array() else {
-        return;
-    };
-    let _ = writeln!(out, "syntax:");
-    for rule in rules {
-        let field = |key: &str| {
-            q.text(str_of(rule.get(key).unwrap_or(&Value::Null)))
-                .into_owned()
-        };
-        let _ = writeln!(
-            out,
-            "  {}  {}  ({})",
-            field("paths"),
-            field("mode"),
-            field("from")
+            q.text(&item.pattern),
+            item.from.0.as_str()
         );
     }
 }

@@ -4,8 +4,10 @@
 //! dialect (`names`); and each hint followed to the letter, as an obedient model follows
 //! it, does not get the same refusal back.
 
+mod apply_cases;
 mod busy;
 mod cases;
+mod journal_cases;
 mod loops;
 mod names;
 mod reading;
@@ -14,7 +16,9 @@ use serde_json::{json, Value};
 
 use crate::support::{envelope_of, McpServer, Run, TestWorkspace};
 
+use apply_cases::APPLY_CASES;
 use cases::{Case, CASES, SESSION};
+use journal_cases::JOURNAL_CASES;
 use reading::READING_CASES;
 
 /// Runs `case` by JSON on the command line (with its session, when it has one).
@@ -59,7 +63,12 @@ fn over_mcp(ws: &TestWorkspace, case: &Case) -> Value {
 
 /// Every row: the table's, and the refusals of a lock held by another.
 fn every_case() -> impl Iterator<Item = &'static Case> {
-    CASES.iter().chain(busy::CASES).chain(READING_CASES)
+    CASES
+        .iter()
+        .chain(APPLY_CASES)
+        .chain(JOURNAL_CASES)
+        .chain(busy::CASES)
+        .chain(READING_CASES)
 }
 
 /// Every refusal code the contract lists has a row, so a code added without one fails.

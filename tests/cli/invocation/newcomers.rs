@@ -248,3 +248,52 @@ fn a_one_character_snippet_lists_each_line_once_and_asks_for_more() {
     );
     assert_eq!(ws.read_string("two.txt"), "x = x\ny\nx\n");
 }
+
+/// A program that calls `stitch` with no command gets the refusal with every command
+/// `--help` lists, in its order (`show` and `text-editor` included), from clap's own tree.
+#[test]
+fn no_command_lists_every_command() {
+    let ws = TestWorkspace::new();
+    let run = ws.run(&[]);
+    assert_eq!(run.status, 2);
+    assert_eq!(
+        run.envelope,
+        json!({
+            "ok": false,
+            "error": "INVALID_ARGUMENT",
+            "details": {
+                "message": "Invalid invocation: a command is required",
+                "commands": ["read", "write", "edit", "list", "glob", "search", "apply",
+                    "delete", "move", "history", "show", "undo", "redo", "text-editor",
+                    "schema", "config", "mcp"],
+            },
+            "_hint": "Fix the arguments and call again.",
+        })
+    );
+}
+
+/// Every option that shapes text output makes a usage error text, wherever it stands, as
+/// clap itself reads the command line (`--no-diff`, `history --stat`, `--null`, `-0`).
+#[test]
+fn a_usage_error_beside_a_text_shaping_option_is_text() {
+    let ws = TestWorkspace::new();
+    for args in [
+        &["edit", "a.txt", "--no-diff", "--bogus"][..],
+        &["history", "--stat", "--bogus"],
+        &["list", "--null", "--bogus"],
+        &["glob", "*", "-0", "--bogus"],
+        &["--format=text", "read", "a.txt", "--bogus"],
+    ] {
+        let output = ws.cmd().args(args).write_stdin("").output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            (output.status.code(), output.stdout.as_slice()),
+            (Some(2), &b""[..]),
+            "{args:?}"
+        );
+        assert!(
+            stderr.contains("unexpected argument '--bogus' found"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
