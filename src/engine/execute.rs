@@ -84,9 +84,11 @@ pub fn publish(
 
 /// The last look before anything is published: every file the change replaces, removes
 /// or moves is still the file read, with the same inode, size and modification time,
-/// and no other program holds it open for writing. The test's planted guard of the
+/// and no other program holds it open for writing (for a change of one file, its publish
+/// asks that, just before its rename or unlink). The test's planted guard of the
 /// commit ([`kill_hook::publish_guarded`]) is here too.
 fn last_look(change: &Change<'_>) -> Outcome<()> {
+    let single = change.files.len() == 1;
     for file in &change.files {
         let from = match &file.op {
             Op::Move {
@@ -108,8 +110,12 @@ fn last_look(change: &Change<'_>) -> Outcome<()> {
                 .into());
             }
             if let Some(base) = base {
-                let still =
-                    base.unchanged_but_for_links().unwrap_or(false) && !base.written_elsewhere();
+                // A change of one file is published at once, and its publish asks about
+                // writers just before its rename or unlink: asked twice, a writer that only
+                // passes by (a process forked with the file open, until its exec) would be
+                // met twice.
+                let still = base.unchanged_but_for_links().unwrap_or(false)
+                    && (single || !base.written_elsewhere());
                 if !still {
                     return Err(refuse::changed(&location.shown).into());
                 }
