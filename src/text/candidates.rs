@@ -11,9 +11,10 @@ use self::score::{classify, narrow, normalise, similarity, MIN_SIMILARITY};
 use self::select::{select, Scored};
 use super::lines::line_starts;
 
-/// What the search for candidates holds for each line of the file: its start, its slice
-/// and its vote (8 + 16 + 8 bytes), and room for the starts kept.
-const BYTES_PER_LINE: usize = 48;
+/// What the search for candidates holds for each line of the file: its start, its slice,
+/// its length, fingerprint and vote (8 + 16 + 8 + 8 + 8 bytes), and room for the starts
+/// kept.
+const BYTES_PER_LINE: usize = 56;
 
 /// How many of the best-voted window starts are scored with a real similarity.
 const TOP_STARTS: usize = 24;
@@ -147,6 +148,7 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
     let terminated = snippet.ends_with('\n');
     let normal_snippet = normalise(snippet);
     let snippet_ends: Vec<&str> = normal_snippet.trim_end_matches('\n').split('\n').collect();
+    let flat_snippet = score::flat(snippet);
     let mut seen = HashSet::new();
     let mut scored = Vec::new();
     for (rank, &start) in starts.iter().enumerate() {
@@ -192,6 +194,7 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
             }
             if similarity >= MIN_SIMILARITY {
                 scored.push(Scored {
+                    flat: score::flat(passage) == flat_snippet,
                     ends: score::ends(passage, &snippet_ends, deadline),
                     raw: raw.unwrap_or_else(|| score::char_ratio(passage, snippet, deadline)),
                     candidate: Candidate {
@@ -205,10 +208,27 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
             }
         }
     }
-    select(scored, n, max)
+    let widened: Vec<Candidate> = select(scored, n, max)
         .into_iter()
         .map(|c| widen(&file, c, snippet, &normal_snippet, deadline))
-        .collect()
+        .collect();
+    apart(widened)
+}
+
+/// Candidates best first once more after widening (a widened one is scored anew), each
+/// region once: a candidate that overlaps a better one is the same passage, not another.
+fn apart(mut found: Vec<Candidate>) -> Vec<Candidate> {
+    found.sort_by(|a, b| b.similarity.total_cmp(&a.similarity));
+    let mut kept: Vec<Candidate> = Vec::with_capacity(found.len());
+    for c in found {
+        let overlaps = kept
+            .iter()
+            .any(|k| k.start_line <= c.end_line && c.start_line <= k.end_line);
+        if !overlaps {
+            kept.push(c);
+        }
+    }
+    kept
 }
 
 /// The text without any whitespace.
@@ -354,6 +374,39 @@ mod tests {
             (2, 4),
             "{found:?}"
         );
+    }
+
+    #[test]
+    fn a_line_remembered_cut_finds_its_passage_among_near_identical_lines() {
+        let text = "steps:\n      - name: check nostd\n        run: cargo check --no-default-features\n      - name: test nostd\n        run: cargo test --no-default-features\n      - name: check constrandom\n        run: cargo check --no-default-features --features compile-time-rng\n      - name: test constrandom\n        run: cargo test --no-default-features --features compile-time-rng\n";
+        let snippet = "        run: cargo check --no-default-features \\\n            --features compile-time-rng\n      - name: test constrandom";
+        let found = closest(text, snippet, 3, BUDGET);
+        assert_eq!(
+            (found[0].start_line, found[0].end_line),
+            (7, 8),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_passage_widened_onto_another_candidate_is_reported_once() {
+        let text = "fn f<F, G>(f: F, g: G)\nwhere\n    F: FnMut(&str, &mut fmt::Formatter) -> fmt::Result,\n    G: FnMut(&mut fmt::Formatter) -> fmt::Result,\n{\n    todo!()\n}\n";
+        let snippet =
+            "    F: FnMut(&str, &mut fmt::Formatter) -> fmt::Result, G: FnMut(&mut fmt::Formatter) -> fmt::Result,";
+        let found = closest(text, snippet, 3, BUDGET);
+        assert_eq!(
+            (found[0].start_line, found[0].end_line),
+            (3, 4),
+            "{found:?}"
+        );
+        for (i, a) in found.iter().enumerate() {
+            for b in &found[i + 1..] {
+                assert!(
+                    a.end_line < b.start_line || b.end_line < a.start_line,
+                    "{found:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -12,12 +12,15 @@
 //! the merge gives up: following a repair to the letter must never write what the caller
 //! did not mean, so a doubtful merge offers nothing.
 
-use similar::{capture_diff_slices, Algorithm, DiffOp};
-
+mod align;
+mod chars;
 mod indent;
 mod respace;
 mod split;
 
+use align::{align, stretches};
+pub use align::{similarity, token_distance};
+use chars::{changes, merge_indented};
 use indent::{leading, Indent};
 
 /// The shortest similarity at which two lines that differ in content are taken for the
@@ -137,8 +140,8 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
             (Some(j), Some(k)) if o[j] == b[gap] => Some(t[k].to_owned()),
             (Some(j), Some(k)) => Some(merge_indented(b[gap], o[j], t[k], &indent)?),
             // The caller deleted the line: delete the file's, when it is the same line
-            // but for whitespace.
-            (Some(j), None) if normal(o[j]) == normal(b[gap]) => None,
+            // but for whitespace (a space the caller dropped or added inside it too).
+            (Some(j), None) if solid(o[j]) == solid(b[gap]) => None,
             // The file does not hold the line (the caller added or misremembered it):
             // a change the caller made to it cannot be carried.
             (None, Some(k)) if t[k] == b[gap] => None,
@@ -391,364 +394,15 @@ fn split(text: &str) -> (Vec<&str>, bool) {
     }
 }
 
+/// A line without any whitespace.
+fn solid(line: &str) -> String {
+    line.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
 /// A line with every run of whitespace made one space, and none at either end.
 #[must_use]
 pub fn normal(line: &str) -> String {
     line.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The runs two sequences share, in order on both sides: `(a_start, b_start, len)`. Runs
-/// that would not keep both sides in order are left out, so the stretches between runs
-/// are always well formed.
-fn shared_runs<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> Vec<(usize, usize, usize)> {
-    let mut runs = Vec::new();
-    let (mut a_end, mut b_end) = (0, 0);
-    for op in capture_diff_slices(Algorithm::Myers, a, b) {
-        if let DiffOp::Equal {
-            old_index,
-            new_index,
-            len,
-        } = op
-        {
-            if old_index >= a_end && new_index >= b_end && len > 0 {
-                runs.push((old_index, new_index, len));
-                (a_end, b_end) = (old_index + len, new_index + len);
-            }
-        }
-    }
-    runs
-}
-
-/// The stretches between shared runs: `(a_start, a_len, b_start, b_len)`, each with
-/// something on one side at least.
-/// A shared run `(a_start, b_start, len)`, and a stretch between runs `(a_start, a_len,
-/// b_start, b_len)`.
-type Runs = Vec<(usize, usize, usize)>;
-type Stretches = Vec<(usize, usize, usize, usize)>;
-
-fn stretches<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> (Runs, Stretches) {
-    let runs = shared_runs(a, b);
-    let mut gaps = Vec::new();
-    let (mut a_at, mut b_at) = (0, 0);
-    for &(ai, bi, len) in runs.iter().chain([(a.len(), b.len(), 0)].iter()) {
-        if ai > a_at || bi > b_at {
-            gaps.push((a_at, ai - a_at, b_at, bi - b_at));
-        }
-        (a_at, b_at) = (ai + len, bi + len);
-    }
-    (runs, gaps)
-}
-
-/// How the lines of one text map onto another's.
-struct Alignment {
-    /// For each line of the first text, the line of the second it is (changed or not).
-    paired: Vec<Option<usize>>,
-    /// For each gap before line i of the first text (and one after the last), the lines
-    /// of the second text that sit there and pair with none.
-    inserted: Vec<Vec<usize>>,
-}
-
-/// Aligns `a`'s lines with `b`'s: equal once whitespace is set aside, or, within a stretch
-/// that differs, paired in order by similarity — or, with `positional`, line for line
-/// where the stretch has as many lines on both sides (the caller's change of a line is
-/// that line changed, however much).
-fn align(a: &[&str], b: &[&str], positional: bool, parts: Parts) -> Alignment {
-    let na: Vec<String> = a.iter().map(|l| normal(l)).collect();
-    let nb: Vec<String> = b.iter().map(|l| normal(l)).collect();
-    let mut paired = vec![None; a.len()];
-    let (runs, gaps) = stretches(&na, &nb);
-    for (old_index, new_index, len) in runs {
-        for i in 0..len {
-            paired[old_index + i] = Some(new_index + i);
-        }
-    }
-    for (old_index, old_len, new_index, new_len) in gaps {
-        if old_len == 0 || new_len == 0 {
-            continue;
-        }
-        if positional && old_len == new_len {
-            for i in 0..old_len {
-                paired[old_index + i] = Some(new_index + i);
-            }
-            continue;
-        }
-        // In order: each line of `a` takes the next line of `b` like it enough — or that
-        // it is the start or the end of (a line copied from its middle, or cut short).
-        let mut next = new_index;
-        let cut = |x: &str, y: &str| x.len() >= MIN_PART && (y.starts_with(x) || y.ends_with(x));
-        let part = |x: &str, y: &str| cut(x, y) || (parts == Parts::Mirrored && cut(y, x));
-        for i in old_index..old_index + old_len {
-            let found = (next..new_index + new_len)
-                .find(|&j| similarity(&na[i], &nb[j]) >= PAIRED || part(&na[i], &nb[j]));
-            if let Some(j) = found {
-                paired[i] = Some(j);
-                next = j + 1;
-            }
-        }
-    }
-    let mut inserted = vec![Vec::new(); a.len() + 1];
-    let mut taken = vec![false; b.len()];
-    for j in paired.iter().flatten() {
-        taken[*j] = true;
-    }
-    // An unpaired line of `b` sits before the first line of `a` paired after it.
-    let mut gap_of_next = vec![a.len(); b.len() + 1];
-    for (i, j) in paired.iter().enumerate().rev() {
-        if let Some(j) = j {
-            for g in gap_of_next.iter_mut().take(*j + 1) {
-                *g = (*g).min(i);
-            }
-        }
-    }
-    for j in 0..b.len() {
-        if !taken[j] {
-            inserted[gap_of_next[j]].push(j);
-        }
-    }
-    Alignment { paired, inserted }
-}
-
-/// How far apart two texts are in tokens (words, single other characters): how many
-/// tokens that are not whitespace differ, and how many runs of whitespace, with line
-/// endings set aside.
-#[must_use]
-pub fn token_distance(a: &str, b: &str) -> (usize, usize) {
-    let (a, b) = (tokens(&lf(a)), tokens(&lf(b)));
-    let mut distance = (0, 0);
-    for (ai, al, bi, bl) in stretches(&a, &b).1 {
-        let count = |side: &[String]| {
-            let space = side.iter().filter(|t| t.trim().is_empty()).count();
-            (side.len() - space, space)
-        };
-        let (x, y) = (count(&a[ai..ai + al]), count(&b[bi..bi + bl]));
-        distance.0 += x.0.max(y.0);
-        distance.1 += x.1.max(y.1);
-    }
-    distance
-}
-
-fn tokens(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut last: Option<u8> = None;
-    for c in text.chars() {
-        let class = if word(c) {
-            0
-        } else if c.is_whitespace() {
-            1
-        } else {
-            2
-        };
-        match out.last_mut() {
-            Some(token) if class != 2 && last == Some(class) => token.push(c),
-            _ => out.push(c.to_string()),
-        }
-        last = Some(class);
-    }
-    out
-}
-
-/// How alike two lines are, 0..=1, by characters.
-#[must_use]
-pub fn similarity(a: &str, b: &str) -> f64 {
-    if a == b {
-        return 1.0;
-    }
-    if a.is_empty() || b.is_empty() {
-        return 0.0;
-    }
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let same: usize = shared_runs(&a, &b).iter().map(|r| r.2).sum();
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "lines, far below 2^52 characters"
-    )]
-    let ratio = 2.0 * same as f64 / (a.len() + b.len()) as f64;
-    ratio
-}
-
-/// One side's change to the base: the characters `start..end` replaced by `with`.
-#[derive(Debug, PartialEq)]
-struct Change {
-    start: usize,
-    end: usize,
-    with: Vec<char>,
-}
-
-fn changes(base: &[char], side: &[char]) -> Vec<Change> {
-    stretches(base, side)
-        .1
-        .into_iter()
-        .map(|(start, len, from, with)| Change {
-            start,
-            end: start + len,
-            with: side[from..from + with].to_vec(),
-        })
-        .collect()
-}
-
-fn word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// The span of base characters a change is about: what it replaces, widened to whole
-/// words where it cuts into one or adds to one, so two changes of one word are seen to
-/// meet even where their characters do not.
-fn reach(base: &[char], change: &Change) -> (usize, usize) {
-    // A dotted run (`1.2.3`, `a.b`) is one word here: a version is changed whole.
-    let is_word = |i: usize| base.get(i).copied().is_some_and(|c| word(c) || c == '.');
-    let (mut start, mut end) = (change.start, change.end);
-    if change.start == change.end {
-        // An insertion that joins a word on either side (word characters meeting word
-        // characters) is about that word.
-        let joins_before = change.with.first().copied().is_some_and(word);
-        let joins_after = change.with.last().copied().is_some_and(word);
-        if joins_before && start > 0 && is_word(start - 1) {
-            while start > 0 && is_word(start - 1) {
-                start -= 1;
-            }
-        }
-        if joins_after && is_word(end) {
-            while is_word(end) {
-                end += 1;
-            }
-        }
-        return (start, end);
-    }
-    if start > 0 && is_word(start - 1) && is_word(start) {
-        while start > 0 && is_word(start - 1) {
-            start -= 1;
-        }
-    }
-    if end > 0 && is_word(end - 1) && is_word(end) {
-        while is_word(end) {
-            end += 1;
-        }
-    }
-    (start, end)
-}
-
-/// Whether two changes of the same base would touch the same characters or words: their
-/// reaches overlap, both insert at one point, or one inserts strictly inside the other.
-fn clash(base: &[char], a: &Change, b: &Change) -> bool {
-    if a == b {
-        return false;
-    }
-    let (a0, a1) = reach(base, a);
-    let (b0, b1) = reach(base, b);
-    // An insertion at the edge of whole words the other side deleted is about those
-    // words (`re` → `re: Regex` where the file no longer has `re` there).
-    let whole_words_deleted = |c: &Change| {
-        let bounded = |i: usize| i == 0 || i >= base.len() || !word(base[i - 1]) || !word(base[i]);
-        base[c.start..c.end].iter().copied().any(word)
-            && !c.with.iter().copied().any(word)
-            && bounded(c.start)
-            && bounded(c.end)
-    };
-    let beside = |insert: &Change, other: &Change| {
-        insert.start == insert.end
-            && whole_words_deleted(other)
-            && (insert.start == other.start || insert.start == other.end)
-    };
-    if beside(a, b) || beside(b, a) {
-        return true;
-    }
-    match (a0 == a1, b0 == b1) {
-        (true, true) => a0 == b0,
-        (true, false) => b0 < a0 && a0 < b1,
-        (false, true) => a0 < b0 && b0 < a1,
-        (false, false) => a0 < b1 && b0 < a1,
-    }
-}
-
-/// A line both sides changed, merged: its indentation apart from the rest — the file's
-/// where the caller kept the caller's, the caller's where the file kept the caller's
-/// remembered one, else the caller's mapped onto the file's as a new line's would be —
-/// and the rest character by character. `None` where the changes touch the same
-/// characters, or the indentation cannot be told.
-fn merge_indented(base: &str, ours: &str, theirs: &str, indent: &Indent) -> Option<String> {
-    let (lb, lo, lt) = (leading(base), leading(ours), leading(theirs));
-    let lead = if lt == lb {
-        lo.to_owned()
-    } else if lo == lb {
-        lt.to_owned()
-    } else if theirs.trim().is_empty() {
-        theirs.to_owned()
-    } else {
-        let moved = indent.apply(theirs)?;
-        leading(&moved).to_owned()
-    };
-    let body = merge_line(&base[lb.len()..], &ours[lo.len()..], &theirs[lt.len()..])?;
-    Some(format!("{lead}{body}"))
-}
-
-/// A line both sides changed, merged character by character; `None` where the changes
-/// touch the same characters.
-fn merge_line(base: &str, ours: &str, theirs: &str) -> Option<String> {
-    if base.len().max(ours.len()).max(theirs.len()) > MAX_MERGED_LINE {
-        return None;
-    }
-    let b: Vec<char> = base.chars().collect();
-    let yours = changes(&b, &theirs.chars().collect::<Vec<_>>());
-    // Where the file differs from oldText only in whitespace, inside a stretch the caller
-    // rewrote, the caller's text stands (whitespace set aside, nothing else differs).
-    let blank = |chars: &[char]| chars.iter().all(|c| c.is_whitespace());
-    let all_mine = changes(&b, &ours.chars().collect::<Vec<_>>());
-    let covered = |m: &Change| {
-        yours
-            .iter()
-            .any(|y| y.start < y.end && y.start <= m.start && m.end <= y.end)
-    };
-    let spacing = |m: &Change| blank(&b[m.start..m.end]) && blank(&m.with);
-    if all_mine.iter().all(spacing) && all_mine.iter().any(covered) {
-        // The file differs only in spacing, some of it inside what the caller rewrote:
-        // the same spacing, at the same places, given to the caller's line (merged by
-        // characters, the caller's own spelling would stand there).
-        return respace::respace(base, ours, theirs);
-    }
-    let mine: Vec<Change> = all_mine
-        .into_iter()
-        .filter(|m| !(spacing(m) && covered(m)))
-        .collect();
-    if mine.iter().any(|m| yours.iter().any(|y| clash(&b, m, y))) {
-        return None;
-    }
-    // A line the caller rewrote (most of it replaced) that the file holds otherwise than
-    // the caller remembered: what the caller meant for the file's line cannot be told.
-    let solid = |chars: &[char]| chars.iter().filter(|c| !c.is_whitespace()).count();
-    let rewritten: usize = yours.iter().map(|y| solid(&b[y.start..y.end])).sum();
-    let differs = mine
-        .iter()
-        .any(|m| !(blank(&b[m.start..m.end]) && blank(&m.with)));
-    if rewritten > 0 && 2 * rewritten >= solid(&b) {
-        // Where the file differs only in spacing, the rewrite takes the file's spacing at
-        // the same places.
-        return if differs {
-            None
-        } else {
-            respace::respace(base, ours, theirs)
-        };
-    }
-    // The file's line differs in content from the caller's memory of it, and the caller
-    // replaced some of it: what the caller meant for the file's words cannot be told (a
-    // merge would put the file's words into the caller's rewrite).
-    if differs && rewritten > 0 {
-        return None;
-    }
-    let mut all: Vec<&Change> = mine.iter().chain(yours.iter()).collect();
-    // By position; at one position an insertion goes before a replacement, and a change
-    // both sides made is made once.
-    all.sort_by_key(|c| (c.start, c.end));
-    all.dedup_by(|a, b| a == b);
-    let mut out = String::with_capacity(theirs.len() + ours.len());
-    let mut at = 0;
-    for change in all {
-        out.extend(&b[at..change.start]);
-        out.extend(&change.with);
-        at = change.end;
-    }
-    out.extend(&b[at..]);
-    Some(out)
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ mod corpus;
 // Offers that can be checked, stale quotes, and okIfApplied by one rule.
 mod checked;
 mod mistakes;
+mod sources;
 mod wrap_cases;
 mod wraps;
 // One whole envelope for each kind of near miss the benchmark counts.

@@ -126,6 +126,19 @@ pub(super) fn ends(passage: &str, snippet_lines: &[&str], deadline: Instant) -> 
     f64::midpoint(head, tail)
 }
 
+/// The text with its line breaks set aside: no whitespace, and no continuation `\` where
+/// a line ends. A line cut in two and the same line whole read alike.
+pub(super) fn flat(text: &str) -> String {
+    text.split('\n')
+        .map(|line| {
+            let line = line.trim_end();
+            line.strip_suffix('\\').unwrap_or(line)
+        })
+        .flat_map(str::chars)
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
 /// The part of a one-line `passage` that lines up with a shorter one-line `snippet`:
 /// from where their first shared run of two or more characters places the snippet's
 /// start to where their last one places its end. Agents often send part of a line; the
@@ -265,6 +278,13 @@ mod tests {
             narrow("      x = f(a);", "  x = f(b)", far()),
             Some("      x = f(a)")
         );
+    }
+
+    #[test]
+    fn flat_sets_line_breaks_aside() {
+        assert_eq!(flat("run(a, \\\n    b);\r\n"), flat("run(a, b);"));
+        assert_eq!(flat("run(a,\n    b);"), "run(a,b);");
+        assert_ne!(flat("run(a, \\b);"), flat("run(a, b);"));
     }
 
     #[test]

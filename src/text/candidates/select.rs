@@ -7,6 +7,9 @@ use super::Candidate;
 #[derive(Debug, Clone)]
 pub(super) struct Scored {
     pub candidate: Candidate,
+    /// Whether the passage is the snippet with whitespace, line breaks and continuation
+    /// `\`s set aside: a line the caller cut in two, or two it read as one.
+    pub flat: bool,
     /// How well the passage's first and last lines match the snippet's, in 0..=1.
     pub ends: f64,
     /// The similarity of the exact texts, whitespace included, to break ties between
@@ -16,18 +19,20 @@ pub(super) struct Scored {
 
 /// The best `max` candidates, best first, skipping any that overlap a better one so each passage is reported once.
 ///
-/// The best remaining passage names a region; of the windows overlapping it, the one whose ends line up best with
-/// the snippet's is chosen (a near miss that drops or adds a line scores lower than a window cut short, yet only the
-/// whole passage repairs the edit), then the more similar, the closer in whitespace, the closer in line count to the
-/// snippet's `lines`, the earlier. The chosen are reported by similarity, so the order is deterministic.
+/// The best remaining passage names a region; of the windows overlapping it, the one that is the snippet with line
+/// breaks set aside (see [`Scored::flat`]) is chosen, else the one whose ends line up best with the snippet's (a near
+/// miss that drops or adds a line scores lower than a window cut short, yet only the whole passage repairs the edit),
+/// then the more similar, the closer in whitespace, the closer in line count to the snippet's `lines`, the earlier.
+/// Passages that are the snippet with line breaks set aside rank first. The chosen are reported so, then by
+/// similarity, so the order is deterministic.
 pub(super) fn select(mut scored: Vec<Scored>, lines: usize, max: usize) -> Vec<Candidate> {
     let off = |c: &Candidate| (c.end_line + 1 - c.start_line).abs_diff(lines);
     let overlap =
         |a: &Candidate, b: &Candidate| a.start_line <= b.end_line && b.start_line <= a.end_line;
     let rank = |a: &Scored, b: &Scored| {
-        b.candidate
-            .similarity
-            .total_cmp(&a.candidate.similarity)
+        b.flat
+            .cmp(&a.flat)
+            .then(b.candidate.similarity.total_cmp(&a.candidate.similarity))
             .then(b.raw.total_cmp(&a.raw))
             .then(off(&a.candidate).cmp(&off(&b.candidate)))
             .then(a.candidate.start_line.cmp(&b.candidate.start_line))
@@ -45,7 +50,10 @@ pub(super) fn select(mut scored: Vec<Scored>, lines: usize, max: usize) -> Vec<C
             .filter(|s| overlap(&s.candidate, &leader.candidate) && free(&chosen, s))
             .min_by(|a, b| {
                 let ends = |s: &Scored| (s.ends * 100.0).round();
-                ends(b).total_cmp(&ends(a)).then(rank(a, b))
+                b.flat
+                    .cmp(&a.flat)
+                    .then(ends(b).total_cmp(&ends(a)))
+                    .then(rank(a, b))
             })
             .unwrap_or(leader)
             .clone();
@@ -69,6 +77,7 @@ mod tests {
                 similarity,
                 difference: Difference::Content,
             },
+            flat: false,
             ends,
             raw: similarity,
         }

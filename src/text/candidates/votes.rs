@@ -1,5 +1,7 @@
 //! Cheap, deadline-bounded voting for where a near-miss snippet might start: exact votes from whitespace-free line
-//! hashes, fuzzy votes from bigram overlap, or from token overlap when one long token (a hash, a name) differs.
+//! hashes, fuzzy votes from bigram overlap, or from token overlap when one long token (a hash, a name) differs; and
+//! votes with line breaks set aside — two lines of the snippet that are one line of the file, or one line of the
+//! snippet that is two of the file (a continuation `\` dropped either way).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -18,6 +20,24 @@ fn fingerprint(line: &[u8]) -> (u64, usize) {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut len = 0;
     for &byte in line.iter().filter(|b| !b.is_ascii_whitespace()) {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        len += 1;
+    }
+    (hash, len)
+}
+
+/// A line without the continuation `\\` (and the whitespace around it) that ends it, if any.
+fn uncontinued(line: &[u8]) -> &[u8] {
+    let line = line.trim_ascii_end();
+    line.strip_suffix(b"\\")
+        .map_or(line, <[u8]>::trim_ascii_end)
+}
+
+/// The fingerprint of two lines read as one: the first without its continuation `\\`,
+/// then the second.
+fn joined_fingerprint(first: &[u8], second: &[u8]) -> (u64, usize) {
+    let (mut hash, mut len) = fingerprint(uncontinued(first));
+    for &byte in second.iter().filter(|b| !b.is_ascii_whitespace()) {
         hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         len += 1;
     }
@@ -172,6 +192,7 @@ pub(super) fn vote(
     let mut occurrences = vec![0usize; slot_lines.len()];
     let mut hits: Vec<(usize, usize)> = Vec::new();
     let mut lens = Vec::with_capacity(file.len());
+    let mut hashes = Vec::with_capacity(file.len());
     for (line_no, line) in file.iter().enumerate() {
         // The first lines are always taken, so that a call held up before it began (a
         // loaded machine) still answers for a small file.
@@ -180,6 +201,7 @@ pub(super) fn vote(
         }
         let (hash, len) = fingerprint(line);
         lens.push(len);
+        hashes.push(hash);
         if let Some(&slot) = slots.get(&hash).filter(|_| len > 0) {
             occurrences[slot] += 1;
             hits.push((line_no, slot));
@@ -199,6 +221,11 @@ pub(super) fn vote(
             slots.get(&hash).is_some_and(|&slot| occurrences[slot] > 0)
         })
         .collect();
+    let seen = Seen {
+        lens: &lens,
+        hashes: &hashes,
+    };
+    vote_joined(file, snippet, &matched, &seen, &mut votes, hard_deadline);
     let mut unmatched: Vec<usize> = (0..snippet.len())
         .filter(|&i| !matched[i] && fingerprint(snippet[i]).1 >= 2)
         .collect();
@@ -239,6 +266,113 @@ pub(super) fn vote(
         }
     }
     votes
+}
+
+/// What the exact pass learned of each file line it reached: its whitespace-free length
+/// and fingerprint.
+struct Seen<'a> {
+    lens: &'a [usize],
+    hashes: &'a [u64],
+}
+
+/// The fewest whitespace-free bytes a line read as one from two must hold to vote.
+const MIN_JOINED: usize = 8;
+
+/// Votes with line breaks set aside, for the snippet's lines that match no line of the
+/// file: two adjacent snippet lines that are one file line (the caller cut it), and one
+/// snippet line that is two adjacent file lines (the caller joined them), a continuation
+/// `\\` dropped in either. Each such line votes as two exact lines would. The file's pairs
+/// are hashed only where their lengths add up to an unmatched snippet line's, so a file
+/// costs one more pass over its lengths.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "occurrence counts are far below 2^52"
+)]
+fn vote_joined(
+    file: &[&[u8]],
+    snippet: &[&[u8]],
+    matched: &[bool],
+    seen: &Seen,
+    votes: &mut [f64],
+    deadline: Instant,
+) {
+    let lens = seen.lens;
+    // The snippet's pairs, by the fingerprint of the line they would be, with the index
+    // of the pair's first line.
+    let mut pairs: HashMap<u64, Vec<usize>> = HashMap::new();
+    for i in 0..snippet.len().saturating_sub(1) {
+        if matched[i] && matched[i + 1] {
+            continue;
+        }
+        let (hash, len) = joined_fingerprint(snippet[i], snippet[i + 1]);
+        if len >= MIN_JOINED {
+            pairs.entry(hash).or_default().push(i);
+        }
+    }
+    // The snippet's unmatched lines, by their length, as a file pair would have to add up.
+    let mut wholes: HashMap<usize, Vec<(u64, usize)>> = HashMap::new();
+    for (i, line) in snippet.iter().enumerate().filter(|(i, _)| !matched[*i]) {
+        let (hash, len) = fingerprint(line);
+        if len >= MIN_JOINED {
+            wholes.entry(len).or_default().push((hash, i));
+        }
+    }
+    let mut hits: Vec<(usize, usize)> = Vec::new();
+    if !pairs.is_empty() {
+        // Only a file line as long as one of the pairs is looked up.
+        let mut lengths = Vec::new();
+        for i in 0..snippet.len().saturating_sub(1) {
+            let len = joined_fingerprint(snippet[i], snippet[i + 1]).1;
+            if lengths.len() <= len {
+                lengths.resize(len + 1, false);
+            }
+            lengths[len] = true;
+        }
+        for (line_no, &len) in lens.iter().enumerate() {
+            if !lengths.get(len).copied().unwrap_or(false) {
+                continue;
+            }
+            if let Some(at) = pairs.get(&seen.hashes[line_no]) {
+                hits.extend(at.iter().map(|&i| (line_no, i)));
+            }
+        }
+    }
+    if !wholes.is_empty() {
+        let mut whole_lengths = vec![false; wholes.keys().max().map_or(0, |m| m + 1)];
+        for &len in wholes.keys() {
+            whole_lengths[len] = true;
+        }
+        for line_no in 0..lens.len().saturating_sub(1) {
+            if line_no > 0 && line_no % CHECK_EVERY == 0 && Instant::now() >= deadline {
+                break;
+            }
+            let sum = lens[line_no] + lens[line_no + 1];
+            // The first line's continuation `\\` is not part of the line read as one.
+            for len in [sum, sum.saturating_sub(1)] {
+                if !whole_lengths.get(len).copied().unwrap_or(false) {
+                    continue;
+                }
+                let Some(candidates) = wholes.get(&len) else {
+                    continue;
+                };
+                let (hash, _) = joined_fingerprint(file[line_no], file[line_no + 1]);
+                hits.extend(
+                    candidates
+                        .iter()
+                        .filter(|(h, _)| *h == hash)
+                        .map(|&(_, i)| (line_no, i)),
+                );
+            }
+        }
+    }
+    let mut occurrences: HashMap<usize, usize> = HashMap::new();
+    for &(_, i) in &hits {
+        *occurrences.entry(i).or_default() += 1;
+    }
+    for (line_no, i) in hits {
+        let weight = 2.0 / (occurrences[&i] as f64).sqrt();
+        votes[line_no.saturating_sub(i)] += weight;
+    }
 }
 
 #[cfg(test)]
@@ -288,6 +422,23 @@ mod tests {
         let votes = vote(&file, &snippet, Instant::now(), Duration::from_secs(5));
         assert!(votes[1] > 0.5, "{votes:?}");
         assert!(votes[0] < f64::EPSILON);
+    }
+
+    #[test]
+    fn lines_read_as_one_vote_for_the_passage_either_way() {
+        let file = lines(
+            "fn a() {}\nlet total = compute(alpha_value,\n    beta_value);\nfn b() {}\nlet sum = add(first_value, second_value);\n",
+        );
+        // The caller joined the file's two lines.
+        let snippet = lines("let total = compute(alpha_value, beta_value);\nfn b() {}");
+        let votes = vote(&file, &snippet, Instant::now(), Duration::from_secs(5));
+        let best = (0..votes.len()).max_by(|&a, &b| votes[a].total_cmp(&votes[b]));
+        assert_eq!(best, Some(1), "{votes:?}");
+        // The caller cut the file's line in two, with a continuation `\\`.
+        let snippet = lines("fn b() {}\nlet sum = add(first_value, \\\n    second_value);");
+        let votes = vote(&file, &snippet, Instant::now(), Duration::from_secs(5));
+        assert!(votes[3] >= 3.0, "{votes:?}");
+        assert_eq!(uncontinued(b"a b \\  "), b"a b");
     }
 
     #[test]

@@ -193,3 +193,19 @@ fn crlf_passages_stay_crlf() {
         "  x = 1\r\n  y = 3\r\n"
     );
 }
+
+#[test]
+fn a_deleted_line_remembered_with_a_space_dropped_is_deleted() {
+    let ours =
+        "use bstr::ByteSlice;\n\n/// The final component of the path, if it is a normal file.\n";
+    let base =
+        "use bstr::ByteSlice;\n\n/// The final component of the path,if it is a normal file.\n";
+    assert_eq!(
+        carry(base, ours, "use bstr::ByteSlice;\n").unwrap(),
+        "use bstr::ByteSlice;\n"
+    );
+    // A line that differs in more than its spacing is not the caller's to delete.
+    let ours =
+        "use bstr::ByteSlice;\n\n/// The final component of a path, if it is a normal file.\n";
+    assert_eq!(carry(base, ours, "use bstr::ByteSlice;\n"), None);
+}

@@ -74,13 +74,24 @@ fn indent(line: &str) -> &str {
 }
 
 /// The line of the true passage that the agent's `line` stands for: the one sharing most
-/// words with it, when it shares most of them and no other line shares as many.
+/// words with it (each word once), when it shares most of them and no other line shares
+/// as many.
 fn counterpart(line: &str, lines: &[&str]) -> Option<usize> {
     let words: Vec<&str> = body(line).split_whitespace().collect();
     if words.is_empty() {
         return None;
     }
-    let shared = |l: &str| l.split_whitespace().filter(|w| words.contains(w)).count();
+    // Each of the agent's words is shared once: `+` five times in a line is not five
+    // words of a line that has it once.
+    let shared = |l: &str| {
+        let mut left = words.clone();
+        l.split_whitespace()
+            .filter(|w| {
+                let found = left.iter().position(|x| x == w);
+                found.map(|i| left.swap_remove(i)).is_some()
+            })
+            .count()
+    };
     let best = (0..lines.len()).max_by_key(|&i| (shared(lines[i]), std::cmp::Reverse(i)))?;
     let n = shared(lines[best]);
     let whole = lines[best].split_whitespace().count();

@@ -1,8 +1,7 @@
 //! The candidates benchmark on sources it was not built from, split by source before any
-//! was looked at: a development half (four crates' sources, a Makefile, a CI workflow, an
-//! init script) and a held-out half (two modules of Python's standard library, another
-//! crate's source, another Makefile, another workflow, a Python file with CRLF line
-//! endings, a shell script) that is only measured. Each mistake is made in `oldText` and
+//! was looked at (see `sources.rs`): a development half and a held-out half that is only
+//! measured, each with crates' sources, Python modules (one with CRLF line endings),
+//! Makefiles with tabs, CI workflows and shell scripts. Each mistake is made in `oldText` and
 //! `newText` alike, as a model makes it from one wrong memory; following the hint to the
 //! letter (`oldText` = `candidates[0].text`, `newText` = `candidates[0].newText`) must never
 //! write a file other than the intended one, on either half.
@@ -27,97 +26,9 @@ use serde_json::{json, Value};
 pub(super) use super::cases::{count, edited, meant};
 use super::changes::{Change, CHANGES};
 use super::mistakes::{typo, MISTAKES};
+use super::sources::{Source, DEV, HELD_OUT};
 use super::wraps;
 use crate::support::{envelope_of, report, McpServer, TestWorkspace};
-
-/// A file of the corpus: the name it is edited under, and its text.
-type Source = (&'static str, &'static str);
-
-/// The development half: looked at, and the code tuned on it. `walkdir/dent.rs` was held
-/// out until one of its failures was looked at (and fixed); it counts here since.
-const DEV: [Source; 11] = [
-    (
-        "walkdir/dent.rs",
-        include_str!("corpus/dev/walkdir_dent.rs.txt"),
-    ),
-    (
-        "anyhow/context.rs",
-        include_str!("corpus/dev/anyhow_context.rs.txt"),
-    ),
-    (
-        "globset/pathutil.rs",
-        include_str!("corpus/dev/globset_pathutil.rs.txt"),
-    ),
-    (
-        "clap_lex/lib.rs",
-        include_str!("corpus/dev/clap_lex.rs.txt"),
-    ),
-    (
-        "subtree/Makefile",
-        include_str!("corpus/dev/subtree.Makefile.txt"),
-    ),
-    (
-        ".github/workflows/rust.yml",
-        include_str!("corpus/dev/ahash_rust.yml.txt"),
-    ),
-    ("init.d/dbus", include_str!("corpus/dev/dbus_init.sh.txt")),
-    // Added to widen the corpus, split before any was looked at.
-    (
-        "init.d/hwclock.sh",
-        include_str!("corpus/dev/hwclock.sh.txt"),
-    ),
-    (
-        "init.d/x11-common",
-        include_str!("corpus/dev/x11_common.sh.txt"),
-    ),
-    ("lib/cmd.py", include_str!("corpus/dev/cmd.py.txt")),
-    (
-        "either/iterator.rs",
-        include_str!("corpus/dev/either_iterator.rs.txt"),
-    ),
-];
-
-/// The held-out half: only measured.
-const HELD_OUT: [Source; 10] = [
-    (
-        "lib/fnmatch.py",
-        include_str!("corpus/held-out/fnmatch.py.txt"),
-    ),
-    (
-        "lib/getopt.py",
-        include_str!("corpus/held-out/getopt.py.txt"),
-    ),
-    (
-        "same_file/lib.rs",
-        include_str!("corpus/held-out/same_file.rs.txt"),
-    ),
-    (
-        "docs/Makefile",
-        include_str!("corpus/held-out/urllib3_docs.Makefile.txt"),
-    ),
-    (
-        ".github/workflows/ci.yml",
-        include_str!("corpus/held-out/itertools_ci.yml.txt"),
-    ),
-    (
-        "examples/ebnf.py",
-        include_str!("corpus/held-out/pyparsing_ebnf_crlf.py.txt"),
-    ),
-    (
-        "bin/git-quiltimport",
-        include_str!("corpus/held-out/git_quiltimport.sh.txt"),
-    ),
-    // Added to widen the corpus, split before any was looked at.
-    (
-        "init.d/postgresql",
-        include_str!("corpus/held-out/postgresql.sh.txt"),
-    ),
-    ("lib/code.py", include_str!("corpus/held-out/code.py.txt")),
-    (
-        "fastrand/global_rng.rs",
-        include_str!("corpus/held-out/fastrand_global_rng.rs.txt"),
-    ),
-];
 
 /// The mistakes measured here, by the benchmark's names, each with the kind it is
 /// reported under.
@@ -476,7 +387,7 @@ fn run_half(sources: &[Source]) -> (Tally, Vec<String>) {
             } else {
                 format!("{} (in the changed line)", case.kind)
             };
-            for key in [kind, "all consistent".to_owned()] {
+            for key in [kind.clone(), "all consistent".to_owned()] {
                 if key == "all consistent" && !case.consistent {
                     continue;
                 }
@@ -486,8 +397,8 @@ fn run_half(sources: &[Source]) -> (Tally, Vec<String>) {
             }
             if outcome != Outcome::Repaired {
                 misses.push(format!(
-                    "{outcome:?}: {source} [{}] oldText {:?} newText {:?}: {why}",
-                    case.kind, case.old, case.new
+                    "{outcome:?}: {source} [{kind}] oldText {:?} newText {:?}: {why}",
+                    case.old, case.new
                 ));
             }
         }

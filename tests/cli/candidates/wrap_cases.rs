@@ -57,10 +57,12 @@ pub(super) fn generate(source: &'static str, text: &'static str) -> Vec<Case> {
             let mut meant_lines: Vec<String> = theirs.iter().map(|l| (*l).to_owned()).collect();
             meant_lines[0] = marked(theirs[0]);
             push(true, &old, new.join("\n"), around(&meant_lines.concat()));
-            // A line inserted after the first piece falls inside the file's line.
+            // A line inserted after the first piece falls inside the file's line; a line
+            // replaced or deleted is the second piece where the passage is that one line.
             let change = CHANGES[(p + m) % CHANGES.len()];
             if let Some((new, meant)) = change.make(&old, exact, crlf) {
-                let inside = change.name() == "insert-line";
+                let last = mine.iter().rposition(|l| !l.trim().is_empty());
+                let inside = change.name() == "insert-line" || last.is_some_and(|l| l <= 1);
                 push(!inside, &old, new, around(&meant));
             }
         }
