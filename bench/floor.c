@@ -14,10 +14,18 @@
  * flushes on top of the plain floor: the least any tool that can take an edit back,
  * across processes and crashes, must do.
  *
- *   floor FILE OLD NEW [JOURNAL]   exit 0 edited, 1 not found or not unique, 2 error
+ * MODE (with JOURNAL) picks a candidate layout of the journal, to measure each at its
+ * floor: `file` (the default, as above: the syncs one after another), `parallel` (the
+ * new file's fsync, the entry's fdatasync and pending/'s fsync issued at once, on three
+ * threads, joined before the publish: what stitch does), `log` (the entry appended to
+ * one log file that already exists, JOURNAL/log, so no new inode and no rename for it;
+ * the kept inode's link still needs pending/'s fsync), and `log-parallel` (both).
+ *
+ *   floor FILE OLD NEW [JOURNAL [MODE]]   exit 0 edited, 1 not found or not unique, 2 error
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,11 +38,44 @@ static int fail(const char *what) {
     return 2;
 }
 
+/* A sync on a thread of its own: the descriptor, whether only its data, the result. */
+struct sync_job {
+    pthread_t thread;
+    int fd, data_only, result;
+};
+
+static void *run_sync(void *arg) {
+    struct sync_job *job = arg;
+    job->result = job->data_only ? fdatasync(job->fd) : fsync(job->fd);
+    return NULL;
+}
+
+static void start_sync(struct sync_job *job, int fd, int data_only) {
+    job->fd = fd;
+    job->data_only = data_only;
+    if (pthread_create(&job->thread, NULL, run_sync, job) != 0) {
+        job->thread = 0;
+        run_sync(job);
+    }
+}
+
+static int join_sync(struct sync_job *job) {
+    if (job->thread) pthread_join(job->thread, NULL);
+    return job->result;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: floor FILE OLD NEW [JOURNAL]\n");
+    if (argc < 4 || argc > 6) {
+        fprintf(stderr, "usage: floor FILE OLD NEW [JOURNAL [MODE]]\n");
         return 2;
     }
+    const char *mode = argc == 6 ? argv[5] : "file";
+    int parallel = strstr(mode, "parallel") != NULL, log = strncmp(mode, "log", 3) == 0;
+    if (!parallel && !log && strcmp(mode, "file") != 0) {
+        fprintf(stderr, "floor: no mode %s (file, parallel, log, log-parallel)\n", mode);
+        return 2;
+    }
+    if (argc == 6) argc = 5;
     const char *path = argv[1], *old = argv[2], *new = argv[3];
     size_t old_len = strlen(old), new_len = strlen(new);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -69,7 +110,12 @@ int main(int argc, char **argv) {
     if (write(tmp, new, new_len) != (ssize_t)new_len) return fail("write");
     size_t tail = got - head - old_len;
     if (write(tmp, at + old_len, tail) != (ssize_t)tail) return fail("write");
-    if (fsync(tmp) != 0) return fail("fsync");
+    struct sync_job made = {0};
+    if (argc == 5 && parallel) {
+        start_sync(&made, tmp, 0);
+    } else if (fsync(tmp) != 0) {
+        return fail("fsync");
+    }
     char name[64];
     int jfd = -1;
     if (argc == 5) {
@@ -95,12 +141,22 @@ int main(int argc, char **argv) {
         char entry[80], record[480];
         snprintf(entry, sizeof entry, "%s.entry", name);
         memset(record, 'e', sizeof record);
-        int efd = openat(pending, entry, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        int efd = log ? openat(jfd, "log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600)
+                      : openat(pending, entry, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (efd < 0) return fail("open entry");
         if (write(efd, record, sizeof record) != (ssize_t)sizeof record) return fail("write entry");
-        if (fdatasync(efd) != 0) return fail("fdatasync entry");
+        if (parallel) {
+            struct sync_job data = {0};
+            start_sync(&data, efd, 1);
+            int named = fsync(pending);
+            if (join_sync(&data) != 0) return fail("fdatasync entry");
+            if (named != 0) return fail("fsync pending");
+            if (join_sync(&made) != 0) return fail("fsync");
+        } else {
+            if (fdatasync(efd) != 0) return fail("fdatasync entry");
+            if (fsync(pending) != 0) return fail("fsync pending");
+        }
         close(efd);
-        if (fsync(pending) != 0) return fail("fsync pending");
         close(pending);
     }
     char proc[64], staged[4200];
@@ -115,9 +171,11 @@ int main(int argc, char **argv) {
     close(dfd);
     if (jfd >= 0) {
         char from[96], to[96];
-        snprintf(from, sizeof from, "pending/%s.entry", name);
-        snprintf(to, sizeof to, "entries/%s.entry", name);
-        if (renameat(jfd, from, jfd, to) != 0) return fail("rename entry");
+        if (!log) {
+            snprintf(from, sizeof from, "pending/%s.entry", name);
+            snprintf(to, sizeof to, "entries/%s.entry", name);
+            if (renameat(jfd, from, jfd, to) != 0) return fail("rename entry");
+        }
         snprintf(from, sizeof from, "pending/%s.old", name);
         snprintf(to, sizeof to, "objects/%s", name);
         if (renameat(jfd, from, jfd, to) != 0) return fail("rename kept");

@@ -51,6 +51,19 @@ COMPARISONS = [
     ("g5", "edit, 10 KiB file (installed build)", "floor_edit", 0, 2, "the journaled floor", None),
 ]
 
+# Interleaved pairs (bench/cmdpairs.py, results/pairs.json): (id, scenario, title,
+# target as in COMPARISONS). Each is one call of stitch and one of its baseline per pair,
+# the order alternating, so the load of a shared machine falls on both alike.
+PAIRS = [
+    ("p1", "journal", "edit, 10 KiB file, journal on / journal off", ("le", 1.10)),
+    ("p2", "sed", "edit, 10 KiB file / `sed -i`", ("le", 1.0)),
+    ("p3", "floor", "edit, 10 KiB file / the journaled floor (bench/floor.c, syncs one by one)", ("le", 1.25)),
+    ("p4", "floorp", "edit, 10 KiB file / the parallel journaled floor (bench/floor.c `parallel`)", None),
+    ("p5", "floors", "the journaled floor / the plain floor", None),
+    ("p6", "apply5", "apply a real 5-file commit / `git apply` then `sync FILE...`", ("le", 1.0)),
+    ("p7", "apply27", "apply a real 27-file commit / `git apply` then `sync FILE...`", ("le", 1.0)),
+]
+
 SECTIONS = [
     ("percall_edit", "a. Per call: edit a unique snippet in a 10 KiB file",
      "Each run restores `t.txt` from `orig.txt` first (hyperfine `--prepare`), so every command "
@@ -358,6 +371,29 @@ def main():
             got, total = facts[key].split("/")
             ok = "**MET**" if got == total else "**MISSED**"
             w(f"| {cid} | {title} | {got} of {total} concurrent runs complete | | | | all 32 present | {ok} |")
+
+    # The interleaved pairs, when this run made them.
+    pairs_path = os.path.join(args.results, "pairs.json")
+    if os.path.exists(pairs_path):
+        with open(pairs_path) as f:
+            pairs = {p["scenario"]: p for p in json.load(f)}
+        w("\n### Interleaved pairs\n")
+        w("`bench/cmdpairs.py`: one call of stitch and one of its baseline per pair, the order "
+          "alternating from pair to pair, each call on a freshly restored file, timed from fork "
+          "to exit (`git apply` and `sync` as two calls, no shell). The ratio is of the medians; "
+          "the spread is the 10th–90th percentile of the ratios of 20 blocks of consecutive "
+          "pairs, so a verdict whose spread straddles the target is not a clear one.\n")
+        w("| # | scenario | pairs | stitch median | baseline median | ratio | spread (p10–p90 of blocks) | target | verdict |")
+        w("|---|---|---:|---:|---:|---:|---|---|---|")
+        for pid, scenario, title, target in PAIRS:
+            p = pairs.get(scenario)
+            if not p:
+                w(f"| {pid} | {title} | — | — | — | — | — | — | not run |")
+                continue
+            sm, bm = p["stitchMedianMs"] / 1000, p["baselineMedianMs"] / 1000
+            ratio, ttext, vtext = verdict(target, sm, bm)
+            w(f"| {pid} | {title} | {p['pairs']} | {fmt_time(sm)} | {fmt_time(bm)} | {ratio} | "
+              f"{p['blockRatioP10']:.2f}–{p['blockRatioP90']:.2f} | {ttext} | {vtext} |")
 
     w("\n### Peak memory of stitch (`/usr/bin/time -v`, one run)\n")
     w("| scenario | max RSS | user | sys | wall | voluntary / involuntary ctx switches |")

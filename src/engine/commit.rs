@@ -67,17 +67,10 @@ fn journal_and_publish<'w>(
     let files: Vec<&Staged<'_>> = staged.iter().flatten().collect();
     let (entry, synced) = match prepared.as_ref().map(|(_, unsynced, _)| unsynced) {
         None => (None, sync_all(&files)),
+        // The new versions, the entry and its directory synced side by side.
         Some(unsynced) => {
-            // The new versions' writeback and the entry's are started first, then each
-            // is synced in turn on this thread: the first sync's filesystem commit
-            // carries them all (their blocks were allocated in it), so the syncs after
-            // it find their work done.
-            for one in &files {
-                one.start_writeback();
-            }
-            unsynced.start_writeback();
-            let synced = sync_all(&files);
-            (Some(unsynced.sync()), synced)
+            let (entry, synced) = unsynced.sync_beside(|| sync_all(&files));
+            (Some(entry), synced)
         }
     };
     drop(files);

@@ -91,6 +91,10 @@ pub struct Version<'a> {
     /// The file the change replaces or removes, open: one the caller may not write is
     /// not replaced behind its back (`DENIED`, rule `permissions`).
     pub replaced: Option<&'a OpenFile>,
+    /// Whether the change is published over `replaced` only if it is still as read, a
+    /// writer elsewhere included, looked at just before the rename: the check leaves the
+    /// question of a writer to that last look, which asks it later.
+    pub looked_at_publish: bool,
 }
 
 impl<'a> Version<'a> {
@@ -103,6 +107,7 @@ impl<'a> Version<'a> {
             expect: Expect::Any,
             mutation: Mutation::Write,
             replaced: None,
+            looked_at_publish: false,
         }
     }
 
@@ -120,6 +125,17 @@ impl<'a> Version<'a> {
     pub fn replacing(self, file: &'a OpenFile) -> Version<'a> {
         Version {
             replaced: Some(file),
+            ..self
+        }
+    }
+
+    /// This version, for a change whose publish looks at the replaced file once more,
+    /// just before its rename, as it was read and whether another program writes it
+    /// (a staged write made over it): the check does not ask about a writer first.
+    #[must_use]
+    pub fn looked_at_publish(self) -> Version<'a> {
+        Version {
+            looked_at_publish: true,
             ..self
         }
     }
@@ -287,7 +303,7 @@ fn guard_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
     }
     if let Some(file) = v.replaced {
         ctx.ws
-            .check_replaceable(v.location, file)
+            .check_replaceable(v.location, file, !v.looked_at_publish)
             .map_err(|e| refuse::path(ctx, shown, e))?;
     }
     Ok(())

@@ -35,15 +35,6 @@ pub use lease::open_for_writing_elsewhere;
 #[cfg(any(not(target_os = "linux"), stitch_portable))]
 pub use portable::open_for_writing_elsewhere;
 
-// Writeback started ahead of a sync, so that one filesystem commit carries several
-// files: sync_file_range(2) on Linux; elsewhere nothing, and each sync does it all.
-#[cfg(all(target_os = "linux", not(stitch_portable)))]
-mod writeback;
-#[cfg(any(not(target_os = "linux"), stitch_portable))]
-pub use portable::start_writeback;
-#[cfg(all(target_os = "linux", not(stitch_portable)))]
-pub use writeback::start_writeback;
-
 // A file's birth time, which no one can know before the file is made: statx(2) on Linux
 // where the filesystem keeps one; elsewhere none (0), and a file's device and inode alone
 // tell it apart.

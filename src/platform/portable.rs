@@ -48,9 +48,6 @@ pub fn exit_fd(_pid: rustix::process::Pid) -> Option<OwnedFd> {
 /// Nothing to drop: the replaced file's cache is left to its last close.
 pub fn forget_cache(_file: impl AsFd) {}
 
-/// Nothing to start: each sync writes its own file back.
-pub fn start_writeback(_file: impl AsFd) {}
-
 /// Whether another program holds the file open for writing: this platform cannot say.
 #[must_use]
 pub fn open_for_writing_elsewhere(_fd: BorrowedFd<'_>) -> Option<bool> {

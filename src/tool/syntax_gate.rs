@@ -70,14 +70,14 @@ pub fn wanted(ctx: &Context, path: &str) -> bool {
 /// Checks every file of a change; refuses the first that breaks in refuse mode, unless
 /// `asked` allows it or is a dry run, and lists the rest.
 pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Vec<SyntaxReport>> {
+    let modes: Vec<SyntaxMode> = files
+        .iter()
+        .map(|file| ctx.policy.syntax_mode(file.path))
+        .collect();
+    let verdicts = verdicts(files, &modes, ctx.limits.max_gate_bytes);
     let mut reports = Vec::new();
-    for file in files {
-        let mode = ctx.policy.syntax_mode(file.path);
-        if mode == SyntaxMode::Off {
-            continue;
-        }
-        let verdict = syntax::check(file.path, file.old, file.new, ctx.limits.max_gate_bytes);
-        let Verdict::Broken(language, error) = verdict else {
+    for ((file, mode), verdict) in files.iter().zip(modes).zip(verdicts) {
+        let Some(Verdict::Broken(language, error)) = verdict else {
             continue;
         };
         let report = SyntaxReport {
@@ -102,6 +102,67 @@ pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Vec<Sy
         reports.push(report);
     }
     Ok(reports)
+}
+
+/// From this many bytes of text in a change of several files, the files are parsed
+/// side by side: below it, a thread costs more than it saves.
+const PARALLEL_BYTES: usize = 64 << 10;
+
+/// The most threads the files of one change are parsed on.
+const MAX_THREADS: usize = 8;
+
+/// Each file's verdict, in order (`None` where its mode turns the gate off; files over
+/// `max_bytes` pass). A parse is work for a core alone, so a change of several files
+/// holding enough text is parsed on as many threads as there are cores (each taking every
+/// n-th file); the verdicts are the same, and a refusal is still the first file's that
+/// breaks.
+fn verdicts(files: &[Gated<'_>], modes: &[SyntaxMode], max_bytes: u64) -> Vec<Option<Verdict>> {
+    let one = |index: usize| {
+        let file = &files[index];
+        (modes[index] != SyntaxMode::Off)
+            .then(|| syntax::check(file.path, file.old, file.new, max_bytes))
+    };
+    let bytes: usize = files
+        .iter()
+        .map(|f| f.new.len() + f.old.map_or(0, <[u8]>::len))
+        .sum();
+    let threads = if files.len() > 1 && bytes >= PARALLEL_BYTES {
+        std::thread::available_parallelism()
+            .map_or(1, std::num::NonZero::get)
+            .min(files.len())
+            .min(MAX_THREADS)
+    } else {
+        1
+    };
+    if threads <= 1 {
+        return (0..files.len()).map(one).collect();
+    }
+    let share = |first: usize| {
+        (first..files.len())
+            .step_by(threads)
+            .map(|index| (index, one(index)))
+            .collect::<Vec<_>>()
+    };
+    let mut all: Vec<Option<Verdict>> = (0..files.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let share = &share;
+        let others: Vec<_> = (1..threads)
+            .map(|first| scope.spawn(move || share(first)))
+            .collect();
+        // This thread parses the first share itself rather than wait idle.
+        let mut found = share(0);
+        for other in others {
+            found.extend(
+                other
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+        }
+        for (index, verdict) in found {
+            all[index] = verdict;
+        }
+    });
+    all
 }
 
 /// `SYNTAX_ERROR` for the break `report` describes (`what`, in a few words).

@@ -104,14 +104,26 @@ impl OpenFile {
                 return Ok(bytes);
             }
         }
-        // Reading the `File` itself (not through `take`) lets std read straight into
-        // the spare capacity, without first zeroing it.
+        // Read straight into the spare capacity, never zeroed first; and not through
+        // std's `read_to_end`, whose size hint asks the kernel for the file's metadata
+        // and position once more (both known: `size`, and the start).
         let mut bytes = Vec::new();
         bytes
             .try_reserve_exact(size.saturating_add(1))
             .map_err(|_| out_of_memory())?;
-        self.file.read_to_end(&mut bytes)?;
-        Ok(bytes)
+        loop {
+            if bytes.len() == bytes.capacity() {
+                // Grown since it was opened: read to its end all the same.
+                bytes
+                    .try_reserve(bytes.len().max(1 << 16))
+                    .map_err(|_| out_of_memory())?;
+            }
+            match rustix::io::read(&self.file, rustix::buffer::spare_capacity(&mut bytes)) {
+                Ok(0) => return Ok(bytes),
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
     }
 }
 

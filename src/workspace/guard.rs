@@ -15,8 +15,15 @@ use super::{Error, Location, NotWritable, OpenFile, Workspace};
 
 impl Workspace {
     /// Refuses to replace `file` (open at `location`) when this process may not write
-    /// it ([`NotWritable::Mode`]) or could not keep its owner ([`NotWritable::Owner`]).
-    pub fn check_replaceable(&self, location: &Location, file: &OpenFile) -> Result<(), Error> {
+    /// it ([`NotWritable::Mode`]) or could not keep its owner ([`NotWritable::Owner`]),
+    /// and, with `writer`, when another program writes it now ([`Error::Changed`]; a
+    /// caller whose publish asks that again just before its rename leaves it out).
+    pub fn check_replaceable(
+        &self,
+        location: &Location,
+        file: &OpenFile,
+        writer: bool,
+    ) -> Result<(), Error> {
         let (parent, name) = self.parent_of(location)?;
         match rustix::fs::accessat(&parent, name, Access::WRITE_OK, AtFlags::EACCESS) {
             Ok(()) => {}
@@ -30,7 +37,7 @@ impl Workspace {
             return Err(Error::NotWritable(NotWritable::Owner));
         }
         // Another program writing it now: what was read may be the head of its rewrite.
-        if file.written_elsewhere() {
+        if writer && file.written_elsewhere() {
             return Err(Error::Changed);
         }
         Ok(())

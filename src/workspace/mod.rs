@@ -54,6 +54,8 @@ pub struct Workspace {
     state: std::sync::OnceLock<state::StateDir>,
     /// `.stitch/journal/`'s directories, once opened.
     journal: journal::Dirs,
+    /// `.stitch/locks/`, once opened: a change takes its files' locks and the journal's.
+    locks: std::sync::OnceLock<Dir>,
     /// stitch's user-level directories, by identity, once looked up (see [`user_state`]).
     user_state: std::sync::OnceLock<user_state::UserState>,
 }
@@ -182,6 +184,7 @@ impl Workspace {
             canonical,
             state: std::sync::OnceLock::new(),
             journal: journal::Dirs::default(),
+            locks: std::sync::OnceLock::new(),
             user_state: std::sync::OnceLock::new(),
         })
     }
@@ -196,6 +199,7 @@ impl Workspace {
             canonical: self.canonical.clone(),
             state: std::sync::OnceLock::new(),
             journal: journal::Dirs::default(),
+            locks: std::sync::OnceLock::new(),
             user_state: std::sync::OnceLock::new(),
         })
     }

@@ -309,13 +309,18 @@ impl Workspace {
     /// Opens (creating if needed, never truncating) the lock file `name` under
     /// `.stitch/locks/`. Lock files are never replaced, so a lock on one holds.
     pub fn lock_file(&self, name: &str) -> Result<std::fs::File, Error> {
-        let dir = self.state_subdir_created("locks")?;
+        let dir = if let Some(dir) = self.locks.get() {
+            dir
+        } else {
+            let dir = self.state_subdir_created("locks")?;
+            self.locks.get_or_init(|| dir)
+        };
         let path = format!("{STATE_DIR}/locks/{name}");
         // A planted device must not even be opened: opening some has effects.
-        look(&dir, name, &path, Expect::File)?;
+        look(dir, name, &path, Expect::File)?;
         let mut options = OpenOptions::new();
         options.read(true).write(true).create(true);
-        open_file(&dir, name, &path, &mut options).map(File::into_std)
+        open_file(dir, name, &path, &mut options).map(File::into_std)
     }
 
     /// Reads `.stitch/<sub>/<name>` with a bound of `limit` bytes, `None` when it does

@@ -162,6 +162,7 @@ fn edit_loaded(
         (&base_sha256, req.expected_sha256.as_deref()),
         applied.as_ref().ok().map(|(edited, _)| edited),
         insert.map(|insert| insert.after),
+        req.dry_run,
     )?;
     let checked = steps.check(&[version])?;
     let (edited, sha256) = applied?;
@@ -231,6 +232,7 @@ fn version_to_check<'a>(
     (base_sha256, expected): (&'a str, Option<&'a str>),
     edited: Option<&Edited<'_>>,
     insert_after: Option<u64>,
+    dry_run: bool,
 ) -> Outcome<(Version<'a>, Option<region::ByRegion>)> {
     let by_region = region::check(
         ctx,
@@ -245,6 +247,12 @@ fn version_to_check<'a>(
         .edited()
         .expecting(expected)
         .replacing(&loaded.file);
+    // The staged result is published over the file only if it is still as read, a
+    // writer elsewhere included (`Workspace::stage` with the file to reuse); a dry run
+    // publishes nothing, so its check asks.
+    if !dry_run {
+        version = version.looked_at_publish();
+    }
     if by_region.is_some() {
         version.mutation = Mutation::EditByRegion;
     }

@@ -287,14 +287,6 @@ impl<'a> Staged<'a> {
         }
     }
 
-    /// Starts writing the staged content back without waiting for it (see
-    /// `platform::start_writeback`); a sync still follows.
-    pub fn start_writeback(&self) {
-        if !self.synced.load(Ordering::Acquire) {
-            crate::platform::start_writeback(self.file());
-        }
-    }
-
     /// Syncs the content to the disk (on another thread if the caller likes: the
     /// handle is shared); [`Staged::publish`] syncs first if this has not succeeded.
     pub fn sync(&self) -> Result<(), Error> {
