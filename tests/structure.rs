@@ -42,22 +42,15 @@ const LAYERS: &[&str] = &[
 ];
 
 /// Imports that still go up a layer, as `from -> to`: each must still exist.
-const UPWARD_TODAY: &[&str] = &["engine -> tool"];
+const UPWARD_TODAY: &[&str] = &[];
 
 /// Circles among modules (a top-level module, or a module one level below it), each as
 /// its members sorted and joined by spaces: each must still exist exactly so.
-const CIRCLES_TODAY: &[&str] = &[
-    "engine::journal tool tool::near tool::refuse",
-    "workspace::atomic workspace::state",
-];
+const CIRCLES_TODAY: &[&str] = &["workspace::atomic workspace::state"];
 
 /// Files over the size bound today (lines), by path below the repository: each must
 /// still be over it.
-const LONG_TODAY: &[&str] = &[
-    "src/engine/journal/mod.rs",
-    "src/workspace/journal.rs",
-    "tests/cli/apply_crash.rs",
-];
+const LONG_TODAY: &[&str] = &["src/workspace/journal.rs", "tests/cli/apply_crash.rs"];
 
 /// The most lines a file of `src/` or `tests/` may hold.
 const MAX_LINES: usize = 600;

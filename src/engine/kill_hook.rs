@@ -7,7 +7,9 @@
 //! can write to a file in that window for certain. `STITCH_TEST_GUARD=PATH` is a guard
 //! planted in the one place every mutation's files are checked ([`guarded`]), refusing
 //! any change to that real path, so that a test shows a guard added there holds for every
-//! tool. Release builds have no such code, so no caller can reach it.
+//! tool; `STITCH_TEST_GUARD_COMMIT=PATH` is one planted in the commit's last look before
+//! publishing ([`publish_guarded`]), so that a test shows every tool publishes through the
+//! one executor. Release builds have no such code, so no caller can reach it.
 
 use crate::refusal::Outcome;
 
@@ -77,5 +79,21 @@ pub fn guarded(real: &str) -> bool {
 #[inline]
 #[must_use]
 pub fn guarded(_real: &str) -> bool {
+    false
+}
+
+/// Whether the test's guard planted in the commit's last look refuses to publish a change
+/// to the real path `real`.
+#[cfg(debug_assertions)]
+#[must_use]
+pub fn publish_guarded(real: &str) -> bool {
+    std::env::var("STITCH_TEST_GUARD_COMMIT").is_ok_and(|v| v == real)
+}
+
+/// Whether the test's guard of the commit refuses a change: never, in a release build.
+#[cfg(not(debug_assertions))]
+#[inline]
+#[must_use]
+pub fn publish_guarded(_real: &str) -> bool {
     false
 }

@@ -6,23 +6,81 @@
 //! through one check (the session's record, the version the caller expects, the
 //! overwrite and permissions rules: `session_check`, [`stale`]), the authorize hook shown
 //! the typed [`payload::Payload`], and the commit — journal, sync, publish and record
-//! ([`commit::commit`] over its [`commit::Change`]) — each reached only with the token
+//! ([`commit::commit`] over its [`change::Change`], published by [`execute`]) — each reached only with the token
 //! the step before hands out. The same steps for write, edit, delete, move, undo and
 //! apply; the guards themselves are private to [`pipeline`]. The journal ([`journal`]:
-//! its entries, recovery and bounds) and undo's planning ([`undo`]) live here too; the
-//! tools (`crate::tool`) only convert their requests into changes.
+//! its entries, recovery and bounds) and undo's planning ([`undo`]) live here too, with
+//! what every step needs: the call's [`Context`], the refusals phrased from the
+//! workspace's facts ([`refuse`]) and the policy and authorize hook ([`approve`]). The
+//! tools (`crate::tool`) only convert their requests into changes ([`change::Change`]).
 
+pub(crate) mod approve;
+pub mod change;
 pub mod commit;
+pub mod execute;
 pub mod journal;
 pub mod kill_hook;
+mod near;
 pub mod payload;
+pub mod pin;
 pub mod pipeline;
+pub mod recover;
+pub(crate) mod refuse;
 pub mod session_check;
 pub mod target;
 pub mod undo;
 
-use crate::refusal::{key, Code, Refusal};
-use crate::tool::Context;
+use crate::policy::{Limits, Policy};
+use crate::refusal::{key, Code, Failure, Refusal};
+use crate::session::Session;
+use crate::workspace::Workspace;
+
+/// What every tool and every step of the engine may use: the workspace, the lock timeout
+/// and the limits, the policy, the session, the journal's key.
+#[derive(Debug)]
+pub struct Context {
+    pub ws: Workspace,
+    /// How long a mutation waits for another process's lock, and what it says once the
+    /// wait is noticeable.
+    pub wait: crate::lock::Wait,
+    pub limits: Limits,
+    /// The session whose read-before-write guards apply, if any.
+    pub session: Option<Session>,
+    /// What `.stitch/config.json` enforces.
+    pub policy: Policy,
+    /// How the caller spells arguments, for the hints a result carries.
+    pub dialect: crate::hint::Dialect,
+    /// The journal's key (or why the journal is off), looked up on first use.
+    pub journal_key: std::sync::OnceLock<Result<journal::Keyed, String>>,
+    /// A write's result carries its diff, for text output.
+    pub text_diffs: bool,
+    /// A search is summed up per file (`-l`, `-c`, `-q`), so the match limit does not
+    /// bound it.
+    pub summary: Option<Summary>,
+}
+
+/// How a search's matches are summed up, as ripgrep's `-l`, `-c` and `-q` do (a setting
+/// of the call the [`Context`] carries; the search is the tool's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Summary {
+    /// Each path with a match, once: one match ends the search of a file.
+    Files,
+    /// Each path with a match and its number of matching lines, all of them.
+    Count,
+    /// Nothing: the exit status says whether anything matched, so the first match ends
+    /// the whole search.
+    Quiet,
+}
+
+/// Whether `failure` is a file found changed while it was read (`BUSY`, reason
+/// `changedWhileRead`): the pipeline builds the change once more from a fresh read.
+#[must_use]
+pub fn is_changed(failure: &Failure) -> bool {
+    matches!(failure, Failure::Refused(r)
+        if r.code() == Code::Busy
+            && r.detail(key::REASON).and_then(serde_json::Value::as_str)
+                == Some(key::CHANGED_WHILE_READ))
+}
 
 /// `STALE_VERSION` for a file another program kept changing while the call read or
 /// replaced it, when the caller named the version it saw: nothing was written, and the

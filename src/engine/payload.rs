@@ -1,10 +1,13 @@
 //! What an authorize command is shown of a mutation (SPEC §7): one typed payload for every
 //! tool — the one-file fields for write, edit, delete and move, the list of `changes` for
 //! apply and undo — so that a field is spelled, and a session or dry run told, in one place.
+//! What a change does to its files is not described again by hand: it is read off the
+//! change itself ([`Payload::of_file`], [`Payload::of_files`]).
 
 use serde::Serialize;
 
-use crate::tool::Context;
+use super::change::Change;
+use crate::engine::Context;
 
 /// A mutation as the authorize hook sees it; `None` fields are left out.
 #[derive(Debug, Serialize)]
@@ -77,6 +80,46 @@ impl<'a> Payload<'a> {
             changes: None,
             dry_run,
             session: ctx.session.as_ref().map(crate::session::Session::id),
+        }
+    }
+}
+
+impl<'a> Payload<'a> {
+    /// The payload of a change of one file (write, edit, delete, move): its path, source,
+    /// operation, size and versions before and after, read off `change`.
+    #[must_use]
+    pub fn of_file(ctx: &'a Context, change: &'a Change<'_>, dry_run: bool) -> Payload<'a> {
+        let mut payload = Payload::of(ctx, change.tool, dry_run);
+        if let Some(file) = change.files.first() {
+            payload.path = Some(&file.at.shown);
+            payload.from = file.from().map(|from| from.shown.as_str());
+            payload.operation = Some(file.shown_as);
+            payload.bytes = file.bytes;
+            payload.base_sha256 = file.before.as_deref();
+            payload.result_sha256 = file.after.as_deref();
+        }
+        payload
+    }
+
+    /// The payload of a change of several files (apply, undo): each file's path,
+    /// operation, source, versions and size, read off `change`.
+    #[must_use]
+    pub fn of_files(ctx: &'a Context, change: &'a Change<'_>, dry_run: bool) -> Payload<'a> {
+        let changes = change
+            .files
+            .iter()
+            .map(|file| FileChange {
+                path: &file.at.shown,
+                operation: file.shown_as,
+                from: file.from().map(|from| from.shown.as_str()),
+                base_sha256: file.before.as_deref(),
+                result_sha256: file.after.as_deref(),
+                bytes: file.bytes,
+            })
+            .collect();
+        Payload {
+            changes: Some(changes),
+            ..Payload::of(ctx, change.tool, dry_run)
         }
     }
 }

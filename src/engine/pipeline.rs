@@ -14,14 +14,15 @@
 //! disk without every guard, and a guard added here holds for every tool.
 
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
-use crate::text::diff::Stat;
-use crate::workspace::{Dirty, Location, OpenFile, Staged};
+use crate::workspace::{Location, OpenFile};
 
-use super::commit::{self, Change};
+pub use super::change::Expect;
+use super::change::{Change, Op};
+use super::commit;
 use super::payload::Payload;
 use super::session_check::{self, Mutation};
 use super::{stale, target};
-use crate::tool::{approve, refuse, textfile, Context};
+use crate::engine::{approve, refuse, Context};
 
 /// A mutation's own part: which paths it touches, and how it observes them and builds
 /// its change once they are locked.
@@ -62,29 +63,17 @@ pub fn run<P: Plan>(ctx: &Context, plan: &P) -> Outcome<P::Output> {
     // more, from a fresh read; changed again, the change is refused.
     for _ in 1..ATTEMPTS {
         let built = plan.build(ctx, at, Steps { ctx });
-        if !built.as_ref().is_err_and(textfile::is_changed) {
+        if !built.as_ref().is_err_and(super::is_changed) {
             return built;
         }
     }
     plan.build(ctx, at, Steps { ctx }).map_err(|failure| {
-        if textfile::is_changed(&failure) {
+        if super::is_changed(&failure) {
             plan.gave_up(ctx, at, failure)
         } else {
             failure
         }
     })
-}
-
-/// The version the caller expects a file to be at before the change.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expect<'a> {
-    /// Whatever is there.
-    Any,
-    /// Nothing: the change creates the file, and an existing one is not replaced
-    /// (`ALREADY_EXISTS`, naming `overwrite`) unless the session read its current version.
-    Absent,
-    /// The version with this digest (`expectedSha256`; `STALE_VERSION` otherwise).
-    Digest(&'a str),
 }
 
 /// One file of a change as the tool found it under the lock, for the checks: its version
@@ -125,25 +114,9 @@ impl<'a> Version<'a> {
     /// This version, checked against the digest the caller named, if any.
     #[must_use]
     pub fn expecting(self, expected: Option<&'a str>) -> Version<'a> {
-        match expected {
-            Some(digest) => Version {
-                expect: Expect::Digest(digest),
-                ..self
-            },
-            None => self,
-        }
-    }
-
-    /// This version, for a change that creates the file: unless `overwrite` (or a digest
-    /// is expected), an existing file is not replaced.
-    #[must_use]
-    pub fn creating(self, overwrite: bool) -> Version<'a> {
-        match self.expect {
-            Expect::Any if !overwrite => Version {
-                expect: Expect::Absent,
-                ..self
-            },
-            _ => self,
+        Version {
+            expect: self.expect.or_named(expected),
+            ..self
         }
     }
 
@@ -200,21 +173,78 @@ impl<'c> Steps<'c> {
 
 /// The checks of [`Steps::check`] that hold the change to a version: the session's and
 /// the caller's. Every file of the change that the session has not read is named in one
-/// `NOT_OBSERVED` (`details.paths`), so one round of reads suffices.
+/// `NOT_OBSERVED` (`details.paths`), so one round of reads suffices; likewise every file
+/// that is not at the version expected, in one `STALE_VERSION` — whichever of the two a
+/// file of the change meets first.
 fn check(ctx: &Context, versions: &[Version<'_>]) -> Outcome<()> {
     let mut unread: Vec<Refusal> = Vec::new();
+    let mut stale: Vec<Refusal> = Vec::new();
     for v in versions {
         match check_one(ctx, v) {
             Err(Failure::Refused(r)) if r.code() == Code::NotObserved => unread.push(r),
-            Err(failure) if unread.is_empty() => return Err(failure),
+            Err(Failure::Refused(r)) if r.code() == Code::StaleVersion => stale.push(r),
+            Err(failure) if unread.is_empty() && stale.is_empty() => return Err(failure),
             _ => {}
         }
+    }
+    let stale_first = match (
+        versions.iter().position(|v| same_file(v, &unread)),
+        versions.iter().position(|v| same_file(v, &stale)),
+    ) {
+        (Some(u), Some(s)) => s < u,
+        (None, Some(_)) => true,
+        _ => false,
+    };
+    if stale_first {
+        return Err(stale_all(stale).into());
     }
     match unread.len() {
         0 => Ok(()),
         1 if versions.len() == 1 => Err(unread.remove(0).into()),
         _ => Err(session_check::not_observed_all(&unread).into()),
     }
+}
+
+/// Whether one of `refusals` names the file of `v`.
+fn same_file(v: &Version<'_>, refusals: &[Refusal]) -> bool {
+    refusals.iter().any(|r| {
+        r.detail(key::PATH).and_then(serde_json::Value::as_str) == Some(v.location.shown.as_str())
+    })
+}
+
+/// One `STALE_VERSION` for every file of a change not at the version expected: the one
+/// refusal as it is, or — several — each named in `details.paths` with its versions.
+fn stale_all(mut stale: Vec<Refusal>) -> Refusal {
+    if stale.len() == 1 {
+        return stale.remove(0);
+    }
+    let paths: Vec<serde_json::Value> = stale
+        .iter()
+        .map(|r| {
+            let mut one = serde_json::Map::new();
+            for name in [key::PATH, "expectedSha256", "actualSha256", key::REASON] {
+                if let Some(value) = r.detail(name) {
+                    one.insert(name.to_owned(), value.clone());
+                }
+            }
+            serde_json::Value::Object(one)
+        })
+        .collect();
+    let quoted: Vec<String> = stale
+        .iter()
+        .filter_map(|r| r.detail(key::PATH).and_then(serde_json::Value::as_str))
+        .map(|p| format!("`{p}`"))
+        .collect();
+    let first = stale[0].detail(key::PATH).cloned().unwrap_or_default();
+    Refusal::new(
+        Code::StaleVersion,
+        format!(
+            "{} changed since the versions this change expects, so nothing was written",
+            quoted.join(", ")
+        ),
+    )
+    .with(key::PATH, first)
+    .with(key::PATHS, paths)
 }
 
 /// The checks of one file: the session's record, then the version the caller expects.
@@ -235,10 +265,20 @@ fn check_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
     if !link && v.mutation != Mutation::Undo {
         session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
     }
-    if let Expect::Digest(expected) = v.expect {
-        let same = v.sha256.is_some_and(|a| expected.eq_ignore_ascii_case(a));
+    let expected = match v.expect {
+        Expect::Digest(expected) => Some(Some(expected)),
+        Expect::Left(expected) => Some(expected),
+        Expect::Any | Expect::Absent => None,
+    };
+    if let Some(expected) = expected {
+        let same = match (expected, v.sha256) {
+            (Some(expected), Some(actual)) => expected.eq_ignore_ascii_case(actual),
+            (None, None) => true,
+            _ => false,
+        };
         if !same {
-            return Err(stale(&location.shown, expected, v.sha256).into());
+            let actual = v.sha256.filter(|a| !a.is_empty());
+            return Err(stale(&location.shown, expected.unwrap_or_default(), actual).into());
         }
     }
     Ok(())
@@ -269,6 +309,36 @@ fn guard_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
     Ok(())
 }
 
+impl<'c> Steps<'c> {
+    /// [`Steps::check`] of the versions `change` names: each file at the version before
+    /// it is read at, held to the version its operation expects and replacing the file
+    /// it was read from — and a move's source, at the version it moves, held to the one
+    /// expected of it.
+    pub fn check_change(self, change: &Change<'_>) -> Outcome<Checked<'c>> {
+        let mut versions = Vec::with_capacity(change.files.len());
+        for file in &change.files {
+            if let Op::Move {
+                from,
+                from_expect,
+                from_before,
+                ..
+            } = &file.op
+            {
+                versions.push(Version {
+                    expect: *from_expect,
+                    ..Version::of(from, from_before.as_deref().or(file.after.as_deref()))
+                });
+            }
+            versions.push(Version {
+                expect: file.expect,
+                replaced: file.base,
+                ..Version::of(file.at, file.before.as_deref())
+            });
+        }
+        self.check(&versions)
+    }
+}
+
 /// A change whose files passed the checks.
 #[derive(Debug)]
 pub struct Checked<'c> {
@@ -281,10 +351,7 @@ impl<'c> Checked<'c> {
     /// written then.
     pub fn authorize(self, shown: &str, payload: &Payload<'_>) -> Outcome<Option<Approved<'c>>> {
         approve::authorize(self.ctx, shown, payload)?;
-        Ok((!payload.dry_run).then_some(Approved {
-            ctx: self.ctx,
-            stat: Vec::new(),
-        }))
+        Ok((!payload.dry_run).then_some(Approved { ctx: self.ctx }))
     }
 }
 
@@ -292,31 +359,16 @@ impl<'c> Checked<'c> {
 #[derive(Debug)]
 pub struct Approved<'c> {
     ctx: &'c Context,
-    /// The lines each file of the change gains and loses, when the tool counted them.
-    stat: Vec<Option<Stat>>,
 }
 
 impl<'c> Approved<'c> {
-    /// This change, with the lines each of its files gains and loses (in the order of the
-    /// change's files; `None` for a file that is not text), kept in its journal entry for
-    /// `history --stat`.
-    #[must_use]
-    pub fn counted(self, stat: Vec<Option<Stat>>) -> Approved<'c> {
-        Approved { stat, ..self }
-    }
-
-    /// Journals, syncs, publishes and records `change` ([`commit::commit`]), its new
-    /// versions `staged`; returns the journal entry's id.
-    pub fn commit<'w>(
-        self,
-        change: Change<'_>,
-        staged: Vec<Option<Staged<'w>>>,
-        publish: impl FnOnce(Vec<Option<Staged<'w>>>, &mut Dirty) -> Outcome<()>,
-    ) -> Outcome<Option<String>>
+    /// Stages, journals, syncs, publishes and records `change` ([`commit::commit`]);
+    /// returns the journal entry's id.
+    pub fn commit<'w>(self, change: Change<'w>) -> Outcome<Option<String>>
     where
         'c: 'w,
     {
-        commit::commit(self.ctx, (change, self.stat), staged, publish)
+        commit::commit(self.ctx, change)
     }
 
     /// Records that the file at `real` already holds `sha256`, the content asked for, so

@@ -4,7 +4,7 @@
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::session::{Seen, Unseen};
 
-use crate::tool::{refuse, Context};
+use crate::engine::{refuse, Context};
 
 /// Which mutation asks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

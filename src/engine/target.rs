@@ -5,7 +5,7 @@ use crate::lock;
 use crate::refusal::Outcome;
 use crate::workspace::Location;
 
-use crate::tool::{approve, refuse, Context};
+use crate::engine::{approve, refuse, Context};
 
 /// The locked targets of a mutation (one file, a move's two ends, every file of a
 /// patch). The locks are held until this is dropped.

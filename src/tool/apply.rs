@@ -32,15 +32,14 @@ use serde_json::{json, Value};
 use crate::digest::sha256_hex;
 use crate::patch::{self, Dialect, PatchError};
 use crate::refusal::{Code, Outcome, Refusal};
-use crate::workspace::{Kind, Location, Staged, WriteMode};
+use crate::workspace::{Kind, Location, WriteMode};
 
 use super::args::{self, Request};
 use super::{refuse, syntax_gate, textfile, Context};
-use crate::engine::commit::Change;
-use crate::engine::journal::{self, FileRecord, Keep, Planned};
-use crate::engine::kill_hook;
-use crate::engine::payload::{FileChange, Payload};
-use crate::engine::pipeline::{self, Approved, Steps, Version};
+use crate::engine::change::{Change, Expect, FileOp, New, Op};
+use crate::engine::journal::{self, FileRecord, Keep};
+use crate::engine::payload::Payload;
+use crate::engine::pipeline::{self, Steps, Version};
 use budget::Budget;
 use build::{Body, Held, Original, Slot, Tree};
 
@@ -325,7 +324,8 @@ fn apply(
     } = gate::check(ctx, req, &built, located, &originals)?;
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
-    let Some(approved) = checked.authorize(first, &payload(ctx, &changed, req))? else {
+    let change = change(located, &originals, &records, &built.tree);
+    let Some(approved) = checked.authorize(first, &payload(ctx, &changed, &change, req))? else {
         by_region::report(ctx, (&built, &landed), &mut changed, false);
         return Ok(ApplyResult {
             dialect: dialect.as_str(),
@@ -338,7 +338,7 @@ fn apply(
             syntax_unchecked,
         });
     };
-    let id = publish(ctx, approved, located, &originals, &records, &built.tree)?;
+    let id = approved.commit(change)?;
     by_region::report(ctx, (&built, &landed), &mut changed, true);
     Ok(ApplyResult {
         dialect: dialect.as_str(),
@@ -382,183 +382,147 @@ fn load_originals(
     Ok(originals)
 }
 
-/// What the authorize command is told: the whole change.
-fn payload<'a>(ctx: &'a Context, changes: &'a [Changed], req: &ApplyRequest) -> Payload<'a> {
-    let mut creates: Vec<&str> = changes
+/// What the authorize command is told: the whole change, and every directory it makes.
+fn payload<'a>(
+    ctx: &'a Context,
+    changed: &'a [Changed],
+    change: &'a Change<'_>,
+    req: &ApplyRequest,
+) -> Payload<'a> {
+    let mut creates: Vec<&str> = changed
         .iter()
         .flat_map(|c| c.created_directories.iter().map(String::as_str))
         .collect();
     creates.sort_unstable();
     creates.dedup();
     Payload {
-        changes: Some(
-            changes
-                .iter()
-                .map(|c| FileChange {
-                    path: &c.path,
-                    operation: c.operation,
-                    from: c.from.as_deref(),
-                    base_sha256: c.base_sha256.as_deref(),
-                    result_sha256: c.sha256.as_deref(),
-                    bytes: c.bytes.map(|b| b as u64),
-                })
-                .collect(),
-        ),
         creates_directories: Some(creates),
-        ..Payload::of(ctx, ApplyRequest::TOOL, req.dry_run)
+        ..Payload::of_files(ctx, change, req.dry_run)
     }
 }
 
-/// Stages every new version, then journals the change (the new versions kept beside the
-/// entry and synced side by side) and publishes each file.
-fn publish(
-    ctx: &Context,
-    approved: Approved<'_>,
-    located: &BTreeMap<&str, &Location>,
-    originals: &BTreeMap<String, Original>,
+/// The change as one value: for each file the journal records, its new text over the
+/// file read there (or its removal, or its move), the version before kept, and each new
+/// text kept once published, for an undo's merge.
+fn change<'a>(
+    located: &BTreeMap<&str, &'a Location>,
+    originals: &'a BTreeMap<String, Original>,
     records: &[FileRecord],
-    tree: &Tree,
-) -> Outcome<Option<String>> {
-    let location_of = |real: &str| -> &Location {
+    tree: &'a Tree,
+) -> Change<'a> {
+    let location_of = |real: &str| -> &'a Location {
         located
             .values()
             .find(|l| l.real == real)
             .copied()
             .expect("every record's path was located")
     };
-    let mut created: Vec<String> = Vec::new();
-    let mut staged: Vec<Option<Staged<'_>>> = Vec::new();
+    let mut files = Vec::with_capacity(records.len());
+    let mut results = Vec::new();
     for record in records {
-        let location = location_of(&record.path);
-        match tree.get(&record.path) {
+        let at = location_of(&record.path);
+        let new = match tree.get(&record.path) {
             Some(
                 slot @ Slot {
                     held: Held::Text(text),
                     ..
                 },
-            ) => staged.push(Some(stage_one(
-                ctx,
-                location,
-                text,
-                slot,
-                originals,
-                &mut created,
-            )?)),
-            _ => staged.push(None),
-        }
-    }
-    let planned: Vec<Planned<'_>> = records
-        .iter()
-        .map(|record| Planned {
-            record: record.clone(),
-            keep: match kept_original(record, originals) {
-                Some((real, o)) => Keep::File {
-                    location: location_of(real),
-                    file: &o.file,
-                    bytes: o.bytes(),
-                },
-                None => Keep::Nothing,
+            ) => {
+                if let Some(sha) = &record.after {
+                    results.push((sha.clone(), text.as_bytes()));
+                }
+                Some(New::Bytes {
+                    parts: vec![text.as_bytes()],
+                    mode: write_mode(at, slot, originals),
+                    reuse: None,
+                })
+            }
+            _ => None,
+        };
+        let bytes = new.as_ref().and_then(|new| match new {
+            New::Bytes { parts, .. } => Some(parts.iter().map(|p| p.len() as u64).sum()),
+            _ => None,
+        });
+        let op = match (&record.from, new) {
+            (Some(from), new) => Op::Move {
+                from: location_of(from),
+                from_base: originals.get(from).map(|o| &o.file),
+                from_before: record.from_before.clone(),
+                new,
+                link: None,
+                from_expect: Expect::Any,
             },
-        })
-        .collect();
-    let mut change = Change::of(ApplyRequest::TOOL, planned);
-    // Each new text is kept once published, for an undo's merge.
-    for record in records {
-        if let (
-            Some(sha),
-            Some(Slot {
-                held: Held::Text(text),
-                ..
-            }),
-        ) = (&record.after, tree.get(&record.path))
-        {
-            change = change.keeping(sha, vec![text.as_bytes()]);
-        }
+            (None, Some(new)) => Op::Write(new),
+            (None, None) => Op::Delete,
+        };
+        let shown_as = match (&record.from, &record.before, &record.after) {
+            (Some(_), ..) => "move",
+            (None, _, None) => "delete",
+            (None, None, Some(_)) => "write",
+            (None, Some(_), Some(_)) => "edit",
+        };
+        let keep = match kept_original(record, originals) {
+            Some((real, o)) => Keep::File {
+                location: location_of(real),
+                file: &o.file,
+                bytes: o.bytes(),
+            },
+            None => Keep::Nothing,
+        };
+        files.push(FileOp {
+            at,
+            op,
+            before: record.before.clone(),
+            // Each change's expectedSha256 is held to the tree as the changes before it
+            // leave it, while the change is built.
+            expect: Expect::Any,
+            after: record.after.clone(),
+            base: originals.get(&record.path).map(|o| &o.file),
+            keep,
+            shown_as,
+            bytes,
+        });
     }
     let stat = records
         .iter()
         .map(|record| summary::stat(record, originals, tree))
         .collect();
-    let id = approved
-        .counted(stat)
-        .commit(change, staged, |staged, dirty| {
-            // Every file replaced or removed is looked at once more before any is published,
-            // so a file another program rewrote meanwhile refuses the whole change.
-            for real in records
-                .iter()
-                .flat_map(|r| std::iter::once(&r.path).chain(r.from.as_ref()))
-            {
-                if let Some(original) = originals.get(real) {
-                    let still = original.file.unchanged_but_for_links().unwrap_or(false)
-                        && !original.file.written_elsewhere();
-                    if !still {
-                        return Err(refuse::changed(&location_of(real).shown).into());
-                    }
-                }
-            }
-            for (done, (record, staged)) in records.iter().zip(staged).enumerate() {
-                let location = location_of(&record.path);
-                match staged {
-                    Some(staged) => {
-                        staged
-                            .publish_into(dirty)
-                            .map_err(|e| refuse::path(ctx, &location.shown, e))?;
-                        // A move's source goes once its file is at the new path.
-                        if let Some(from) = &record.from {
-                            let source = location_of(from);
-                            ctx.ws
-                                .remove_into(source, dirty)
-                                .map_err(|e| refuse::path(ctx, &source.shown, e))?;
-                        }
-                    }
-                    None => ctx
-                        .ws
-                        .remove_into(location, dirty)
-                        .map_err(|e| refuse::path(ctx, &location.shown, e))?,
-                }
-                kill_hook::published(done + 1)?;
-            }
-            Ok(())
-        })
-        .inspect_err(|_| ctx.ws.remove_empty_dirs(&created))?;
-    Ok(id)
+    let mut change = Change::of(ApplyRequest::TOOL, files).counted(stat);
+    for (sha, bytes) in results {
+        change = change.keeping(&sha, vec![bytes]);
+    }
+    change
 }
 
 /// The original a record's version before is kept from: the file at its path, or — for a
 /// move that changed the content onto a new path — the file at its source.
 fn kept_original<'o>(
-    record: &'o FileRecord,
+    record: &FileRecord,
     originals: &'o BTreeMap<String, Original>,
 ) -> Option<(&'o str, &'o Original)> {
-    if let Some(o) = originals.get(&record.path) {
-        return Some((&record.path, o));
+    if let Some((real, o)) = originals.get_key_value(&record.path) {
+        return Some((real, o));
     }
     let from = record
         .from
         .as_deref()
         .filter(|_| record.from_before.is_some())?;
-    originals.get(from).map(|o| (from, o))
+    originals
+        .get_key_value(from)
+        .map(|(real, o)| (real.as_str(), o))
 }
 
-/// Stages the new version of one file (synced later, beside the others), creating its
-/// missing directories. A file moved here from its origin onto no file keeps the
-/// origin's permission bits, as a plain move does; the executable bits are then as the
-/// change set them, if it did (a new `100755` file is executable wherever the umask
-/// leaves it readable, as `git apply` makes one).
-fn stage_one<'w>(
-    ctx: &'w Context,
+/// How the new version of one file is staged. A file moved here from its origin onto no
+/// file keeps the origin's permission bits, as a plain move does; the executable bits are
+/// then as the change set them, if it did (a new `100755` file is executable wherever the
+/// umask leaves it readable, as `git apply` makes one).
+fn write_mode(
     location: &Location,
-    text: &str,
     slot: &Slot,
-    originals: &'w BTreeMap<String, Original>,
-    created: &mut Vec<String>,
-) -> Outcome<Staged<'w>> {
-    ctx.ws
-        .create_dirs(&location.missing_dirs)
-        .map_err(|e| refuse::path(ctx, &location.shown, e))?;
-    created.extend(location.missing_dirs.iter().cloned());
+    originals: &BTreeMap<String, Original>,
+) -> WriteMode {
     let executable = slot.executable;
-    let mode = match originals.get(&location.real) {
+    match originals.get(&location.real) {
         Some(o) => WriteMode::Replace {
             mode: mode::with_executable(o.file.mode, executable),
             uid: o.file.uid,
@@ -571,13 +535,5 @@ fn stage_one<'w>(
             None if executable == Some(true) => WriteMode::CreateExecutable,
             None => WriteMode::CreateNew,
         },
-    };
-    let mut staged = ctx
-        .ws
-        .stage(location, &[text.as_bytes()], None, mode)
-        .map_err(|e| refuse::path(ctx, &location.shown, e))?;
-    if let Some(o) = originals.get(&location.real) {
-        staged = staged.over(&o.file);
     }
-    Ok(staged)
 }

@@ -13,10 +13,10 @@ use crate::workspace::{Kind, Location};
 
 use super::args::{self, invalid, Request};
 use super::{refuse, Context};
-use crate::engine::commit::Change;
-use crate::engine::journal::{entry::link_version, FileRecord, Keep, Planned};
+use crate::engine::change::{Change, Expect, FileOp, Op};
+use crate::engine::journal::entry::link_version;
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::{self, Plan, Steps, Version};
+use crate::engine::pipeline::{self, Plan, Steps};
 
 /// The arguments of `delete_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -121,48 +121,19 @@ fn delete(
             .sha256()
             .map_err(|e| anyhow::Error::new(e).context("hashing the file to delete"))?,
     };
-    let version = Version::of(location, Some(&actual))
-        .expecting(req.expected_sha256.as_deref())
-        .replacing(&file);
-    let checked = steps.check(&[version])?;
-    let payload = Payload {
-        path: Some(&shown),
-        operation: Some("delete"),
-        bytes: Some(file.size),
-        base_sha256: Some(&actual),
-        ..Payload::of(ctx, DeleteRequest::TOOL, req.dry_run)
-    };
+    let stat = held
+        .as_deref()
+        .and_then(|bytes| crate::text::diff::stat_bytes(bytes, b""));
+    let file_op = FileOp::delete(location, actual.clone(), Some(&file))
+        .expecting(Expect::Any.or_named(req.expected_sha256.as_deref()))
+        .keeping_base(held.as_deref())
+        .shown("delete", Some(file.size));
+    let change = Change::of(DeleteRequest::TOOL, vec![file_op]).counted(vec![stat]);
+    let checked = steps.check_change(&change)?;
+    let payload = Payload::of_file(ctx, &change, req.dry_run);
     let mut id = None;
     if let Some(approved) = checked.authorize(&shown, &payload)? {
-        let planned = Planned {
-            record: FileRecord {
-                path: location.real.clone(),
-                from: None,
-                before: Some(actual.clone()),
-                after: None,
-                from_before: None,
-                bytes: 0,
-                unfinished: false,
-                mode: None,
-                link: None,
-            },
-            keep: Keep::File {
-                location,
-                file: &file,
-                bytes: held.as_deref(),
-            },
-        };
-        let change = Change::of(DeleteRequest::TOOL, vec![planned]);
-        let stat = held
-            .as_deref()
-            .and_then(|bytes| crate::text::diff::stat_bytes(bytes, b""));
-        id = approved
-            .counted(vec![stat])
-            .commit(change, vec![None], |_, dirty| {
-                ctx.ws
-                    .remove_unchanged(location, &file, dirty)
-                    .map_err(|e| refuse::path(ctx, &shown, e))
-            })?;
+        id = approved.commit(change)?;
     }
     Ok(result(req, shown, actual, id))
 }
@@ -181,30 +152,20 @@ fn delete_link(
         .read_link(location)
         .map_err(|e| refuse::path(ctx, &shown, e))?;
     let actual = link_version(&target);
-    let version = Version::of(location, Some(&actual)).expecting(req.expected_sha256.as_deref());
-    let checked = steps.check(&[version])?;
-    let payload = Payload {
-        path: Some(&shown),
-        operation: Some("delete"),
-        bytes: Some(target.len() as u64),
-        base_sha256: Some(&actual),
-        ..Payload::of(ctx, DeleteRequest::TOOL, req.dry_run)
-    };
+    let file_op = FileOp {
+        op: Op::Unlink {
+            target: target.clone(),
+        },
+        ..FileOp::delete(location, actual.clone(), None)
+    }
+    .expecting(Expect::Any.or_named(req.expected_sha256.as_deref()))
+    .shown("delete", Some(target.len() as u64));
+    let change = Change::of(DeleteRequest::TOOL, vec![file_op]);
+    let checked = steps.check_change(&change)?;
+    let payload = Payload::of_file(ctx, &change, req.dry_run);
     let mut id = None;
     if let Some(approved) = checked.authorize(&shown, &payload)? {
-        let planned = Planned {
-            record: FileRecord {
-                link: Some(target.clone()),
-                ..FileRecord::write(&location.real, Some(actual.clone()), None)
-            },
-            keep: Keep::Nothing,
-        };
-        let change = Change::of(DeleteRequest::TOOL, vec![planned]);
-        id = approved.commit(change, vec![None], |_, dirty| {
-            ctx.ws
-                .remove_link(location, &target, dirty)
-                .map_err(|e| refuse::path(ctx, &shown, e))
-        })?;
+        id = approved.commit(change)?;
     }
     Ok(result(req, shown, actual, id))
 }

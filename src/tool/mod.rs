@@ -8,7 +8,6 @@
 //! state facts only.
 
 mod apply;
-pub(crate) mod approve;
 pub mod args;
 pub mod config_check;
 mod delete;
@@ -20,12 +19,9 @@ mod limits;
 mod list;
 pub mod media;
 mod move_file;
-mod near;
 pub mod output;
-pub mod pin;
 mod read;
 pub mod read_files;
-pub(crate) mod refuse;
 pub mod registry;
 pub mod schema;
 mod search;
@@ -40,38 +36,16 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+pub use crate::engine::Summary;
+pub(crate) use crate::engine::{approve, refuse};
+pub use crate::engine::{pin, Context};
 pub use output::Output;
-pub use search::Summary;
 
-use crate::engine::journal;
-use crate::policy::{Limits, Policy};
+use crate::policy::Limits;
 
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::session::Session;
 use crate::workspace::{RootError, Workspace};
-
-/// What every tool may use: the workspace, the lock timeout and the limits.
-#[derive(Debug)]
-pub struct Context {
-    pub ws: Workspace,
-    /// How long a mutation waits for another process's lock, and what it says once the
-    /// wait is noticeable.
-    pub wait: crate::lock::Wait,
-    pub limits: Limits,
-    /// The session whose read-before-write guards apply, if any.
-    pub session: Option<Session>,
-    /// What `.stitch/config.json` enforces.
-    pub policy: Policy,
-    /// How the caller spells arguments, for the hints a result carries.
-    pub dialect: crate::hint::Dialect,
-    /// The journal's key (or why the journal is off), looked up on first use.
-    pub journal_key: std::sync::OnceLock<Result<journal::Keyed, String>>,
-    /// A write's result carries its diff, for text output.
-    pub text_diffs: bool,
-    /// A search is summed up per file (`-l`, `-c`, `-q`), so the match limit does not
-    /// bound it.
-    pub summary: Option<Summary>,
-}
 
 /// What a front end hands the tool layer besides the arguments: plain settings, no
 /// parser types.
@@ -102,7 +76,7 @@ pub struct Settings {
 /// workspace config that asks for an approval nobody has trusted is refused before
 /// anything else.
 pub fn run(ctx: &Context, tool: &registry::ToolSpec, arguments: Value) -> Outcome<Output> {
-    journal::recover(ctx);
+    crate::engine::recover::recover(ctx);
     if ctx.policy.untrusted_hook && !tool.annotations.read_only {
         return Err(approve::untrusted().into());
     }

@@ -11,15 +11,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::digest::is_sha256_hex;
-use crate::refusal::{key, Code, Outcome, Refusal};
-use crate::workspace::{Error, Kind, Location, OpenFile, Replace};
+use crate::refusal::{key, Outcome};
+use crate::workspace::{Kind, Location, OpenFile};
 
 use super::args::{self, invalid, Request};
 use super::{refuse, Context};
-use crate::engine::commit::Change;
-use crate::engine::journal::{entry::link_version, FileRecord, Keep, Planned};
+use crate::engine::change::{Change, Expect, FileOp, Op};
+use crate::engine::journal::entry::link_version;
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::{self, Plan, Steps, Version};
+use crate::engine::pipeline::{self, Plan, Steps};
 
 /// The arguments of `move_file`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -86,28 +86,6 @@ fn destination(ctx: &Context, to: &Location) -> Outcome<(Option<OpenFile>, Optio
             Ok((Some(file), Some(actual)))
         }
         None => Ok((None, None)),
-    }
-}
-
-/// What the authorize command is told about this move: `(previous, sha256)` are the
-/// digests of the file replaced (if any) and of the file moved.
-fn payload<'a>(
-    ctx: &'a Context,
-    req: &MoveRequest,
-    (from, to): (&'a Location, &'a Location),
-    bytes: u64,
-    (previous, sha256): (Option<&'a str>, &'a str),
-) -> Payload<'a> {
-    Payload {
-        path: Some(&to.shown),
-        from: Some(&from.shown),
-        operation: Some("move"),
-        bytes: Some(bytes),
-        overwrite: Some(req.overwrite),
-        creates_directories: Some(to.missing_dirs.iter().map(String::as_str).collect()),
-        base_sha256: previous,
-        result_sha256: Some(sha256),
-        ..Payload::of(ctx, MoveRequest::TOOL, req.dry_run)
     }
 }
 
@@ -209,61 +187,40 @@ fn move_file(
     let size = source
         .as_ref()
         .map_or_else(|| link.as_ref().map_or(0, |t| t.len() as u64), |s| s.size);
-    let moved = Version::of(from, Some(&sha256)).expecting(req.expected_sha256.as_deref());
     let (replaced, previous) = destination(ctx, to)?;
-    // Both ends at once: a session that read neither is told of both in one refusal.
-    let mut dest = Version::of(to, previous.as_deref()).creating(req.overwrite);
-    if let Some(file) = &replaced {
-        dest = dest.replacing(file);
+    let file_op = FileOp {
+        at: to,
+        op: Op::Move {
+            from,
+            from_base: source.as_ref(),
+            from_before: None,
+            new: None,
+            link: link.clone(),
+            from_expect: Expect::Any.or_named(req.expected_sha256.as_deref()),
+        },
+        before: previous.clone(),
+        expect: Expect::Any.creating(req.overwrite),
+        after: Some(sha256.clone()),
+        base: replaced.as_ref(),
+        keep: crate::engine::journal::Keep::Nothing,
+        shown_as: "move",
+        bytes: Some(size),
     }
-    let checked = steps.check(&[moved, dest])?;
-    let payload = payload(ctx, req, (from, to), size, (previous.as_deref(), &sha256));
+    .keeping_base(None);
+    // The content moves as it is: no line is added or removed.
+    let stat = Some(crate::text::diff::Stat::default());
+    let change = Change::of(MoveRequest::TOOL, vec![file_op]).counted(vec![stat]);
+    // Both ends at once: a session that read neither is told of both in one refusal.
+    let checked = steps.check_change(&change)?;
+    let payload = Payload {
+        overwrite: Some(req.overwrite),
+        creates_directories: Some(to.missing_dirs.iter().map(String::as_str).collect()),
+        ..Payload::of_file(ctx, &change, req.dry_run)
+    };
     let mut id = None;
     if let Some(approved) = checked.authorize(&to_shown, &payload)? {
-        let planned = Planned {
-            record: FileRecord {
-                path: to.real.clone(),
-                from: Some(from.real.clone()),
-                before: previous.clone(),
-                after: Some(sha256.clone()),
-                from_before: None,
-                bytes: 0,
-                unfinished: false,
-                mode: None,
-                link: link.clone(),
-            },
-            keep: match &replaced {
-                Some(file) => Keep::File {
-                    location: to,
-                    file,
-                    bytes: None,
-                },
-                None => Keep::Nothing,
-            },
-        };
-        ctx.ws
-            .create_dirs(&to.missing_dirs)
-            .map_err(|e| refuse::path(ctx, &to_shown, e))?;
-        let replace = replaced
-            .as_ref()
-            .map_or(Replace::Never, |_| Replace::Allowed);
-        let change = Change::of(MoveRequest::TOOL, vec![planned]);
-        // The content moves as it is: no line is added or removed.
-        let stat = Some(crate::text::diff::Stat::default());
-        let moved = approved.counted(vec![stat]).commit(change, vec![None], |_, dirty| {
-            ctx.ws.rename_into(from, to, replace, dirty).map_err(|e| match e {
-                Error::AlreadyExists => Refusal::new(
-                    Code::AlreadyExists,
-                    format!("`{to_shown}` appeared while `{from_shown}` was being moved there, and was not replaced"),
-                )
-                .with(key::PATH, to_shown.as_str())
-                .into(),
-                other => refuse::path(ctx, &to_shown, other),
-            })
-        });
-        id = moved.inspect_err(|_| ctx.ws.remove_empty_dirs(&to.missing_dirs))?;
+        id = approved.commit(change)?;
     }
-    drop(source);
     Ok(MoveResult {
         from: from_shown,
         path: to_shown,

@@ -134,15 +134,6 @@ fn read_once(ctx: &Context, location: &Location) -> Outcome<(OpenFile, Vec<u8>)>
     Ok((file, bytes))
 }
 
-/// Whether `failure` is the `BUSY` of a file changed while it was read or replaced.
-#[must_use]
-pub fn is_changed(failure: &crate::refusal::Failure) -> bool {
-    matches!(failure, crate::refusal::Failure::Refused(r)
-        if r.code() == Code::Busy
-            && r.detail(key::REASON).and_then(serde_json::Value::as_str)
-                == Some(key::CHANGED_WHILE_READ))
-}
-
 /// Opens and reads a regular text file within the size limit; one that is not text is
 /// `NOT_TEXT`.
 pub fn load(ctx: &Context, location: &Location) -> Outcome<Loaded> {

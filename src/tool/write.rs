@@ -5,16 +5,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::digest::{is_sha256_hex, sha256_hex};
-use crate::refusal::{key, Code, Failure, Outcome, Refusal};
-use crate::workspace::{Error, Kind, Location, WriteMode};
+use crate::refusal::{key, Failure, Outcome};
+use crate::workspace::{Kind, Location, WriteMode};
 
 use super::args::{self, invalid, Request};
 use super::syntax_gate::{self, Asked, Checked, Gated, SyntaxReport, Unchecked};
 use super::{refuse, textfile, Context};
-use crate::engine::commit::Change;
-use crate::engine::journal::{FileRecord, Keep, Planned};
+use crate::engine::change::{Change, Expect, FileOp, New};
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::{self, Approved, Plan, Steps, Version};
+use crate::engine::pipeline::{self, Plan, Steps};
 use crate::engine::stale;
 
 /// The arguments of `write_file`.
@@ -122,13 +121,6 @@ fn write_once(
         None => None,
     };
     let previous = replaced.as_ref().map(|(_, actual)| actual.clone());
-    let mut version = Version::of(location, previous.as_deref())
-        .expecting(req.expected_sha256.as_deref())
-        .creating(req.overwrite);
-    if let Some((file, _)) = &replaced {
-        version = version.replacing(file);
-    }
-    let checked = steps.check(&[version])?;
     let mode = match &replaced {
         Some((file, _)) => WriteMode::Replace {
             mode: file.mode,
@@ -138,12 +130,36 @@ fn write_once(
         None => WriteMode::CreateNew,
     };
     let sha256 = sha256_hex(bytes);
+    let base = replaced.as_ref().map(|(file, _)| file);
+    let new = New::Bytes {
+        parts: vec![bytes],
+        mode,
+        reuse: None,
+    };
+    let operation = if previous.is_some() {
+        "replace"
+    } else {
+        "create"
+    };
+    let expect = Expect::Any
+        .or_named(req.expected_sha256.as_deref())
+        .creating(req.overwrite);
+    let file = FileOp::write(location, (previous.clone(), sha256.clone()), new, base)
+        .expecting(expect)
+        .keeping_base(None)
+        .shown(operation, Some(bytes.len() as u64));
+    let change = Change::of(WriteRequest::TOOL, vec![file]).keeping(&sha256, vec![bytes]);
+    let checked = steps.check_change(&change)?;
     let diff = ctx.text_diffs.then(|| text_diff(ctx, location, bytes));
     let Checked {
         errors: syntax_errors,
         unchecked: syntax_unchecked,
     } = gate(ctx, req, location, replaced.is_some())?;
-    let payload = payload(ctx, req, location, previous.as_deref(), &sha256);
+    let payload = Payload {
+        overwrite: Some(req.overwrite),
+        creates_directories: Some(location.missing_dirs.iter().map(String::as_str).collect()),
+        ..Payload::of_file(ctx, &change, req.dry_run)
+    };
     let approved = checked.authorize(&shown, &payload)?;
     // Content equal to the file's (same digest, so same bytes) is not rewritten: the
     // inode and mtime stay, and no build sees a change.
@@ -152,22 +168,8 @@ fn write_once(
     match approved {
         Some(approved) if unchanged => approved.unchanged(&location.real, &sha256),
         Some(approved) => {
-            let base = replaced.as_ref().map(|(file, _)| file);
-            let keep = base.map_or(Keep::Nothing, |file| Keep::File {
-                location,
-                file,
-                bytes: None,
-            });
-            let record = FileRecord::write(&location.real, previous.clone(), Some(sha256.clone()));
-            id = publish(
-                ctx,
-                approved,
-                location,
-                (bytes, mode),
-                Planned { record, keep },
-                base,
-            )
-            .inspect_err(|_| ctx.ws.remove_empty_dirs(&location.missing_dirs))?;
+            let stat = stat(ctx, location, base.map(|file| file.size), bytes);
+            id = approved.commit(change.counted(vec![stat]))?;
         }
         None => {}
     }
@@ -256,49 +258,6 @@ pub struct WriteResult {
 /// The largest file a write reads again to count the lines it replaces.
 const STAT_BYTES: u64 = 8 << 20;
 
-/// Makes the missing directories, stages the new content, then commits it — over `base`,
-/// the file replaced, only while it is still as it was read; the journal entry's id.
-fn publish(
-    ctx: &Context,
-    approved: Approved<'_>,
-    location: &Location,
-    (bytes, mode): (&[u8], WriteMode),
-    planned: Planned<'_>,
-    base: Option<&crate::workspace::OpenFile>,
-) -> Outcome<Option<String>> {
-    let shown = location.shown.as_str();
-    let failed = |e: Error| match e {
-        Error::AlreadyExists => Refusal::new(
-            Code::AlreadyExists,
-            format!("`{shown}` appeared while it was being created, and was not replaced"),
-        )
-        .with(key::PATH, shown)
-        .into(),
-        other => refuse::path(ctx, shown, other),
-    };
-    ctx.ws
-        .create_dirs(&location.missing_dirs)
-        .map_err(|e| refuse::path(ctx, shown, e))?;
-    let mut staged = ctx
-        .ws
-        .stage(location, &[bytes], None, mode)
-        .map_err(failed)?;
-    if let Some(base) = base {
-        staged = staged.over(base);
-    }
-    let result = planned.record.after.clone().unwrap_or_default();
-    let change = Change::of(WriteRequest::TOOL, vec![planned]).keeping(&result, vec![bytes]);
-    let stat = stat(ctx, location, base.map(|file| file.size), bytes);
-    approved
-        .counted(vec![stat])
-        .commit(change, vec![Some(staged)], |staged, dirty| {
-            for one in staged.into_iter().flatten() {
-                one.publish_into(dirty).map_err(failed)?;
-            }
-            Ok(())
-        })
-}
-
 /// The lines the write adds and removes, when the file replaced (of `replacing` bytes,
 /// if any) and the new content are text. A replaced file over [`STAT_BYTES`] is not read
 /// again for it: the entry then has no count.
@@ -327,28 +286,4 @@ fn text_diff(ctx: &Context, location: &crate::workspace::Location, bytes: &[u8])
     };
     let new = String::from_utf8_lossy(bytes);
     crate::text::diff::unified(&location.shown, &old, &new, super::edit::MAX_DIFF_BYTES).text
-}
-
-/// What the authorize command is told about this write.
-fn payload<'a>(
-    ctx: &'a Context,
-    req: &WriteRequest,
-    location: &'a crate::workspace::Location,
-    previous: Option<&'a str>,
-    sha256: &'a str,
-) -> Payload<'a> {
-    Payload {
-        path: Some(&location.shown),
-        operation: Some(if previous.is_some() {
-            "replace"
-        } else {
-            "create"
-        }),
-        bytes: Some(req.content.len() as u64),
-        overwrite: Some(req.overwrite),
-        creates_directories: Some(location.missing_dirs.iter().map(String::as_str).collect()),
-        base_sha256: previous,
-        result_sha256: Some(sha256),
-        ..Payload::of(ctx, WriteRequest::TOOL, req.dry_run)
-    }
 }

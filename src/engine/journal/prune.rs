@@ -1,7 +1,8 @@
 //! The journal's bounds: at most `limits.journalEntries` entries and `limits.journalBytes`
 //! bytes of kept content. Checked at the end of a journaled mutation from the names alone
 //! (each entry's file name carries the bytes it keeps); only past a bound are the entries
-//! read, the oldest of ours removed — to a tenth below the bound for large bounds, so that
+//! read — one at a time, never a whole shelf at once — the oldest of ours removed — to a
+//! tenth below the bound for large bounds, so that
 //! this costs once in many calls — and the kept versions that no entry names any more
 //! removed with them, at once: the prune holds the journal's lock exclusively, so no
 //! change is in flight with a version kept and not yet named. Foreign entries are neither
@@ -21,8 +22,9 @@ use sha2::{Digest, Sha256};
 
 use crate::workspace::journal::Shelf;
 
-use super::{entry, maybe_ours, scan, Keyed};
-use crate::tool::Context;
+use super::store::read_ours;
+use super::{entry, maybe_ours, scan, Entry, Keyed};
+use crate::engine::Context;
 
 /// A kept version younger than this may belong to an entry being made right now.
 pub const IN_FLIGHT_SECS: u64 = 2;
@@ -59,7 +61,8 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
     let Some(_alone) = crate::lock::journal_exclusive(&ctx.ws) else {
         return;
     };
-    let Ok(listed) = scan(ctx, keyed, Shelf::Entries) else {
+    // The entries are read one at a time: only their names and ids are kept here.
+    let Ok(listed) = scan(ctx, keyed, Shelf::Entries, |_, _| {}) else {
         return;
     };
     let valid = listed.ours;
@@ -81,17 +84,24 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
     }
     // Named: by the entries that stay, by those pending (a change that died, settled by
     // recovery), and by every entry another key wrote, on either shelf.
-    let Ok(pending) = scan(ctx, keyed, Shelf::Pending) else {
-        return;
-    };
     let mut named: HashSet<String> = listed.foreign_kept;
-    named.extend(pending.foreign_kept);
-    for (_, e) in valid[first_kept..].iter().chain(pending.ours.iter()) {
+    let name_all = |named: &mut HashSet<String>, e: &Entry| {
         for file in &e.files {
             // The versions kept before, and the result kept for undo's merge.
             named.extend(file.kept_versions().cloned());
             named.extend(file.after.iter().cloned());
         }
+    };
+    let Ok(pending) = scan(ctx, keyed, Shelf::Pending, |_, e| name_all(&mut named, e)) else {
+        return;
+    };
+    named.extend(pending.foreign_kept);
+    for (name, _) in &valid[first_kept..] {
+        // Read again, one at a time: one that cannot be read now leaves every version.
+        let Some(e) = read_ours(ctx, keyed, Shelf::Entries, name) else {
+            return;
+        };
+        name_all(&mut named, &e);
     }
     // Another key's entries left unread may name any version: none is removed then.
     if listed.unread || pending.unread {

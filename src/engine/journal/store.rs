@@ -8,8 +8,8 @@
 
 use std::collections::HashSet;
 
+use crate::engine::Context;
 use crate::refusal::Outcome;
-use crate::tool::Context;
 use crate::workspace::journal::Shelf;
 
 use super::{entry, keyed, state_failure, Entry, Keyed};
@@ -176,20 +176,28 @@ impl Iterator for Listing<'_, '_> {
     }
 }
 
-/// What lies on a shelf: the entries that verify (oldest first), how many do not, the
-/// versions named by those another key wrote (which no prune or recovery of ours
-/// removes), and whether some were left unread ([`FOREIGN_BUDGET`]) though asked for.
+/// What lies on a shelf: the names of the entries that verify (oldest first, with their
+/// ids), how many do not, the versions named by those another key wrote (which no prune
+/// or recovery of ours removes), and whether some were left unread ([`FOREIGN_BUDGET`])
+/// though asked for. The entries themselves are not kept: each is handed to the scan's
+/// caller as it is read, so a shelf is never held in memory whole.
 #[derive(Debug, Default)]
 pub struct Scan {
-    pub ours: Vec<(String, Entry)>,
+    pub ours: Vec<(String, String)>,
     pub foreign: usize,
     pub foreign_kept: HashSet<String>,
     pub unread: bool,
 }
 
-/// Reads every entry on `shelf` ([`Scan`]), for a prune or a recovery: ours, and another
-/// key's for the versions they name, within the budget.
-pub fn scan(ctx: &Context, keyed: &Keyed, shelf: Shelf) -> Outcome<Scan> {
+/// Reads every entry on `shelf` ([`Scan`]), one at a time, for a prune: ours (each handed
+/// to `each` with its name), and another key's for the versions they name, within the
+/// budget.
+pub fn scan(
+    ctx: &Context,
+    keyed: &Keyed,
+    shelf: Shelf,
+    mut each: impl FnMut(&str, &Entry),
+) -> Outcome<Scan> {
     let names = ctx
         .ws
         .journal_list(shelf)
@@ -215,7 +223,11 @@ pub fn scan(ctx: &Context, keyed: &Keyed, shelf: Shelf) -> Outcome<Scan> {
             continue;
         };
         match entry::classify(&bytes, &keyed.key, &keyed.root, id) {
-            entry::Found::Ours(entry) => scan.ours.push((name, entry)),
+            entry::Found::Ours(entry) => {
+                each(&name, &entry);
+                let id = entry.id;
+                scan.ours.push((name, id));
+            }
             found => {
                 scan.foreign += 1;
                 budget = budget.saturating_sub(bytes.len() as u64);
@@ -227,6 +239,17 @@ pub fn scan(ctx: &Context, keyed: &Keyed, shelf: Shelf) -> Outcome<Scan> {
             }
         }
     }
-    scan.ours.sort_by(|a, b| a.1.id.cmp(&b.1.id));
+    scan.ours.sort_by(|a, b| a.1.cmp(&b.1));
     Ok(scan)
+}
+
+/// The entry `name` on `shelf`, when it is ours and verifies.
+#[must_use]
+pub fn read_ours(ctx: &Context, keyed: &Keyed, shelf: Shelf, name: &str) -> Option<Entry> {
+    let (id, _) = entry::parse_name(name)?;
+    let bytes = ctx
+        .ws
+        .journal_read(shelf, name, entry::MAX_ENTRY_BYTES)
+        .ok()??;
+    entry::decode(&bytes, &keyed.key, &keyed.root, id)
 }

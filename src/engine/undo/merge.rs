@@ -3,8 +3,10 @@
 //! merge onto its current text, so work done since in other lines stays. Where later work
 //! overlaps the lines the change made — or the merge cannot be made: a file the change
 //! created, deleted or moved, a result not kept, a file that is not text — nothing
-//! changes, and the refusal names each file, the overlapping lines (today's numbering)
-//! and the later changes that touched it.
+//! changes: such a file stays expected at the version the change left it, so that the
+//! pipeline's check of every file's version — the one check every tool's files pass —
+//! refuses the undo, and [`explain`] names each file, the overlapping lines (today's
+//! numbering) and the later changes that touched it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,11 +14,11 @@ use serde_json::{json, Value};
 use similar::{DiffOp, TextDiff};
 
 use crate::digest::sha256_hex;
-use crate::refusal::{key, Code, Failure, Outcome, Refusal};
+use crate::refusal::{key, Code, Failure, Refusal};
 
 use super::super::journal::{self, Entry, FileRecord, Now};
 use super::plan::Step;
-use crate::tool::Context;
+use crate::engine::Context;
 
 /// An undo's plan once the files that moved on are merged: the versions every file must
 /// be at now, the steps, and the merged contents the steps put in place (by digest).
@@ -29,10 +31,25 @@ pub struct Merged {
     /// Each merged file as it is now, before the merge: what the syntax gate compares
     /// the merged result with.
     pub ours: BTreeMap<String, Vec<u8>>,
+    /// Each file that moved on and cannot be merged: what it is now, and why. It stays
+    /// in `after` at the version the change left it, which the pipeline's check refuses.
+    pub unmerged: BTreeMap<String, (Now, Unmerged)>,
+}
+
+impl Merged {
+    /// The digest the file at `path` has now, for the pipeline's check, when it moved on
+    /// and cannot be merged: `""` — no digest at all — for what is not a regular file.
+    #[must_use]
+    pub fn moved_on(&self, path: &str) -> Option<&str> {
+        self.unmerged
+            .get(path)
+            .map(|(now, _)| now.sha256().unwrap_or(""))
+    }
 }
 
 /// Why a file that moved on cannot be merged.
-enum Unmerged {
+#[derive(Debug)]
+pub enum Unmerged {
     /// Later work overlaps these lines (1-based, inclusive, today's numbering).
     Conflicts(Vec<(usize, usize)>),
     /// No merge can be made; the sentence says why.
@@ -40,21 +57,21 @@ enum Unmerged {
 }
 
 /// Merges every file of `target` that is not at its version `after` now, as the module
-/// says; refuses (`STALE_VERSION`) when one cannot be.
+/// says; one that cannot be is left in [`Merged::unmerged`], for the pipeline's check.
 pub fn plan(
     ctx: &Context,
     target: &Entry,
     after: &BTreeMap<String, Option<String>>,
     steps: &[Step],
-) -> Outcome<Merged> {
+) -> Merged {
     let mut merged = Merged {
         after: after.clone(),
         steps: steps.to_vec(),
         contents: BTreeMap::new(),
         paths: BTreeSet::new(),
         ours: BTreeMap::new(),
+        unmerged: BTreeMap::new(),
     };
-    let mut refused = Vec::new();
     for (path, expected) in after {
         let now = journal::current(ctx, path);
         if now.is(expected.as_deref()) {
@@ -78,14 +95,31 @@ pub fn plan(
                 merged.paths.insert(path.clone());
                 merged.ours.insert(path.clone(), ours);
             }
-            Err(why) => refused.push((path.clone(), expected.clone(), now, why)),
+            Err(why) => {
+                merged.unmerged.insert(path.clone(), (now, why));
+            }
         }
     }
-    if refused.is_empty() {
-        Ok(merged)
-    } else {
-        Err(refusal(ctx, target, refused))
+    merged
+}
+
+/// The pipeline's `STALE_VERSION` for the files of `target` that moved on, worded for an
+/// undo: each file that cannot be merged, why, its conflicting lines and the later
+/// changes that touched it. Any other failure is as it is.
+#[must_use]
+pub fn explain(ctx: &Context, target: &Entry, merged: &mut Merged, failure: Failure) -> Failure {
+    let stale = matches!(&failure, Failure::Refused(r) if r.code() == Code::StaleVersion);
+    if !stale || merged.unmerged.is_empty() {
+        return failure;
     }
+    let refused = std::mem::take(&mut merged.unmerged)
+        .into_iter()
+        .map(|(path, (now, why))| {
+            let expected = merged.after.get(&path).cloned().flatten();
+            (path, expected, now, why)
+        })
+        .collect();
+    refusal(ctx, target, refused)
 }
 
 /// The merged bytes of the file at `path` (now `now`), the version before the change

@@ -21,10 +21,10 @@ use super::args::{self, invalid};
 use super::syntax_gate::{self, Asked, Checked, Gated, SyntaxReport, Unchecked};
 use super::textfile::Loaded;
 use super::{refuse, textfile, Context};
-use crate::engine::commit::Change;
-use crate::engine::journal::{self, About, FileRecord, Keep, Planned};
+use crate::engine::change::{Change, FileOp, New};
+use crate::engine::journal::{self, About};
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::{self, Approved, Steps, Version};
+use crate::engine::pipeline::{self, Steps, Version};
 use crate::engine::session_check::{self, Mutation};
 use crate::engine::stale_while_changing;
 use apply::{apply_with, Edited};
@@ -171,15 +171,17 @@ fn edit_loaded(
         return Err(too_large(&shown, bytes, ctx.limits.max_file_bytes).into());
     }
     let diff = edited.diff(&shown, MAX_DIFF_BYTES);
+    let change = change(
+        (location, loaded),
+        &edited,
+        staged,
+        items,
+        (&base_sha256, &sha256),
+    );
     let payload = Payload {
-        path: Some(&shown),
-        operation: Some("edit"),
-        bytes: Some(bytes as u64),
-        base_sha256: Some(&base_sha256),
-        result_sha256: Some(&sha256),
         replacements: Some(edited.replacements),
         diff: Some(&diff.text),
-        ..Payload::of(ctx, EditRequest::TOOL, req.dry_run)
+        ..Payload::of_file(ctx, &change, req.dry_run)
     };
     let Checked {
         errors: syntax_errors,
@@ -188,16 +190,7 @@ fn edit_loaded(
     let approved = checked.authorize(&shown, &payload)?;
     let mut id = None;
     if let Some(approved) = approved.filter(|_| !edited.is_unchanged()) {
-        let versions = (base_sha256.as_str(), sha256.as_str());
-        id = publish(
-            ctx,
-            approved,
-            (location, loaded),
-            &edited,
-            staged,
-            items,
-            versions,
-        )?;
+        id = approved.commit(change)?;
         remember(ctx, location, (&edited, &sha256), by_region.as_ref());
     }
     // Every item already applied: nothing was (or would be) written.
@@ -407,42 +400,37 @@ pub struct EditResult {
     pub syntax_unchecked: Vec<Unchecked>,
 }
 
-/// Stages the edited text (unless `staged` holds it already) and syncs it, then journals
-/// the edit (`versions`: the digests before and after) and publishes it; the journal
-/// entry's id.
-fn publish(
-    ctx: &Context,
-    approved: Approved<'_>,
-    (location, loaded): (&Location, &Loaded),
-    edited: &Edited<'_>,
-    staged: Option<Result<Staged<'_>, workspace::Error>>,
+/// The edit as a change of one file: the edited text (`staged` already, for a large
+/// file; else staged by the commit, its unchanged head and tail copied in the kernel)
+/// over the file as loaded, its version before kept, and the edits' digests kept in the
+/// entry (`versions`: the digests before and after).
+fn change<'a>(
+    (location, loaded): (&'a Location, &'a Loaded),
+    edited: &'a Edited<'a>,
+    staged: Option<Result<Staged<'a>, workspace::Error>>,
     items: &[EditItem],
     (before, after): (&str, &str),
-) -> Outcome<Option<String>> {
-    let failed = |e| refuse::path(ctx, &location.shown, e);
-    // Staged early (a large file), it is synced already; else it syncs beside the entry.
-    let staged = match staged {
-        Some(staged) => staged.map_err(failed)?,
-        None => stage(ctx, location, loaded, edited).map_err(failed)?,
-    };
-    let planned = Planned {
-        record: FileRecord {
-            path: location.real.clone(),
-            from: None,
-            before: Some(before.to_owned()),
-            after: Some(after.to_owned()),
-            from_before: None,
-            bytes: 0,
-            unfinished: false,
-            mode: None,
-            link: None,
-        },
-        keep: Keep::File {
-            location,
-            file: &loaded.file,
-            bytes: Some(loaded.bytes()),
+) -> Change<'a> {
+    let new = match staged {
+        Some(staged) => New::Staged(staged),
+        None => New::Bytes {
+            parts: edited.parts().to_vec(),
+            mode: replace_mode(&loaded.file),
+            reuse: Some(Reuse {
+                source: &loaded.file,
+                prefix: edited.head,
+                suffix: edited.tail,
+            }),
         },
     };
+    let file = FileOp::write(
+        location,
+        (Some(before.to_owned()), after.to_owned()),
+        new,
+        Some(&loaded.file),
+    )
+    .keeping_base(Some(loaded.bytes()))
+    .shown("edit", Some(edited.len() as u64));
     let edits = items
         .iter()
         .enumerate()
@@ -454,26 +442,26 @@ fn publish(
             ]
         })
         .collect();
-    let change = Change {
-        tool: EditRequest::TOOL,
-        files: vec![planned],
+    let stat =
+        crate::text::diff::stat_splice(edited.original, edited.head, &edited.middle, edited.tail);
+    Change {
         about: About {
             undoes: None,
             edits,
         },
-        results: Vec::new(),
+        ..Change::of(EditRequest::TOOL, vec![file])
     }
-    .keeping(after, edited.parts().to_vec());
-    let stat =
-        crate::text::diff::stat_splice(edited.original, edited.head, &edited.middle, edited.tail);
-    approved
-        .counted(vec![Some(stat)])
-        .commit(change, vec![Some(staged)], |staged, dirty| {
-            for one in staged.into_iter().flatten() {
-                one.publish_into(dirty).map_err(failed)?;
-            }
-            Ok(())
-        })
+    .keeping(after, edited.parts().to_vec())
+    .counted(vec![Some(stat)])
+}
+
+/// The mode a file keeps when its content is replaced: its own, and its owner.
+fn replace_mode(file: &crate::workspace::OpenFile) -> WriteMode {
+    WriteMode::Replace {
+        mode: file.mode,
+        uid: file.uid,
+        gid: file.gid,
+    }
 }
 
 /// The edited text in a temp file, not yet synced nor visible, keeping the file's mode
@@ -485,17 +473,13 @@ fn stage<'a>(
     edited: &Edited<'_>,
 ) -> Result<Staged<'a>, workspace::Error> {
     let file = &loaded.file;
-    let mode = WriteMode::Replace {
-        mode: file.mode,
-        uid: file.uid,
-        gid: file.gid,
-    };
     let reuse = Reuse {
         source: file,
         prefix: edited.head,
         suffix: edited.tail,
     };
-    ctx.ws.stage(location, &edited.parts(), Some(reuse), mode)
+    ctx.ws
+        .stage(location, &edited.parts(), Some(reuse), replace_mode(file))
 }
 
 /// Refuses empty snippets and edits that would change nothing, naming the item.

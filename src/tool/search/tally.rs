@@ -5,17 +5,7 @@
 use grep_regex::RegexMatcher;
 use grep_searcher::{Searcher, Sink, SinkMatch};
 
-/// How a search's matches are summed up, as ripgrep's `-l`, `-c` and `-q` do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Summary {
-    /// Each path with a match, once: one match ends the search of a file.
-    Files,
-    /// Each path with a match and its number of matching lines, all of them.
-    Count,
-    /// Nothing: the exit status says whether anything matched, so the first match ends
-    /// the whole search.
-    Quiet,
-}
+pub use crate::engine::Summary;
 
 impl Summary {
     /// The most matches the search gathers, over every file: all files for `-l` and `-c`

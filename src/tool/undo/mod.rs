@@ -23,7 +23,7 @@ use super::args::{self, Request};
 use super::syntax_gate::{self, Asked, Gated};
 use super::Context;
 use crate::engine::journal::{self, Entry};
-use crate::engine::pipeline::{self, Steps, Version};
+use crate::engine::pipeline::{self, Expect, Steps, Version};
 use crate::engine::session_check::Mutation;
 
 /// The arguments of `undo_change`.
@@ -139,19 +139,22 @@ impl pipeline::Plan for Plan<'_> {
     /// The files are looked at against the entry's versions after, not a session's
     /// record: an undo needs no read first, only that no work was done since.
     fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<UndoResult> {
-        // A file that moved on since is merged, or the undo refused with its lines.
-        let merged = merge::plan(ctx, self.target, self.after, self.steps)?;
-        // Every file through the checks every mutation's files go through: the versions
-        // are the ones just looked at (the entry's after, or today's for a merged file).
-        // Each file the undo replaces or removes, opened and read as it is now.
-        let originals = steps::originals(ctx, &merged.after)?;
+        // A file that moved on since is merged where it can be.
+        let mut merged = merge::plan(ctx, self.target, self.after, self.steps);
+        // Every file through the check every mutation's files go through: each must be
+        // the version the entry left (or, merged, today's), and one that moved on and
+        // cannot be merged is the check's STALE_VERSION, worded for an undo. Each file
+        // the undo replaces or removes is opened and read as it is now.
+        let originals = steps::originals(ctx, &merged)?;
         let versions: Vec<Version<'_>> = at
             .iter()
             .zip(&merged.after)
             .map(|(location, (path, sha))| {
+                let now = merged.moved_on(path).or(sha.as_deref());
                 let version = Version {
                     mutation: Mutation::Undo,
-                    ..Version::of(location, sha.as_deref())
+                    expect: Expect::Left(sha.as_deref()),
+                    ..Version::of(location, now)
                 };
                 match originals.get(path) {
                     Some(original) => version.replacing(&original.file),
@@ -159,7 +162,13 @@ impl pipeline::Plan for Plan<'_> {
                 }
             })
             .collect();
-        let checked = steps.check(&versions)?;
+        let checked = match steps.check(&versions) {
+            Ok(checked) => checked,
+            Err(failure) => {
+                drop(versions);
+                return Err(merge::explain(ctx, self.target, &mut merged, failure));
+            }
+        };
         let asked = Asked {
             field: None,
             allow: self.allow_syntax_errors,
@@ -169,9 +178,11 @@ impl pipeline::Plan for Plan<'_> {
             errors: syntax_errors,
             unchecked: syntax_unchecked,
         } = gate(ctx, &merged, asked)?;
+        let located: BTreeMap<&str, &Location> =
+            self.after.keys().map(String::as_str).zip(at).collect();
         steps::run(
             ctx,
-            self.target,
+            (self.target, &located),
             (&merged, &originals),
             (checked, self.dry_run),
         )

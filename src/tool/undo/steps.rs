@@ -1,24 +1,27 @@
 //! Carrying out an undo's steps: every kept version read and checked against its digest,
-//! every file it replaces or removes opened, the whole change shown to the authorize
-//! hook, new contents staged and synced — all before anything changes; then the undo's own
-//! entry, then the steps, then the directories left empty removed (by the commit).
+//! every file it replaces or removes opened, and the inverse of the entry made one change
+//! ([`Change`]) — shown to the authorize hook and published by the commit's one executor,
+//! like any tool's: new contents staged and synced, the undo's own entry, the last look
+//! at every file it replaces or removes, the steps, the directories left empty removed.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::digest::sha256_hex;
 use crate::refusal::{Code, Failure, Outcome, Refusal};
-use crate::workspace::{Dirty, Kind, Location, OpenFile, Replace, Staged, WriteMode};
+use crate::workspace::{Kind, Location, OpenFile, WriteMode};
 
 use super::super::args::Request;
 use super::super::{edit::MAX_DIFF_BYTES, refuse, Context};
 use super::{RestoredFile, UndoRequest, UndoResult};
-use crate::engine::commit::Change;
-use crate::engine::journal::{entry::link_version, About, Entry, FileRecord, Keep, Planned};
-use crate::engine::kill_hook;
-use crate::engine::payload::{FileChange, Payload};
+use crate::engine::change::{Change, Expect, FileOp, New, Op};
+use crate::engine::journal::{entry::link_version, About, Entry, FileRecord, Keep};
+use crate::engine::payload::Payload;
 use crate::engine::pipeline::Checked;
 use crate::engine::undo::merge::Merged;
 use crate::engine::undo::plan::Step;
+
+/// One of the undo's records, with the path whose file as it is now is kept.
+type Record<'s> = (FileRecord, Option<&'s str>);
 
 /// A file as it is now, before the undo.
 pub struct Original {
@@ -30,7 +33,7 @@ pub struct Original {
 /// now (checked).
 pub fn run(
     ctx: &Context,
-    target: &Entry,
+    (target, located): (&Entry, &BTreeMap<&str, &Location>),
     (merged, originals): (&Merged, &BTreeMap<String, Original>),
     (checked, dry_run): (Checked<'_>, bool),
 ) -> Outcome<UndoResult> {
@@ -59,7 +62,11 @@ pub fn run(
     for file in &mut files {
         file.merged = merged.paths.contains(&file.path).then_some(true);
     }
-    let payload = payload(ctx, target, &records, dry_run);
+    let change = change(target, located, (&records, originals), &kept);
+    let payload = Payload {
+        undoes: Some(&target.id),
+        ..Payload::of_files(ctx, &change, dry_run)
+    };
     let Some(approved) = checked.authorize(&target.id, &payload)? else {
         return Ok(UndoResult {
             id: None,
@@ -70,55 +77,7 @@ pub fn run(
             syntax_unchecked: Vec::new(),
         });
     };
-    // Everything new is staged and synced before the entry; nothing is visible yet.
-    let staged = stage_all(ctx, &records, originals, &kept)?;
-    let planned: Vec<Planned<'_>> = records
-        .iter()
-        .map(|(record, original)| Planned {
-            record: record.clone(),
-            keep: match original.and_then(|p| originals.get(p)) {
-                Some(o) => Keep::File {
-                    location: &o.location,
-                    file: &o.file,
-                    bytes: None,
-                },
-                None => Keep::Nothing,
-            },
-        })
-        .collect();
-    let about = About {
-        undoes: Some(target.id.clone()),
-        edits: Vec::new(),
-    };
-    let mut change = Change {
-        tool: UndoRequest::TOOL,
-        files: planned,
-        about,
-        results: Vec::new(),
-    };
-    for (record, _) in &records {
-        if let Some((bytes, _)) = record.after.as_ref().and_then(|sha| kept.get(sha)) {
-            change = change.keeping(record.after.as_deref().unwrap_or_default(), vec![bytes]);
-        }
-    }
-    let id = approved.commit(change, staged, |staged, dirty| {
-        // Each file is published only over the file read above, unchanged: a step that
-        // comes back to a path an earlier step changed has nothing of it to compare.
-        let mut touched: BTreeSet<String> = BTreeSet::new();
-        for (done, ((record, _), staged)) in records.iter().zip(staged).enumerate() {
-            let mut base = |path: &str| {
-                let first = touched.insert(path.to_owned());
-                originals.get(path).filter(|_| first).map(|o| &o.file)
-            };
-            let bases = Bases {
-                at: base(&record.path),
-                from: record.from.as_deref().and_then(&mut base),
-            };
-            apply(ctx, record, staged, bases, dirty)?;
-            kill_hook::published(done + 1)?;
-        }
-        Ok(())
-    })?;
+    let id = approved.commit(change)?;
     Ok(UndoResult {
         id,
         undid: target.id.clone(),
@@ -130,15 +89,13 @@ pub fn run(
 }
 
 /// Every file the undo replaces or removes, opened and checked to be the version the
-/// entry left (`after`), read from this very descriptor (whether the caller may write
+/// entry left (or the merge found: `merged.after`), read from this very descriptor (whether the caller may write
 /// it is the pipeline's check).
-pub fn originals(
-    ctx: &Context,
-    after: &BTreeMap<String, Option<String>>,
-) -> Outcome<BTreeMap<String, Original>> {
+pub fn originals(ctx: &Context, merged: &Merged) -> Outcome<BTreeMap<String, Original>> {
     let mut originals: BTreeMap<String, Original> = BTreeMap::new();
-    for (path, sha) in after {
-        if sha.is_some() {
+    for (path, sha) in &merged.after {
+        // One that moved on and cannot be merged is refused by the pipeline's check.
+        if sha.is_some() && !merged.unmerged.contains_key(path) {
             let location = ctx
                 .ws
                 .locate_own(path)
@@ -246,60 +203,113 @@ fn records<'s>(
     records
 }
 
-/// Stages (to be synced beside the entry) the new content of every record that puts a kept version in place
-/// (`None` for the others), creating the directories it needs; nothing is visible yet.
-fn stage_all<'w>(
-    ctx: &'w Context,
-    records: &'w [(FileRecord, Option<&str>)],
-    originals: &'w BTreeMap<String, Original>,
-    kept: &BTreeMap<String, (Vec<u8>, u32)>,
-) -> Outcome<Vec<Option<Staged<'w>>>> {
-    let mut staged: Vec<Option<Staged<'_>>> = Vec::new();
-    let mut created_dirs: Vec<String> = Vec::new();
-    let mut first: BTreeSet<&str> = BTreeSet::new();
-    for (record, _) in records {
-        let Some(sha) = record.after.as_ref().filter(|_| staged_content(record)) else {
-            first.insert(record.path.as_str());
-            if let Some(from) = &record.from {
-                first.insert(from.as_str());
-            }
-            staged.push(None);
-            continue;
+/// The undo as one change: each record's operation at its path — a kept version put in
+/// place, a file removed or moved back, a symbolic link made again or removed — each
+/// over the file read before the undo, unchanged (the first step at a path: a step that
+/// comes back to a path an earlier step changed has nothing of it to compare), the file
+/// it replaces or removes kept, and each version it puts back kept as its result.
+fn change<'a>(
+    target: &Entry,
+    located: &BTreeMap<&str, &'a Location>,
+    (records, originals): (&'a [Record<'_>], &'a BTreeMap<String, Original>),
+    kept: &'a BTreeMap<String, (Vec<u8>, u32)>,
+) -> Change<'a> {
+    let location_of = |path: &str| -> &'a Location {
+        located
+            .get(path)
+            .copied()
+            .expect("every path of the undo was located")
+    };
+    let mut touched: BTreeSet<String> = BTreeSet::new();
+    let mut files = Vec::with_capacity(records.len());
+    let mut results = Vec::new();
+    for (record, keep_original) in records {
+        let mut base = |path: &str| {
+            let first = touched.insert(path.to_owned());
+            originals.get(path).filter(|_| first).map(|o| &o.file)
         };
-        let (bytes, mode) = &kept[sha];
-        let location = ctx
-            .ws
-            .locate(&record.path)
-            .map_err(|e| refuse::path(ctx, &record.path, e))?;
-        let write_mode = match (&record.before, originals.get(&record.path)) {
-            (Some(_), Some(original)) => WriteMode::Replace {
-                mode: *mode,
-                uid: original.file.uid,
-                gid: original.file.gid,
+        let at_base = base(&record.path);
+        let from_base = record.from.as_deref().and_then(&mut base);
+        let new = record
+            .after
+            .as_ref()
+            .filter(|_| staged_content(record))
+            .map(|sha| {
+                let (bytes, mode) = &kept[sha];
+                results.push((sha.clone(), bytes.as_slice()));
+                let mode = match (&record.before, originals.get(&record.path)) {
+                    (Some(_), Some(original)) => WriteMode::Replace {
+                        mode: *mode,
+                        uid: original.file.uid,
+                        gid: original.file.gid,
+                    },
+                    _ => WriteMode::CreateWith { mode: *mode },
+                };
+                New::Bytes {
+                    parts: vec![bytes.as_slice()],
+                    mode,
+                    reuse: None,
+                }
+            });
+        let (op, shown_as) = match (&record.from, &record.link, &record.after, new) {
+            (Some(from), link, _, new) => (
+                Op::Move {
+                    from: location_of(from),
+                    from_base,
+                    from_before: record.from_before.clone(),
+                    new,
+                    link: link.clone(),
+                    from_expect: Expect::Any,
+                },
+                "move",
+            ),
+            (None, Some(target), Some(_), _) => (
+                Op::Link {
+                    target: target.clone(),
+                },
+                "write",
+            ),
+            (None, Some(target), None, _) => (
+                Op::Unlink {
+                    target: target.clone(),
+                },
+                "delete",
+            ),
+            (None, None, _, Some(new)) => (Op::Write(new), "write"),
+            (None, None, _, None) => (Op::Delete, "delete"),
+        };
+        let keep = match keep_original.and_then(|p| originals.get(p)) {
+            Some(o) => Keep::File {
+                location: &o.location,
+                file: &o.file,
+                bytes: None,
             },
-            _ => WriteMode::CreateWith { mode: *mode },
+            None => Keep::Nothing,
         };
-        ctx.ws
-            .create_dirs(&location.missing_dirs)
-            .map_err(|e| refuse::path(ctx, &record.path, e))?;
-        created_dirs.extend(location.missing_dirs.iter().cloned());
-        let one = ctx
-            .ws
-            .stage(&location, &[bytes], None, write_mode)
-            .map_err(|e| {
-                ctx.ws.remove_empty_dirs(&created_dirs);
-                refuse::path(ctx, &record.path, e)
-            })?;
-        // Published only over the file read, as it was read (the first step at a path).
-        let base = originals
-            .get(&record.path)
-            .filter(|_| record.before.is_some() && first.insert(record.path.as_str()));
-        staged.push(Some(match base {
-            Some(original) => one.over(&original.file),
-            None => one,
-        }));
+        files.push(FileOp {
+            at: location_of(&record.path),
+            op,
+            before: record.before.clone(),
+            // Each step finds its path as the steps before it leave it.
+            expect: Expect::Left(record.before.as_deref()),
+            after: record.after.clone(),
+            base: at_base,
+            keep,
+            shown_as,
+            bytes: None,
+        });
     }
-    Ok(staged)
+    let mut change = Change {
+        about: About {
+            undoes: Some(target.id.clone()),
+            edits: Vec::new(),
+        },
+        ..Change::of(UndoRequest::TOOL, files)
+    };
+    for (sha, bytes) in results {
+        change = change.keeping(&sha, vec![bytes]);
+    }
+    change
 }
 
 /// Whether the record's new content is a kept version put in place (not a rename, not a
@@ -314,74 +324,6 @@ fn sha_of(step: &Step) -> Option<String> {
         Step::Link { target, .. } => Some(link_version(target)),
         _ => None,
     }
-}
-
-/// The files as read before the undo that one step replaces, removes or moves: at its
-/// path, and at the path it moves from.
-#[derive(Clone, Copy)]
-struct Bases<'a> {
-    at: Option<&'a OpenFile>,
-    from: Option<&'a OpenFile>,
-}
-
-/// Carries out one step of the undo, recorded as `record`, each file it removes or moves
-/// looked at once more just before (`bases`): another program's write since it was read
-/// is [`crate::workspace::Error::Changed`], never lost.
-fn apply(
-    ctx: &Context,
-    record: &FileRecord,
-    staged: Option<Staged<'_>>,
-    bases: Bases<'_>,
-    dirty: &mut Dirty,
-) -> Outcome<()> {
-    let located = |path: &str| {
-        ctx.ws
-            .locate_own(path)
-            .map_err(|e| refuse::path(ctx, path, e))
-    };
-    let remove = |location: &Location, base: Option<&OpenFile>, dirty: &mut Dirty| match base {
-        Some(base) => ctx.ws.remove_unchanged(location, base, dirty),
-        None => ctx.ws.remove_into(location, dirty),
-    };
-    if let Some(from) = &record.from {
-        let (source, dest) = (located(from)?, located(&record.path)?);
-        if let Some(staged) = staged {
-            // Moved back as its version before: the new name's file is published, the
-            // one at the old name removed.
-            staged
-                .publish()
-                .map_err(|e| refuse::path(ctx, &record.path, e))?;
-            return remove(&source, bases.from, dirty).map_err(|e| refuse::path(ctx, from, e));
-        }
-        if let Some(base) = bases.from {
-            ctx.ws
-                .still_as_read(&source, base)
-                .map_err(|e| refuse::path(ctx, from, e))?;
-        }
-        ctx.ws
-            .create_dirs(&dest.missing_dirs)
-            .and_then(|()| ctx.ws.rename_into(&source, &dest, Replace::Never, dirty))
-            .map_err(|e| refuse::path(ctx, &record.path, e))?;
-        return Ok(());
-    }
-    if let Some(staged) = staged {
-        return staged
-            .publish_into(dirty)
-            .map_err(|e| refuse::path(ctx, &record.path, e));
-    }
-    let location = located(&record.path)?;
-    if let Some(target) = &record.link {
-        // A symbolic link made again, or removed: only the link, never what it leads to.
-        return match record.after {
-            Some(_) => ctx
-                .ws
-                .create_dirs(&location.missing_dirs)
-                .and_then(|()| ctx.ws.make_link(&location, target, dirty)),
-            None => ctx.ws.remove_link(&location, target, dirty),
-        }
-        .map_err(|e| refuse::path(ctx, &record.path, e));
-    }
-    remove(&location, bases.at, dirty).map_err(|e| refuse::path(ctx, &record.path, e))
 }
 
 /// The permission bits the entry `target` recorded for its version `sha`, when it did:
@@ -469,33 +411,4 @@ fn text_of(ctx: &Context, location: &Location) -> Option<String> {
         return None;
     }
     String::from_utf8(file.read_all().ok()?).ok()
-}
-
-/// What the authorize command is told about this undo: the whole change.
-fn payload<'a>(
-    ctx: &'a Context,
-    target: &'a Entry,
-    records: &'a [(FileRecord, Option<&str>)],
-    dry_run: bool,
-) -> Payload<'a> {
-    let changes = records
-        .iter()
-        .map(|(r, _)| FileChange {
-            path: &r.path,
-            operation: match (&r.from, &r.after) {
-                (Some(_), _) => "move",
-                (None, Some(_)) => "write",
-                (None, None) => "delete",
-            },
-            from: r.from.as_deref(),
-            base_sha256: r.before.as_deref(),
-            result_sha256: r.after.as_deref(),
-            bytes: None,
-        })
-        .collect();
-    Payload {
-        undoes: Some(&target.id),
-        changes: Some(changes),
-        ..Payload::of(ctx, UndoRequest::TOOL, dry_run)
-    }
 }

@@ -1,5 +1,6 @@
-//! Policy at the tool layer: the two configs read and combined, `deny`/`readOnly`
-//! refusals, the authorize hooks, and the refusal of an untrusted one.
+//! Policy, for every tool and every step of the engine: the two configs read and
+//! combined, `deny`/`readOnly` refusals, the authorize hooks, and the refusal of an
+//! untrusted one.
 
 use crate::policy::{self, Config, Limits, Policy, Rule, Source, Verdict};
 use crate::refusal::{key, Code, Outcome, Refusal};

@@ -14,16 +14,19 @@
 //! another key wrote (it parses) is left, with all it names, to that key's recovery; a
 //! torn one (it does not parse) goes once it is old. Leftovers (kept versions and new
 //! versions no entry names) go once they are old enough not to belong to a change being
-//! made right now.
+//! made right now. Each file is brought forward by the commit's own executor
+//! ([`execute::publish_one`]), once recovery has seen it at its version before.
 
 use std::collections::HashSet;
 
 use crate::workspace::journal::Shelf;
-use crate::workspace::{Dirty, Replace};
+use crate::workspace::{Dirty, Location};
 
-use super::entry::{self, Entry, FileRecord, Found};
-use super::{current, keyed, prune, Keyed};
-use crate::tool::Context;
+use super::change::{Expect, FileOp, New, Op};
+use super::execute;
+use super::journal::entry::{self, Entry, FileRecord, Found};
+use super::journal::{current, keyed, prune, Keep, Keyed};
+use crate::engine::Context;
 
 /// Settles what a process that died left pending, if anything is: the first step of
 /// every call.
@@ -49,7 +52,7 @@ fn found(ctx: &Context, keyed: Option<&Keyed>, name: &str, id: &str, bytes: &[u8
         .ws
         .journal_identity(Shelf::Pending, name)
         .and_then(|identity| {
-            let home = super::record_home_key();
+            let home = super::journal::record_home_key();
             let key = entry::record_key(identity, home.as_ref().map(|k| &k[..]));
             entry::decode(bytes, &key, root, id)
         })
@@ -88,7 +91,8 @@ pub fn reconcile(ctx: &Context, keyed: Option<&Keyed>) {
         // Another key's, by its name: left unread to that key's recovery.
         let key = entry::key_of(name);
         let foreign = key.is_some_and(|key| {
-            key != entry::RECORD_KEY && keyed.is_none_or(|keyed| !super::maybe_ours(keyed, name))
+            key != entry::RECORD_KEY
+                && keyed.is_none_or(|keyed| !super::journal::maybe_ours(keyed, name))
         });
         if foreign {
             others_pending = true;
@@ -356,10 +360,32 @@ fn put(
         return false;
     }
     let name = entry::new_version_name(id, index);
-    let limit = ctx.limits.max_file_bytes;
-    ctx.ws
-        .journal_put_new(&name, after, limit, &location, before.is_some(), dirty)
-        .unwrap_or(false)
+    let op = Op::Write(New::Kept(name));
+    forward(ctx, &location, op, (before, Some(after)), dirty)
+}
+
+/// Publishes `op` at `at` (from its version `before` to `after`) through the commit's
+/// executor; true when it is done.
+fn forward(
+    ctx: &Context,
+    at: &Location,
+    op: Op<'_>,
+    (before, after): (Option<&str>, Option<&str>),
+    dirty: &mut Dirty,
+) -> bool {
+    let file = FileOp {
+        at,
+        op,
+        before: before.map(str::to_owned),
+        // Recovery has seen the file at `before` just now.
+        expect: Expect::Left(before),
+        after: after.map(str::to_owned),
+        base: None,
+        keep: Keep::Nothing,
+        shown_as: "write",
+        bytes: None,
+    };
+    execute::publish_one(ctx, &file, None, dirty).is_ok()
 }
 
 /// Makes the symbolic link to `target` (version `after`) at `path` if it is still at
@@ -379,13 +405,13 @@ fn make_link(
     if before.is_some() || !now.is(None) || entry::link_version(target) != after {
         return false;
     }
-    ctx.ws
-        .locate_own(path)
-        .and_then(|location| {
-            ctx.ws.create_dirs(&location.missing_dirs)?;
-            ctx.ws.make_link(&location, target, dirty)
-        })
-        .is_ok()
+    let Ok(location) = ctx.ws.locate_own(path) else {
+        return false;
+    };
+    let op = Op::Link {
+        target: target.to_owned(),
+    };
+    forward(ctx, &location, op, (before, Some(after)), dirty)
 }
 
 /// Removes `path` if it is still at `before`. True when it is absent now.
@@ -397,10 +423,10 @@ fn remove(ctx: &Context, path: &str, before: Option<&str>, dirty: &mut Dirty) ->
     if !now.is(before) {
         return false;
     }
-    ctx.ws
-        .locate_own(path)
-        .and_then(|location| ctx.ws.remove_into(&location, dirty))
-        .is_ok()
+    let Ok(location) = ctx.ws.locate_own(path) else {
+        return false;
+    };
+    forward(ctx, &location, Op::Delete, (before, None), dirty)
 }
 
 /// Moves `from` (holding `after`) to `to` if `to` is still at `before`. True when the
@@ -420,18 +446,18 @@ fn move_back(
     if !dest.is(before) || !source.is(after) {
         return false;
     }
-    let replace = if before.is_some() {
-        Replace::Allowed
-    } else {
-        Replace::Never
-    };
     let (Ok(source), Ok(dest)) = (ctx.ws.locate_own(from), ctx.ws.locate_own(to)) else {
         return false;
     };
-    ctx.ws
-        .create_dirs(&dest.missing_dirs)
-        .and_then(|()| ctx.ws.rename_into(&source, &dest, replace, dirty))
-        .is_ok()
+    let op = Op::Move {
+        from: &source,
+        from_base: None,
+        from_before: None,
+        new: None,
+        link: None,
+        from_expect: Expect::Any,
+    };
+    forward(ctx, &dest, op, (before, after), dirty)
 }
 
 /// Drops an entry whose change never happened; the versions it kept are pruned later,
