@@ -211,6 +211,10 @@ pub type Outcome<T = Value> = Result<T, Failure>;
 /// The detail keys that [`crate::hint`] (or a tool) reads back, spelled once: a refusal
 /// built with one and the code that reads it cannot drift apart.
 pub mod key {
+    /// The digest the caller (or the session, or the change undone) expected a file at.
+    pub const EXPECTED_SHA256: &str = "expectedSha256";
+    /// The digest the file is at now.
+    pub const ACTUAL_SHA256: &str = "actualSha256";
     /// `reason` of JSON arguments whose string holds a raw newline, tab or other control
     /// character (a value of the key, not a key).
     pub const RAW_CONTROL: &str = "rawControlCharacter";

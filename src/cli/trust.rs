@@ -6,14 +6,14 @@
 //! talks in text on stderr (the config, what trusting it enables, the question) and reads
 //! one line of answer. The record names `sha256(canonical root, NUL, the config's bytes)`
 //! — and `NUL, the program's bytes` when its authorize program lies inside the workspace
-//! (`tool::pin`) — so a change of either (a `git pull`, a tool rewriting the program) or
+//! (`engine::pin`) — so a change of either (a `git pull`, a tool rewriting the program) or
 //! of the workspace's place ends it.
 
 use std::io::{BufRead, Read};
 
 use crate::envelope::stderr_line;
 use crate::policy;
-use crate::tool::pin::{self, Pin};
+use crate::engine::pin::{self, Pin};
 use crate::tool::Settings;
 use crate::workspace::home::Home;
 use crate::workspace::Workspace;

@@ -99,13 +99,13 @@ pub fn stale_while_changing(
         format!("`{shown}` was being changed by another program while stitch read it, so nothing was written"),
     )
     .with(key::PATH, shown)
-    .with("expectedSha256", expected);
+    .with(key::EXPECTED_SHA256, expected);
     let actual = ctx
         .ws
         .open_file(location)
         .and_then(|mut file| file.sha256().map_err(crate::workspace::Error::Io));
     if let Ok(actual) = actual {
-        refusal = refusal.with("actualSha256", actual);
+        refusal = refusal.with(key::ACTUAL_SHA256, actual);
     }
     refusal.with(key::REASON, key::CHANGED_WHILE_READ)
 }
@@ -119,9 +119,9 @@ pub fn stale(shown: &str, expected: &str, actual: Option<&str>) -> Refusal {
     };
     let mut refusal = Refusal::new(Code::StaleVersion, message)
         .with(key::PATH, shown)
-        .with("expectedSha256", expected);
+        .with(key::EXPECTED_SHA256, expected);
     if let Some(actual) = actual {
-        refusal = refusal.with("actualSha256", actual);
+        refusal = refusal.with(key::ACTUAL_SHA256, actual);
     }
     refusal
 }

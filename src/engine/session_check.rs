@@ -41,7 +41,7 @@ pub(super) fn check(
         )
         .with(key::PATH, shown)
         .with("session", session.id())
-        .with("actualSha256", actual),
+        .with(key::ACTUAL_SHA256, actual),
         (Some(Seen::Present(recorded)), Some(actual))
             if recorded != actual && op != Mutation::EditByRegion =>
         {
@@ -50,21 +50,21 @@ pub(super) fn check(
                 format!("`{shown}` has changed since this session last read it"),
             )
             .with(key::PATH, shown)
-            .with("expectedSha256", recorded)
-            .with("actualSha256", actual)
+            .with(key::EXPECTED_SHA256, recorded)
+            .with(key::ACTUAL_SHA256, actual)
         }
         (Some(Seen::Present(recorded)), None) => Refusal::new(
             Code::StaleVersion,
             format!("`{shown}` no longer exists; this session last read it at another version"),
         )
         .with(key::PATH, shown)
-        .with("expectedSha256", recorded),
+        .with(key::EXPECTED_SHA256, recorded),
         (Some(Seen::Absent), Some(actual)) => Refusal::new(
             Code::StaleVersion,
             format!("`{shown}` has appeared since this session saw it absent"),
         )
         .with(key::PATH, shown)
-        .with("actualSha256", actual),
+        .with(key::ACTUAL_SHA256, actual),
         (Some(Seen::Absent) | None, None)
             if matches!(op, Mutation::Edit | Mutation::EditByRegion) =>
         {

@@ -16,7 +16,7 @@ pub(super) fn already_exists(refusal: &Refusal, d: Dialect, path: &str) -> Strin
     format!(
         "Read `{path}` and pass {} (or its sha256 as {}), or change it with {}.",
         d.switch("overwrite"),
-        d.name("expectedSha256"),
+        d.name(key::EXPECTED_SHA256),
         d.tool(names::EDIT_FILE)
     )
 }

@@ -120,7 +120,7 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
         Code::NotText => format!(
             "`{path}` cannot be read or edited as text; to replace it whole, use {} with its sha256 as {}.",
             tool(names::WRITE_FILE),
-            d.name("expectedSha256")
+            d.name(key::EXPECTED_SHA256)
         ),
         Code::TooLarge => too_large(refusal, d, path),
         Code::NoMatch => no_match(refusal, d, path),

@@ -177,8 +177,8 @@ fn stale(
         format!("`{shown}` has changed since this session last read it, in lines this edit needs"),
     )
     .with(key::PATH, shown)
-    .with("expectedSha256", seen)
-    .with("actualSha256", now)
+    .with(key::EXPECTED_SHA256, seen)
+    .with(key::ACTUAL_SHA256, now)
     .with(
         "foreignChanges",
         serde_json::to_value(foreign).unwrap_or_default(),
