@@ -41,24 +41,24 @@ use cases::Case;
 const FIXTURES: [(&str, &str); 6] = [
     (
         "src/votes.rs",
-        include_str!("candidates/fixtures/votes.rs.txt"),
+        include_str!("fixtures/votes.rs.txt"),
     ),
     (
         "src/atomic.rs",
-        include_str!("candidates/fixtures/atomic.rs.txt"),
+        include_str!("fixtures/atomic.rs.txt"),
     ),
-    ("README.md", include_str!("candidates/fixtures/README.md")),
+    ("README.md", include_str!("fixtures/README.md")),
     (
         ".github/workflows/ci.yml",
-        include_str!("candidates/fixtures/ci.yml"),
+        include_str!("fixtures/ci.yml"),
     ),
     (
         "lib/textwrap.py",
-        include_str!("candidates/fixtures/textwrap.py"),
+        include_str!("fixtures/textwrap.py"),
     ),
     (
         "lib/shlex.py",
-        include_str!("candidates/fixtures/shlex_crlf.py"),
+        include_str!("fixtures/shlex_crlf.py"),
     ),
 ];
 
