@@ -11,9 +11,9 @@
 
 use std::io::{BufRead, Read};
 
+use crate::engine::pin::{self, Pin};
 use crate::envelope::stderr_line;
 use crate::policy;
-use crate::engine::pin::{self, Pin};
 use crate::tool::Settings;
 use crate::workspace::home::Home;
 use crate::workspace::Workspace;

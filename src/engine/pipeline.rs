@@ -222,7 +222,12 @@ fn stale_all(mut stale: Vec<Refusal>) -> Refusal {
         .iter()
         .map(|r| {
             let mut one = serde_json::Map::new();
-            for name in [key::PATH, key::EXPECTED_SHA256, key::ACTUAL_SHA256, key::REASON] {
+            for name in [
+                key::PATH,
+                key::EXPECTED_SHA256,
+                key::ACTUAL_SHA256,
+                key::REASON,
+            ] {
                 if let Some(value) = r.detail(name) {
                     one.insert(name.to_owned(), value.clone());
                 }

@@ -39,27 +39,12 @@ use cases::Case;
 
 /// The fixtures, by the name each is edited under.
 const FIXTURES: [(&str, &str); 6] = [
-    (
-        "src/votes.rs",
-        include_str!("fixtures/votes.rs.txt"),
-    ),
-    (
-        "src/atomic.rs",
-        include_str!("fixtures/atomic.rs.txt"),
-    ),
+    ("src/votes.rs", include_str!("fixtures/votes.rs.txt")),
+    ("src/atomic.rs", include_str!("fixtures/atomic.rs.txt")),
     ("README.md", include_str!("fixtures/README.md")),
-    (
-        ".github/workflows/ci.yml",
-        include_str!("fixtures/ci.yml"),
-    ),
-    (
-        "lib/textwrap.py",
-        include_str!("fixtures/textwrap.py"),
-    ),
-    (
-        "lib/shlex.py",
-        include_str!("fixtures/shlex_crlf.py"),
-    ),
+    (".github/workflows/ci.yml", include_str!("fixtures/ci.yml")),
+    ("lib/textwrap.py", include_str!("fixtures/textwrap.py")),
+    ("lib/shlex.py", include_str!("fixtures/shlex_crlf.py")),
 ];
 
 /// The share of cases the first candidate must repair, where the agent's change is the
