@@ -46,7 +46,7 @@ const UPWARD_TODAY: &[&str] = &[];
 
 /// Circles among modules (a top-level module, or a module one level below it), each as
 /// its members sorted and joined by spaces: each must still exist exactly so.
-const CIRCLES_TODAY: &[&str] = &["workspace::atomic workspace::state"];
+const CIRCLES_TODAY: &[&str] = &[];
 
 /// Files over the size bound today (lines), by path below the repository: each must
 /// still be over it.

@@ -20,12 +20,13 @@ use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
+use super::atomic::sync_dir;
 use super::atomic::Dirty;
-use super::atomic::{sync_dir, unique_name};
 use super::state::{
     create_file, each_name, look, open_dir_made, open_file, read_bounded, read_dir, read_file,
     Expect, STATE_DIR,
 };
+use super::temp_name::unique_name;
 use super::{Error, Location, OpenFile, Staged, StateProblem, Workspace};
 use crate::platform;
 

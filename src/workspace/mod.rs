@@ -22,6 +22,7 @@ pub mod path;
 mod program;
 mod resolve;
 mod state;
+mod temp_name;
 mod tree;
 mod user_state;
 pub mod walk;

@@ -41,9 +41,6 @@ const KNOWN: [(&str, Expect); 6] = [
     (".gitignore", Expect::File),
 ];
 
-/// The suffix of every temp name stitch creates; only such names are swept.
-pub(super) const TEMP_SUFFIX: &str = ".stitch-tmp";
-
 /// `.stitch`, opened and checked, and whether its config was there when it was.
 #[derive(Debug)]
 pub(super) struct StateDir {
@@ -344,7 +341,7 @@ impl Workspace {
         let dir = self.state_subdir_created(sub)?;
         let path = format!("{STATE_DIR}/{sub}/{name}");
         look(&dir, name, &path, Expect::File)?;
-        let temp = super::atomic::unique_name(name);
+        let temp = super::temp_name::unique_name(name);
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
         let mut file = open_file(&dir, &temp, &path, &mut options)?;
@@ -507,12 +504,12 @@ pub(super) fn sweep_dir(dir: &Dir) {
 }
 
 /// Removes staged names that a killed process left in a state directory: only regular
-/// files named by [`super::atomic::unique_name`]'s pattern, by name in the directory (never through a
+/// files named by [`super::temp_name::unique_name`]'s pattern, by name in the directory (never through a
 /// link). The directory is almost always empty, so this is one directory read.
 fn sweep(staging: &Dir) {
     let mut ours = Vec::new();
     let listed = each_name(staging, |name| {
-        if name.starts_with('.') && name.ends_with(TEMP_SUFFIX) {
+        if super::temp_name::is_temp_name(name) {
             ours.push(name.to_owned());
         }
     });

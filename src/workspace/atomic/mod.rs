@@ -23,7 +23,7 @@ mod kept;
 
 use std::fs::File;
 use std::os::fd::AsFd;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use cap_std::fs::{Dir, MetadataExt};
 use rustix::fs::{AtFlags, Mode, OFlags};
@@ -32,6 +32,7 @@ use rustix::io::Errno;
 pub use batch::{sync_all, Dirty};
 pub use fill::Reuse;
 
+use super::temp_name::unique_name;
 use super::{Error, Location, OpenFile, Workspace};
 use crate::platform;
 
@@ -49,23 +50,6 @@ pub enum WriteMode {
     CreateExecutable,
     /// Replace the file, keeping its permission bits and, where permitted, its owner.
     Replace { mode: u32, uid: u32, gid: u32 },
-}
-
-static COUNTER: AtomicU32 = AtomicU32::new(0);
-
-/// A temp name for `name` that no other call uses: `.{name}.{pid}.{time}{n}.stitch-tmp`,
-/// the pattern the sweep recognises as its own.
-pub(super) fn unique_name(name: &str) -> String {
-    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let short: String = name.chars().take(40).collect();
-    format!(
-        ".{short}.{}.{nanos:x}{n}{}",
-        std::process::id(),
-        super::state::TEMP_SUFFIX
-    )
 }
 
 fn io(e: Errno) -> Error {
