@@ -69,23 +69,33 @@ pub struct Unsynced<'a> {
 
 impl Unsynced<'_> {
     /// Syncs the entry and the directory that names it (and the versions it keeps) side
-    /// by side with `other` (the sync of the change's new versions), each on a thread of
-    /// its own; once this returns `Ok` for the entry, it survives a crash. None of the
+    /// by side with `other` (the sync of the change's new versions): the entry's two on
+    /// threads of their own, `other` on the caller's; once this returns `Ok` for the
+    /// entry, it survives a crash. None of the
     /// three waits for another's flush of the disk's cache: issued at once, their flushes
     /// are served together, where one after another each waits a flush of its own (on
     /// the disk measured in bench/notes.md, the three syncs cost about one). Both
     /// results, once all three are done.
     pub fn sync_beside<R: Send>(&self, other: impl FnOnce() -> R + Send) -> (Result<(), Error>, R) {
+        let sync_data = || self.file.sync_data().map_err(Error::Io);
+        let sync_name = || sync_dir(self.dir);
         std::thread::scope(|scope| {
-            let data = scope.spawn(|| self.file.sync_data().map_err(Error::Io));
-            let theirs = scope.spawn(other);
-            let name = sync_dir(self.dir);
-            let data = data
-                .join()
-                .unwrap_or_else(|_| Err(Error::Io(std::io::Error::other("a sync panicked"))));
-            let theirs = theirs
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            // The entry's two syncs each on a thread, `other` on this one. A thread that
+            // cannot be made (a process or thread limit reached) is no reason to fail the
+            // change: its sync then runs here, after `other`.
+            let data = std::thread::Builder::new().spawn_scoped(scope, sync_data);
+            let name = std::thread::Builder::new().spawn_scoped(scope, sync_name);
+            let theirs = other();
+            let joined =
+                |spawned: std::io::Result<std::thread::ScopedJoinHandle<'_, Result<(), Error>>>,
+                 here: &dyn Fn() -> Result<(), Error>| match spawned {
+                    Ok(handle) => handle.join().unwrap_or_else(|_| {
+                        Err(Error::Io(std::io::Error::other("a sync panicked")))
+                    }),
+                    Err(_) => here(),
+                };
+            let data = joined(data, &sync_data);
+            let name = joined(name, &sync_name);
             (data.and(name), theirs)
         })
     }
