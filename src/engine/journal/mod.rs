@@ -133,9 +133,11 @@ pub fn results_bytes(results: &[Made<'_>]) -> u64 {
         .sum()
 }
 
-/// Keeps each of `results` small enough under `objects/`, once its change is published
-/// and before its entry is committed (the journal's lock still held shared).
-pub fn keep_results(ctx: &Context, results: &[Made<'_>]) {
+/// Keeps each of `results` small enough under `objects/`, while its entry is synced
+/// (in the shadow of the disk's flushes, [`Unsynced::sync_beside`]) and before it is
+/// committed, the journal's lock held shared. A copy kept for a change that is then not
+/// published is named by no entry, and goes with the next prune like any such version.
+pub fn keep_results(ws: &crate::workspace::Workspace, results: &[Made<'_>]) {
     for made in results.iter().filter(|m| m.len() <= RESULT_MAX_BYTES) {
         // Only bytes that are the version named: a name in the journal is a promise.
         let mut digest = sha2::Sha256::default();
@@ -143,7 +145,7 @@ pub fn keep_results(ctx: &Context, results: &[Made<'_>]) {
             sha2::Digest::update(&mut digest, part);
         }
         if crate::digest::hex(&sha2::Digest::finalize(digest)) == made.sha {
-            ctx.ws.keep_result(&made.sha, &made.parts);
+            ws.keep_result(&made.sha, &made.parts);
         }
     }
 }
