@@ -108,14 +108,20 @@ fn journal_and_publish<'w>(
     let published = execute::publish(ctx, change, staged, &mut dirty);
     kill_hook::pause(Moment::AfterPublish);
     let started = !dirty.is_empty();
+    let mut pending = pending;
     let outcome = published.and_then(|()| {
+        journal::recheck(ctx, &linked);
+        // The versions kept before moved to `objects/` while the directories are synced.
         dirty
-            .sync()
+            .sync_beside(|| {
+                if let Some(pending) = pending.as_mut() {
+                    pending.adopt(&ctx.ws);
+                }
+            })
             .map_err(|e| anyhow::Error::new(e).context("syncing directories").into())
     });
     match (outcome, pending) {
         (Ok(()), pending) => {
-            journal::recheck(ctx, &linked);
             let id = pending.and_then(|p| p.commit(ctx));
             ctx.ws.vacate(change.files.iter().flat_map(FileOp::vacated));
             record(ctx, change);

@@ -406,13 +406,7 @@ impl Workspace {
         let pending = self
             .journal_sub(Shelf::Pending.name(), false)?
             .ok_or(Error::NotFound)?;
-        for sha in kept {
-            if own {
-                self.adopt_own(sha);
-            } else {
-                self.adopt_kept(sha);
-            }
-        }
+        self.journal_adopt(kept, own);
         let entries = self
             .journal_sub(Shelf::Entries.name(), true)?
             .ok_or(Error::NotFound)?;
@@ -421,6 +415,18 @@ impl Workspace {
         match rustix::fs::renameat(pending, name, entries, name) {
             Err(Errno::NOENT) => Err(Error::NotFound),
             moved => moved.map_err(io),
+        }
+    }
+
+    /// Moves the versions `kept` from `pending/` to `objects/`, as
+    /// [`Workspace::journal_commit`] does (`own`: over whatever stands there).
+    pub fn journal_adopt(&self, kept: &[&str], own: bool) {
+        for sha in kept {
+            if own {
+                self.adopt_own(sha);
+            } else {
+                self.adopt_kept(sha);
+            }
         }
     }
 

@@ -434,6 +434,18 @@ fn keep_new(
 }
 
 impl Pending {
+    /// The change was published (and its hard-linked versions looked at again,
+    /// [`recheck`]): the versions the entry names as before move to `objects/` now, ahead
+    /// of [`Pending::commit`]. Each may replace a copy kept there (a change's result),
+    /// which frees that copy's inode: work for the disk, done while the change's
+    /// directories are synced. Not synced: a crash leaves each under one name or the other,
+    /// and both are looked in.
+    pub fn adopt(&mut self, ws: &crate::workspace::Workspace) {
+        let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
+        ws.journal_adopt(&kept, true);
+        self.kept.clear();
+    }
+
     /// The change was published: the entry moves to `entries/`, and the journal is held
     /// to its bounds; its id. A record-only entry goes instead (no id).
     pub fn commit(self, ctx: &Context) -> Option<String> {
