@@ -436,3 +436,6 @@ fn without_last_comma(body: &[u8]) -> &[u8] {
         body
     }
 }
+
+#[cfg(test)]
+mod tests;
