@@ -3,7 +3,7 @@
 
   syntax_cost.py STITCH [OTHER_STITCH]          one process a call (the CLI)
   syntax_cost.py STITCH --mcp                    `stitch mcp`, many calls a process
-  syntax_cost.py STITCH --apply REPO [COMMIT]    `stitch apply` of a real commit
+  syntax_cost.py STITCH --apply REPO [COMMIT [OTHER_STITCH]]   `stitch apply` of a commit
 
 For each language, a file of about 10 KiB and one of about 1 MiB (a valid unit of that
 language repeated), edited in its middle by `stitch edit`: in one workspace with the gate
@@ -20,8 +20,9 @@ by the calls; the two servers of a pair run one after the other in random order.
 
 With --apply: `stitch apply --from P` of commit COMMIT of REPO (default b987776 of this
 repository, 27 files) onto the tree as it was before it, in a workspace with the gate and
-in one with `{"syntax": "off"}`, 200 pairs in random order; the touched files are put
-back (and the added ones removed) before each pair, outside the clock. Reported: wall
+in one with `{"syntax": "off"}`, 200 pairs in random order (with OTHER_STITCH, its two
+calls too, all four in random order each round); the touched files are put back (and the
+added ones removed) before each call, outside the clock. Reported: wall
 and CPU time medians, the ratio of the medians and the pairs' 10th-90th percentiles.
 """
 import json, os, random, statistics, subprocess, sys, tempfile, time
@@ -183,15 +184,15 @@ def apply_run(stitch, root, patch):
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def apply_cost(stitch, repo, commit="b987776", pairs=200):
+def apply_cost(stitch, repo, commit="b987776", other=None, pairs=int(os.environ.get("PAIRS", "200"))):
     git = lambda *a: subprocess.run(["git", "-C", repo, *a], capture_output=True, check=True).stdout
     patch_text = git("diff", f"{commit}~1", commit)
     names = git("diff", "--name-status", f"{commit}~1", commit).decode().splitlines()
     touched = {line.split("\t")[-1]: line[0] for line in names}
+    archive = git("archive", f"{commit}~1")
     roots = {}
     for side, config in (("on", None), ("off", '{"syntax": "off"}')):
         root = tempfile.mkdtemp(prefix="syntax-bench-apply-")
-        archive = subprocess.run(["git", "-C", repo, "archive", f"{commit}~1"], capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", root], input=archive, check=True)
         os.makedirs(os.path.join(root, ".stitch"), exist_ok=True)
         if config:
@@ -212,27 +213,29 @@ def apply_cost(stitch, repo, commit="b987776", pairs=200):
             else:
                 with open(full, "wb") as f:
                     f.write(before[path])
-    wall = {"on": [], "off": []}
-    cpu = {"on": [], "off": []}
+    binaries = {"this": stitch, "other": other} if other else {"this": stitch}
+    runs = [(b, side) for b in binaries for side in roots]
+    wall = {run: [] for run in runs}
+    cpu = {run: [] for run in runs}
     for i in range(pairs + 1):
-        order = ["on", "off"]
-        random.shuffle(order)
-        for side in order:
-            restore(roots[side])
-            w, c = apply_run(stitch, roots[side], patch)
-            if i > 0:  # the first pair warms the page cache
-                wall[side].append(w)
-                cpu[side].append(c)
-    for name, times in (("wall", wall), ("CPU", cpu)):
-        on_ms, off_ms, ratio, lo, hi = summary(times["on"], times["off"])
-        print(f"apply {commit} ({len(touched)} files), {pairs} pairs, {name}: with the gate {on_ms:.2f} ms, "
-              f"without {off_ms:.2f} ms, ratio of medians {ratio:.2f}× (pairs' 10th–90th {lo:.2f}–{hi:.2f})")
+        random.shuffle(runs)
+        for run in runs:
+            restore(roots[run[1]])
+            w, c = apply_run(binaries[run[0]], roots[run[1]], patch)
+            if i > 0:  # the first round warms the page cache
+                wall[run].append(w)
+                cpu[run].append(c)
+    for b in binaries:
+        for name, times in (("wall", wall), ("CPU", cpu)):
+            on_ms, off_ms, ratio, lo, hi = summary(times[(b, "on")], times[(b, "off")])
+            print(f"{binaries[b]}: apply {commit} ({len(touched)} files), {pairs} pairs, {name}: with the gate "
+                  f"{on_ms:.2f} ms, without {off_ms:.2f} ms, ratio of medians {ratio:.2f}× (pairs' 10th–90th {lo:.2f}–{hi:.2f})")
 
 
 if __name__ == "__main__":
     random.seed(1)
     if sys.argv[2:3] == ["--apply"]:
-        apply_cost(sys.argv[1], sys.argv[3], *sys.argv[4:5])
+        apply_cost(sys.argv[1], sys.argv[3], *sys.argv[4:6])
         sys.exit(0)
     if sys.argv[2:3] == ["--mcp"]:
         mcp_cost(sys.argv[1])

@@ -161,14 +161,22 @@ fn gave_up(parser: &budget::Bounded) -> Finding {
     })
 }
 
-/// Whether every excerpt parses without error, the result's and the old file's; `None`
+/// Whether every excerpt parses without error, the result's and the old file's (the
+/// latter incrementally from the former's tree: they differ only by the change); `None`
 /// when the parser gave up (the time bound).
 fn regions_parse(parser: &mut budget::Bounded, excerpts: &[widen::Excerpt]) -> Option<bool> {
     for excerpt in excerpts {
-        for text in [&excerpt.new, &excerpt.old] {
-            if parser.parse(text, None)?.root_node().has_error() {
-                return Some(false);
-            }
+        let mut tree = parser.parse(&excerpt.new, None)?;
+        if tree.root_node().has_error() {
+            return Some(false);
+        }
+        tree.edit(&input_edit(&excerpt.new, &excerpt.old));
+        if parser
+            .parse(&excerpt.old, Some(&tree))?
+            .root_node()
+            .has_error()
+        {
+            return Some(false);
         }
     }
     Some(true)
@@ -347,3 +355,5 @@ mod tests {
         }
     }
 }
+#[cfg(test)]
+mod probe;

@@ -301,7 +301,11 @@ impl<'t> Widen<'_, 't> {
         }
         // The lines around the region must be the same in both texts.
         let changed = |i: usize| hunks.iter().any(|h| h.new.contains(&i));
-        if before.iter().flat_map(Clone::clone).any(changed) || closers.iter().any(|&i| changed(i))
+        if before
+            .iter()
+            .chain(&closers)
+            .flat_map(Clone::clone)
+            .any(changed)
         {
             return None;
         }
@@ -316,9 +320,16 @@ impl<'t> Widen<'_, 't> {
             if !out.ends_with(b"\n") {
                 out.push(b'\n');
             }
-            for &i in &closers {
-                out.extend_from_slice(self.closing(i));
-                out.push(b'\n');
+            for closer in &closers {
+                if lines.content(closer.start).ends_with(b"{") {
+                    out.extend_from_slice(self.closing(closer.start));
+                } else {
+                    let text = &lines.text[lines.start(closer.start)..lines.start(closer.end)];
+                    out.extend_from_slice(without_last_comma(text));
+                }
+                if !out.ends_with(b"\n") {
+                    out.push(b'\n');
+                }
             }
             out
         };
@@ -364,9 +375,14 @@ impl<'t> Widen<'_, 't> {
 
     /// The lines that close the blocks `openers` opened around `region`, innermost first:
     /// for each, the first line after the region shallower than the block's inside, when
-    /// it is at the opener's indentation and closes (a brace, `end`, `</div>`). A block
-    /// closed by its indentation alone has none.
-    fn closers(&self, region: &Region<'t>, openers: &[(Range<usize>, &'t [u8])]) -> Vec<usize> {
+    /// it is at the opener's indentation and closes (a brace, `end`, `</div>`), with the
+    /// lines that continue its item (`.map_err(f)?;` after a `}`). A block closed by its
+    /// indentation alone has none.
+    fn closers(
+        &self,
+        region: &Region<'t>,
+        openers: &[(Range<usize>, &'t [u8])],
+    ) -> Vec<Range<usize>> {
         let lines = self.lines;
         let mut closers = Vec::new();
         let (mut at, mut inner) = (region.lines.end, region.level);
@@ -378,8 +394,21 @@ impl<'t> Widen<'_, 't> {
             };
             at = line;
             if lines.indent(line) == *outer && self.layout.closes(lines.content(line)) {
-                closers.push(line);
-                at = line + 1;
+                let mut end = line + 1;
+                // A line that closes and opens again (`} else {`) is taken in part, alone.
+                if !lines.content(line).ends_with(b"{") {
+                    while let Some(next) = (end..lines.count()).find(|&i| !lines.blank(i)) {
+                        if lines.depth(next, outer).is_lt()
+                            || self.begins(next, outer)
+                            || self.layout.closes(lines.content(next))
+                        {
+                            break;
+                        }
+                        end = next + 1;
+                    }
+                }
+                closers.push(line..end);
+                at = end;
             }
             inner = outer;
         }
@@ -422,7 +451,8 @@ fn to_old(hunks: &[Hunk], at: usize) -> Option<usize> {
 }
 
 /// `body` without the `,` after its last item (the items after it are not in the
-/// excerpt, and a closing bracket may not follow a comma in every language).
+/// excerpt, and a closing bracket may not follow a comma in every language): the
+/// region's, and a closing line's (`],` of a list whose siblings are left out).
 fn without_last_comma(body: &[u8]) -> &[u8] {
     let kept = body.len()
         - body

@@ -47,7 +47,7 @@ fn braces_take_the_lines_that_open_and_close_the_blocks_around() {
     assert_eq!(
         cut(Language::Java, &java, "return 3;", "return 30;"),
         Some(vec![
-            "class A {\n    int f3() {\n        return 30;\n}\n}\n".to_owned()
+            "class A {\n    int f3() {\n        return 30;\n    }\n}\n".to_owned()
         ])
     );
     // A method's head: the item before and after it, whole.
@@ -73,10 +73,10 @@ fn braces_take_the_lines_that_open_and_close_the_blocks_around() {
     assert_eq!(
         cut(Language::CSharp, &csharp, "return 3;", "return 30;"),
         Some(vec![
-            "class A\n{\n    int F3()\n    {\n        return 30;\n}\n}\n".to_owned()
+            "class A\n{\n    int F3()\n    {\n        return 30;\n    }\n}\n".to_owned()
         ])
     );
-    // `} else {` takes in its `if`, and only the `}` of a closing `} else {` is taken.
+    // `} else {` takes in its `if`, and of a closing `} else {` only the `}` is taken.
     let c = units(6, "\n", |n| {
         format!("int f{n}(int x) {{\n    if (x) {{\n        x = {n};\n    }} else {{\n        x = 0;\n    }}\n    return x;\n}}\n")
     });
@@ -88,8 +88,14 @@ fn braces_take_the_lines_that_open_and_close_the_blocks_around() {
             "x = 1;\n    }\n    return x;\n}\n\nint f4"
         ),
         Some(vec![
-            "int f3(int x) {\n    if (x) {\n        x = 3;\n    } else {\n        x = 1;\n}\n}\n"
+            "int f3(int x) {\n    if (x) {\n        x = 3;\n    } else {\n        x = 1;\n    }\n}\n"
                 .to_owned()
+        ])
+    );
+    assert_eq!(
+        cut(Language::C, &c, "x = 3;", "x = 31;"),
+        Some(vec![
+            "int f3(int x) {\n    if (x) {\n        x = 31;\n} \n}\n".to_owned()
         ])
     );
 }
@@ -127,7 +133,7 @@ fn closing_words_close_blocks() {
     assert_eq!(
         cut(Language::Ruby, &ruby, "      3\n", "      30\n"),
         Some(vec![
-            "module M\n  class A\n    def f3\n      30\nend\nend\nend\n".to_owned()
+            "module M\n  class A\n    def f3\n      30\n    end\n  end\nend\n".to_owned()
         ])
     );
     let bash = units(6, "\n", |n| {
@@ -136,7 +142,7 @@ fn closing_words_close_blocks() {
     assert_eq!(
         cut(Language::Bash, &bash, "echo 3", "echo 30"),
         Some(vec![
-            "f3() {\n  if [ -n \"$1\" ]; then\n    echo 30\nfi\n}\n".to_owned()
+            "f3() {\n  if [ -n \"$1\" ]; then\n    echo 30\n  fi\n}\n".to_owned()
         ])
     );
 }
@@ -150,7 +156,7 @@ fn json_leaves_out_the_commas_before_what_it_leaves_out() {
     assert_eq!(
         cut(Language::Json, &json, "    3,", "    30,"),
         Some(vec![
-            "{\n  \"a\": [\n    2,\n    30,\n    4\n]\n}\n".to_owned()
+            "{\n  \"a\": [\n    2,\n    30,\n    4\n  ]\n}\n".to_owned()
         ])
     );
 }
