@@ -14,17 +14,25 @@ use super::Language;
 pub(super) struct Lines<'t> {
     pub(super) text: &'t [u8],
     starts: Vec<usize>,
+    /// Which lines begin inside a block comment or a string that spans lines.
+    hidden: Option<Vec<bool>>,
 }
 
 impl<'t> Lines<'t> {
-    pub(super) fn new(text: &'t [u8]) -> Lines<'t> {
+    /// The lines of `text`, in `language`.
+    pub(super) fn new(text: &'t [u8], language: Language) -> Lines<'t> {
         let mut starts = vec![0];
         starts.extend(
             memchr::memchr_iter(b'\n', text)
                 .map(|i| i + 1)
                 .filter(|&s| s < text.len()),
         );
-        Lines { text, starts }
+        let hidden = super::hidden::hidden(language, text, &starts);
+        Lines {
+            text,
+            starts,
+            hidden,
+        }
     }
 
     /// How many lines (an empty text has one, empty).
@@ -69,8 +77,10 @@ impl<'t> Lines<'t> {
         &line[..n]
     }
 
+    /// Whether line `i` says nothing of the layout: blank, or begun inside a block
+    /// comment or a string that spans lines.
     pub(super) fn blank(&self, i: usize) -> bool {
-        self.content(i).is_empty()
+        self.hidden.as_ref().is_some_and(|h| h[i]) || self.content(i).is_empty()
     }
 
     /// How line `i`'s indentation compares with `level`: deeper (`Greater`) when it
@@ -257,7 +267,7 @@ mod tests {
     #[test]
     fn lines_indentation_and_content() {
         let text = b"a {\n\tb;\n  \n\tc\r\n}";
-        let lines = Lines::new(text);
+        let lines = Lines::new(text, Language::C);
         assert_eq!(lines.count(), 5);
         assert_eq!(lines.line(1), b"\tb;\n");
         assert_eq!(lines.indent(1), b"\t");
@@ -270,8 +280,9 @@ mod tests {
         assert_eq!(lines.depth(0, b"\t"), Ordering::Less);
         assert_eq!(lines.depth(1, b"  "), Ordering::Greater);
         assert_eq!(lines.previous(3), Some(1));
-        assert_eq!(Lines::new(b"").count(), 1);
-        assert_eq!(Lines::new(b"x\n").count(), 1);
+        assert_eq!(Lines::new(b"", Language::C).count(), 1);
+        assert_eq!(Lines::new(b"x\n", Language::C).count(), 1);
+        assert!(Lines::new(b"/* a\n\tb */\n", Language::C).blank(1));
     }
 
     #[test]

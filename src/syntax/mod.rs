@@ -8,6 +8,7 @@
 //! explain are listed and never refused (preprocessor.rs).
 
 mod budget;
+mod hidden;
 mod kept;
 mod language;
 mod lines;
@@ -355,5 +356,3 @@ mod tests {
         }
     }
 }
-#[cfg(test)]
-mod probe;

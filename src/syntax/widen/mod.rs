@@ -53,7 +53,7 @@ pub(super) fn excerpts(language: Language, old: &[u8], new: &[u8]) -> Option<Vec
     if language == Language::Php && !php_throughout(old, new) {
         return None;
     }
-    let (old_lines, new_lines) = (Lines::new(old), Lines::new(new));
+    let (old_lines, new_lines) = (Lines::new(old, language), Lines::new(new, language));
     let hunks = hunks(&old_lines, &new_lines)?;
     if hunks.is_empty() || hunks.len() > MOST_HUNKS {
         return None;
