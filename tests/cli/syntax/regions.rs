@@ -3,6 +3,8 @@
 //! when a region has an error: an error that only the rest of the file shows is still
 //! refused, and a large file is checked again when its change parses.
 
+use std::fmt::Write as _;
+
 use serde_json::json;
 
 use crate::support::TestWorkspace;
@@ -46,9 +48,10 @@ fn an_error_only_the_whole_file_shows_is_still_refused() {
 #[test]
 fn a_large_file_is_checked_when_its_change_parses() {
     let ws = TestWorkspace::new();
-    let text: String = (0..12_000)
-        .map(|n| format!("def f{n}(a):\n    return [a, (a + {n})] * 3\n\n"))
-        .collect();
+    let text = (0..12_000).fold(String::new(), |mut text, n| {
+        let _ = write!(text, "def f{n}(a):\n    return [a, (a + {n})] * 3\n\n");
+        text
+    });
     ws.file("big.py", &text);
     let run = ws.run(&[
         "edit",
