@@ -62,68 +62,91 @@ enum State {
 /// such care (its lines are all taken as they are).
 pub(super) fn hidden(language: Language, text: &[u8], starts: &[usize]) -> Option<Vec<bool>> {
     let lexis = Lexis::of(language)?;
+    let first = first_bytes(&lexis);
     let mut hidden = Vec::with_capacity(starts.len());
     let mut state = State::Code;
     for (i, &start) in starts.iter().enumerate() {
         hidden.push(state != State::Code);
         let end = starts.get(i + 1).copied().unwrap_or(text.len());
-        state = scan(&lexis, &text[start..end], state);
+        state = scan(&lexis, &first, &text[start..end], state);
     }
     Some(hidden)
 }
 
-/// The state after `line`, begun in `state`.
-fn scan(lexis: &Lexis, line: &[u8], mut state: State) -> State {
+/// The state after `line`, begun in `state`: from one delimiter to the next, the bytes
+/// between skipped a run at a time.
+fn scan(lexis: &Lexis, first: &[bool; 256], line: &[u8], mut state: State) -> State {
     let mut at = 0;
     while at < line.len() {
-        let rest = &line[at..];
         match state {
             State::Block => {
-                let close = lexis.block.map_or(&b""[..], |(_, close)| close);
-                if rest.starts_with(close) {
-                    state = State::Code;
-                    at += close.len();
-                    continue;
-                }
+                let close = lexis.block.map_or(&b"*/"[..], |(_, close)| close);
+                let Some(i) = memchr::memmem::find(&line[at..], close) else {
+                    return state;
+                };
+                state = State::Code;
+                at += i + close.len();
             }
             State::Long(quote) => {
-                if rest[0] == b'\\' {
+                let Some(i) = memchr::memchr2(b'\\', quote[0], &line[at..]) else {
+                    return state;
+                };
+                at += i;
+                if line[at] == b'\\' {
                     at += 2;
-                    continue;
-                }
-                if rest.starts_with(quote) {
+                } else if line[at..].starts_with(quote) {
                     state = State::Code;
                     at += quote.len();
-                    continue;
+                } else {
+                    at += 1;
                 }
             }
             State::Code => {
+                let Some(i) = line[at..].iter().position(|&b| first[usize::from(b)]) else {
+                    return state;
+                };
+                at += i;
+                let rest = &line[at..];
                 if lexis.line_comments.iter().any(|c| rest.starts_with(c)) {
                     return state;
                 }
                 if let Some((open, _)) = lexis.block.filter(|(open, _)| rest.starts_with(open)) {
                     state = State::Block;
                     at += open.len();
-                    continue;
-                }
-                if let Some(quote) = lexis.long_quotes.iter().find(|q| rest.starts_with(q)) {
+                } else if let Some(quote) = lexis.long_quotes.iter().find(|q| rest.starts_with(q)) {
                     state = State::Long(quote);
                     at += quote.len();
-                    continue;
-                }
-                if lexis.char_quotes && rest[0] == b'\'' {
+                } else if lexis.char_quotes && rest[0] == b'\'' {
                     at += char_literal(rest);
-                    continue;
-                }
-                if lexis.quotes.contains(&rest[0]) {
+                } else if lexis.quotes.contains(&rest[0]) {
                     at += short_string(rest);
-                    continue;
+                } else {
+                    at += 1;
                 }
             }
         }
-        at += 1;
     }
     state
+}
+
+/// Which bytes may begin a delimiter of `lexis`.
+fn first_bytes(lexis: &Lexis) -> [bool; 256] {
+    let mut first = [false; 256];
+    let delimiters = lexis
+        .line_comments
+        .iter()
+        .chain(lexis.block.as_ref().map(|(open, _)| open))
+        .chain(lexis.long_quotes);
+    for delimiter in delimiters {
+        first[usize::from(delimiter[0])] = true;
+    }
+    for &quote in lexis.quotes {
+        first[usize::from(quote)] = true;
+    }
+    if lexis.char_quotes {
+        first[usize::from(b'\'')] = true;
+    }
+    first
 }
 
 /// The length of the string that opens `rest` and ends on its line (all of the line when

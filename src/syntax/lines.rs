@@ -50,6 +50,11 @@ impl<'t> Lines<'t> {
         &self.text[self.start(i)..self.start(i + 1)]
     }
 
+    /// The first line that starts at or after byte `at` (`count()` when none does).
+    pub(super) fn first_at_or_after(&self, at: usize) -> usize {
+        self.starts.partition_point(|&s| s < at)
+    }
+
     /// The line that holds byte `at` (the last line for the end of the text).
     pub(super) fn of(&self, at: usize) -> usize {
         self.starts.partition_point(|&s| s <= at) - 1

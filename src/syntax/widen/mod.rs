@@ -105,9 +105,18 @@ fn hunks(old: &Lines<'_>, new: &Lines<'_>) -> Option<Vec<Hunk>> {
     }
     let lead = old.of(common_prefix(old.text, new.text));
     let room = old.count().min(new.count()) - lead;
-    let trail = (0..room)
-        .take_while(|k| old.line(old.count() - 1 - k) == new.line(new.count() - 1 - k))
-        .count();
+    // The old lines wholly inside the common suffix, less one that starts right at it
+    // where the same place in the result starts no line.
+    let suffix = common_suffix(old.text, new.text);
+    let (from_old, from_new) = (old.text.len() - suffix, new.text.len() - suffix);
+    let first = old.first_at_or_after(from_old);
+    let starts_line_in_new = from_new == 0 || new.text[from_new - 1] == b'\n';
+    let first = if old.start(first) == from_old && !starts_line_in_new {
+        first + 1
+    } else {
+        first
+    };
+    let trail = (old.count() - first.min(old.count())).min(room);
     let (old_end, new_end) = (old.count() - trail, new.count() - trail);
     let mut hunks = if old_end - lead > 1 && new_end - lead > 1 {
         let a: Vec<&[u8]> = (lead..old_end).map(|i| old.line(i)).collect();
@@ -168,6 +177,24 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         .zip(&b[at..len])
         .take_while(|(x, y)| x == y)
         .count()
+}
+
+/// How many trailing bytes `a` and `b` share.
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 4096;
+    let len = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - len..], &b[b.len() - len..]);
+    let mut at = len;
+    while at >= BLOCK && a[at - BLOCK..at] == b[at - BLOCK..at] {
+        at -= BLOCK;
+    }
+    len - at
+        + a[..at]
+            .iter()
+            .rev()
+            .zip(b[..at].iter().rev())
+            .take_while(|(x, y)| x == y)
+            .count()
 }
 
 /// The result's lines and its language's layout.

@@ -282,3 +282,30 @@ fn an_error_only_the_file_as_it_was_shows_is_judged_whole() {
         Finding::Broken(..)
     ));
 }
+
+#[test]
+fn the_changed_lines_are_named_in_both_texts() {
+    use super::{hunks, Hunk};
+    use crate::syntax::lines::Lines;
+    let runs = |old: &str, new: &str| {
+        let (old, new) = (
+            Lines::new(old.as_bytes(), Language::Rust),
+            Lines::new(new.as_bytes(), Language::Rust),
+        );
+        hunks(&old, &new).map(|h| {
+            h.into_iter()
+                .map(|Hunk { old, new }| (old, new))
+                .collect::<Vec<_>>()
+        })
+    };
+    assert_eq!(runs("abc\n", "xabc\n"), Some(vec![(0..1, 0..1)]));
+    assert_eq!(runs("a\nb\nc\n", "a\nX\nb\nc\n"), Some(vec![(0..1, 0..2)]));
+    assert_eq!(runs("a\nb\nc\n", "a\nc\n"), Some(vec![(0..2, 0..1)]));
+    assert_eq!(runs("a\nb\nc\n", "a\nb\nc\nd\n"), Some(vec![(2..3, 2..4)]));
+    assert_eq!(runs("a\nb", "a\nb\n"), Some(vec![(1..2, 1..2)]));
+    assert_eq!(runs("a\n", "a\n"), Some(vec![]));
+    assert_eq!(runs("", "a\n"), Some(vec![(0..1, 0..1)]));
+    let old = "a\nb\nc\nd\ne\nf\ng\n";
+    let new = "a\nB\nc\nd\ne\nF\ng\n";
+    assert_eq!(runs(old, new), Some(vec![(1..2, 1..2), (5..6, 5..6)]));
+}
