@@ -10,11 +10,10 @@ use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::tool::registry::{self, ToolSpec};
 use crate::tool::{self, Output, Settings};
 
-/// The settings the global options spell, for a call in `dialect`.
+/// The settings the global options spell.
 #[must_use]
-pub fn settings(cli: &Cli, dialect: Dialect) -> Settings {
+pub fn settings(cli: &Cli) -> Settings {
     Settings {
-        dialect,
         root: cli.root.clone(),
         session: cli.session.clone(),
         lock_timeout: cli.lock_timeout,
@@ -24,7 +23,15 @@ pub fn settings(cli: &Cli, dialect: Dialect) -> Settings {
             );
         },
         cancel: None,
-        text_diffs: cli.format.as_deref() == Some("text") && !cli.command.no_diff(),
+    }
+}
+
+/// What the command line will show of the result, where that changes what the tool
+/// computes.
+#[must_use]
+pub fn shape(cli: &Cli) -> tool::Shape {
+    tool::Shape {
+        diff: cli.format.as_deref() == Some("text") && !cli.command.no_diff(),
         summary: cli.command.search_summary(),
     }
 }
@@ -74,7 +81,7 @@ fn reads_stdin(tool: &ToolSpec, json_flag: bool, flags_given: bool) -> bool {
 pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
     let Some((tool, json_flag)) = tool_of(&cli.command) else {
         // `stitch config check`: the configs, and whether the state can be written.
-        let ctx = tool::open(&settings(cli, Dialect::Flags))?;
+        let ctx = tool::open(&settings(cli))?;
         tool::probe_state(&ctx)?;
         return Ok(tool::config_check(&ctx));
     };
@@ -89,7 +96,7 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         .with(key::FIELD, "json")
         .into());
     }
-    let ctx = tool::open(&settings(cli, dialect(cli, flags_given)))?;
+    let ctx = tool::open(&settings(cli))?;
     let limit = tool::arguments_limit(tool, &ctx.limits);
     let arguments = if json_flag {
         stdin::asked(limit)?
@@ -109,7 +116,8 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         (_, arguments) => arguments,
     };
     let tool = several_files(tool, &arguments);
-    let outcome = tool::run(&ctx, tool, with_session_filter(cli, tool, arguments));
+    let arguments = with_session_filter(cli, tool, arguments);
+    let outcome = tool::run(&ctx, tool, arguments, shape(cli));
     match outcome {
         Err(Failure::Refused(refusal))
             if refusal.code() == Code::InvalidArgument

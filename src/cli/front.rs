@@ -13,7 +13,7 @@ use clap::FromArgMatches;
 use super::usage::{self, Usage};
 use super::{Cli, Command, ConfigCommand};
 use crate::refusal::{key, Code, Failure, Refusal};
-use crate::{envelope, hint, mcp, tool};
+use crate::{envelope, mcp, tool};
 
 /// What a parsed command line asks for.
 enum Invocation {
@@ -175,11 +175,9 @@ fn answer(parsed: &Parsed) -> u8 {
             envelope::emit_plain(&serde_json::to_string_pretty(&document).unwrap_or_default());
             0
         }
-        Invocation::Mcp { no_session } => {
-            mcp::serve(super::settings(cli, hint::Dialect::Json), *no_session)
-        }
+        Invocation::Mcp { no_session } => mcp::serve(super::settings(cli), *no_session),
         Invocation::Trust(trust) => {
-            let settings = super::settings(cli, hint::Dialect::Flags);
+            let settings = super::settings(cli);
             if *trust {
                 super::trust::trust(&settings)
             } else {

@@ -13,6 +13,7 @@ use crate::refusal::{Failure, Outcome, Refusal};
 use crate::tool::Output;
 
 pub mod editor;
+mod phrase;
 mod text;
 
 pub use crate::streams::Quote;
@@ -40,11 +41,14 @@ pub const EXIT_INTERNAL: u8 = 3;
 #[must_use]
 pub fn render(outcome: &Outcome<Output>, dialect: Dialect) -> (Value, u8) {
     match outcome {
-        Ok(data) => match serde_json::to_value(data) {
-            Ok(data) => match crate::hint::landed_hint(&data, dialect) {
-                Some(hint) => (json!({"ok": true, "data": data, "_hint": hint}), EXIT_OK),
-                None => (json!({"ok": true, "data": data}), EXIT_OK),
-            },
+        Ok(output) => match serde_json::to_value(output) {
+            Ok(mut data) => {
+                phrase::phrase(&mut data, output, dialect);
+                match crate::hint::landed_hint(&data, dialect) {
+                    Some(hint) => (json!({"ok": true, "data": data, "_hint": hint}), EXIT_OK),
+                    None => (json!({"ok": true, "data": data}), EXIT_OK),
+                }
+            }
             Err(e) => render(
                 &Err(Failure::Internal(
                     anyhow::Error::new(e).context("serializing a result"),
@@ -88,8 +92,8 @@ pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> u8 {
     if let (Ok(data), Style::Json { pretty }) = (outcome, style) {
         // A result is written straight from its fields, as `render` would order them,
         // without a `Value` built (and its strings copied) on the way — unless it has a
-        // hint to carry.
-        if data.landed_by_region() {
+        // hint to carry, or facts to phrase in the caller's dialect.
+        if data.landed_by_region() || phrase::needed(data) {
             let (envelope, status) = render(outcome, dialect);
             write_stdout(&if pretty {
                 serde_json::to_string_pretty(&envelope).unwrap_or_default()

@@ -94,7 +94,8 @@ pub fn flag(field: &str) -> Option<&'static str> {
 }
 
 /// What narrows a listing that a limit cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub enum Narrow {
     /// `list_directory`: a subdirectory, or less depth.
     List,
@@ -104,10 +105,15 @@ pub enum Narrow {
     Search,
 }
 
-/// The `hint` of a result that a limit cut: what was shown, how to narrow it, and how far
-/// the limit may be raised (`cap`).
+/// The `hint` of a result that a limit cut after `shown` items: what was shown, how to
+/// narrow it, and how far the limit may be raised (`cap`).
 #[must_use]
-pub fn cut(dialect: Dialect, shown: &str, narrow: Narrow, cap: u64) -> String {
+pub fn cut(dialect: Dialect, shown: usize, narrow: Narrow, cap: u64) -> String {
+    let shown = match narrow {
+        Narrow::List => format!("the first {shown} entries"),
+        Narrow::Glob => format!("the first {shown} matches in byte order"),
+        Narrow::Search => format!("the first {shown} matches in path order"),
+    };
     let narrow = match (narrow, dialect) {
         (Narrow::List, Dialect::Json) => "list a subdirectory or lower depth",
         (Narrow::List, Dialect::Flags) => "list a subdirectory or lower --depth",

@@ -132,7 +132,7 @@ fn run(
             .map_err(|e| anyhow::Error::new(e).context("cloning the root's descriptor"))?;
         let ctx = tool::open_in(root, settings)?;
         server.follow(&ctx.limits);
-        tool::run(&ctx, tool, arguments)
+        tool::run(&ctx, tool, arguments, tool::Shape::default())
     }))
     .unwrap_or_else(|_| {
         Err(Failure::Internal(anyhow::anyhow!(

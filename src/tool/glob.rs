@@ -14,7 +14,7 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::walk::{EntryKind, Walk};
 
 use super::args::{self, invalid, Request};
-use super::walked::{respell, Left};
+use super::walked::{respell, Cut, Left};
 use super::{limits, walked, Context};
 
 /// The arguments of `glob`.
@@ -235,13 +235,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<GlobResult> {
         scanned_files: scanned.into_inner(),
         denied: omitted.denied,
         left: omitted.into(),
-        hint: truncated.then(|| {
-            crate::hint::cut(
-                ctx.dialect,
-                &format!("the first {limit} matches in byte order"),
-                crate::hint::Narrow::Glob,
-                ctx.limits.glob.saturating_mul(limits::RAISE),
-            )
+        hint: truncated.then(|| Cut {
+            shown: limit,
+            narrow: crate::hint::Narrow::Glob,
+            cap: ctx.limits.glob.saturating_mul(limits::RAISE),
         }),
     })
 }
@@ -260,7 +257,8 @@ pub struct GlobResult {
     pub left: Left,
     /// How to narrow, when the limit cut the matches.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub hint: Option<Cut>,
 }
 
 #[cfg(test)]

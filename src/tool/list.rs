@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::workspace::walk::{Entry, Walk};
 
 use super::args::{self, invalid, Request};
-use super::walked::{respell, Left};
+use super::walked::{respell, Cut, Left};
 use super::{limits, walked, Context};
 
 /// The arguments of `list_directory`.
@@ -94,13 +94,10 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
         truncated,
         skipped,
         left: omitted.into(),
-        hint: truncated.then(|| {
-            crate::hint::cut(
-                ctx.dialect,
-                &format!("the first {limit} entries"),
-                crate::hint::Narrow::List,
-                ctx.limits.list.saturating_mul(limits::RAISE),
-            )
+        hint: truncated.then(|| Cut {
+            shown: limit,
+            narrow: crate::hint::Narrow::List,
+            cap: ctx.limits.list.saturating_mul(limits::RAISE),
         }),
     })
 }
@@ -119,7 +116,8 @@ pub struct ListResult {
     pub left: Left,
     /// How to narrow, when the limit cut the list.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub hint: Option<Cut>,
 }
 
 /// One listed entry.

@@ -67,6 +67,20 @@ impl From<Omitted> for Left {
     }
 }
 
+/// What a limit cut from a discovery result: the fact the result carries as its `hint`,
+/// which the envelope phrases in the caller's dialect (`crate::hint::cut`). It
+/// serializes as these facts only where nothing phrases it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cut {
+    /// The limit reached: how many items the result shows.
+    pub shown: usize,
+    /// Whose limit it is, and so what narrows the call.
+    pub narrow: crate::hint::Narrow,
+    /// How far the caller may raise the limit.
+    pub cap: u64,
+}
+
 /// Spells a walked (real) path as the caller named the directory, when a link made
 /// the two differ.
 #[must_use]

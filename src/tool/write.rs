@@ -37,6 +37,10 @@ pub struct WriteRequest {
     /// Write even if the content breaks the file's syntax (a later change completes it); the result lists syntaxErrors (default false).
     #[serde(default, alias = "allow_syntax_errors")]
     pub allow_syntax_errors: bool,
+    /// The result carries the write's diff, for a front end that shows it as text:
+    /// never the caller's argument.
+    #[serde(skip)]
+    pub diff: bool,
 }
 
 impl Request for WriteRequest {
@@ -52,9 +56,12 @@ impl Request for WriteRequest {
     ];
 }
 
-/// Writes the file named in `arguments`.
-pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
-    let req: WriteRequest = args::parse(arguments)?;
+/// Writes the file named in `arguments`; the result carries the diff when `diff` asks.
+pub fn run(ctx: &Context, arguments: Value, diff: bool) -> Outcome<WriteResult> {
+    let req = WriteRequest {
+        diff,
+        ..args::parse(arguments)?
+    };
     if let Some(expected) = &req.expected_sha256 {
         if !is_sha256_hex(expected) {
             return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
@@ -150,7 +157,7 @@ fn write_once(
         .shown(operation, Some(bytes.len() as u64));
     let change = Change::of(WriteRequest::TOOL, vec![file]).keeping(&sha256, vec![bytes]);
     let checked = steps.check_change(&change)?;
-    let diff = ctx.text_diffs.then(|| text_diff(ctx, location, bytes));
+    let diff = req.diff.then(|| text_diff(ctx, location, bytes));
     let Checked {
         errors: syntax_errors,
         unchecked: syntax_unchecked,

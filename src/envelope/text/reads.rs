@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::hint::Dialect;
 use crate::streams::quote;
-use crate::tool::output::{MediaResult, Output, ReadFilesResult};
+use crate::tool::output::{FileAnswer, MediaResult, Output, ReadFilesResult};
 
 /// Writes a read's result to `out` and what follows it on stderr to `footer`.
 pub fn result(
@@ -60,15 +60,20 @@ fn files(
     q: quote::Quote,
     dialect: Dialect,
 ) {
-    for file in &r.files {
+    for answer in &r.files {
+        let file = match answer {
+            FileAnswer::Read(file) => file,
+            FileAnswer::Refused(refused) => {
+                let item =
+                    crate::envelope::phrase::refused_item(&refused.path, &refused.refusal, dialect);
+                let shown = super::refusal::render(&Value::Object(item), dialect);
+                let name = q.name(&refused.path);
+                footer.push(format!("==> {name} <==\n{}", shown.trim_end()));
+                continue;
+            }
+        };
         let path = file.get("path").and_then(Value::as_str).unwrap_or_default();
         let name = q.name(path);
-        if file.get("ok") != Some(&Value::Bool(true)) {
-            let envelope = Value::Object(file.clone());
-            let shown = super::refusal::render(&envelope, dialect);
-            footer.push(format!("==> {name} <==\n{}", shown.trim_end()));
-            continue;
-        }
         if let Some(media) = file.get("media") {
             let _ = writeln!(
                 out,
