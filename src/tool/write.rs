@@ -4,11 +4,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::digest::{is_sha256_hex, sha256_hex};
+use crate::digest::sha256_hex;
 use crate::refusal::{key, Failure, Outcome};
 use crate::workspace::{Kind, Location, WriteMode};
 
-use super::args::{self, invalid, Request};
+use super::args::{self, Request};
 use super::syntax_gate::{self, Asked, Checked, Gated, SyntaxReport, Unchecked};
 use super::{refuse, textfile, Context};
 use crate::engine::change::{Change, Expect, FileOp, New};
@@ -30,7 +30,7 @@ pub struct WriteRequest {
     pub overwrite: bool,
     /// Replace only if the file's current SHA-256 (from read_file) is this; otherwise STALE_VERSION.
     #[serde(alias = "expected_sha256")]
-    pub expected_sha256: Option<String>,
+    pub expected_sha256: Option<crate::digest::Sha256>,
     /// Check everything and report the result without writing (default false).
     #[serde(default, alias = "dry_run")]
     pub dry_run: bool,
@@ -62,11 +62,6 @@ pub fn run(ctx: &Context, arguments: Value, diff: bool) -> Outcome<WriteResult> 
         diff,
         ..args::parse(arguments)?
     };
-    if let Some(expected) = &req.expected_sha256 {
-        if !is_sha256_hex(expected) {
-            return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
-        }
-    }
     pipeline::run(ctx, &req)
 }
 
