@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::{stdin, Cli, Command};
-use crate::hint::Dialect;
+use crate::hint::Caller;
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::tool::registry::{self, ToolSpec};
 use crate::tool::{self, Output, Settings};
@@ -64,10 +64,10 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
 /// read from stdin (`--json`, or no tool arguments and stdin not a terminal), flags
 /// otherwise.
 #[must_use]
-pub fn dialect(cli: &Cli, flags_given: bool) -> Dialect {
+pub fn dialect(cli: &Cli, flags_given: bool) -> Caller {
     match tool_of(&cli.command) {
-        Some((tool, json_flag)) if reads_stdin(tool, json_flag, flags_given) => Dialect::Json,
-        _ => Dialect::Flags,
+        Some((tool, json_flag)) if reads_stdin(tool, json_flag, flags_given) => Caller::Json,
+        _ => Caller::Flags,
     }
 }
 
@@ -158,7 +158,7 @@ fn by_flags(refusal: Refusal, tool: &ToolSpec, why: &str) -> Refusal {
         "newText" => "--new TEXT or --new-from FILE",
         "content" => "--content TEXT or --from FILE",
         "patch" => "--patch TEXT or --from FILE",
-        field => Dialect::Flags.name(field),
+        field => Caller::Flags.name(field),
     };
     let also = if why.contains("flags") { " too" } else { "" };
     let message = format!(

@@ -8,7 +8,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::hint::Dialect;
+use crate::hint::Caller;
 use crate::refusal::{Failure, Outcome, Refusal};
 use crate::tool::Output;
 
@@ -39,7 +39,7 @@ pub const EXIT_INTERNAL: u8 = 3;
 
 /// Renders the outcome of one tool call as its envelope, its hint in `dialect`.
 #[must_use]
-pub fn render(outcome: &Outcome<Output>, dialect: Dialect) -> (Value, u8) {
+pub fn render(outcome: &Outcome<Output>, dialect: Caller) -> (Value, u8) {
     match outcome {
         Ok(output) => match serde_json::to_value(output) {
             Ok(mut data) => {
@@ -77,7 +77,7 @@ pub fn render(outcome: &Outcome<Output>, dialect: Dialect) -> (Value, u8) {
     }
 }
 
-fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
+fn refusal_envelope(refusal: &Refusal, dialect: Caller) -> Value {
     let mut envelope = Map::new();
     envelope.insert("ok".into(), Value::Bool(false));
     envelope.extend(crate::hint::refusal_fields(refusal, dialect));
@@ -88,7 +88,7 @@ fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
 /// stderr) and returns the exit status, which is the same in every style. The hint
 /// speaks `dialect`.
 #[must_use]
-pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> u8 {
+pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Caller) -> u8 {
     if let (Ok(data), Style::Json { pretty }) = (outcome, style) {
         // A result is written straight from its fields, as `render` would order them,
         // without a `Value` built (and its strings copied) on the way — unless it has a
@@ -153,7 +153,7 @@ pub fn on_panic() {
         let _ = emit(
             &Err(Failure::Internal(cause)),
             Style::Json { pretty: false },
-            Dialect::Json,
+            Caller::Json,
         );
         std::process::exit(i32::from(EXIT_INTERNAL));
     }));

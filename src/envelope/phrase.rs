@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::hint::Dialect;
+use crate::hint::Caller;
 use crate::refusal::key;
 use crate::tool::output::{FileAnswer, Output};
 
@@ -21,7 +21,7 @@ pub fn needed(output: &Output) -> bool {
 
 /// Puts the facts of `output` into words in `data`, its serialized form, in `dialect`:
 /// each keeps its place among the fields.
-pub fn phrase(data: &mut Value, output: &Output, dialect: Dialect) {
+pub fn phrase(data: &mut Value, output: &Output, dialect: Caller) {
     if let Some(cut) = output.cut() {
         data["hint"] = Value::String(crate::hint::cut(dialect, cut.shown, cut.narrow, cut.cap));
     }
@@ -41,7 +41,7 @@ pub fn phrase(data: &mut Value, output: &Output, dialect: Dialect) {
 pub fn refused_item(
     path: &str,
     refusal: &crate::refusal::Refusal,
-    dialect: Dialect,
+    dialect: Caller,
 ) -> Map<String, Value> {
     let mut fields = Map::new();
     fields.insert(key::PATH.into(), Value::String(path.to_owned()));

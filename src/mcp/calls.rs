@@ -19,7 +19,7 @@ use super::inflight::{Unstarted, MAX_CALLS};
 use super::revision::{self, Era};
 use super::rpc::{self, Fault, INVALID_PARAMS};
 use super::Server;
-use crate::hint::Dialect;
+use crate::hint::Caller;
 use crate::refusal::{Code, Failure, Outcome, Refusal};
 use crate::tool::registry::{ToolSpec, TOOLS};
 use crate::tool::{self, Output, Settings};
@@ -144,7 +144,7 @@ fn run(
 
 /// The `CallToolResult` of an outcome.
 fn result(outcome: &Outcome<Output>) -> Value {
-    let envelope = crate::envelope::render(outcome, Dialect::Json).0;
+    let envelope = crate::envelope::render(outcome, Caller::Json).0;
     if outcome.is_ok() {
         let data = envelope.get("data").cloned().unwrap_or(Value::Null);
         // An image or a PDF goes to the host as its own block, which it shows the

@@ -240,7 +240,7 @@ pub fn emit(
     envelope: &Value,
     status: u8,
     layout: Layout,
-    dialect: crate::hint::Dialect,
+    dialect: crate::hint::Caller,
 ) -> u8 {
     let Some(output) = output else {
         // A refusal's control characters are quoted when stderr is a terminal.
@@ -273,7 +273,7 @@ pub fn emit(
 }
 
 /// The text of a successful result, and the lines that follow it on stderr.
-fn result(output: &Output, layout: Layout, dialect: crate::hint::Dialect) -> (String, Vec<String>) {
+fn result(output: &Output, layout: Layout, dialect: crate::hint::Caller) -> (String, Vec<String>) {
     let mut out = String::new();
     let mut footer = Vec::new();
     // The name's end: NUL, or a newline.

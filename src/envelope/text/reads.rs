@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use crate::hint::Dialect;
+use crate::hint::Caller;
 use crate::streams::quote;
 use crate::tool::output::{FileAnswer, MediaResult, Output, ReadFilesResult};
 
@@ -18,7 +18,7 @@ pub fn result(
     footer: &mut Vec<String>,
     output: &Output,
     q: quote::Quote,
-    dialect: Dialect,
+    dialect: Caller,
 ) {
     match output {
         Output::Read(r) => {
@@ -58,7 +58,7 @@ fn files(
     footer: &mut Vec<String>,
     r: &ReadFilesResult,
     q: quote::Quote,
-    dialect: Dialect,
+    dialect: Caller,
 ) {
     for answer in &r.files {
         let file = match answer {
@@ -115,7 +115,7 @@ fn files(
 }
 
 /// `(more of PATH: --offset N)` for a file whose window did not reach its end.
-fn more(footer: &mut Vec<String>, file: &Map<String, Value>, name: &str, dialect: Dialect) {
+fn more(footer: &mut Vec<String>, file: &Map<String, Value>, name: &str, dialect: Caller) {
     if let Some(next) = file.get("nextOffset").and_then(Value::as_u64) {
         let offset = dialect.name("offset");
         footer.push(format!("(more of {name}: {offset} {next})"));
