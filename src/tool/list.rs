@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::workspace::walk::{Entry, Walk};
+use crate::workspace::walk::{Listed, Walk};
 
 use super::args::{self, invalid, Request};
 use super::walked::{respell, Cut, Left};
@@ -58,7 +58,7 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
         sizes: true,
         exclude: ctx.policy.deny.clone(),
     };
-    let mut entries: Vec<Entry> = Vec::new();
+    let mut entries: Vec<Listed> = Vec::new();
     let omitted = ctx.ws.walk(&walk, |entry| entries.push(entry));
     // Everything the ignore rules, the policy or an unspellable name left out, each
     // entry once.

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::refusal::Outcome;
-use crate::workspace::walk::{Entry, EntryKind, Omitted, Walk};
+use crate::workspace::walk::{EntryKind, Listed, Omitted, Walk};
 use crate::workspace::Kind;
 
 use super::args::{self, invalid, Request};
@@ -168,7 +168,7 @@ pub fn run(ctx: &Context, arguments: Value, summary: Option<Summary>) -> Outcome
     let counts = Mutex::new(BTreeMap::new());
     let scanned = AtomicUsize::new(0);
     let skipped = Skipped::default();
-    let visit = |entry: Entry| -> bool {
+    let visit = |entry: Listed| -> bool {
         if entry.target != Some(EntryKind::File) || !included(&entry.path) {
             return true;
         }
@@ -250,10 +250,10 @@ fn visit_all(
     req: &SearchRequest,
     location: &crate::workspace::Location,
     single_file: bool,
-    visit: &(dyn Fn(Entry) -> bool + Sync),
+    visit: &(dyn Fn(Listed) -> bool + Sync),
 ) -> Omitted {
     if single_file {
-        visit(Entry {
+        visit(Listed {
             path: location.real.clone(),
             kind: EntryKind::File,
             target: Some(EntryKind::File),
@@ -339,7 +339,7 @@ struct Skipped {
 
 /// Whether one walked entry is really inside the root (see `Workspace::confirm`); one
 /// that is not is counted as unreadable.
-fn confirmed(ctx: &Context, entry: &Entry, skipped: &Skipped) -> bool {
+fn confirmed(ctx: &Context, entry: &Listed, skipped: &Skipped) -> bool {
     let mut one = vec![entry.clone()];
     let left_out = ctx.ws.confirm(&mut one);
     skipped.unreadable.fetch_add(left_out, Ordering::Relaxed);
