@@ -238,7 +238,7 @@ fn binary(
 /// is returned whole or not at all.
 fn within(
     shown: &str,
-    kind: media::Kind,
+    kind: media::MediaType,
     bytes: usize,
     (max_bytes, cap): (u64, u64),
 ) -> Outcome<()> {
