@@ -27,7 +27,7 @@ use crate::tool::{self, Context};
 /// One text-editor command, as the model sends it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Command {
+pub struct EditorCommand {
     pub command: String,
     pub path: String,
     pub view_range: Option<Vec<i64>>,
@@ -38,7 +38,7 @@ pub struct Command {
     pub insert_text: Option<String>,
 }
 
-impl Request for Command {
+impl Request for EditorCommand {
     const TOOL: &'static str = "str_replace_based_edit_tool";
     const FIELDS: &'static [&'static str] = &[
         "command",
@@ -69,12 +69,12 @@ pub fn serve(cli: &Cli) -> Outcome<Answered> {
     let limit = registry::find(names::EDIT_FILE)
         .map_or(1 << 20, |edit| tool::arguments_limit(edit, &ctx.limits));
     let arguments = stdin::read(limit)?;
-    let command: Command = args::parse(arguments)?;
+    let command: EditorCommand = args::parse(arguments)?;
     serve_command(&ctx, command)
 }
 
 /// Serves one parsed command in `ctx`.
-fn serve_command(ctx: &Context, c: Command) -> Outcome<Answered> {
+fn serve_command(ctx: &Context, c: EditorCommand) -> Outcome<Answered> {
     let mut until = None;
     let (tool, arguments, line) = match c.command.as_str() {
         "view" => {
