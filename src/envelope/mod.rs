@@ -14,10 +14,10 @@ use crate::tool::Output;
 
 pub mod editor;
 mod phrase;
-mod text;
+mod human;
 
 pub use crate::streams::Quote;
-pub use text::{stderr_name, Layout};
+pub use human::{stderr_name, Layout};
 
 /// How an outcome is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +25,7 @@ pub enum Style {
     /// The JSON envelope, one line (or indented).
     Json { pretty: bool },
     /// Plain text for people: results on stdout, refusals as `error[CODE]` on stderr.
-    Text(text::Layout),
+    Text(human::Layout),
 }
 
 /// Exit status of a successful call, dry runs included.
@@ -117,7 +117,7 @@ pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Caller) -> u8 {
     let pretty = match style {
         Style::Json { pretty } => pretty,
         Style::Text(layout) => {
-            return text::emit(outcome.as_ref().ok(), &envelope, status, layout, dialect);
+            return human::emit(outcome.as_ref().ok(), &envelope, status, layout, dialect);
         }
     };
     let text = if pretty {
