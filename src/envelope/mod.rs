@@ -13,8 +13,8 @@ use crate::refusal::{Failure, Outcome, Refusal};
 use crate::tool::Output;
 
 pub mod editor;
-mod phrase;
 mod human;
+mod phrase;
 
 pub use crate::streams::Quote;
 pub use human::{stderr_name, Layout};

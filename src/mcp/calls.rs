@@ -149,11 +149,11 @@ fn result(outcome: &Outcome<Output>) -> Value {
         let data = envelope.get("data").cloned().unwrap_or(Value::Null);
         // An image or a PDF goes to the host as its own block, which it shows the
         // model; the text item then leaves its base64 out rather than carry it twice.
-        let blocks = super::media::blocks(&data);
+        let blocks = super::blocks::blocks(&data);
         let text = if blocks.is_empty() {
             envelope.to_string()
         } else {
-            super::media::without_base64(envelope).to_string()
+            super::blocks::without_base64(envelope).to_string()
         };
         let mut content = vec![json!({"type": "text", "text": text})];
         content.extend(blocks);

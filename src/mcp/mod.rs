@@ -9,9 +9,9 @@
 //! call's `INTERNAL_SERVER_ERROR`. Calls run concurrently, each on its own thread, and
 //! take the same cross-process locks as command-line calls.
 
+mod blocks;
 mod calls;
 mod inflight;
-mod media;
 mod methods;
 mod revision;
 mod rpc;

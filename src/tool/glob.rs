@@ -15,7 +15,7 @@ use crate::workspace::walk::{EntryKind, Walk};
 
 use super::args::{self, invalid, Request};
 use super::walked::{respell, Cut, Left};
-use super::{limits, walked, Context};
+use super::{count_limit, walked, Context};
 
 /// The arguments of `glob`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -186,7 +186,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<GlobResult> {
     if req.pattern.is_empty() {
         return Err(invalid("pattern", "pattern is empty; try `**/*` for every file").into());
     }
-    let limit = limits::count(req.limit, ctx.limits.glob)?;
+    let limit = count_limit::count(req.limit, ctx.limits.glob)?;
     let pattern = normalise(ctx, &req.pattern, &req.path)?;
     let matcher = compile(&pattern, "pattern")?;
     let location = walked::locate(ctx, &req.path, false)?;
@@ -238,7 +238,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<GlobResult> {
         hint: truncated.then(|| Cut {
             shown: limit,
             narrow: crate::hint::Narrow::Glob,
-            cap: ctx.limits.glob.saturating_mul(limits::RAISE),
+            cap: ctx.limits.glob.saturating_mul(count_limit::RAISE),
         }),
     })
 }

@@ -8,7 +8,7 @@ use crate::workspace::walk::{Listed, Walk};
 
 use super::args::{self, invalid, Request};
 use super::walked::{respell, Cut, Left};
-use super::{limits, walked, Context};
+use super::{count_limit, walked, Context};
 
 /// The arguments of `list_directory`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -48,7 +48,7 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(invalid("depth", format!("depth must be from 1 to {MAX_DEPTH}")).into());
     }
-    let limit = limits::count(req.limit, ctx.limits.list)?;
+    let limit = count_limit::count(req.limit, ctx.limits.list)?;
     let location = walked::locate(ctx, &req.path, false)?;
     let depth = usize::try_from(depth).unwrap_or(usize::MAX);
     let walk = Walk {
@@ -97,7 +97,7 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
         hint: truncated.then(|| Cut {
             shown: limit,
             narrow: crate::hint::Narrow::List,
-            cap: ctx.limits.list.saturating_mul(limits::RAISE),
+            cap: ctx.limits.list.saturating_mul(count_limit::RAISE),
         }),
     })
 }

@@ -10,12 +10,12 @@
 mod apply;
 pub mod args;
 pub mod config_check;
+mod count_limit;
 mod delete;
 mod derived;
 mod edit;
 mod glob;
 mod history;
-mod limits;
 mod list;
 pub mod media;
 mod move_file;

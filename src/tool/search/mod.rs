@@ -27,7 +27,7 @@ use crate::workspace::Kind;
 
 use super::args::{self, invalid, Request};
 use super::walked::{respell, Cut, Left};
-use super::{glob, limits, walked, Context};
+use super::{count_limit, glob, walked, Context};
 use grep::Hit;
 
 /// The arguments of `search_files`.
@@ -238,7 +238,7 @@ pub fn run(ctx: &Context, arguments: Value, summary: Option<Summary>) -> Outcome
         hint: truncated.then(|| Cut {
             shown: limit,
             narrow: crate::hint::Narrow::Search,
-            cap: ctx.limits.search.saturating_mul(limits::RAISE),
+            cap: ctx.limits.search.saturating_mul(count_limit::RAISE),
         }),
     })
 }
@@ -475,7 +475,7 @@ fn checks(
         ));
     }
     let path_mode = req.mode == Some(Mode::Path);
-    let limit = limits::count(req.limit, ctx.limits.search)?;
+    let limit = count_limit::count(req.limit, ctx.limits.search)?;
     Ok((usize::try_from(context).unwrap_or(0), path_mode, limit))
 }
 
