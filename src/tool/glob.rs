@@ -189,7 +189,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<GlobResult> {
     let limit = count_limit::count(req.limit, ctx.limits.glob)?;
     let pattern = normalise(ctx, &req.pattern, &req.path)?;
     let matcher = compile(&pattern, "pattern")?;
-    let location = walked::locate(ctx, &req.path, false)?;
+    let location = walked::locate(ctx, &req.path, walked::Start::Directory)?;
     let walk = Walk {
         start: location.real.clone(),
         // A pattern without `**` cannot match deeper than it has components.

@@ -49,7 +49,7 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
         return Err(invalid("depth", format!("depth must be from 1 to {MAX_DEPTH}")).into());
     }
     let limit = count_limit::count(req.limit, ctx.limits.list)?;
-    let location = walked::locate(ctx, &req.path, false)?;
+    let location = walked::locate(ctx, &req.path, walked::Start::Directory)?;
     let depth = usize::try_from(depth).unwrap_or(usize::MAX);
     let walk = Walk {
         start: location.real.clone(),

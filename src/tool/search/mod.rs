@@ -150,7 +150,7 @@ pub fn run(ctx: &Context, arguments: Value, summary: Option<Summary>) -> Outcome
         Some(g) => Some((glob::compile(g, "include")?, g.contains('/'))),
         None => None,
     };
-    let location = walked::locate(ctx, &req.path, true)?;
+    let location = walked::locate(ctx, &req.path, walked::Start::DirectoryOrFile)?;
     let single_file = location.kind == Some(Kind::File);
     let prefix = if single_file || location.real == "." {
         0

@@ -10,7 +10,7 @@ use cap_std::fs::{OpenOptions, OpenOptionsExt};
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
-use super::{io, list, remove_regular, shown, Shelf, Unsynced};
+use super::{io, list, remove_regular, shown, Missing, Shelf, Unsynced};
 use crate::platform;
 use crate::workspace::state::{
     create_file, each_name, look, open_file, read_bounded, read_dir, Expect,
@@ -44,7 +44,7 @@ impl Workspace {
         bytes: impl FnOnce(&cap_std::fs::File) -> Result<Vec<u8>, Error>,
     ) -> Result<Unsynced<'_>, Error> {
         let pending = self
-            .journal_sub(Shelf::Pending.name(), true)?
+            .journal_sub(Shelf::Pending.name(), Missing::Make)?
             .ok_or(Error::NotFound)?;
         let path = shown(Shelf::Pending.name(), name);
         let mut options = OpenOptions::new();
@@ -81,7 +81,7 @@ impl Workspace {
     /// crash leaves under `pending/` is reconciled by the next call.
     pub fn journal_commit(&self, name: &str, kept: &[&str], own: bool) -> Result<(), Error> {
         let pending = self
-            .journal_sub(Shelf::Pending.name(), false)?
+            .journal_sub(Shelf::Pending.name(), Missing::Leave)?
             .ok_or(Error::NotFound)?;
         for sha in kept {
             if own {
@@ -91,7 +91,7 @@ impl Workspace {
             }
         }
         let entries = self
-            .journal_sub(Shelf::Entries.name(), true)?
+            .journal_sub(Shelf::Entries.name(), Missing::Make)?
             .ok_or(Error::NotFound)?;
         // Whatever stands under the name is moved, never followed: a planted link or
         // special file there is skipped by every listing.
@@ -103,7 +103,7 @@ impl Workspace {
 
     /// The names (valid UTF-8 only) of what lies on `shelf`; empty when it does not exist.
     pub fn journal_list(&self, shelf: Shelf) -> Result<Vec<String>, Error> {
-        let Some(dir) = self.journal_sub(shelf.name(), false)? else {
+        let Some(dir) = self.journal_sub(shelf.name(), Missing::Leave)? else {
             return Ok(Vec::new());
         };
         list(dir)
@@ -111,7 +111,7 @@ impl Workspace {
 
     /// Calls `each` with the name of every entry on `shelf`, none kept: for a tally.
     pub fn journal_each(&self, shelf: Shelf, each: impl FnMut(&str)) -> Result<(), Error> {
-        match self.journal_sub(shelf.name(), false)? {
+        match self.journal_sub(shelf.name(), Missing::Leave)? {
             Some(dir) => each_name(dir, each),
             None => Ok(()),
         }
@@ -126,7 +126,7 @@ impl Workspace {
         name: &str,
         limit: u64,
     ) -> Result<Option<Vec<u8>>, Error> {
-        let Some(dir) = self.journal_sub(shelf.name(), false)? else {
+        let Some(dir) = self.journal_sub(shelf.name(), Missing::Leave)? else {
             return Ok(None);
         };
         let path = shown(shelf.name(), name);
@@ -152,7 +152,7 @@ impl Workspace {
     /// inode's change time: a link or a rename counts), if it is a regular file.
     #[must_use]
     pub fn journal_age_secs(&self, shelf: Shelf, name: &str) -> Option<u64> {
-        let dir = self.journal_sub(shelf.name(), false).ok()??;
+        let dir = self.journal_sub(shelf.name(), Missing::Leave).ok()??;
         let stat = rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -165,7 +165,7 @@ impl Workspace {
     /// regular file.
     #[must_use]
     pub fn journal_identity(&self, shelf: Shelf, name: &str) -> Option<FileIdentity> {
-        let dir = self.journal_sub(shelf.name(), false).ok()??;
+        let dir = self.journal_sub(shelf.name(), Missing::Leave).ok()??;
         let path = shown(shelf.name(), name);
         if !matches!(look(dir, name, &path, Expect::File), Ok(Some(()))) {
             return None;
@@ -176,7 +176,7 @@ impl Workspace {
 
     /// Removes the entry `name` from `shelf`, if it is a regular file.
     pub fn journal_remove(&self, shelf: Shelf, name: &str) {
-        if let Ok(Some(dir)) = self.journal_sub(shelf.name(), false) {
+        if let Ok(Some(dir)) = self.journal_sub(shelf.name(), Missing::Leave) {
             remove_regular(dir, name);
         }
     }
@@ -185,7 +185,7 @@ impl Workspace {
     /// of a call's recovery when no change was left unfinished.
     #[must_use]
     pub fn journal_pending_any(&self) -> bool {
-        let Ok(Some(dir)) = self.journal_sub(Shelf::Pending.name(), false) else {
+        let Ok(Some(dir)) = self.journal_sub(Shelf::Pending.name(), Missing::Leave) else {
             return false;
         };
         read_dir(dir).is_ok_and(|names| {
@@ -198,7 +198,7 @@ impl Workspace {
     /// Whether the entry `name` is still a regular file on `shelf`.
     #[must_use]
     pub fn journal_present(&self, shelf: Shelf, name: &str) -> bool {
-        let Ok(Some(dir)) = self.journal_sub(shelf.name(), false) else {
+        let Ok(Some(dir)) = self.journal_sub(shelf.name(), Missing::Leave) else {
             return false;
         };
         let path = shown(shelf.name(), name);
@@ -211,7 +211,7 @@ impl Workspace {
     /// that a process killed meanwhile leaves the pending entry to be finished again.
     pub fn journal_commit_as(&self, name: &str, bytes: &[u8], kept: &[&str]) -> Result<(), Error> {
         let entries = self
-            .journal_sub(Shelf::Entries.name(), true)?
+            .journal_sub(Shelf::Entries.name(), Missing::Make)?
             .ok_or(Error::NotFound)?;
         let temp = unique_name(name);
         let path = shown(Shelf::Entries.name(), name);

@@ -49,6 +49,15 @@ impl Shelf {
 
 const OBJECTS: &str = "objects";
 
+/// What opening a journal directory that does not exist does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Missing {
+    /// Makes it (a change is about to write there).
+    Make,
+    /// Leaves it missing (a reader finds nothing there).
+    Leave,
+}
+
 /// The journal's directories, opened once a call.
 #[derive(Debug, Default)]
 pub struct Dirs {
@@ -130,9 +139,9 @@ pub fn shown(sub: &str, name: &str) -> String {
 }
 
 impl Workspace {
-    /// `.stitch/journal/<sub>/`, created when `create` asks; `None` when missing. Once
-    /// opened, kept for the rest of the call.
-    fn journal_sub(&self, sub: &str, create: bool) -> Result<Option<&Dir>, Error> {
+    /// `.stitch/journal/<sub>/`, made when missing if `missing` says so; `None` when
+    /// missing. Once opened, kept for the rest of the call.
+    fn journal_sub(&self, sub: &str, missing: Missing) -> Result<Option<&Dir>, Error> {
         let slot = match sub {
             "pending" => &self.journal.pending,
             "entries" => &self.journal.entries,
@@ -141,7 +150,7 @@ impl Workspace {
         if let Some(dir) = slot.get() {
             return Ok(Some(dir));
         }
-        let Some(dir) = self.open_journal_sub(sub, create)? else {
+        let Some(dir) = self.open_journal_sub(sub, missing == Missing::Make)? else {
             return Ok(None);
         };
         Ok(Some(slot.get_or_init(|| dir)))
@@ -160,12 +169,12 @@ impl Workspace {
     }
 
     fn objects(&self) -> Result<&Dir, Error> {
-        self.journal_sub(OBJECTS, true)?
+        self.journal_sub(OBJECTS, Missing::Make)?
             .ok_or_else(|| Error::Io(std::io::ErrorKind::NotFound.into()))
     }
 
     fn pending(&self) -> Result<&Dir, Error> {
-        self.journal_sub(Shelf::Pending.name(), true)?
+        self.journal_sub(Shelf::Pending.name(), Missing::Make)?
             .ok_or_else(|| Error::Io(std::io::ErrorKind::NotFound.into()))
     }
 }

@@ -10,7 +10,7 @@ use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
-use super::{io, list, remove_regular, shown, Kept, ObjectName, Shelf, OBJECTS};
+use super::{io, list, remove_regular, shown, Kept, Missing, ObjectName, Shelf, OBJECTS};
 use crate::platform;
 use crate::workspace::atomic::Dirty;
 use crate::workspace::state::{create_file, look, open_file, read_bounded, read_file, Expect};
@@ -144,7 +144,7 @@ impl Workspace {
         if file.unchanged_but_for_links().unwrap_or(false) {
             return;
         }
-        let Ok(Some(pending)) = self.journal_sub(Shelf::Pending.name(), false) else {
+        let Ok(Some(pending)) = self.journal_sub(Shelf::Pending.name(), Missing::Leave) else {
             return;
         };
         // Only the inode that was linked is taken away: the name may hold another by now.
@@ -164,7 +164,9 @@ impl Workspace {
     /// link, not a regular file or too large. The caller checks the digest.
     pub fn kept_version(&self, sha: &str, limit: u64) -> Result<(Vec<u8>, u32), Error> {
         let path = shown(OBJECTS, sha);
-        let objects = self.journal_sub(OBJECTS, false)?.ok_or(Error::NotFound)?;
+        let objects = self
+            .journal_sub(OBJECTS, Missing::Leave)?
+            .ok_or(Error::NotFound)?;
         if look(objects, sha, &path, Expect::File)?.is_none() {
             // Kept by a change whose process died before it moved the version over.
             self.adopt_kept(sha);
@@ -183,7 +185,7 @@ impl Workspace {
     /// `pending/` to `objects/`, over whatever stands there under its name.
     pub(super) fn adopt_own(&self, sha: &str) {
         let (Ok(Some(pending)), Ok(objects)) = (
-            self.journal_sub(Shelf::Pending.name(), false),
+            self.journal_sub(Shelf::Pending.name(), Missing::Leave),
             self.objects(),
         ) else {
             return;
@@ -197,7 +199,7 @@ impl Workspace {
     /// name already is, the pending one goes).
     pub fn adopt_kept(&self, sha: &str) {
         let (Ok(Some(pending)), Ok(objects)) = (
-            self.journal_sub(Shelf::Pending.name(), false),
+            self.journal_sub(Shelf::Pending.name(), Missing::Leave),
             self.objects(),
         ) else {
             return;
@@ -218,7 +220,7 @@ impl Workspace {
         } else {
             OBJECTS
         };
-        let Some(dir) = self.journal_sub(sub, false)? else {
+        let Some(dir) = self.journal_sub(sub, Missing::Leave)? else {
             return Ok(Vec::new());
         };
         crate::workspace::state::sweep_dir(dir);
@@ -262,7 +264,7 @@ impl Workspace {
         replace: bool,
         dirty: &mut Dirty,
     ) -> Result<bool, Error> {
-        let Some(pending) = self.journal_sub(Shelf::Pending.name(), false)? else {
+        let Some(pending) = self.journal_sub(Shelf::Pending.name(), Missing::Leave)? else {
             return Ok(false);
         };
         let path = shown(Shelf::Pending.name(), name);
@@ -298,7 +300,7 @@ impl Workspace {
 
     /// Removes the kept version `name`, if it is a regular file.
     pub fn journal_remove_object(&self, name: &str) {
-        if let Ok(Some(dir)) = self.journal_sub(OBJECTS, false) {
+        if let Ok(Some(dir)) = self.journal_sub(OBJECTS, Missing::Leave) {
             remove_regular(dir, name);
         }
     }
