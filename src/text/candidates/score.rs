@@ -52,11 +52,12 @@ pub(super) fn similarity(
 /// The share of characters two texts have in common, in order (by lines when long): the
 /// one measure, [`crate::text::similarity`].
 pub(super) fn char_ratio(a: &str, b: &str, deadline: Instant) -> f64 {
-    if a.len().max(b.len()) <= CHAR_RATIO_LIMIT {
-        similarity::chars(a, b, Some(deadline))
+    let shared = if a.len().max(b.len()) <= CHAR_RATIO_LIMIT {
+        similarity::chars_shared(a, b, Some(deadline))
     } else {
-        similarity::ratio(&lines(a), &lines(b), Some(deadline))
-    }
+        similarity::shared(&lines(a), &lines(b), Some(deadline))
+    };
+    shared.ratio_f32()
 }
 
 /// The lines of `text`, each with its end (`\n`, `\r\n`, or a lone `\r`), as `similar`
@@ -93,7 +94,7 @@ fn token_ratio(a: &str, b: &str, deadline: Instant) -> f64 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
     }
-    similarity::ratio(&a, &b, Some(deadline))
+    similarity::shared(&a, &b, Some(deadline)).ratio_f32()
 }
 
 /// The tokens of `text`, as [`token_ratio`] counts them.
