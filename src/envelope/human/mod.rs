@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::{stderr_line, write_raw, EXIT_REFUSED};
 use crate::streams::quote;
-use crate::tool::output::{Match, Output};
+use crate::tool::output::{Match, Output, SearchResult};
 
 /// How results are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -316,24 +316,7 @@ fn result(output: &Output, layout: Layout, dialect: crate::hint::Caller) -> (Str
                 .then_some((g.matches.len(), ("match", "matches")))
         }
         Output::Search(s) => {
-            match layout.summary {
-                None => {
-                    for m in &s.matches {
-                        search_lines(&mut out, m, layout.null, q, layout.color);
-                    }
-                }
-                Some(Summary::Quiet) => {}
-                Some(summary) => summed(&mut out, &s.matches, summary, layout.null, q),
-            }
-            // -l and -c take every file; one that a bound passed over is said once.
-            if matches!(layout.summary, Some(Summary::Files | Summary::Count))
-                && s.skipped_large > 0
-            {
-                footer.push(format!(
-                    "stitch: {} file(s) over the workspace's maxFileBytes were not searched",
-                    s.skipped_large
-                ));
-            }
+            searched(&mut out, &mut footer, s, layout, q);
             s.truncated
                 .then_some((s.matches.len(), ("match", "matches")))
         }
@@ -369,6 +352,33 @@ fn result(output: &Output, layout: Layout, dialect: crate::hint::Caller) -> (Str
         ));
     }
     (out, footer)
+}
+
+/// A search's matches as `rg` prints them, or summed up (`-l`, `-c`, `-q`), to `out`; a
+/// summary's files that a bound passed over are said once, in `footer`.
+fn searched(
+    out: &mut String,
+    footer: &mut Vec<String>,
+    s: &SearchResult,
+    layout: Layout,
+    q: quote::Quote,
+) {
+    match layout.summary {
+        None => {
+            for m in &s.matches {
+                search_lines(out, m, layout.null, q, layout.color);
+            }
+        }
+        Some(Summary::Quiet) => {}
+        Some(summary) => summed(out, &s.matches, summary, layout.null, q),
+    }
+    // -l and -c take every file; one that a bound passed over is said once.
+    if matches!(layout.summary, Some(Summary::Files | Summary::Count)) && s.skipped_large > 0 {
+        footer.push(format!(
+            "stitch: {} file(s) over the workspace's maxFileBytes were not searched",
+            s.skipped_large
+        ));
+    }
 }
 
 /// A search's matches summed up: each path with a match once (`-l`), with its count of
