@@ -39,22 +39,7 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &mut Value, era: Era) -> 
         ));
     };
     let Some(tool) = tool_named(name) else {
-        // The closest tool name, as clap says "did you mean" for a misspelt subcommand.
-        let near = TOOLS
-            .iter()
-            .map(|t| (strsim::jaro_winkler(name, t.name), t.name))
-            .filter(|(score, _)| *score >= 0.8)
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, near)| near);
-        let message = match near {
-            Some(near) => format!("Unknown tool: {name}; did you mean {near}?"),
-            None => format!("Unknown tool: {name}"),
-        };
-        let mut data = json!({"tools": TOOLS.iter().map(|t| t.name).collect::<Vec<_>>()});
-        if let Some(near) = near {
-            data["didYouMean"] = json!(near);
-        }
-        return Err(Fault::new(INVALID_PARAMS, message).with_data(data));
+        return Err(unknown_tool(name));
     };
     // No arguments is an empty object: the tool's own defaults and checks apply. Any
     // other value goes to the tool layer, which refuses what is not an object. The value
@@ -114,6 +99,27 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &mut Value, era: Era) -> 
         ));
     }
     Ok(())
+}
+
+/// The fault of a call to a tool with no such name: the tools there are, and the
+/// closest name, as clap says "did you mean" for a misspelt subcommand.
+#[cold]
+fn unknown_tool(name: &str) -> Fault {
+    let near = TOOLS
+        .iter()
+        .map(|t| (strsim::jaro_winkler(name, t.name), t.name))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, near)| near);
+    let message = match near {
+        Some(near) => format!("Unknown tool: {name}; did you mean {near}?"),
+        None => format!("Unknown tool: {name}"),
+    };
+    let mut data = json!({"tools": TOOLS.iter().map(|t| t.name).collect::<Vec<_>>()});
+    if let Some(near) = near {
+        data["didYouMean"] = json!(near);
+    }
+    Fault::new(INVALID_PARAMS, message).with_data(data)
 }
 
 /// Runs one call, a panic included: it is this call's internal failure, nothing more.
