@@ -167,7 +167,7 @@ pub fn serve(mut settings: Settings, no_session: bool) -> u8 {
     let mut reader = wire::Reader::new(std::io::stdin().lock());
     loop {
         match reader.next_line(&server.line_limit) {
-            Ok(wire::Incoming::Message(bytes)) => {
+            Ok(wire::Received::Message(bytes)) => {
                 let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     server.line(bytes);
                 }));
@@ -178,7 +178,7 @@ pub fn serve(mut settings: Settings, no_session: bool) -> u8 {
                     );
                 }
             }
-            Ok(wire::Incoming::TooLong) => {
+            Ok(wire::Received::TooLong) => {
                 let limit = server.line_limit.load(Ordering::Relaxed);
                 server.fault(
                     &Value::Null,
@@ -188,8 +188,8 @@ pub fn serve(mut settings: Settings, no_session: bool) -> u8 {
                     ),
                 );
             }
-            Ok(wire::Incoming::Unserved) => server.fault(&Value::Null, &unserved()),
-            Ok(wire::Incoming::End) | Err(_) => break,
+            Ok(wire::Received::Unserved) => server.fault(&Value::Null, &unserved()),
+            Ok(wire::Received::End) | Err(_) => break,
         }
     }
     server.in_flight.cancel_all();

@@ -32,13 +32,16 @@ fn shared_runs<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> Vec<(usize, u
 }
 
 /// Shared runs `(a_start, b_start, len)`.
-type Runs = Vec<(usize, usize, usize)>;
+type SharedRuns = Vec<(usize, usize, usize)>;
 /// Stretches between runs `(a_start, a_len, b_start, b_len)`.
 type Stretches = Vec<(usize, usize, usize, usize)>;
 
 /// The shared runs, and the stretches between them, each with something on one side at
 /// least.
-pub(super) fn stretches<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> (Runs, Stretches) {
+pub(super) fn stretches<T: Eq + std::hash::Hash + Ord>(
+    a: &[T],
+    b: &[T],
+) -> (SharedRuns, Stretches) {
     let runs = shared_runs(a, b);
     let mut gaps = Vec::new();
     let (mut a_at, mut b_at) = (0, 0);
