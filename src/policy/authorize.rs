@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::bounded::{self, Outcome};
+use super::bounded::{self, Ended};
 
 /// The hook's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,12 +92,12 @@ pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duratio
     };
     let (status, stdout, stderr) =
         match bounded::run(child, payload.to_string().as_bytes(), timeout) {
-            Outcome::Exited {
+            Ended::Exited {
                 status,
                 stdout,
                 stderr,
             } => (status, stdout, stderr),
-            Outcome::TimedOut => {
+            Ended::TimedOut => {
                 return Decision::Deny {
                     reason: format!(
                         "the authorize command did not answer within {:.0} s",

@@ -104,14 +104,14 @@ pub const MAX_CONTEXT: u64 = 10;
 
 /// Matches found so far, per file, in path order, trimmed to what can still be shown.
 #[derive(Default)]
-struct Found {
+struct Gathered {
     files: BTreeMap<String, Vec<Hit>>,
     total: usize,
     /// Matches were dropped or files skipped because `limit` was reached.
     cut: bool,
 }
 
-impl Found {
+impl Gathered {
     /// Adds a file's hits; `more`: the file had more than it gave.
     fn add(&mut self, path: String, hits: Vec<Hit>, more: bool, limit: usize) {
         self.cut |= more;
@@ -162,7 +162,7 @@ pub fn run(ctx: &Context, arguments: Value, summary: Option<Summary>) -> Outcome
         Some((glob, true)) => glob.is_match(&path[prefix..]),
         Some((glob, false)) => glob.is_match(path.rsplit('/').next().unwrap_or(path)),
     };
-    let found = Mutex::new(Found::default());
+    let found = Mutex::new(Gathered::default());
     let full = AtomicBool::new(false);
     // `-c`: each file's number of matching lines, by its path.
     let counts = Mutex::new(BTreeMap::new());
