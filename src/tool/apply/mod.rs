@@ -318,7 +318,7 @@ fn apply(
     }
     let checked = steps.check(&versions)?;
     let (mut changed, records) = summary::summary(&built, located, &originals);
-    let syntax_gate::Checked {
+    let syntax_gate::Caveats {
         errors: syntax_errors,
         unchecked: syntax_unchecked,
     } = gate::check(ctx, req, &built, located, &originals)?;
