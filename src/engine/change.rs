@@ -1,7 +1,7 @@
 //! One typed change: what a mutation does to each of its files — each operation with the
-//! version it expects ([`Expect`]) — as one value that the pipeline checks
+//! version it expects ([`Expected`]) — as one value that the pipeline checks
 //! (`Steps::check_change`), the commit publishes ([`super::execute`]), the journal records ([`FileOp::record`]), the
-//! authorize hook is shown ([`super::payload::Payload::of_change`]) and the session's
+//! authorize hook is shown ([`super::payload::Payload::of_files`]) and the session's
 //! ledger is told — so that what is checked, shown, journaled and published cannot drift
 //! apart. write, edit, delete, move, apply and undo each convert their request into one,
 //! and recovery rolls an entry forward through the same operations.
@@ -16,7 +16,7 @@ use super::journal::{About, Keep, Made, Planned};
 /// the order it is published), what its entry says besides, and the new versions kept
 /// once it is published (so that an undo can merge).
 #[derive(Debug)]
-pub struct Change<'a> {
+pub struct ChangeSet<'a> {
     pub tool: &'static str,
     pub files: Vec<FileOp<'a>>,
     pub about: About,
@@ -29,11 +29,11 @@ pub struct Change<'a> {
     pub stat: Vec<Option<Stat>>,
 }
 
-impl<'a> Change<'a> {
+impl<'a> ChangeSet<'a> {
     /// A change by `tool` of `files`, with nothing more to say of it.
     #[must_use]
-    pub fn of(tool: &'static str, files: Vec<FileOp<'a>>) -> Change<'a> {
-        Change {
+    pub fn of(tool: &'static str, files: Vec<FileOp<'a>>) -> ChangeSet<'a> {
+        ChangeSet {
             tool,
             files,
             about: About::default(),
@@ -44,7 +44,7 @@ impl<'a> Change<'a> {
 
     /// This change, keeping its new version `sha` (its bytes: `parts`, in order).
     #[must_use]
-    pub fn keeping(mut self, sha: &str, parts: Vec<&'a [u8]>) -> Change<'a> {
+    pub fn keeping(mut self, sha: &str, parts: Vec<&'a [u8]>) -> ChangeSet<'a> {
         self.results.push(Made {
             sha: sha.to_owned(),
             parts,
@@ -54,8 +54,8 @@ impl<'a> Change<'a> {
 
     /// This change, with the lines each of its files gains and loses.
     #[must_use]
-    pub fn counted(self, stat: Vec<Option<Stat>>) -> Change<'a> {
-        Change { stat, ..self }
+    pub fn counted(self, stat: Vec<Option<Stat>>) -> ChangeSet<'a> {
+        ChangeSet { stat, ..self }
     }
 
     /// The journal's record of each file, and how its version before is kept.
@@ -71,9 +71,10 @@ impl<'a> Change<'a> {
     }
 }
 
-/// The version the caller expects a file to be at before the change.
+/// The version the caller expects a file to be at before the change (the workspace's
+/// `state::Expect`, what kind of entry its own state holds, is another thing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expect<'a> {
+pub enum Expected<'a> {
     /// Whatever is there.
     Any,
     /// Nothing: the change creates the file, and an existing one is not replaced
@@ -86,19 +87,19 @@ pub enum Expect<'a> {
     Left(Option<&'a str>),
 }
 
-impl<'a> Expect<'a> {
+impl<'a> Expected<'a> {
     /// This expectation, or the digest the caller named, if any.
     #[must_use]
-    pub fn or_named(self, named: Option<&'a str>) -> Expect<'a> {
-        named.map_or(self, Expect::Digest)
+    pub fn or_named(self, named: Option<&'a str>) -> Expected<'a> {
+        named.map_or(self, Expected::Digest)
     }
 
     /// This expectation, for a change that creates the file: unless `overwrite` (or a
     /// digest is expected), an existing file is not replaced.
     #[must_use]
-    pub fn creating(self, overwrite: bool) -> Expect<'a> {
+    pub fn creating(self, overwrite: bool) -> Expected<'a> {
         match self {
-            Expect::Any if !overwrite => Expect::Absent,
+            Expected::Any if !overwrite => Expected::Absent,
             other => other,
         }
     }
@@ -141,7 +142,7 @@ pub enum Op<'a> {
         new: Option<New<'a>>,
         link: Option<String>,
         /// The version the source is expected to be at.
-        from_expect: Expect<'a>,
+        from_expect: Expected<'a>,
     },
     /// A symbolic link to `target` made at the path.
     Link { target: String },
@@ -160,7 +161,7 @@ pub struct FileOp<'a> {
     pub before: Option<String>,
     /// The version the change expects at the path: whatever is there, nothing, or the
     /// digest the caller named.
-    pub expect: Expect<'a>,
+    pub expect: Expected<'a>,
     /// The version at the path after (`None`: absent).
     pub after: Option<String>,
     /// The file at the path as read, which the change replaces or removes: it must still
@@ -188,7 +189,7 @@ impl<'a> FileOp<'a> {
             at,
             op: Op::Write(new),
             before,
-            expect: Expect::Any,
+            expect: Expected::Any,
             after: Some(after),
             base,
             keep: Keep::Nothing,
@@ -204,7 +205,7 @@ impl<'a> FileOp<'a> {
             at,
             op: Op::Delete,
             before: Some(before),
-            expect: Expect::Any,
+            expect: Expected::Any,
             after: None,
             base,
             keep: Keep::Nothing,
@@ -230,7 +231,7 @@ impl<'a> FileOp<'a> {
 
     /// This operation, expecting the file at its path to be at `expect`.
     #[must_use]
-    pub fn expecting(self, expect: Expect<'a>) -> FileOp<'a> {
+    pub fn expecting(self, expect: Expected<'a>) -> FileOp<'a> {
         FileOp { expect, ..self }
     }
 

@@ -10,7 +10,7 @@
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{Dirty, Error, Replace, Staged, WriteMode};
 
-use super::change::{Change, FileOp, New, Op};
+use super::change::{ChangeSet, FileOp, New, Op};
 use super::kill_hook;
 use crate::engine::{refuse, Context};
 
@@ -20,7 +20,7 @@ use crate::engine::{refuse, Context};
 /// added to `created`, for the caller to remove if the change is not published.
 pub fn stage<'w>(
     ctx: &'w Context,
-    change: &mut Change<'w>,
+    change: &mut ChangeSet<'w>,
     created: &mut Vec<String>,
 ) -> Outcome<Vec<Option<Staged<'w>>>> {
     let mut staged = Vec::with_capacity(change.files.len());
@@ -70,7 +70,7 @@ pub fn stage<'w>(
 /// builds the change once more from a fresh read, then refuses).
 pub fn publish(
     ctx: &Context,
-    change: &Change<'_>,
+    change: &ChangeSet<'_>,
     staged: Vec<Option<Staged<'_>>>,
     dirty: &mut Dirty,
 ) -> Outcome<()> {
@@ -87,7 +87,7 @@ pub fn publish(
 /// and no other program holds it open for writing (for a change of one file, its publish
 /// asks that, just before its rename or unlink). The test's planted guard of the
 /// commit ([`kill_hook::publish_guarded`]) is here too.
-fn last_look(change: &Change<'_>) -> Outcome<()> {
+fn last_look(change: &ChangeSet<'_>) -> Outcome<()> {
     let single = change.files.len() == 1;
     for file in &change.files {
         let from = match &file.op {

@@ -6,8 +6,8 @@
 //! one order and resolves them again under the locks; then the tool observes its files
 //! and builds its change, calling back for the steps that follow, each of which hands
 //! out the token the next one needs: [`Steps::check`] (the session's record of each file
-//! and the caller's `expectedSha256`) gives a [`Checked`], whose
-//! [`authorize`](Checked::authorize) (the hook, shown the typed
+//! and the caller's `expectedSha256`) gives a [`Cleared`], whose
+//! [`authorize`](Cleared::authorize) (the hook, shown the typed
 //! [`Payload`]) gives an [`Approved`] — none on a dry run — whose
 //! [`commit`](Approved::commit) journals, syncs, publishes and records
 //! ([`commit::commit`]). No token is made anywhere else, so a change cannot reach the
@@ -16,8 +16,8 @@
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{Location, OpenFile};
 
-pub use super::change::Expect;
-use super::change::{Change, Op};
+pub use super::change::Expected;
+use super::change::{ChangeSet, Op};
 use super::commit;
 use super::payload::Payload;
 use super::session_check::{self, Mutation};
@@ -85,7 +85,7 @@ pub struct Version<'a> {
     /// Its digest now, `None` when it does not exist.
     pub sha256: Option<&'a str>,
     /// The version the caller expects.
-    pub expect: Expect<'a>,
+    pub expect: Expected<'a>,
     /// What the session's rules are asked about.
     pub mutation: Mutation,
     /// The file the change replaces or removes, open: one the caller may not write is
@@ -104,7 +104,7 @@ impl<'a> Version<'a> {
         Version {
             location,
             sha256,
-            expect: Expect::Any,
+            expect: Expected::Any,
             mutation: Mutation::Write,
             replaced: None,
             looked_at_publish: false,
@@ -162,12 +162,12 @@ impl<'c> Steps<'c> {
     /// caller expects (`STALE_VERSION`), then for each file the change creates whether one
     /// is there (`ALREADY_EXISTS`) and for each it replaces or removes whether the caller
     /// may write it (`DENIED`, rule `permissions`), in the order given.
-    pub fn check(self, versions: &[Version<'_>]) -> Outcome<Checked<'c>> {
+    pub fn check(self, versions: &[Version<'_>]) -> Outcome<Cleared<'c>> {
         check(self.ctx, versions)?;
         for v in versions {
             guard_one(self.ctx, v)?;
         }
-        Ok(Checked { ctx: self.ctx })
+        Ok(Cleared { ctx: self.ctx })
     }
 }
 
@@ -271,9 +271,9 @@ fn check_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
         session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
     }
     let expected = match v.expect {
-        Expect::Digest(expected) => Some(Some(expected)),
-        Expect::Left(expected) => Some(expected),
-        Expect::Any | Expect::Absent => None,
+        Expected::Digest(expected) => Some(Some(expected)),
+        Expected::Left(expected) => Some(expected),
+        Expected::Any | Expected::Absent => None,
     };
     if let Some(expected) = expected {
         let same = match (expected, v.sha256) {
@@ -294,7 +294,7 @@ fn check_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
 /// to write.
 fn guard_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
     let shown = v.location.shown.as_str();
-    if let (Expect::Absent, Some(actual)) = (v.expect, v.sha256) {
+    if let (Expected::Absent, Some(actual)) = (v.expect, v.sha256) {
         if !session_check::observed(ctx, &v.location.real, actual) {
             return Err(Refusal::new(
                 Code::AlreadyExists,
@@ -319,7 +319,7 @@ impl<'c> Steps<'c> {
     /// it is read at, held to the version its operation expects and replacing the file
     /// it was read from — and a move's source, at the version it moves, held to the one
     /// expected of it.
-    pub fn check_change(self, change: &Change<'_>) -> Outcome<Checked<'c>> {
+    pub fn check_change(self, change: &ChangeSet<'_>) -> Outcome<Cleared<'c>> {
         let mut versions = Vec::with_capacity(change.files.len());
         for file in &change.files {
             if let Op::Move {
@@ -344,13 +344,14 @@ impl<'c> Steps<'c> {
     }
 }
 
-/// A change whose files passed the checks.
+/// The token of a change whose files passed the pipeline's checks: cleared for the
+/// authorize hook (the syntax gate's verdict is another thing, `syntax_gate::Checked`).
 #[derive(Debug)]
-pub struct Checked<'c> {
+pub struct Cleared<'c> {
     ctx: &'c Context,
 }
 
-impl<'c> Checked<'c> {
+impl<'c> Cleared<'c> {
     /// Asks the authorize hook (when one is configured) about the change `payload`
     /// describes, `shown` naming it in a refusal. `None` on a dry run: nothing may be
     /// written then.
@@ -369,7 +370,7 @@ pub struct Approved<'c> {
 impl<'c> Approved<'c> {
     /// Stages, journals, syncs, publishes and records `change` ([`commit::commit`]);
     /// returns the journal entry's id.
-    pub fn commit<'w>(self, change: Change<'w>) -> Outcome<Option<String>>
+    pub fn commit<'w>(self, change: ChangeSet<'w>) -> Outcome<Option<String>>
     where
         'c: 'w,
     {

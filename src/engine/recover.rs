@@ -22,7 +22,7 @@ use std::collections::HashSet;
 use crate::workspace::journal::Shelf;
 use crate::workspace::{Dirty, Location};
 
-use super::change::{Expect, FileOp, New, Op};
+use super::change::{Expected, FileOp, New, Op};
 use super::execute;
 use super::journal::entry::{self, Entry, FileRecord, Found};
 use super::journal::{current, keyed, prune, Keep, Keyed};
@@ -378,7 +378,7 @@ fn forward(
         op,
         before: before.map(str::to_owned),
         // Recovery has seen the file at `before` just now.
-        expect: Expect::Left(before),
+        expect: Expected::Left(before),
         after: after.map(str::to_owned),
         base: None,
         keep: Keep::Nothing,
@@ -455,7 +455,7 @@ fn move_back(
         from_before: None,
         new: None,
         link: None,
-        from_expect: Expect::Any,
+        from_expect: Expected::Any,
     };
     forward(ctx, &dest, op, (before, after), dirty)
 }

@@ -34,7 +34,7 @@ pub fn check(
         return None;
     };
     let mut touching = built
-        .steps
+        .effects
         .iter()
         .filter(|s| &s.real == real || s.from.as_ref() == Some(real));
     let step = touching.next()?;

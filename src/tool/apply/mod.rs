@@ -36,7 +36,7 @@ use crate::workspace::{Kind, Location, WriteMode};
 
 use super::args::{self, Request};
 use super::{refuse, syntax_gate, textfile, Context};
-use crate::engine::change::{Change, Expect, FileOp, New, Op};
+use crate::engine::change::{ChangeSet, Expected, FileOp, New, Op};
 use crate::engine::journal::{self, FileRecord, Keep};
 use crate::engine::payload::Payload;
 use crate::engine::pipeline::{self, Steps, Version};
@@ -205,7 +205,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
     } else {
         let text = req.patch.as_deref().unwrap_or_default();
         let patch = patch::parse(text).map_err(|e| invalid_patch(&e))?;
-        let changes = patch.changes.into_iter().map(op::Change::of_patch);
+        let changes = patch.changes.into_iter().map(op::Part::of_patch);
         (patch.dialect, changes.collect())
     };
     pipeline::run(
@@ -222,7 +222,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
 struct Plan<'r> {
     req: &'r ApplyRequest,
     dialect: Dialect,
-    changes: &'r [op::Change],
+    changes: &'r [op::Part],
 }
 
 impl pipeline::Plan for Plan<'_> {
@@ -230,7 +230,7 @@ impl pipeline::Plan for Plan<'_> {
 
     /// Every path a change names, each once, in order.
     fn paths(&self) -> Vec<&str> {
-        let mut raws: Vec<&str> = self.changes.iter().flat_map(op::Change::paths).collect();
+        let mut raws: Vec<&str> = self.changes.iter().flat_map(op::Part::paths).collect();
         raws.sort_unstable();
         raws.dedup();
         raws
@@ -280,12 +280,12 @@ fn apply(
                     syntax_unchecked: Vec::new(),
                 });
             }
-            let hunks = |change: &op::Change| applied::applied_hunks(change, located, &originals);
-            let found = not_applied::Found {
+            let hunks = |change: &op::Part| applied::applied_hunks(change, located, &originals);
+            let found = not_applied::AlreadyApplied {
                 changes: &each,
                 hunks: &hunks,
             };
-            let rest = |kept: &[op::Change]| build::build(ctx, kept, located, &originals, budget);
+            let rest = |kept: &[op::Part]| build::build(ctx, kept, located, &originals, budget);
             return Err(not_applied::blame(refusal, changes, &found, rest).into());
         }
         Err(refusal) => return Err(refusal.into()),
@@ -386,7 +386,7 @@ fn load_originals(
 fn payload<'a>(
     ctx: &'a Context,
     changed: &'a [Changed],
-    change: &'a Change<'_>,
+    change: &'a ChangeSet<'_>,
     req: &ApplyRequest,
 ) -> Payload<'a> {
     let mut creates: Vec<&str> = changed
@@ -409,7 +409,7 @@ fn change<'a>(
     originals: &'a BTreeMap<String, Original>,
     records: &[FileRecord],
     tree: &'a Tree,
-) -> Change<'a> {
+) -> ChangeSet<'a> {
     let location_of = |real: &str| -> &'a Location {
         located
             .values()
@@ -450,7 +450,7 @@ fn change<'a>(
                 from_before: record.from_before.clone(),
                 new,
                 link: None,
-                from_expect: Expect::Any,
+                from_expect: Expected::Any,
             },
             (None, Some(new)) => Op::Write(new),
             (None, None) => Op::Delete,
@@ -475,7 +475,7 @@ fn change<'a>(
             before: record.before.clone(),
             // Each change's expectedSha256 is held to the tree as the changes before it
             // leave it, while the change is built.
-            expect: Expect::Any,
+            expect: Expected::Any,
             after: record.after.clone(),
             base: originals.get(&record.path).map(|o| &o.file),
             keep,
@@ -487,7 +487,7 @@ fn change<'a>(
         .iter()
         .map(|record| summary::stat(record, originals, tree))
         .collect();
-    let mut change = Change::of(ApplyRequest::TOOL, files).counted(stat);
+    let mut change = ChangeSet::of(ApplyRequest::TOOL, files).counted(stat);
     for (sha, bytes) in results {
         change = change.keeping(&sha, vec![bytes]);
     }

@@ -21,7 +21,7 @@ use super::args::{self, invalid};
 use super::syntax_gate::{self, Asked, Checked, Gated, SyntaxReport, Unchecked};
 use super::textfile::Loaded;
 use super::{refuse, textfile, Context};
-use crate::engine::change::{Change, FileOp, New};
+use crate::engine::change::{ChangeSet, FileOp, New};
 use crate::engine::journal::{self, About};
 use crate::engine::payload::Payload;
 use crate::engine::pipeline::{self, Steps, Version};
@@ -410,7 +410,7 @@ fn change<'a>(
     staged: Option<Result<Staged<'a>, workspace::Error>>,
     items: &[EditItem],
     (before, after): (&str, &str),
-) -> Change<'a> {
+) -> ChangeSet<'a> {
     let new = match staged {
         Some(staged) => New::Staged(staged),
         None => New::Bytes {
@@ -444,12 +444,12 @@ fn change<'a>(
         .collect();
     let stat =
         crate::text::diff::stat_splice(edited.original, edited.head, &edited.middle, edited.tail);
-    Change {
+    ChangeSet {
         about: About {
             undoes: None,
             edits,
         },
-        ..Change::of(EditRequest::TOOL, vec![file])
+        ..ChangeSet::of(EditRequest::TOOL, vec![file])
     }
     .keeping(after, edited.parts().to_vec())
     .counted(vec![Some(stat)])

@@ -23,7 +23,7 @@ use super::args::{self, Request};
 use super::syntax_gate::{self, Asked, Gated};
 use super::Context;
 use crate::engine::journal::{self, Entry};
-use crate::engine::pipeline::{self, Expect, Steps, Version};
+use crate::engine::pipeline::{self, Expected, Steps, Version};
 use crate::engine::session_check::Mutation;
 
 /// The arguments of `undo_change`.
@@ -153,7 +153,7 @@ impl pipeline::Plan for Plan<'_> {
                 let now = merged.moved_on(path).or(sha.as_deref());
                 let version = Version {
                     mutation: Mutation::Undo,
-                    expect: Expect::Left(sha.as_deref()),
+                    expect: Expected::Left(sha.as_deref()),
                     ..Version::of(location, now)
                 };
                 match originals.get(path) {

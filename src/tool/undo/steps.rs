@@ -1,6 +1,6 @@
 //! Carrying out an undo's steps: every kept version read and checked against its digest,
 //! every file it replaces or removes opened, and the inverse of the entry made one change
-//! ([`Change`]) — shown to the authorize hook and published by the commit's one executor,
+//! ([`ChangeSet`]) — shown to the authorize hook and published by the commit's one executor,
 //! like any tool's: new contents staged and synced, the undo's own entry, the last look
 //! at every file it replaces or removes, the steps, the directories left empty removed.
 
@@ -13,18 +13,19 @@ use crate::workspace::{Kind, Location, OpenFile, WriteMode};
 use super::super::args::Request;
 use super::super::{edit::MAX_DIFF_BYTES, refuse, Context};
 use super::{RestoredFile, UndoRequest, UndoResult};
-use crate::engine::change::{Change, Expect, FileOp, New, Op};
+use crate::engine::change::{ChangeSet, Expected, FileOp, New, Op};
 use crate::engine::journal::{entry::link_version, About, Entry, FileRecord, Keep};
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::Checked;
+use crate::engine::pipeline::Cleared;
 use crate::engine::undo::merge::Merged;
 use crate::engine::undo::plan::Step;
 
 /// One of the undo's records, with the path whose file as it is now is kept.
 type Record<'s> = (FileRecord, Option<&'s str>);
 
-/// A file as it is now, before the undo.
-pub struct Original {
+/// A file as it is now, before the undo: the current version the undo replaces or
+/// removes (an apply's `Original` is the file an apply read).
+pub struct Current {
     location: Location,
     pub file: OpenFile,
 }
@@ -34,8 +35,8 @@ pub struct Original {
 pub fn run(
     ctx: &Context,
     (target, located): (&Entry, &BTreeMap<&str, &Location>),
-    (merged, originals): (&Merged, &BTreeMap<String, Original>),
-    (checked, dry_run): (Checked<'_>, bool),
+    (merged, originals): (&Merged, &BTreeMap<String, Current>),
+    (checked, dry_run): (Cleared<'_>, bool),
 ) -> Outcome<UndoResult> {
     let (after, steps) = (&merged.after, merged.steps.as_slice());
     let mut kept: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
@@ -91,8 +92,8 @@ pub fn run(
 /// Every file the undo replaces or removes, opened and checked to be the version the
 /// entry left (or the merge found: `merged.after`), read from this very descriptor (whether the caller may write
 /// it is the pipeline's check).
-pub fn originals(ctx: &Context, merged: &Merged) -> Outcome<BTreeMap<String, Original>> {
-    let mut originals: BTreeMap<String, Original> = BTreeMap::new();
+pub fn originals(ctx: &Context, merged: &Merged) -> Outcome<BTreeMap<String, Current>> {
+    let mut originals: BTreeMap<String, Current> = BTreeMap::new();
     for (path, sha) in &merged.after {
         // One that moved on and cannot be merged is refused by the pipeline's check.
         if sha.is_some() && !merged.unmerged.contains_key(path) {
@@ -127,7 +128,7 @@ pub fn originals(ctx: &Context, merged: &Merged) -> Outcome<BTreeMap<String, Ori
             if Some(&now) != sha.as_ref() {
                 return Err(refuse::changed(path).into());
             }
-            originals.insert(path.clone(), Original { location, file });
+            originals.insert(path.clone(), Current { location, file });
         }
     }
     Ok(originals)
@@ -211,9 +212,9 @@ fn records<'s>(
 fn change<'a>(
     target: &Entry,
     located: &BTreeMap<&str, &'a Location>,
-    (records, originals): (&'a [Record<'_>], &'a BTreeMap<String, Original>),
+    (records, originals): (&'a [Record<'_>], &'a BTreeMap<String, Current>),
     kept: &'a BTreeMap<String, (Vec<u8>, u32)>,
-) -> Change<'a> {
+) -> ChangeSet<'a> {
     let location_of = |path: &str| -> &'a Location {
         located
             .get(path)
@@ -259,7 +260,7 @@ fn change<'a>(
                     from_before: record.from_before.clone(),
                     new,
                     link: link.clone(),
-                    from_expect: Expect::Any,
+                    from_expect: Expected::Any,
                 },
                 "move",
             ),
@@ -291,7 +292,7 @@ fn change<'a>(
             op,
             before: record.before.clone(),
             // Each step finds its path as the steps before it leave it.
-            expect: Expect::Left(record.before.as_deref()),
+            expect: Expected::Left(record.before.as_deref()),
             after: record.after.clone(),
             base: at_base,
             keep,
@@ -299,12 +300,12 @@ fn change<'a>(
             bytes: None,
         });
     }
-    let mut change = Change {
+    let mut change = ChangeSet {
         about: About {
             undoes: Some(target.id.clone()),
             edits: Vec::new(),
         },
-        ..Change::of(UndoRequest::TOOL, files)
+        ..ChangeSet::of(UndoRequest::TOOL, files)
     };
     for (sha, bytes) in results {
         change = change.keeping(&sha, vec![bytes]);
@@ -366,7 +367,7 @@ fn kept_version(ctx: &Context, sha: &str) -> Outcome<(Vec<u8>, u32)> {
 fn restored(
     ctx: &Context,
     records: &[(FileRecord, Option<&str>)],
-    originals: &BTreeMap<String, Original>,
+    originals: &BTreeMap<String, Current>,
     kept: &BTreeMap<String, (Vec<u8>, u32)>,
 ) -> Vec<RestoredFile> {
     records
