@@ -11,6 +11,7 @@ use crate::workspace::{Location, OpenFile, Reuse, Staged, WriteMode};
 
 use super::journal::entry::FileRecord;
 use super::journal::{About, Keep, Made, Planned};
+use super::session_check::Mutation;
 
 /// A change about to be published: which tool makes it, what it does to each file (in
 /// the order it is published), what its entry says besides, and the new versions kept
@@ -105,6 +106,10 @@ impl<'a> Expected<'a> {
     }
 }
 
+/// A version of a file as read: its digest, `None` when it is absent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsRead(pub Option<String>);
+
 /// New content a change publishes at a path.
 #[derive(Debug)]
 pub enum New<'a> {
@@ -143,9 +148,21 @@ pub enum Op<'a> {
         link: Option<String>,
         /// The version the source is expected to be at.
         from_expect: Expected<'a>,
+        /// The version of the source as read (`None`: absent), when the tool read it
+        /// apart from the version the move takes (`from_before`, else `after`): an
+        /// undo's, which may have moved on since — the check then refuses it (`""`: no
+        /// digest, what is there is not a file).
+        from_read: Option<AsRead>,
+        /// Whether the source is held to the permissions rule (the caller may write it),
+        /// as apply and undo hold every file they remove; a move, as mv, does not.
+        from_writable: bool,
     },
     /// A symbolic link to `target` made at the path.
     Link { target: String },
+    /// Not known yet: the tool could not make the new content (an edit whose text did
+    /// not match), and the change is only checked, so that a guard's refusal (a file the
+    /// session never read) comes before the tool's own. Never published.
+    Unmade,
     /// The symbolic link to `target` at the path removed (only the link).
     Unlink { target: String },
 }
@@ -168,6 +185,13 @@ pub struct FileOp<'a> {
     /// be that file, unchanged, when the change is published.
     pub base: Option<&'a OpenFile>,
     pub keep: Keep<'a>,
+    /// What the session's rules are asked about the file (a write, an edit, an edit by
+    /// region, an undo).
+    pub mutation: Mutation,
+    /// Whether the check leaves the question of another writer to the last look just
+    /// before the rename (an edit's staged result is published over the file only if it
+    /// is still as read, a writer elsewhere included): the check does not ask it first.
+    pub looked_at_publish: bool,
     /// What the authorize hook is told the operation is (`create`, `replace`, `edit`,
     /// `write`, `delete`, `move`).
     pub shown_as: &'static str,
@@ -193,6 +217,8 @@ impl<'a> FileOp<'a> {
             after: Some(after),
             base,
             keep: Keep::Nothing,
+            mutation: Mutation::Write,
+            looked_at_publish: false,
             shown_as: "write",
             bytes: None,
         }
@@ -209,8 +235,50 @@ impl<'a> FileOp<'a> {
             after: None,
             base,
             keep: Keep::Nothing,
+            mutation: Mutation::Write,
+            looked_at_publish: false,
             shown_as: "delete",
             bytes: None,
+        }
+    }
+
+    /// An operation not known yet at `at` (its version `before`, the file `base` as
+    /// read): only checked, never published ([`Op::Unmade`]).
+    #[must_use]
+    pub fn unmade(
+        at: &'a Location,
+        before: Option<String>,
+        base: Option<&'a OpenFile>,
+    ) -> FileOp<'a> {
+        FileOp {
+            at,
+            op: Op::Unmade,
+            before,
+            expect: Expected::Any,
+            after: None,
+            base,
+            keep: Keep::Nothing,
+            mutation: Mutation::Write,
+            looked_at_publish: false,
+            shown_as: "edit",
+            bytes: None,
+        }
+    }
+
+    /// This operation, the session's rules asked about it as `mutation`.
+    #[must_use]
+    pub fn mutating(self, mutation: Mutation) -> FileOp<'a> {
+        FileOp { mutation, ..self }
+    }
+
+    /// This operation, published over the file it replaces only if that file is still
+    /// as read, a writer elsewhere included, looked at just before the rename: the check
+    /// leaves the question of a writer to that last look.
+    #[must_use]
+    pub fn looked_at_publish(self) -> FileOp<'a> {
+        FileOp {
+            looked_at_publish: true,
+            ..self
         }
     }
 
@@ -259,7 +327,7 @@ impl<'a> FileOp<'a> {
     pub fn record(&self) -> FileRecord {
         let mut record = FileRecord::write(&self.at.real, self.before.clone(), self.after.clone());
         match &self.op {
-            Op::Write(_) | Op::Delete => {}
+            Op::Write(_) | Op::Delete | Op::Unmade => {}
             Op::Move {
                 from,
                 from_before,

@@ -382,6 +382,9 @@ fn forward(
         after: after.map(str::to_owned),
         base: None,
         keep: Keep::Nothing,
+        // Not checked: recovery publishes straight through the executor.
+        mutation: crate::engine::session_check::Mutation::Write,
+        looked_at_publish: false,
         shown_as: "write",
         bytes: None,
     };
@@ -456,6 +459,8 @@ fn move_back(
         new: None,
         link: None,
         from_expect: Expected::Any,
+        from_read: None,
+        from_writable: false,
     };
     forward(ctx, &dest, op, (before, after), dirty)
 }

@@ -197,12 +197,17 @@ fn move_file(
             new: None,
             link: link.clone(),
             from_expect: Expected::Any.or_named(req.expected_sha256.as_deref()),
+            from_read: None,
+            // A file is moved as mv moves it: whoever may write its directory.
+            from_writable: false,
         },
         before: previous.clone(),
         expect: Expected::Any.creating(req.overwrite),
         after: Some(sha256.clone()),
         base: replaced.as_ref(),
         keep: crate::engine::journal::Keep::Nothing,
+        mutation: crate::engine::session_check::Mutation::Write,
+        looked_at_publish: false,
         shown_as: "move",
         bytes: Some(size),
     }

@@ -35,11 +35,13 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Kind, Location, WriteMode};
 
 use super::args::{self, Request};
+use super::edit::region::ByRegion;
 use super::{refuse, syntax_gate, textfile, Context};
 use crate::engine::change::{ChangeSet, Expected, FileOp, New, Op};
 use crate::engine::journal::{self, FileRecord, Keep};
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::{self, Steps, Version};
+use crate::engine::pipeline::{self, Steps};
+use crate::engine::session_check::Mutation;
 use budget::Budget;
 use build::{Body, Held, Original, Slot, Tree};
 
@@ -290,41 +292,36 @@ fn apply(
         }
         Err(refusal) => return Err(refusal.into()),
     };
-    // The session's rules for every file the change touches: an existing one must have
-    // been read at its version, a new one must not have appeared since it was seen
-    // absent; and a file the caller may not write is not replaced behind its back.
     // A file that moved on since the session read it may still take its hunks where
     // their lines are unchanged since (by region, §6).
-    let mut versions = Vec::new();
     let mut landed = BTreeMap::new();
     for location in located.values() {
         let slot = built.tree.get(&location.real);
-        let after = slot.map_or(&Held::Absent, |slot| &slot.held);
-        match originals.get(&location.real) {
-            Some(original) if !build::unchanged(original, slot) => {
-                let version =
-                    Version::of(location, Some(&original.sha256)).replacing(&original.file);
-                match by_region::check(ctx, &built, location, original).transpose()? {
-                    Some(by) => {
-                        landed.insert(location.real.clone(), (location.shown.clone(), by));
-                        versions.push(by_region::version(version));
-                    }
-                    None => versions.push(version),
-                }
-            }
-            None if *after != Held::Absent => versions.push(Version::of(location, None)),
-            _ => {}
+        let Some(original) = originals.get(&location.real) else {
+            continue;
+        };
+        if build::unchanged(original, slot) {
+            continue;
+        }
+        if let Some(by) = by_region::check(ctx, &built, location, original).transpose()? {
+            landed.insert(location.real.clone(), (location.shown.clone(), by));
         }
     }
-    let checked = steps.check(&versions)?;
+    // The session's rules for every file the change touches, read off the change (each
+    // at its version as first read: an existing one must have been read at its
+    // version, a new one must not have appeared since it was seen absent); and a file
+    // the caller may not write is not replaced or removed behind its back. Each part's
+    // expectedSha256 was held to the tree as the parts before it leave it, while the
+    // change was built.
     let (mut changed, records) = summary::summary(&built, located, &originals);
+    let change = change(located, (&originals, &landed), &records, &built.tree);
+    let checked = steps.check_change(&change)?;
     let syntax_gate::Checked {
         errors: syntax_errors,
         unchecked: syntax_unchecked,
     } = gate::check(ctx, req, &built, located, &originals)?;
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
-    let change = change(located, &originals, &records, &built.tree);
     let Some(approved) = checked.authorize(first, &payload(ctx, &changed, &change, req))? else {
         by_region::report(ctx, (&built, &landed), &mut changed, false);
         return Ok(ApplyResult {
@@ -401,12 +398,16 @@ fn payload<'a>(
     }
 }
 
+/// The files whose change lands by region (real path → its shown path and what the
+/// check by region found).
+type LandedByRegion = BTreeMap<String, (String, ByRegion)>;
+
 /// The change as one value: for each file the journal records, its new text over the
 /// file read there (or its removal, or its move), the version before kept, and each new
 /// text kept once published, for an undo's merge.
 fn change<'a>(
     located: &BTreeMap<&str, &'a Location>,
-    originals: &'a BTreeMap<String, Original>,
+    (originals, landed): (&'a BTreeMap<String, Original>, &LandedByRegion),
     records: &[FileRecord],
     tree: &'a Tree,
 ) -> ChangeSet<'a> {
@@ -451,6 +452,9 @@ fn change<'a>(
                 new,
                 link: None,
                 from_expect: Expected::Any,
+                from_read: None,
+                // What an apply removes, at either end of a move, is the caller's to write.
+                from_writable: true,
             },
             (None, Some(new)) => Op::Write(new),
             (None, None) => Op::Delete,
@@ -479,6 +483,13 @@ fn change<'a>(
             after: record.after.clone(),
             base: originals.get(&record.path).map(|o| &o.file),
             keep,
+            // A file that lands by region is not asked the session's whole-file rule.
+            mutation: if landed.contains_key(&record.path) {
+                Mutation::EditByRegion
+            } else {
+                Mutation::Write
+            },
+            looked_at_publish: false,
             shown_as,
             bytes,
         });
