@@ -28,6 +28,8 @@ pub mod recover;
 pub(crate) mod refuse;
 pub mod session_check;
 pub mod target;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod undo;
 
 use crate::policy::{Limits, Policy};

@@ -21,6 +21,8 @@ mod not_applied;
 mod op;
 mod refusals;
 mod summary;
+#[cfg(test)]
+mod tests;
 mod tree;
 
 use std::collections::BTreeMap;

@@ -103,5 +103,9 @@ fn an_undo_merges_a_rewrite_made_after_its_check_instead_of_publishing_over_it()
     let data = run.ok();
     assert_eq!(data["files"][0]["merged"], true, "{}", run.stdout);
     assert_eq!(pauses, 2, "built once more from a fresh read, and merged");
-    assert_eq!(ws.read_string("a.txt"), "x\n1\n2\n3\nb\n", "the other write stays");
+    assert_eq!(
+        ws.read_string("a.txt"),
+        "x\n1\n2\n3\nb\n",
+        "the other write stays"
+    );
 }

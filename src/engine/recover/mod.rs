@@ -481,3 +481,6 @@ fn remove_new_versions(ctx: &Context, entry: &Entry) {
             .journal_remove(Shelf::Pending, &entry::new_version_name(&entry.id, index));
     }
 }
+
+#[cfg(test)]
+mod tests;
