@@ -34,7 +34,7 @@ use serde_json::{json, Value};
 use crate::digest::sha256_hex;
 use crate::patch::{self, Dialect, PatchError};
 use crate::refusal::{Code, Outcome, Refusal};
-use crate::workspace::{Kind, Location, WriteMode};
+use crate::workspace::{Kind, Location, Reuse, WriteMode};
 
 use super::args::{self, Request};
 use super::edit::region::ByRegion;
@@ -437,7 +437,7 @@ fn change<'a>(
                 Some(New::Bytes {
                     parts: vec![text.as_bytes()],
                     mode: write_mode(at, slot, originals),
-                    reuse: None,
+                    reuse: shared(originals.get(&record.path), text),
                 })
             }
             _ => None,
@@ -505,6 +505,29 @@ fn change<'a>(
         change = change.keeping(&sha, vec![bytes]);
     }
     change
+}
+
+/// What a file's new text shares with the original it replaces: the unchanged head and
+/// tail, which the stage copies from the file read in the kernel when they are large
+/// enough to be worth it (`Workspace::stage`; a small file is written from memory as
+/// before). Hunks between them are written from memory.
+fn shared<'o>(original: Option<&'o Original>, text: &str) -> Option<Reuse<'o>> {
+    let original = original?;
+    let Body::Text(old) = &original.body else {
+        return None;
+    };
+    let (old, new) = (old.as_bytes(), text.as_bytes());
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = (old.iter().rev().zip(new.iter().rev()))
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    Some(Reuse {
+        source: &original.file,
+        prefix,
+        suffix,
+    })
 }
 
 /// The original a record's version before is kept from: the file at its path, or — for a

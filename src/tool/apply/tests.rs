@@ -165,6 +165,14 @@ fn an_update_an_add_and_a_delete_are_three_operations_over_the_files_as_read() {
             2,
             "the two new texts kept for an undo"
         );
+        // The update shares its unchanged tail with the file read, for the stage to
+        // copy in the kernel when it is large; a new file shares nothing.
+        let reuse = |i: usize| match &change.files[i].op {
+            Op::Write(New::Bytes { reuse, .. }) => reuse.map(|r| (r.prefix, r.suffix)),
+            _ => None,
+        };
+        assert_eq!(reuse(0), Some((0, "\ntwo\n".len())));
+        assert_eq!(reuse(2), None);
     });
 }
 
