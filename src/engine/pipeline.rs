@@ -14,6 +14,8 @@
 //! ([`commit::commit`]). No token is made anywhere else, so a change cannot reach the
 //! disk without every guard, and a guard added here holds for every tool.
 
+use std::collections::HashMap;
+
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{Location, OpenFile};
 
@@ -288,29 +290,22 @@ impl<'c> Steps<'c> {
     /// moves (or, as read, `from_read`) to the one expected of it. A path of the plan no
     /// operation touches (an apply's file its change leaves as it was) is not checked.
     pub fn check_change(self, change: &ChangeSet<'_>) -> Outcome<Cleared<'c>> {
-        let mut versions: Vec<Version<'_>> = Vec::with_capacity(change.files.len());
-        let mut held: Vec<&str> = Vec::with_capacity(change.files.len());
+        let (mut first, touched) = first_touches(change);
         let order = self.at.iter().map(|l| l.real.as_str());
         // A path of the change the plan did not name (none does today) comes last.
-        let rest = change.files.iter().flat_map(|f| {
-            std::iter::once(f.at.real.as_str()).chain(f.from().map(|l| l.real.as_str()))
-        });
-        for real in order.chain(rest) {
-            if held.contains(&real) {
-                continue;
-            }
-            if let Some(version) = first_touch(change, real) {
-                held.push(real);
-                versions.push(version);
-            }
-        }
+        let versions: Vec<Version<'_>> = order
+            .chain(touched)
+            .filter_map(|real| first.remove(real))
+            .collect();
         self.check(&versions)
     }
 }
 
-/// The version the first operation of `change` that touches the path `real` holds it
-/// at, if one does.
-fn first_touch<'a>(change: &'a ChangeSet<'_>, real: &str) -> Option<Version<'a>> {
+/// The version the first operation of `change` that touches each path holds it at, by
+/// real path, and the paths in the order the operations touch them.
+fn first_touches<'a>(change: &'a ChangeSet<'_>) -> (HashMap<&'a str, Version<'a>>, Vec<&'a str>) {
+    let mut first: HashMap<&str, Version<'_>> = HashMap::with_capacity(change.files.len());
+    let mut touched = Vec::with_capacity(change.files.len());
     for file in &change.files {
         if let Op::Move {
             from,
@@ -322,9 +317,10 @@ fn first_touch<'a>(change: &'a ChangeSet<'_>, real: &str) -> Option<Version<'a>>
             ..
         } = &file.op
         {
-            if from.real == real {
+            first.entry(from.real.as_str()).or_insert_with(|| {
+                touched.push(from.real.as_str());
                 let moved = from_before.as_deref().or(file.after.as_deref());
-                return Some(Version {
+                Version {
                     expect: *from_expect,
                     mutation: file.mutation,
                     replaced: from_base.filter(|_| *from_writable),
@@ -332,20 +328,21 @@ fn first_touch<'a>(change: &'a ChangeSet<'_>, real: &str) -> Option<Version<'a>>
                         from,
                         from_read.as_ref().map_or(moved, |read| read.0.as_deref()),
                     )
-                });
-            }
+                }
+            });
         }
-        if file.at.real == real {
-            return Some(Version {
+        first.entry(file.at.real.as_str()).or_insert_with(|| {
+            touched.push(file.at.real.as_str());
+            Version {
                 expect: file.expect,
                 mutation: file.mutation,
                 replaced: file.base,
                 looked_at_publish: file.looked_at_publish,
                 ..Version::of(file.at, file.before.as_deref())
-            });
-        }
+            }
+        });
     }
-    None
+    (first, touched)
 }
 
 /// The token of a change whose files passed the pipeline's checks: cleared for the
