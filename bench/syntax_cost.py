@@ -3,6 +3,7 @@
 
   syntax_cost.py STITCH [OTHER_STITCH]          one process a call (the CLI)
   syntax_cost.py STITCH --mcp                    `stitch mcp`, many calls a process
+  syntax_cost.py STITCH --apply REPO [COMMIT [OTHER_STITCH]]   `stitch apply` of a commit
 
 For each language, a file of about 10 KiB and one of about 1 MiB (a valid unit of that
 language repeated), edited in its middle by `stitch edit`: in one workspace with the gate
@@ -16,6 +17,13 @@ With --mcp: the same edits as `edit_file` calls to one `stitch mcp` server per s
 the gate, and with `{"syntax": "off"}`), 40 calls a server (10 for 1 MiB), the server's whole CPU time
 (from wait4(2) when it exits, start-up and the first call's full parse included) divided
 by the calls; the two servers of a pair run one after the other in random order.
+
+With --apply: `stitch apply --from P` of commit COMMIT of REPO (default b987776 of this
+repository, 27 files) onto the tree as it was before it, in a workspace with the gate and
+in one with `{"syntax": "off"}`, 200 pairs in random order (with OTHER_STITCH, its two
+calls too, all four in random order each round); the touched files are put back (and the
+added ones removed) before each call, outside the clock. Reported: wall
+and CPU time medians, the ratio of the medians and the pairs' 10th-90th percentiles.
 """
 import json, os, random, statistics, subprocess, sys, tempfile, time
 
@@ -88,7 +96,7 @@ def gate_cost(stitch):
     print("| language | size | pairs | with the gate (CPU ms) | without (CPU ms) | ratio of medians | pairs' ratios, 10th–90th |")
     print("|---|---:|---:|---:|---:|---:|---|")
     for ext in UNITS:
-        for size, pairs in ((10 << 10, 60), (1 << 20, 10)):
+        for size, pairs in ((10 << 10, 200), (1 << 20, 10)):
             text, middle, unit = text_of(ext, size)
             name = "f." + ext
             old = unit.replace("N", str(middle))
@@ -165,8 +173,70 @@ def mcp_cost(stitch, exts=("rs", "py", "ts", "go", "c", "json", "yaml"), pairs=9
             sys.stdout.flush()
 
 
+def apply_run(stitch, root, patch):
+    """One `stitch apply`: its wall time and its CPU time (user + system)."""
+    start = time.perf_counter()
+    child = subprocess.Popen([stitch, "--root", root, "apply", "--from", patch],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    assert os.waitstatus_to_exitcode(status) == 0, "stitch apply failed"
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def apply_cost(stitch, repo, commit="b987776", other=None, pairs=int(os.environ.get("PAIRS", "200"))):
+    git = lambda *a: subprocess.run(["git", "-C", repo, *a], capture_output=True, check=True).stdout
+    patch_text = git("diff", f"{commit}~1", commit)
+    names = git("diff", "--name-status", f"{commit}~1", commit).decode().splitlines()
+    touched = {line.split("\t")[-1]: line[0] for line in names}
+    archive = git("archive", f"{commit}~1")
+    roots = {}
+    for side, config in (("on", None), ("off", '{"syntax": "off"}')):
+        root = tempfile.mkdtemp(prefix="syntax-bench-apply-")
+        subprocess.run(["tar", "-x", "-C", root], input=archive, check=True)
+        os.makedirs(os.path.join(root, ".stitch"), exist_ok=True)
+        if config:
+            with open(os.path.join(root, ".stitch", "config.json"), "w") as f:
+                f.write(config)
+        roots[side] = root
+    before = {path: open(os.path.join(roots["on"], path), "rb").read()
+              for path, status in touched.items() if status != "A"}
+    patch = os.path.join(tempfile.mkdtemp(prefix="syntax-bench-apply-"), "p.patch")
+    with open(patch, "wb") as f:
+        f.write(patch_text)
+    def restore(root):
+        for path, status in touched.items():
+            full = os.path.join(root, path)
+            if status == "A":
+                if os.path.exists(full):
+                    os.unlink(full)
+            else:
+                with open(full, "wb") as f:
+                    f.write(before[path])
+    binaries = {"this": stitch, "other": other} if other else {"this": stitch}
+    runs = [(b, side) for b in binaries for side in roots]
+    wall = {run: [] for run in runs}
+    cpu = {run: [] for run in runs}
+    for i in range(pairs + 1):
+        random.shuffle(runs)
+        for run in runs:
+            restore(roots[run[1]])
+            w, c = apply_run(binaries[run[0]], roots[run[1]], patch)
+            if i > 0:  # the first round warms the page cache
+                wall[run].append(w)
+                cpu[run].append(c)
+    for b in binaries:
+        for name, times in (("wall", wall), ("CPU", cpu)):
+            on_ms, off_ms, ratio, lo, hi = summary(times[(b, "on")], times[(b, "off")])
+            print(f"{binaries[b]}: apply {commit} ({len(touched)} files), {pairs} pairs, {name}: with the gate "
+                  f"{on_ms:.2f} ms, without {off_ms:.2f} ms, ratio of medians {ratio:.2f}× (pairs' 10th–90th {lo:.2f}–{hi:.2f})")
+
+
 if __name__ == "__main__":
     random.seed(1)
+    if sys.argv[2:3] == ["--apply"]:
+        apply_cost(sys.argv[1], sys.argv[3], *sys.argv[4:6])
+        sys.exit(0)
     if sys.argv[2:3] == ["--mcp"]:
         mcp_cost(sys.argv[1])
         sys.exit(0)

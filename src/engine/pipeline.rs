@@ -346,7 +346,7 @@ fn first_touches<'a>(change: &'a ChangeSet<'_>) -> (HashMap<&'a str, Version<'a>
 }
 
 /// The token of a change whose files passed the pipeline's checks: cleared for the
-/// authorize hook (the syntax gate's verdict is another thing, `syntax_gate::Checked`).
+/// authorize hook (the syntax gate's verdict is another thing, `syntax_gate::Caveats`).
 #[derive(Debug)]
 pub struct Cleared<'c> {
     ctx: &'c Context,

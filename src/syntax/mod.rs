@@ -1,17 +1,22 @@
 //! The syntax gate's parse: whether a change leaves a file of a known language with a
-//! syntax error it did not have, and where. The result is parsed first, and the file as
-//! it was only when the result has an error (a result that parses needs nothing more);
-//! where a tree of the file as it was is kept (`stitch mcp`), the result is parsed
-//! incrementally from it (only the changed span again). A file that already had errors,
-//! a name of no known language, a grammar that fails to load, a file over the size bound
-//! and a parse over the time bound all pass. In C and C++, errors the preprocessor could
-//! explain are listed and never refused (preprocessor.rs).
+//! syntax error it did not have, and where. The change's regions are parsed first (the
+//! changed lines widened to whole items, widen.rs): when they parse, in the result and in
+//! the file as it was, the change passes. Otherwise the result is parsed whole, and the
+//! file as it was only when the result has an error, so a refusal is always decided (and
+//! located) by whole parses; where a tree of the file as it was is kept (`stitch mcp`),
+//! the result is parsed incrementally from it (only the changed span again). A file that
+//! already had errors, a name of no known language, a grammar that fails to load, a file
+//! over the size bound and a parse over the time bound all pass. In C and C++, errors the
+//! preprocessor could explain are listed and never refused (preprocessor.rs).
 
 mod budget;
+mod hidden;
 mod kept;
 mod language;
+mod lines;
 mod locate;
 mod preprocessor;
+mod widen;
 
 pub use kept::keep_trees;
 pub use language::Language;
@@ -48,7 +53,7 @@ impl Default for Bounds {
 
 /// What the gate found of one change.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Finding {
     /// Nothing to say: the result parses, or the file was not gated (why, in the
     /// variant's [`Pass`]).
     Pass(Pass),
@@ -65,6 +70,9 @@ pub enum Verdict {
 pub enum Pass {
     /// The result parses without error.
     Parses,
+    /// The regions of the result around its changes parse without error, and so do the
+    /// same regions of the file as it was (the whole result was not parsed).
+    RegionParses,
     /// The name says no language the gate knows.
     UnknownLanguage,
     /// The file as it was already had an error.
@@ -80,25 +88,38 @@ pub enum Pass {
 /// Checks the change of the file named `path` from `old` (`None` for a new file) to
 /// `new`, within `bounds`.
 #[must_use]
-pub fn check(path: &str, old: Option<&[u8]>, new: &[u8], bounds: Bounds) -> Verdict {
+pub fn check(path: &str, old: Option<&[u8]>, new: &[u8], bounds: Bounds) -> Finding {
     let Some(language) = Language::of_path(path) else {
-        return Verdict::Pass(Pass::UnknownLanguage);
+        return Finding::Pass(Pass::UnknownLanguage);
     };
     let over = |b: &[u8]| b.len() as u64 > bounds.max_bytes;
     if over(new) || old.is_some_and(over) {
-        return Verdict::Pass(Pass::TooLarge);
+        return Finding::Pass(Pass::TooLarge);
     }
     let budget = Duration::from_millis(bounds.max_millis);
     let Some(mut parser) = budget::Bounded::new(&language.grammar(), budget) else {
-        return Verdict::Pass(Pass::NoGrammar);
+        return Finding::Pass(Pass::NoGrammar);
     };
-    let gave_up = |parser: &budget::Bounded| {
-        Verdict::Pass(if parser.spent() {
-            Pass::TimeLimit
-        } else {
-            Pass::NoGrammar
-        })
-    };
+    // The change's regions first: a change whose regions parse, in the result and in the
+    // file as it was, passes without the whole result being parsed.
+    if let Some(excerpts) = old.and_then(|old| widen::excerpts(language, old, new)) {
+        match regions_parse(&mut parser, &excerpts) {
+            Some(true) => return Finding::Pass(Pass::RegionParses),
+            Some(false) => {}
+            None => return gave_up(&parser),
+        }
+    }
+    whole(language, &mut parser, old, new)
+}
+
+/// The check by the whole result: parsed (incrementally from a kept tree of the file as
+/// it was, where there is one), then, when it has an error, the file as it was.
+fn whole(
+    language: Language,
+    parser: &mut budget::Bounded,
+    old: Option<&[u8]>,
+    new: &[u8],
+) -> Finding {
     let edit = old.map(|old| input_edit(old, new));
     let span = edit
         .as_ref()
@@ -111,17 +132,17 @@ pub fn check(path: &str, old: Option<&[u8]>, new: &[u8], bounds: Bounds) -> Verd
         tree
     });
     let Some(tree) = parser.parse(new, from.as_ref()) else {
-        return gave_up(&parser);
+        return gave_up(parser);
     };
     kept::keep(language, new, &tree);
     if !tree.root_node().has_error() {
-        return Verdict::Pass(Pass::Parses);
+        return Finding::Pass(Pass::Parses);
     }
     let was = match (was, old) {
         (Some(was), _) => Some(was),
         (None, Some(old)) => {
             let Some(was) = parser.parse(old, None) else {
-                return gave_up(&parser);
+                return gave_up(parser);
             };
             kept::keep(language, old, &was);
             Some(was)
@@ -129,28 +150,58 @@ pub fn check(path: &str, old: Option<&[u8]>, new: &[u8], bounds: Bounds) -> Verd
         (None, None) => None,
     };
     if was.as_ref().is_some_and(|w| w.root_node().has_error()) {
-        return Verdict::Pass(Pass::AlreadyBroken);
+        return Finding::Pass(Pass::AlreadyBroken);
     }
-    verdict(language, (&tree, was.as_ref()), new, &span)
+    on_errors(language, (&tree, was.as_ref()), new, &span)
 }
 
-/// The verdict on the parsed result `tree` of `new` (against `was`, the tree of the file
+/// Why `parser` gave up: the time bound, or the parser itself.
+fn gave_up(parser: &budget::Bounded) -> Finding {
+    Finding::Pass(if parser.spent() {
+        Pass::TimeLimit
+    } else {
+        Pass::NoGrammar
+    })
+}
+
+/// Whether every excerpt parses without error, the result's and the old file's (the
+/// latter incrementally from the former's tree: they differ only by the change); `None`
+/// when the parser gave up (the time bound).
+fn regions_parse(parser: &mut budget::Bounded, excerpts: &[widen::Excerpt]) -> Option<bool> {
+    for excerpt in excerpts {
+        let mut tree = parser.parse(&excerpt.new, None)?;
+        if tree.root_node().has_error() {
+            return Some(false);
+        }
+        tree.edit(&input_edit(&excerpt.new, &excerpt.old));
+        if parser
+            .parse(&excerpt.old, Some(&tree))?
+            .root_node()
+            .has_error()
+        {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// The finding on the parsed result `tree` of `new` (against `was`, the tree of the file
 /// as it was, which parsed; `None` for a new file), which has errors the file did not
 /// have, and whose changed bytes are `span`.
-fn verdict(
+fn on_errors(
     language: Language,
     (tree, was): (&Tree, Option<&Tree>),
     new: &[u8],
     span: &std::ops::Range<usize>,
-) -> Verdict {
+) -> Finding {
     let mut errors = Vec::new();
     locate::collect(tree.root_node(), &mut errors);
     let Some(error) = locate::first_error(&errors, new, span) else {
-        return Verdict::Pass(Pass::Parses);
+        return Finding::Pass(Pass::Parses);
     };
     if matches!(language, Language::C | Language::Cpp) {
         if !preprocessor::refused(tree, was) {
-            return Verdict::Preprocessor(language, error);
+            return Finding::Preprocessor(language, error);
         }
         // Shown: the first error that leaves a bracket or a quote open, where one does.
         let open: Vec<_> = errors
@@ -159,10 +210,10 @@ fn verdict(
             .filter(|e| preprocessor::supplied(*e))
             .collect();
         if let Some(error) = locate::first_error(&open, new, span) {
-            return Verdict::Broken(language, error);
+            return Finding::Broken(language, error);
         }
     }
-    Verdict::Broken(language, error)
+    Finding::Broken(language, error)
 }
 
 /// The one edit that takes `old` to `new`: the span between their common prefix and
@@ -198,7 +249,7 @@ fn point(text: &[u8], at: usize) -> Point {
 
 #[cfg(test)]
 mod tests {
-    use super::{check, Bounds, Pass, Verdict};
+    use super::{check, Bounds, Finding, Pass};
 
     const MAX: Bounds = Bounds {
         max_bytes: super::DEFAULT_MAX_GATE_BYTES,
@@ -209,7 +260,7 @@ mod tests {
     fn a_break_is_found_and_an_old_break_is_not_gated() {
         let old = b"def f():\n    return 1\n";
         let broken = b"def f():\n    return (1\n";
-        let Verdict::Broken(language, error) = check("a.py", Some(old), broken, MAX) else {
+        let Finding::Broken(language, error) = check("a.py", Some(old), broken, MAX) else {
             panic!("not refused");
         };
         assert_eq!(language.name(), "python");
@@ -218,20 +269,20 @@ mod tests {
         // and still has one is not gated.
         assert_eq!(
             check("a.py", Some(broken), old, MAX),
-            Verdict::Pass(Pass::Parses)
+            Finding::Pass(Pass::Parses)
         );
         let still = b"def g():\n    return (1\n";
         assert_eq!(
             check("a.py", Some(broken), still, MAX),
-            Verdict::Pass(Pass::AlreadyBroken)
+            Finding::Pass(Pass::AlreadyBroken)
         );
         assert_eq!(
             check("a.py", Some(old), old, MAX),
-            Verdict::Pass(Pass::Parses)
+            Finding::Pass(Pass::Parses)
         );
         assert_eq!(
             check("a.txt", Some(old), broken, MAX),
-            Verdict::Pass(Pass::UnknownLanguage)
+            Finding::Pass(Pass::UnknownLanguage)
         );
         assert_eq!(
             check(
@@ -243,11 +294,11 @@ mod tests {
                     ..MAX
                 }
             ),
-            Verdict::Pass(Pass::TooLarge)
+            Finding::Pass(Pass::TooLarge)
         );
         assert!(matches!(
             check("a.py", None, broken, MAX),
-            Verdict::Broken(..)
+            Finding::Broken(..)
         ));
     }
 
@@ -262,7 +313,7 @@ mod tests {
         };
         assert_eq!(
             check("a.py", Some(text.as_bytes()), broken.as_bytes(), bounds),
-            Verdict::Pass(Pass::TimeLimit)
+            Finding::Pass(Pass::TimeLimit)
         );
         let unbounded = Bounds {
             max_millis: 600_000,
@@ -270,7 +321,7 @@ mod tests {
         };
         assert!(matches!(
             check("a.py", Some(text.as_bytes()), broken.as_bytes(), unbounded),
-            Verdict::Broken(..)
+            Finding::Broken(..)
         ));
     }
 
@@ -285,7 +336,7 @@ mod tests {
         assert_eq!(check("a.rs", Some(old), new, MAX), fresh);
         assert_eq!(
             check("a.rs", Some(old), b"fn main() {}\n", MAX),
-            Verdict::Pass(Pass::Parses)
+            Finding::Pass(Pass::Parses)
         );
     }
 
@@ -301,8 +352,8 @@ mod tests {
             let fresh = check("a.rs", None, new, MAX);
             let incremental = check("a.rs", Some(old), new, MAX);
             assert_eq!(
-                matches!(fresh, Verdict::Broken(..)),
-                matches!(incremental, Verdict::Broken(..))
+                matches!(fresh, Finding::Broken(..)),
+                matches!(incremental, Finding::Broken(..))
             );
         }
     }

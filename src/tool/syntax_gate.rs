@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::policy::SyntaxMode;
 use crate::refusal::{key, Code, Outcome, Refusal};
-use crate::syntax::{self, Bounds, Language, Pass, Verdict};
+use crate::syntax::{self, Bounds, Finding, Language, Pass};
 
 use super::Context;
 
@@ -89,7 +89,7 @@ pub enum UncheckedReason {
 /// What the gate says of a change it let through: the errors it lists and the files it
 /// did not check.
 #[derive(Debug, Default)]
-pub struct Checked {
+pub struct Caveats {
     pub errors: Vec<SyntaxReport>,
     pub unchecked: Vec<Unchecked>,
 }
@@ -104,7 +104,7 @@ pub fn wanted(ctx: &Context, path: &str) -> bool {
 
 /// Checks every file of a change; refuses the first that breaks in refuse mode, unless
 /// `asked` allows it or is a dry run, and lists the rest.
-pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Checked> {
+pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Caveats> {
     let modes: Vec<SyntaxMode> = files
         .iter()
         .map(|file| ctx.policy.syntax_mode(file.path))
@@ -113,14 +113,14 @@ pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Checke
         max_bytes: ctx.limits.max_gate_bytes,
         max_millis: ctx.limits.max_gate_millis,
     };
-    let verdicts = verdicts(files, &modes, bounds);
-    let mut checked = Checked::default();
-    for ((file, mode), verdict) in files.iter().zip(modes).zip(verdicts) {
-        let (language, error, possible_preprocessor) = match verdict {
-            Some(Verdict::Broken(language, error)) => (language, error, false),
-            Some(Verdict::Preprocessor(language, error)) => (language, error, true),
-            Some(Verdict::Pass(pass @ (Pass::TooLarge | Pass::TimeLimit))) => {
-                checked.unchecked.push(Unchecked {
+    let findings = findings(files, &modes, bounds);
+    let mut caveats = Caveats::default();
+    for ((file, mode), finding) in files.iter().zip(modes).zip(findings) {
+        let (language, error, possible_preprocessor) = match finding {
+            Some(Finding::Broken(language, error)) => (language, error, false),
+            Some(Finding::Preprocessor(language, error)) => (language, error, true),
+            Some(Finding::Pass(pass @ (Pass::TooLarge | Pass::TimeLimit))) => {
+                caveats.unchecked.push(Unchecked {
                     path: file.path.to_owned(),
                     language: Language::of_path(file.path)
                         .map_or("", Language::name)
@@ -155,9 +155,9 @@ pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Checke
             }
             .into());
         }
-        checked.errors.push(report);
+        caveats.errors.push(report);
     }
-    Ok(checked)
+    Ok(caveats)
 }
 
 /// From this many bytes of text in a change of several files, the files are parsed
@@ -167,12 +167,12 @@ const PARALLEL_BYTES: usize = 64 << 10;
 /// The most threads the files of one change are parsed on.
 const MAX_THREADS: usize = 8;
 
-/// Each file's verdict, in order (`None` where its mode turns the gate off), within
+/// Each file's finding, in order (`None` where its mode turns the gate off), within
 /// `bounds` (each file's time bound is its own thread's CPU time). A parse is work for a core alone, so a change of several files
 /// holding enough text is parsed on as many threads as there are cores (each taking every
-/// n-th file); the verdicts are the same, and a refusal is still the first file's that
+/// n-th file); the findings are the same, and a refusal is still the first file's that
 /// breaks.
-fn verdicts(files: &[Gated<'_>], modes: &[SyntaxMode], bounds: Bounds) -> Vec<Option<Verdict>> {
+fn findings(files: &[Gated<'_>], modes: &[SyntaxMode], bounds: Bounds) -> Vec<Option<Finding>> {
     let one = |index: usize| {
         let file = &files[index];
         (modes[index] != SyntaxMode::Off)
@@ -199,7 +199,7 @@ fn verdicts(files: &[Gated<'_>], modes: &[SyntaxMode], bounds: Bounds) -> Vec<Op
             .map(|index| (index, one(index)))
             .collect::<Vec<_>>()
     };
-    let mut all: Vec<Option<Verdict>> = (0..files.len()).map(|_| None).collect();
+    let mut all: Vec<Option<Finding>> = (0..files.len()).map(|_| None).collect();
     std::thread::scope(|scope| {
         let share = &share;
         let others: Vec<_> = (1..threads)
@@ -214,8 +214,8 @@ fn verdicts(files: &[Gated<'_>], modes: &[SyntaxMode], bounds: Bounds) -> Vec<Op
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             );
         }
-        for (index, verdict) in found {
-            all[index] = verdict;
+        for (index, finding) in found {
+            all[index] = finding;
         }
     });
     all

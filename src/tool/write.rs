@@ -9,7 +9,7 @@ use crate::refusal::{key, Failure, Outcome};
 use crate::workspace::{Kind, Location, WriteMode};
 
 use super::args::{self, invalid, Request};
-use super::syntax_gate::{self, Asked, Checked, Gated, SyntaxReport, Unchecked};
+use super::syntax_gate::{self, Asked, Caveats, Gated, SyntaxReport, Unchecked};
 use super::{refuse, textfile, Context};
 use crate::engine::change::{ChangeSet, Expected, FileOp, New};
 use crate::engine::payload::Payload;
@@ -151,7 +151,7 @@ fn write_once(
     let change = ChangeSet::of(WriteRequest::TOOL, vec![file]).keeping(&sha256, vec![bytes]);
     let checked = steps.check_change(&change)?;
     let diff = ctx.text_diffs.then(|| text_diff(ctx, location, bytes));
-    let Checked {
+    let Caveats {
         errors: syntax_errors,
         unchecked: syntax_unchecked,
     } = gate(ctx, req, location, replaced.is_some())?;
@@ -196,9 +196,9 @@ fn gate(
     req: &WriteRequest,
     location: &Location,
     replacing: bool,
-) -> Outcome<Checked> {
+) -> Outcome<Caveats> {
     if !syntax_gate::wanted(ctx, &location.shown) {
-        return Ok(Checked::default());
+        return Ok(Caveats::default());
     }
     let old = replacing
         .then(|| textfile::load_any(ctx, location).ok()?.ok())

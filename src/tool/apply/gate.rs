@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::refusal::Outcome;
 use crate::workspace::Location;
 
-use super::super::syntax_gate::{self, Asked, Checked, Gated};
+use super::super::syntax_gate::{self, Asked, Caveats, Gated};
 use super::super::Context;
 use super::build::{Body, Built, Held, Original};
 use super::ApplyRequest;
@@ -20,7 +20,7 @@ pub fn check(
     built: &Built,
     located: &BTreeMap<&str, &Location>,
     originals: &BTreeMap<String, Original>,
-) -> Outcome<Checked> {
+) -> Outcome<Caveats> {
     let shown = |real: &str| {
         located
             .values()

@@ -318,7 +318,7 @@ fn apply(
     let (mut changed, records) = summary::summary(&built, located, &originals);
     let change = change(located, (&originals, &landed), &records, &built.tree);
     let checked = steps.check_change(&change)?;
-    let syntax_gate::Checked {
+    let syntax_gate::Caveats {
         errors: syntax_errors,
         unchecked: syntax_unchecked,
     } = gate::check(ctx, req, &built, located, &originals)?;

@@ -18,7 +18,7 @@ use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
 use super::args::Request;
 use super::args::{self, invalid};
-use super::syntax_gate::{self, Asked, Checked, Gated, SyntaxReport, Unchecked};
+use super::syntax_gate::{self, Asked, Caveats, Gated, SyntaxReport, Unchecked};
 use super::textfile::Loaded;
 use super::{refuse, textfile, Context};
 use crate::engine::change::{ChangeSet, Expected, FileOp, New};
@@ -195,7 +195,7 @@ fn edit_loaded(
         diff: Some(&diff.text),
         ..Payload::of_file(ctx, &change, req.dry_run)
     };
-    let Checked {
+    let Caveats {
         errors: syntax_errors,
         unchecked: syntax_unchecked,
     } = gate(ctx, req, &shown, loaded, edited)?;
@@ -303,9 +303,9 @@ fn gate(
     shown: &str,
     loaded: &Loaded,
     edited: &Edited<'_>,
-) -> Outcome<Checked> {
+) -> Outcome<Caveats> {
     if edited.is_unchanged() || !syntax_gate::wanted(ctx, shown) {
-        return Ok(Checked::default());
+        return Ok(Caveats::default());
     }
     let new = edited.parts().concat();
     let file = Gated {

@@ -176,7 +176,7 @@ impl pipeline::Plan for Plan<'_> {
             allow: self.allow_syntax_errors,
             dry_run: self.dry_run,
         };
-        let syntax_gate::Checked {
+        let syntax_gate::Caveats {
             errors: syntax_errors,
             unchecked: syntax_unchecked,
         } = gate(ctx, &merged, asked)?;
@@ -273,7 +273,7 @@ fn nothing(ctx: &Context, id: Option<&str>, off: Option<&str>) -> crate::refusal
 
 /// The syntax gate on each merged file: its merged result against the file as it is now
 /// (a file restored whole is a version the journal kept, and is not gated).
-fn gate(ctx: &Context, merged: &merge::Merged, asked: Asked) -> Outcome<syntax_gate::Checked> {
+fn gate(ctx: &Context, merged: &merge::Merged, asked: Asked) -> Outcome<syntax_gate::Caveats> {
     let mut files = Vec::new();
     for step in &merged.steps {
         if let plan::Step::Put { path, sha } = step {

@@ -4,3 +4,4 @@
 mod bounds;
 mod languages;
 mod modes;
+mod regions;
