@@ -2,12 +2,14 @@
 
 use std::sync::{Condvar, Mutex, PoisonError};
 
-use sha2::{Digest, Sha256};
+use sha2::Digest;
+
+use sha2::Sha256 as Hasher;
 
 /// The lowercase hex SHA-256 of `bytes`.
 #[must_use]
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
+    hex(&Hasher::digest(bytes))
 }
 
 /// A digest computed on one thread that leaves its state behind every [`STEP`] bytes, so
@@ -24,7 +26,7 @@ pub struct Checkpoints {
 #[derive(Debug, Default)]
 struct Progress {
     /// `states[k]`: the state after the first `k * STEP` bytes.
-    states: Vec<Sha256>,
+    states: Vec<Hasher>,
     /// The hashing has ended (or been abandoned): waiting for more is pointless.
     done: bool,
     /// Someone waits in [`Checkpoints::resume`], so a new state must wake them.
@@ -47,7 +49,7 @@ impl Checkpoints {
             }
         }
         let _done = Done(self);
-        let mut hasher = Sha256::new();
+        let mut hasher = Hasher::new();
         self.push(hasher.clone());
         for chunk in bytes.chunks(STEP) {
             hasher.update(chunk);
@@ -58,7 +60,7 @@ impl Checkpoints {
 
     /// The latest checkpoint at or before `offset`: its offset and the state there,
     /// waiting for the hashing to reach it. `(0, fresh state)` if it never will.
-    pub fn resume(&self, offset: usize) -> (usize, Sha256) {
+    pub fn resume(&self, offset: usize) -> (usize, Hasher) {
         let index = offset / STEP;
         let mut progress = self.lock();
         while progress.states.len() <= index && !progress.done {
@@ -70,11 +72,11 @@ impl Checkpoints {
         }
         match progress.states.get(index) {
             Some(state) => (index * STEP, state.clone()),
-            None => (0, Sha256::new()),
+            None => (0, Hasher::new()),
         }
     }
 
-    fn push(&self, state: Sha256) {
+    fn push(&self, state: Hasher) {
         let mut progress = self.lock();
         progress.states.push(state);
         if std::mem::take(&mut progress.waiting) {
@@ -99,6 +101,65 @@ pub fn hex(digest: &[u8]) -> String {
     out
 }
 
+/// A SHA-256 digest as a caller names a file's version (`expectedSha256`): 64 hex
+/// digits, any case, held in lowercase as [`sha256_hex`] spells digests. It is checked
+/// where a request is parsed, so a request that holds one holds a well-formed one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sha256(String);
+
+/// The parse error of a malformed [`Sha256`], which the argument parsers turn into the
+/// field's `INVALID_ARGUMENT` ("… must be 64 hex digits").
+pub const MALFORMED: &str = "must be 64 hex digits";
+
+impl Sha256 {
+    /// `text` as a digest, when it is 64 hex digits (any case).
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Sha256> {
+        is_sha256_hex(text).then(|| Sha256(text.to_ascii_lowercase()))
+    }
+
+    /// The digest in lowercase hex.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<Sha256> for String {
+    fn from(digest: Sha256) -> String {
+        digest.0
+    }
+}
+
+impl std::ops::Deref for Sha256 {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Sha256 {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Sha256::parse(&text).ok_or_else(|| serde::de::Error::custom(MALFORMED))
+    }
+}
+
+impl schemars::JsonSchema for Sha256 {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        String::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        String::json_schema(generator)
+    }
+}
+
 /// Whether `text` looks like a SHA-256 hex digest (64 hex digits, any case).
 #[must_use]
 pub fn is_sha256_hex(text: &str) -> bool {
@@ -107,6 +168,29 @@ pub fn is_sha256_hex(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::Sha256;
+
+    #[test]
+    fn a_named_digest_is_64_hex_digits_held_in_lowercase() {
+        let upper = "AB".repeat(32);
+        assert_eq!(Sha256::parse(&upper).unwrap().as_str(), "ab".repeat(32));
+        assert_eq!(&*Sha256::parse(&"0f".repeat(32)).unwrap(), "0f".repeat(32));
+        for malformed in ["", "ab", &"ab".repeat(33), &"g".repeat(64), &"é".repeat(32)] {
+            assert_eq!(Sha256::parse(malformed), None, "{malformed}");
+        }
+    }
+
+    #[test]
+    fn a_malformed_digest_does_not_parse_from_json() {
+        let parsed: Result<Sha256, _> = serde_json::from_value(serde_json::json!("abc"));
+        assert!(parsed
+            .unwrap_err()
+            .to_string()
+            .starts_with(super::MALFORMED));
+        let parsed: Sha256 = serde_json::from_value(serde_json::json!("CD".repeat(32))).unwrap();
+        assert_eq!(parsed.as_str(), "cd".repeat(32));
+    }
+
     use sha2::Digest;
 
     #[test]

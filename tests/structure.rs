@@ -50,7 +50,7 @@ const CIRCLES_TODAY: &[&str] = &[];
 
 /// Files over the size bound today (lines), by path below the repository: each must
 /// still be over it.
-const LONG_TODAY: &[&str] = &["src/workspace/journal.rs", "tests/cli/apply_crash.rs"];
+const LONG_TODAY: &[&str] = &[];
 
 /// The most lines a file of `src/` or `tests/` may hold.
 const MAX_LINES: usize = 600;

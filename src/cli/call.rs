@@ -5,16 +5,15 @@
 use serde_json::Value;
 
 use super::{stdin, Cli, Command};
-use crate::hint::Dialect;
+use crate::hint::Caller;
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::tool::registry::{self, ToolSpec};
 use crate::tool::{self, Output, Settings};
 
-/// The settings the global options spell, for a call in `dialect`.
+/// The settings the global options spell.
 #[must_use]
-pub fn settings(cli: &Cli, dialect: Dialect) -> Settings {
+pub fn settings(cli: &Cli) -> Settings {
     Settings {
-        dialect,
         root: cli.root.clone(),
         session: cli.session.clone(),
         lock_timeout: cli.lock_timeout,
@@ -24,7 +23,15 @@ pub fn settings(cli: &Cli, dialect: Dialect) -> Settings {
             );
         },
         cancel: None,
-        text_diffs: cli.format.as_deref() == Some("text") && !cli.command.no_diff(),
+    }
+}
+
+/// What the command line will show of the result, where that changes what the tool
+/// computes.
+#[must_use]
+pub fn shape(cli: &Cli) -> tool::Shape {
+    tool::Shape {
+        diff: cli.format.as_deref() == Some("text") && !cli.command.no_diff(),
         summary: cli.command.search_summary(),
     }
 }
@@ -57,10 +64,10 @@ fn tool_of(command: &Command) -> Option<(&'static ToolSpec, bool)> {
 /// read from stdin (`--json`, or no tool arguments and stdin not a terminal), flags
 /// otherwise.
 #[must_use]
-pub fn dialect(cli: &Cli, flags_given: bool) -> Dialect {
+pub fn dialect(cli: &Cli, flags_given: bool) -> Caller {
     match tool_of(&cli.command) {
-        Some((tool, json_flag)) if reads_stdin(tool, json_flag, flags_given) => Dialect::Json,
-        _ => Dialect::Flags,
+        Some((tool, json_flag)) if reads_stdin(tool, json_flag, flags_given) => Caller::Json,
+        _ => Caller::Flags,
     }
 }
 
@@ -74,7 +81,7 @@ fn reads_stdin(tool: &ToolSpec, json_flag: bool, flags_given: bool) -> bool {
 pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
     let Some((tool, json_flag)) = tool_of(&cli.command) else {
         // `stitch config check`: the configs, and whether the state can be written.
-        let ctx = tool::open(&settings(cli, Dialect::Flags))?;
+        let ctx = tool::open(&settings(cli))?;
         tool::probe_state(&ctx)?;
         return Ok(tool::config_check(&ctx));
     };
@@ -89,7 +96,7 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         .with(key::FIELD, "json")
         .into());
     }
-    let ctx = tool::open(&settings(cli, dialect(cli, flags_given)))?;
+    let ctx = tool::open(&settings(cli))?;
     let limit = tool::arguments_limit(tool, &ctx.limits);
     let arguments = if json_flag {
         stdin::asked(limit)?
@@ -109,7 +116,8 @@ pub fn call(cli: &Cli, flags_given: bool) -> Outcome<Output> {
         (_, arguments) => arguments,
     };
     let tool = several_files(tool, &arguments);
-    let outcome = tool::run(&ctx, tool, with_session_filter(cli, tool, arguments));
+    let arguments = with_session_filter(cli, tool, arguments);
+    let outcome = tool::run(&ctx, tool, arguments, shape(cli));
     match outcome {
         Err(Failure::Refused(refusal))
             if refusal.code() == Code::InvalidArgument
@@ -150,7 +158,7 @@ fn by_flags(refusal: Refusal, tool: &ToolSpec, why: &str) -> Refusal {
         "newText" => "--new TEXT or --new-from FILE",
         "content" => "--content TEXT or --from FILE",
         "patch" => "--patch TEXT or --from FILE",
-        field => Dialect::Flags.name(field),
+        field => Caller::Flags.name(field),
     };
     let also = if why.contains("flags") { " too" } else { "" };
     let message = format!(

@@ -13,14 +13,14 @@ use clap::FromArgMatches;
 use super::usage::{self, Usage};
 use super::{Cli, Command, ConfigCommand};
 use crate::refusal::{key, Code, Failure, Refusal};
-use crate::{envelope, hint, mcp, tool};
+use crate::{envelope, mcp, tool};
 
 /// What a parsed command line asks for.
 enum Invocation {
     /// `stitch schema`: the tools' declarations, in one of the hosts' formats.
     Schema {
         tool: Option<String>,
-        format: tool::schema::Format,
+        format: tool::schema::Flavor,
     },
     /// `stitch mcp`: serve the tools until stdin closes.
     Mcp { no_session: bool },
@@ -92,8 +92,8 @@ fn parse(command: &clap::Command, matches: &mut clap::ArgMatches) -> Result<Pars
             format: cli
                 .format
                 .as_deref()
-                .and_then(tool::schema::Format::parse)
-                .unwrap_or(tool::schema::Format::JsonSchema),
+                .and_then(tool::schema::Flavor::parse)
+                .unwrap_or(tool::schema::Flavor::JsonSchema),
         },
         Command::Mcp(args) => {
             // `--session` is global, so clap cannot hold it against `--no-session` itself;
@@ -156,7 +156,7 @@ fn contradiction(cli: &Cli, text_with_json: bool) -> Option<Refusal> {
         );
     }
     let schema = cli.format.as_deref()?;
-    tool::schema::Format::parse(schema)?;
+    tool::schema::Flavor::parse(schema)?;
     Some(
         Refusal::new(
             Code::InvalidArgument,
@@ -175,11 +175,9 @@ fn answer(parsed: &Parsed) -> u8 {
             envelope::emit_plain(&serde_json::to_string_pretty(&document).unwrap_or_default());
             0
         }
-        Invocation::Mcp { no_session } => {
-            mcp::serve(super::settings(cli, hint::Dialect::Json), *no_session)
-        }
+        Invocation::Mcp { no_session } => mcp::serve(super::settings(cli), *no_session),
         Invocation::Trust(trust) => {
-            let settings = super::settings(cli, hint::Dialect::Flags);
+            let settings = super::settings(cli);
             if *trust {
                 super::trust::trust(&settings)
             } else {

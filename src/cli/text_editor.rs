@@ -18,7 +18,6 @@ use serde_json::{json, Value};
 
 use super::{settings, stdin, Cli};
 use crate::envelope::editor::Answered;
-use crate::hint::Dialect;
 use crate::names;
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::tool::args::{self, invalid, Request};
@@ -28,7 +27,7 @@ use crate::tool::{self, Context};
 /// One text-editor command, as the model sends it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Command {
+pub struct EditorCommand {
     pub command: String,
     pub path: String,
     pub view_range: Option<Vec<i64>>,
@@ -39,7 +38,7 @@ pub struct Command {
     pub insert_text: Option<String>,
 }
 
-impl Request for Command {
+impl Request for EditorCommand {
     const TOOL: &'static str = "str_replace_based_edit_tool";
     const FIELDS: &'static [&'static str] = &[
         "command",
@@ -66,16 +65,16 @@ pub fn answer(cli: &Cli, text: bool) -> u8 {
 
 /// Reads one command on stdin and serves it.
 pub fn serve(cli: &Cli) -> Outcome<Answered> {
-    let ctx = tool::open(&settings(cli, Dialect::Json))?;
+    let ctx = tool::open(&settings(cli))?;
     let limit = registry::find(names::EDIT_FILE)
         .map_or(1 << 20, |edit| tool::arguments_limit(edit, &ctx.limits));
     let arguments = stdin::read(limit)?;
-    let command: Command = args::parse(arguments)?;
+    let command: EditorCommand = args::parse(arguments)?;
     serve_command(&ctx, command)
 }
 
 /// Serves one parsed command in `ctx`.
-fn serve_command(ctx: &Context, c: Command) -> Outcome<Answered> {
+fn serve_command(ctx: &Context, c: EditorCommand) -> Outcome<Answered> {
     let mut until = None;
     let (tool, arguments, line) = match c.command.as_str() {
         "view" => {
@@ -134,7 +133,7 @@ fn serve_command(ctx: &Context, c: Command) -> Outcome<Answered> {
     let run = |name: &'static str, arguments: Value| {
         let spec = registry::find(name)
             .ok_or_else(|| Failure::from(anyhow::anyhow!("{name} is not in the registry")))?;
-        tool::run(ctx, spec, arguments)
+        tool::run(ctx, spec, arguments, tool::Shape::default())
     };
     let outcome = match run(tool, arguments) {
         // `view` of a directory lists it two levels deep.
@@ -203,7 +202,8 @@ fn missing(field: &str, command: &str) -> Refusal {
 fn newest_change(ctx: &Context, path: &str) -> Outcome<String> {
     let spec = registry::find(names::LIST_CHANGES)
         .ok_or_else(|| Failure::from(anyhow::anyhow!("list_changes is not in the registry")))?;
-    let listed = tool::run(ctx, spec, json!({"path": path, "limit": 1000}))?;
+    let arguments = json!({"path": path, "limit": 1000});
+    let listed = tool::run(ctx, spec, arguments, tool::Shape::default())?;
     let listed = serde_json::to_value(&listed)
         .map_err(|e| anyhow::Error::new(e).context("listing changes"))?;
     let newest = listed["changes"].as_array().and_then(|changes| {

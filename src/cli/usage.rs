@@ -116,7 +116,7 @@ pub fn report(error: clap::Error, text: bool) -> u8 {
             envelope::emit(
                 &Err(Failure::Refused(refusal)),
                 envelope::Style::Json { pretty: false },
-                hint::Dialect::Flags,
+                hint::Caller::Flags,
             )
         }
     }

@@ -2,7 +2,7 @@
 //! combined, `deny`/`readOnly` refusals, the authorize hooks, and the refusal of an
 //! untrusted one.
 
-use crate::policy::{self, Config, Limits, Policy, Rule, Source, Verdict};
+use crate::policy::{self, Config, Decision, Limits, Policy, Rule, Source};
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::home::Home;
 use crate::workspace::{Location, Workspace};
@@ -127,7 +127,7 @@ pub(crate) fn authorize(ctx: &Context, shown: &str, payload: &Payload<'_>) -> Ou
         .map_err(|e| anyhow::Error::new(e).context("serializing the authorize payload"))?;
     for hook in &ctx.policy.hooks {
         let verdict = policy::authorize(&hook.argv, ctx.ws.root_path(), &payload, hook.timeout);
-        if let Verdict::Deny { reason } = verdict {
+        if let Decision::Deny { reason } = verdict {
             let config = match hook.source {
                 Source::User => Home::from_env().config_shown(),
                 _ => policy::CONFIG_PATH.to_owned(),

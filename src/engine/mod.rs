@@ -50,28 +50,8 @@ pub struct Context {
     pub session: Option<Session>,
     /// What `.stitch/config.json` enforces.
     pub policy: Policy,
-    /// How the caller spells arguments, for the hints a result carries.
-    pub dialect: crate::hint::Dialect,
     /// The journal's key (or why the journal is off), looked up on first use.
     pub journal_key: std::sync::OnceLock<Result<journal::Keyed, String>>,
-    /// A write's result carries its diff, for text output.
-    pub text_diffs: bool,
-    /// A search is summed up per file (`-l`, `-c`, `-q`), so the match limit does not
-    /// bound it.
-    pub summary: Option<Summary>,
-}
-
-/// How a search's matches are summed up, as ripgrep's `-l`, `-c` and `-q` do (a setting
-/// of the call the [`Context`] carries; the search is the tool's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Summary {
-    /// Each path with a match, once: one match ends the search of a file.
-    Files,
-    /// Each path with a match and its number of matching lines, all of them.
-    Count,
-    /// Nothing: the exit status says whether anything matched, so the first match ends
-    /// the whole search.
-    Quiet,
 }
 
 /// Whether `failure` is a file found changed while it was read (`BUSY`, reason

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Map, Value};
 
 use super::{render, write_raw, write_stdout, EXIT_INTERNAL, EXIT_OK, EXIT_REFUSED};
-use crate::hint::Dialect;
+use crate::hint::Caller;
 use crate::refusal::{Failure, Outcome};
 use crate::tool::Output;
 
@@ -42,7 +42,7 @@ pub fn emit(outcome: Outcome<Answered>, text: bool, pretty: bool) -> u8 {
     let (envelope, answer, status) = match outcome {
         Ok(answered) => {
             let answer = success(&answered);
-            let result = render(&Ok(answered.output), Dialect::Json).0;
+            let result = render(&Ok(answered.output), Caller::Json).0;
             let mut data = Map::new();
             data.insert("text".into(), Value::String(answer.clone()));
             data.insert("tool".into(), Value::String(answered.tool.into()));
@@ -51,7 +51,7 @@ pub fn emit(outcome: Outcome<Answered>, text: bool, pretty: bool) -> u8 {
         }
         Err(failure) => {
             let internal = matches!(failure, Failure::Internal(_));
-            let (mut envelope, status) = render(&Err(failure), Dialect::Json);
+            let (mut envelope, status) = render(&Err(failure), Caller::Json);
             let answer = refusal(&envelope);
             envelope["details"]["text"] = Value::String(answer.clone());
             // In text, what the tool_result carries and 1 (the harness's is_error); in

@@ -8,15 +8,16 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::hint::Dialect;
+use crate::hint::Caller;
 use crate::refusal::{Failure, Outcome, Refusal};
 use crate::tool::Output;
 
 pub mod editor;
-mod text;
+mod human;
+mod phrase;
 
 pub use crate::streams::Quote;
-pub use text::{stderr_name, Layout};
+pub use human::{stderr_name, Layout};
 
 /// How an outcome is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +25,7 @@ pub enum Style {
     /// The JSON envelope, one line (or indented).
     Json { pretty: bool },
     /// Plain text for people: results on stdout, refusals as `error[CODE]` on stderr.
-    Text(text::Layout),
+    Text(human::Layout),
 }
 
 /// Exit status of a successful call, dry runs included.
@@ -38,13 +39,16 @@ pub const EXIT_INTERNAL: u8 = 3;
 
 /// Renders the outcome of one tool call as its envelope, its hint in `dialect`.
 #[must_use]
-pub fn render(outcome: &Outcome<Output>, dialect: Dialect) -> (Value, u8) {
+pub fn render(outcome: &Outcome<Output>, dialect: Caller) -> (Value, u8) {
     match outcome {
-        Ok(data) => match serde_json::to_value(data) {
-            Ok(data) => match crate::hint::landed_hint(&data, dialect) {
-                Some(hint) => (json!({"ok": true, "data": data, "_hint": hint}), EXIT_OK),
-                None => (json!({"ok": true, "data": data}), EXIT_OK),
-            },
+        Ok(output) => match serde_json::to_value(output) {
+            Ok(mut data) => {
+                phrase::phrase(&mut data, output, dialect);
+                match crate::hint::landed_hint(&data, dialect) {
+                    Some(hint) => (json!({"ok": true, "data": data, "_hint": hint}), EXIT_OK),
+                    None => (json!({"ok": true, "data": data}), EXIT_OK),
+                }
+            }
             Err(e) => render(
                 &Err(Failure::Internal(
                     anyhow::Error::new(e).context("serializing a result"),
@@ -73,7 +77,7 @@ pub fn render(outcome: &Outcome<Output>, dialect: Dialect) -> (Value, u8) {
     }
 }
 
-fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
+fn refusal_envelope(refusal: &Refusal, dialect: Caller) -> Value {
     let mut envelope = Map::new();
     envelope.insert("ok".into(), Value::Bool(false));
     envelope.extend(crate::hint::refusal_fields(refusal, dialect));
@@ -84,12 +88,12 @@ fn refusal_envelope(refusal: &Refusal, dialect: Dialect) -> Value {
 /// stderr) and returns the exit status, which is the same in every style. The hint
 /// speaks `dialect`.
 #[must_use]
-pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> u8 {
+pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Caller) -> u8 {
     if let (Ok(data), Style::Json { pretty }) = (outcome, style) {
         // A result is written straight from its fields, as `render` would order them,
         // without a `Value` built (and its strings copied) on the way — unless it has a
-        // hint to carry.
-        if data.landed_by_region() {
+        // hint to carry, or facts to phrase in the caller's dialect.
+        if data.landed_by_region() || phrase::needed(data) {
             let (envelope, status) = render(outcome, dialect);
             write_stdout(&if pretty {
                 serde_json::to_string_pretty(&envelope).unwrap_or_default()
@@ -113,7 +117,7 @@ pub fn emit(outcome: &Outcome<Output>, style: Style, dialect: Dialect) -> u8 {
     let pretty = match style {
         Style::Json { pretty } => pretty,
         Style::Text(layout) => {
-            return text::emit(outcome.as_ref().ok(), &envelope, status, layout, dialect);
+            return human::emit(outcome.as_ref().ok(), &envelope, status, layout, dialect);
         }
     };
     let text = if pretty {
@@ -149,7 +153,7 @@ pub fn on_panic() {
         let _ = emit(
             &Err(Failure::Internal(cause)),
             Style::Json { pretty: false },
-            Dialect::Json,
+            Caller::Json,
         );
         std::process::exit(i32::from(EXIT_INTERNAL));
     }));

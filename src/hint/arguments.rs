@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{text, Dialect};
+use super::{text, Caller};
 use crate::refusal::{key, Refusal};
 
 /// The allowed fields a refusal lists, if it lists them.
@@ -19,8 +19,8 @@ fn allowed(refusal: &Refusal) -> Vec<&str> {
 /// item (`changes[2].content`) is named by its place; the allowed names are the item's.
 /// By flags no field is unknown (the command line refuses an unknown flag itself), and
 /// the allowed names are the command's flags, not fields.
-fn unknown(refusal: &Refusal, field: &str, d: Dialect) -> bool {
-    if d == Dialect::Flags {
+fn unknown(refusal: &Refusal, field: &str, d: Caller) -> bool {
+    if d == Caller::Flags {
         return false;
     }
     let names = allowed(refusal);
@@ -29,7 +29,7 @@ fn unknown(refusal: &Refusal, field: &str, d: Dialect) -> bool {
 }
 
 /// The hint of an `INVALID_ARGUMENT`: the named field, spelled as the caller spells it.
-pub(super) fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
+pub(super) fn invalid_argument(refusal: &Refusal, d: Caller) -> String {
     match text(refusal, key::FIELD) {
         // The root is the command line's; a model that sends `root` among the
         // arguments is told the allowed fields instead.
@@ -64,7 +64,7 @@ pub(super) fn invalid_argument(refusal: &Refusal, d: Dialect) -> String {
         Some(field) => format!(
             "Fix the `{}` argument and call again.",
             match (d, text(refusal, key::FLAG)) {
-                (Dialect::Flags, Some(flag)) => flag,
+                (Caller::Flags, Some(flag)) => flag,
                 _ => d.name(field),
             }
         ),

@@ -5,7 +5,7 @@
 /// script at a shell reads flags and commands; a model that sent JSON reads field and
 /// tool names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Dialect {
+pub enum Caller {
     /// The arguments came as one JSON object (stdin, or an MCP call).
     #[default]
     Json,
@@ -13,13 +13,13 @@ pub enum Dialect {
     Flags,
 }
 
-impl Dialect {
+impl Caller {
     /// How a hint names the tool `tool` (its wire name, from `crate::names`): `edit_file`,
     /// or its command, `stitch edit`.
     #[must_use]
     pub fn tool(self, tool: &str) -> String {
         match (self, crate::names::command(tool)) {
-            (Dialect::Flags, Some(command)) => format!("stitch {command}"),
+            (Caller::Flags, Some(command)) => format!("stitch {command}"),
             _ => tool.to_owned(),
         }
     }
@@ -30,8 +30,8 @@ impl Dialect {
     #[must_use]
     pub fn name(self, field: &str) -> &str {
         match self {
-            Dialect::Json => field,
-            Dialect::Flags => flag(field).unwrap_or(field),
+            Caller::Json => field,
+            Caller::Flags => flag(field).unwrap_or(field),
         }
     }
 
@@ -39,8 +39,8 @@ impl Dialect {
     #[must_use]
     pub fn switch(self, field: &str) -> String {
         match self {
-            Dialect::Json => format!("{field}: true"),
-            Dialect::Flags => flag(field).unwrap_or(field).to_owned(),
+            Caller::Json => format!("{field}: true"),
+            Caller::Flags => flag(field).unwrap_or(field).to_owned(),
         }
     }
 }
@@ -94,7 +94,8 @@ pub fn flag(field: &str) -> Option<&'static str> {
 }
 
 /// What narrows a listing that a limit cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub enum Narrow {
     /// `list_directory`: a subdirectory, or less depth.
     List,
@@ -104,21 +105,26 @@ pub enum Narrow {
     Search,
 }
 
-/// The `hint` of a result that a limit cut: what was shown, how to narrow it, and how far
-/// the limit may be raised (`cap`).
+/// The `hint` of a result that a limit cut after `shown` items: what was shown, how to
+/// narrow it, and how far the limit may be raised (`cap`).
 #[must_use]
-pub fn cut(dialect: Dialect, shown: &str, narrow: Narrow, cap: u64) -> String {
+pub fn cut(dialect: Caller, shown: usize, narrow: Narrow, cap: u64) -> String {
+    let shown = match narrow {
+        Narrow::List => format!("the first {shown} entries"),
+        Narrow::Glob => format!("the first {shown} matches in byte order"),
+        Narrow::Search => format!("the first {shown} matches in path order"),
+    };
     let narrow = match (narrow, dialect) {
-        (Narrow::List, Dialect::Json) => "list a subdirectory or lower depth",
-        (Narrow::List, Dialect::Flags) => "list a subdirectory or lower --depth",
-        (Narrow::Glob, Dialect::Json) => "narrow the pattern or path",
-        (Narrow::Glob, Dialect::Flags) => "narrow the pattern or --path",
-        (Narrow::Search, Dialect::Json) => "narrow with path or include",
-        (Narrow::Search, Dialect::Flags) => "narrow with --path or --glob",
+        (Narrow::List, Caller::Json) => "list a subdirectory or lower depth",
+        (Narrow::List, Caller::Flags) => "list a subdirectory or lower --depth",
+        (Narrow::Glob, Caller::Json) => "narrow the pattern or path",
+        (Narrow::Glob, Caller::Flags) => "narrow the pattern or --path",
+        (Narrow::Search, Caller::Json) => "narrow with path or include",
+        (Narrow::Search, Caller::Flags) => "narrow with --path or --glob",
     };
     let limit = match dialect {
-        Dialect::Json => "limit",
-        Dialect::Flags => "--limit",
+        Caller::Json => "limit",
+        Caller::Flags => "--limit",
     };
     format!("Showing {shown}: {narrow}, or raise {limit} (up to {cap}).")
 }

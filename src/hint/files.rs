@@ -3,13 +3,13 @@
 
 use serde_json::Value;
 
-use super::{text, Dialect, READ_FIRST};
+use super::{text, Caller, READ_FIRST};
 use crate::names;
 use crate::refusal::{key, Refusal};
 
 /// The hint of a change onto a file that exists: write_file's and move_file's remedy,
 /// or apply_patch's own ways out.
-pub(super) fn already_exists(refusal: &Refusal, d: Dialect, path: &str) -> String {
+pub(super) fn already_exists(refusal: &Refusal, d: Caller, path: &str) -> String {
     if refusal.detail(key::CHANGE_INDEX).is_some() {
         return apply_exists(refusal, d, path);
     }
@@ -25,7 +25,7 @@ pub(super) fn already_exists(refusal: &Refusal, d: Dialect, path: &str) -> Strin
 /// never a flag apply does not take. A patch changes an existing file by updating it
 /// (`*** Update File:`, a diff against it), and replaces one only by a `changes` item
 /// that says `overwrite: true` — by flags, sent to `stitch apply --json`.
-pub(super) fn apply_exists(refusal: &Refusal, d: Dialect, path: &str) -> String {
+pub(super) fn apply_exists(refusal: &Refusal, d: Caller, path: &str) -> String {
     let index = refusal
         .detail(key::CHANGE_INDEX)
         .and_then(Value::as_u64)
@@ -45,8 +45,8 @@ pub(super) fn apply_exists(refusal: &Refusal, d: Dialect, path: &str) -> String 
         format!("{{\"op\": \"write\", \"path\": \"{path}\", \"content\": …, \"overwrite\": true}}")
     };
     let replace = match d {
-        Dialect::Json => format!("send changes: [{item}] instead"),
-        Dialect::Flags => {
+        Caller::Json => format!("send changes: [{item}] instead"),
+        Caller::Flags => {
             format!("send {{\"changes\": [{item}]}} on stdin to `stitch apply --json`")
         }
     };
@@ -59,7 +59,7 @@ pub(super) fn apply_exists(refusal: &Refusal, d: Dialect, path: &str) -> String 
 
 /// The next step past an undo refused because its files moved on: the later changes to
 /// take back first, when the journal names them; never "re-read", which changes nothing.
-pub(super) fn undo_moved_on(refusal: &Refusal, d: Dialect) -> String {
+pub(super) fn undo_moved_on(refusal: &Refusal, d: Caller) -> String {
     let by_later = refusal
         .detail("paths")
         .and_then(Value::as_array)
@@ -82,7 +82,7 @@ pub(super) fn undo_moved_on(refusal: &Refusal, d: Dialect) -> String {
 
 /// The hint of a change whose files this session has not read: every one of them, so
 /// that one round of reads lets the change through.
-pub(super) fn not_observed(refusal: &Refusal, d: Dialect) -> String {
+pub(super) fn not_observed(refusal: &Refusal, d: Caller) -> String {
     let paths: Vec<String> = refusal
         .detail(key::PATHS)
         .and_then(Value::as_array)
@@ -105,7 +105,7 @@ pub(super) fn not_observed(refusal: &Refusal, d: Dialect) -> String {
 }
 
 /// The next step past a `TOO_LARGE`, by the field or the file that was too large.
-pub(super) fn too_large(refusal: &Refusal, d: Dialect, path: &str) -> String {
+pub(super) fn too_large(refusal: &Refusal, d: Caller, path: &str) -> String {
     match text(refusal, key::FIELD) {
         Some("oldText" | "newText") => format!(
             "Edit a smaller part of the file at a time: shorten {} and {}.",

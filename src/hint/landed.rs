@@ -4,13 +4,13 @@
 
 use serde_json::Value;
 
-use super::Dialect;
+use super::Caller;
 use crate::names;
 
 /// The hint for a result `data`, in `dialect`, when some file of it landed by region;
 /// `None` for every other success.
 #[must_use]
-pub fn landed_hint(data: &Value, dialect: Dialect) -> Option<String> {
+pub fn landed_hint(data: &Value, dialect: Caller) -> Option<String> {
     let files = std::iter::once(data).chain(data["changes"].as_array().into_iter().flatten());
     let stale: Vec<(&str, &[Value])> = files
         .filter(|file| file["staleRead"] == true)
@@ -33,12 +33,12 @@ pub fn landed_hint(data: &Value, dialect: Dialect) -> Option<String> {
     };
     let named: Vec<String> = runs.iter().map(lines).collect();
     let read = match dialect {
-        Dialect::Flags => format!(
+        Caller::Flags => format!(
             "stitch read {} --offset {start} --limit {}",
             super::dialect::shell_word(path),
             end - start + 1
         ),
-        Dialect::Json => format!(
+        Caller::Json => format!(
             "{} with path `{path}`, offset {start}, limit {}",
             names::READ_FILE,
             end - start + 1
@@ -61,28 +61,28 @@ pub fn landed_hint(data: &Value, dialect: Dialect) -> Option<String> {
 mod tests {
     use serde_json::json;
 
-    use super::{landed_hint, Dialect};
+    use super::{landed_hint, Caller};
 
     #[test]
     fn a_result_that_landed_by_region_names_the_lines_to_read() {
         let edit = json!({"path": "lib.rs", "staleRead": true,
             "foreignChanges": [{"startLine": 3, "endLine": 4}, {"startLine": 10, "endLine": 10}]});
         assert_eq!(
-            landed_hint(&edit, Dialect::Flags).unwrap(),
+            landed_hint(&edit, Caller::Flags).unwrap(),
             "Another program changed `lib.rs` at line 3-4, 10 since this session read it; \
              the change landed on lines the session had seen. Before a change that depends \
              on those lines, read them: stitch read lib.rs --offset 3 --limit 8."
         );
         let apply = json!({"changes": [{"path": "a.rs"}, {"path": "b.rs", "staleRead": true,
             "foreignChanges": [{"startLine": 7, "endLine": 7}]}]});
-        assert!(landed_hint(&apply, Dialect::Json)
+        assert!(landed_hint(&apply, Caller::Json)
             .unwrap()
             .ends_with("read them: read_file with path `b.rs`, offset 7, limit 1."));
-        assert_eq!(landed_hint(&json!({"path": "lib.rs"}), Dialect::Json), None);
+        assert_eq!(landed_hint(&json!({"path": "lib.rs"}), Caller::Json), None);
         // A path a shell would split or expand is one quoted word.
         let spaced = json!({"path": "my dir/it's.rs", "staleRead": true,
             "foreignChanges": [{"startLine": 2, "endLine": 2}]});
-        assert!(landed_hint(&spaced, Dialect::Flags)
+        assert!(landed_hint(&spaced, Caller::Flags)
             .unwrap()
             .ends_with("read them: stitch read 'my dir/it'\\''s.rs' --offset 2 --limit 1."));
     }

@@ -17,7 +17,7 @@ mod landed;
 mod syntax;
 
 use arguments::{denied, invalid_argument, invalid_config};
-pub use dialect::{cut, flag, Dialect, Narrow};
+pub use dialect::{cut, flag, Caller, Narrow};
 use files::{already_exists, not_observed, too_large, undo_moved_on};
 pub use landed::landed_hint;
 
@@ -33,7 +33,7 @@ const AMBIGUOUS_HANDFUL: u64 = 5;
 /// then the facts) and `_hint` when one helps — the envelope's keys after `ok`, and what a
 /// result that answers for several files carries for each one refused.
 #[must_use]
-pub fn refusal_fields(refusal: &Refusal, dialect: Dialect) -> serde_json::Map<String, Value> {
+pub fn refusal_fields(refusal: &Refusal, dialect: Caller) -> serde_json::Map<String, Value> {
     let mut details = serde_json::Map::new();
     details.insert(
         "message".into(),
@@ -61,7 +61,7 @@ fn text<'a>(refusal: &'a Refusal, key: &str) -> Option<&'a str> {
 /// The hint for a refusal, in the caller's dialect, or `None` where no action of the
 /// caller can help.
 #[must_use]
-pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
+pub fn compose(refusal: &Refusal, dialect: Caller) -> Option<String> {
     let path = text(refusal, key::PATH).unwrap_or("the file");
     let (d, tool) = (dialect, |name| dialect.tool(name));
     let hint = match refusal.code() {
@@ -174,8 +174,8 @@ pub fn compose(refusal: &Refusal, dialect: Dialect) -> Option<String> {
 /// with a flag are touched, never one already after a `-` (`--json`), and nothing
 /// between backticks, where the sentence quotes the caller's own values.
 #[must_use]
-pub fn in_dialect(message: &str, dialect: Dialect, named: &[&str]) -> String {
-    if dialect == Dialect::Json {
+pub fn in_dialect(message: &str, dialect: Caller, named: &[&str]) -> String {
+    if dialect == Caller::Json {
         return message.to_owned();
     }
     let mut out = String::with_capacity(message.len() + 16);
@@ -233,7 +233,7 @@ const HUNK_INDEX: &str = "hunkIndex";
 
 /// The hint of an edit whose `oldText` is not in the file: accept an edit already
 /// applied, copy a candidate, or re-read.
-fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
+fn no_match(refusal: &Refusal, d: Caller, path: &str) -> String {
     let (old, new) = (d.name("oldText"), d.name("newText"));
     if text(refusal, key::REASON) == Some(key::PARTLY_APPLIED) {
         return partly_applied(refusal);
@@ -280,15 +280,15 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
         )
     } else if let Some(first) = first {
         let several = match d {
-            Dialect::Flags => " (--old-from and --new-from FILE for several lines)",
-            Dialect::Json => "",
+            Caller::Flags => " (--old-from and --new-from FILE for several lines)",
+            Caller::Json => "",
         };
         if first.get("newText").is_some() {
             // By flags, the repaired text is what `--new` takes (the text style shows it
             // as "repaired --new"); in JSON it is the candidate's `newText`.
             let carried = match d {
-                Dialect::Flags => "that repaired --new",
-                Dialect::Json => "that newText",
+                Caller::Flags => "that repaired --new",
+                Caller::Json => "that newText",
             };
             format!(
                 "Retry with {old} = candidates[0].text and {new} = candidates[0].newText{several}: {carried} is your change carried onto the file's text."
@@ -310,7 +310,7 @@ fn no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
 
 /// The hint of a hunk of a patch whose old side is not in the file: the patch is
 /// rewritten, in any dialect, so neither `oldText` nor `--old` is named.
-fn hunk_no_match(refusal: &Refusal, d: Dialect, path: &str) -> String {
+fn hunk_no_match(refusal: &Refusal, d: Caller, path: &str) -> String {
     match text(refusal, "difference") {
         Some("anchor") => return wrong_anchor(refusal),
         Some("order") => return format!(
@@ -413,16 +413,16 @@ fn wrong_anchor(refusal: &Refusal) -> String {
 
 /// The hint of an insert whose `expectedLine` is not what its line holds now: read the
 /// lines around it, then name the line meant.
-fn unexpected_line(refusal: &Refusal, d: Dialect, path: &str) -> String {
+fn unexpected_line(refusal: &Refusal, d: Caller, path: &str) -> String {
     let line = refusal.detail("line").and_then(Value::as_u64).unwrap_or(1);
     let actual = text(refusal, "actualLine").unwrap_or_default();
     let from = line.saturating_sub(3).max(1);
     let read = match d {
-        Dialect::Flags => format!(
+        Caller::Flags => format!(
             "stitch read {} --offset {from} --limit 7",
             dialect::shell_word(path)
         ),
-        Dialect::Json => format!(
+        Caller::Json => format!(
             "{} {{\"path\": {}, \"offset\": {from}, \"limit\": 7}}",
             names::READ_FILE,
             Value::String(path.to_owned())
@@ -437,25 +437,25 @@ fn unexpected_line(refusal: &Refusal, d: Dialect, path: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{in_dialect, Dialect};
+    use super::{in_dialect, Caller};
 
     #[test]
     fn a_sentence_by_flags_names_flags_but_not_inside_quotes() {
         assert_eq!(
             in_dialect(
                 "oldText appears 2 times in `oldText.txt`, but expectedReplacements is 3",
-                Dialect::Flags,
+                Caller::Flags,
                 &[]
             ),
             "--old appears 2 times in `oldText.txt`, but --expected-replacements is 3"
         );
         // A field with no flag, and plain words, stay as they are; JSON is untouched.
         assert_eq!(
-            in_dialect("edits[1] needs the field path", Dialect::Flags, &["path"]),
+            in_dialect("edits[1] needs the field path", Caller::Flags, &["path"]),
             "edits[1] needs the field path"
         );
         assert_eq!(
-            in_dialect("oldText is empty", Dialect::Json, &[]),
+            in_dialect("oldText is empty", Caller::Json, &[]),
             "oldText is empty"
         );
     }
@@ -467,23 +467,23 @@ mod tests {
         assert_eq!(
             in_dialect(
                 "limit 9 is out of range: the limit must be from 1 to 5",
-                Dialect::Flags,
+                Caller::Flags,
                 &["limit"]
             ),
             "--limit 9 is out of range: the --limit must be from 1 to 5"
         );
         assert_eq!(
-            in_dialect("offset 9 is past the end", Dialect::Flags, &[]),
+            in_dialect("offset 9 is past the end", Caller::Flags, &[]),
             "offset 9 is past the end"
         );
         assert_eq!(
-            in_dialect("got both flags and --json", Dialect::Flags, &["json"]),
+            in_dialect("got both flags and --json", Caller::Flags, &["json"]),
             "got both flags and --json"
         );
         assert_eq!(
             in_dialect(
                 "`a` exists and overwrite was not set",
-                Dialect::Json,
+                Caller::Json,
                 &["overwrite"]
             ),
             "`a` exists and overwrite was not set"

@@ -3,12 +3,12 @@
 
 use serde_json::Value;
 
-use super::{text, Dialect};
+use super::{text, Caller};
 use crate::refusal::{key, Refusal};
 
 /// The hint of a change refused by the syntax gate: the field that carried the text
 /// (`details.field`: `newText`, `content`, `patch`, `changes`), the line and the override.
-pub(super) fn syntax_error(refusal: &Refusal, d: Dialect) -> String {
+pub(super) fn syntax_error(refusal: &Refusal, d: Caller) -> String {
     let path = text(refusal, key::PATH).unwrap_or("the file");
     let line = refusal.detail("line").and_then(Value::as_u64).unwrap_or(1);
     let allow = d.switch("allowSyntaxErrors");

@@ -19,7 +19,7 @@ use super::inflight::{Unstarted, MAX_CALLS};
 use super::revision::{self, Era};
 use super::rpc::{self, Fault, INVALID_PARAMS};
 use super::Server;
-use crate::hint::Dialect;
+use crate::hint::Caller;
 use crate::refusal::{Code, Failure, Outcome, Refusal};
 use crate::tool::registry::{ToolSpec, TOOLS};
 use crate::tool::{self, Output, Settings};
@@ -39,22 +39,7 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &mut Value, era: Era) -> 
         ));
     };
     let Some(tool) = tool_named(name) else {
-        // The closest tool name, as clap says "did you mean" for a misspelt subcommand.
-        let near = TOOLS
-            .iter()
-            .map(|t| (strsim::jaro_winkler(name, t.name), t.name))
-            .filter(|(score, _)| *score >= 0.8)
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, near)| near);
-        let message = match near {
-            Some(near) => format!("Unknown tool: {name}; did you mean {near}?"),
-            None => format!("Unknown tool: {name}"),
-        };
-        let mut data = json!({"tools": TOOLS.iter().map(|t| t.name).collect::<Vec<_>>()});
-        if let Some(near) = near {
-            data["didYouMean"] = json!(near);
-        }
-        return Err(Fault::new(INVALID_PARAMS, message).with_data(data));
+        return Err(unknown_tool(name));
     };
     // No arguments is an empty object: the tool's own defaults and checks apply. Any
     // other value goes to the tool layer, which refuses what is not an object. The value
@@ -116,6 +101,27 @@ pub fn start(server: &Arc<Server>, id: &Value, params: &mut Value, era: Era) -> 
     Ok(())
 }
 
+/// The fault of a call to a tool with no such name: the tools there are, and the
+/// closest name, as clap says "did you mean" for a misspelt subcommand.
+#[cold]
+fn unknown_tool(name: &str) -> Fault {
+    let near = TOOLS
+        .iter()
+        .map(|t| (strsim::jaro_winkler(name, t.name), t.name))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, near)| near);
+    let message = match near {
+        Some(near) => format!("Unknown tool: {name}; did you mean {near}?"),
+        None => format!("Unknown tool: {name}"),
+    };
+    let mut data = json!({"tools": TOOLS.iter().map(|t| t.name).collect::<Vec<_>>()});
+    if let Some(near) = near {
+        data["didYouMean"] = json!(near);
+    }
+    Fault::new(INVALID_PARAMS, message).with_data(data)
+}
+
 /// Runs one call, a panic included: it is this call's internal failure, nothing more.
 fn run(
     server: &Server,
@@ -132,7 +138,7 @@ fn run(
             .map_err(|e| anyhow::Error::new(e).context("cloning the root's descriptor"))?;
         let ctx = tool::open_in(root, settings)?;
         server.follow(&ctx.limits);
-        tool::run(&ctx, tool, arguments)
+        tool::run(&ctx, tool, arguments, tool::Shape::default())
     }))
     .unwrap_or_else(|_| {
         Err(Failure::Internal(anyhow::anyhow!(
@@ -144,16 +150,16 @@ fn run(
 
 /// The `CallToolResult` of an outcome.
 fn result(outcome: &Outcome<Output>) -> Value {
-    let envelope = crate::envelope::render(outcome, Dialect::Json).0;
+    let envelope = crate::envelope::render(outcome, Caller::Json).0;
     if outcome.is_ok() {
         let data = envelope.get("data").cloned().unwrap_or(Value::Null);
         // An image or a PDF goes to the host as its own block, which it shows the
         // model; the text item then leaves its base64 out rather than carry it twice.
-        let blocks = super::media::blocks(&data);
+        let blocks = super::blocks::blocks(&data);
         let text = if blocks.is_empty() {
             envelope.to_string()
         } else {
-            super::media::without_base64(envelope).to_string()
+            super::blocks::without_base64(envelope).to_string()
         };
         let mut content = vec![json!({"type": "text", "text": text})];
         content.extend(blocks);

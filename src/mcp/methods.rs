@@ -12,7 +12,7 @@ use super::revision::{self, decorate, server_info, Era};
 use super::rpc::{Fault, INVALID_PARAMS, METHOD_NOT_FOUND};
 use super::{calls, Server};
 use crate::tool::registry::TOOLS;
-use crate::tool::schema::{self, Format};
+use crate::tool::schema::{self, Flavor};
 
 /// How long a modern client may keep `tools/list` and `server/discover` answers: the
 /// tools of a process never change.
@@ -101,7 +101,7 @@ fn discover(server: &Server) -> Value {
 fn tools_list(era: Era) -> Value {
     let tools: Vec<Value> = TOOLS
         .iter()
-        .map(|t| schema::render(t, Format::Mcp))
+        .map(|t| schema::render(t, Flavor::Mcp))
         .collect();
     match era {
         Era::Legacy => json!({"tools": tools}),

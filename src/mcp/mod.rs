@@ -9,9 +9,9 @@
 //! call's `INTERNAL_SERVER_ERROR`. Calls run concurrently, each on its own thread, and
 //! take the same cross-process locks as command-line calls.
 
+mod blocks;
 mod calls;
 mod inflight;
-mod media;
 mod methods;
 mod revision;
 mod rpc;
@@ -167,7 +167,7 @@ pub fn serve(mut settings: Settings, no_session: bool) -> u8 {
     let mut reader = wire::Reader::new(std::io::stdin().lock());
     loop {
         match reader.next_line(&server.line_limit) {
-            Ok(wire::Line::Message(bytes)) => {
+            Ok(wire::Received::Message(bytes)) => {
                 let handled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     server.line(bytes);
                 }));
@@ -178,7 +178,7 @@ pub fn serve(mut settings: Settings, no_session: bool) -> u8 {
                     );
                 }
             }
-            Ok(wire::Line::TooLong) => {
+            Ok(wire::Received::TooLong) => {
                 let limit = server.line_limit.load(Ordering::Relaxed);
                 server.fault(
                     &Value::Null,
@@ -188,8 +188,8 @@ pub fn serve(mut settings: Settings, no_session: bool) -> u8 {
                     ),
                 );
             }
-            Ok(wire::Line::Unserved) => server.fault(&Value::Null, &unserved()),
-            Ok(wire::Line::End) | Err(_) => break,
+            Ok(wire::Received::Unserved) => server.fault(&Value::Null, &unserved()),
+            Ok(wire::Received::End) | Err(_) => break,
         }
     }
     server.in_flight.cancel_all();

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 /// One line of input.
 #[derive(Debug)]
-pub enum Line {
+pub enum Received {
     /// A line's bytes, without its newline (or the trailing `\r` of a CRLF).
     Message(Vec<u8>),
     /// A line longer than the bound; its bytes were skipped.
@@ -39,8 +39,8 @@ impl<R: BufRead> Reader<R> {
     /// The next line, of at most `limit` bytes (looked at as the line arrives, so a bound
     /// lowered meanwhile holds for it). A last line without a newline counts as a line.
     /// The line's buffer grows fallibly: a line the process cannot hold is skipped as
-    /// [`Line::Unserved`], never an abort.
-    pub fn next_line(&mut self, limit: &AtomicUsize) -> std::io::Result<Line> {
+    /// [`Received::Unserved`], never an abort.
+    pub fn next_line(&mut self, limit: &AtomicUsize) -> std::io::Result<Received> {
         let mut line = Vec::new();
         let mut over = false;
         let mut unserved = false;
@@ -52,10 +52,10 @@ impl<R: BufRead> Reader<R> {
             };
             if buffer.is_empty() {
                 return Ok(match (over, line.is_empty()) {
-                    (true, _) if unserved => Line::Unserved,
-                    (true, _) => Line::TooLong,
-                    (false, true) => Line::End,
-                    (false, false) => Line::Message(trim_cr(line)),
+                    (true, _) if unserved => Received::Unserved,
+                    (true, _) => Received::TooLong,
+                    (false, true) => Received::End,
+                    (false, false) => Received::Message(trim_cr(line)),
                 });
             }
             let (chunk, done) = match memchr::memchr(b'\n', buffer) {
@@ -78,11 +78,11 @@ impl<R: BufRead> Reader<R> {
             self.input.consume(consumed);
             if done.is_some() {
                 return Ok(if unserved {
-                    Line::Unserved
+                    Received::Unserved
                 } else if over {
-                    Line::TooLong
+                    Received::TooLong
                 } else {
-                    Line::Message(trim_cr(line))
+                    Received::Message(trim_cr(line))
                 });
             }
         }
@@ -127,17 +127,17 @@ impl Writer {
 
 #[cfg(test)]
 mod tests {
-    use super::{AtomicUsize, Line, Reader};
+    use super::{AtomicUsize, Reader, Received};
 
     fn lines(input: &[u8], limit: usize) -> Vec<String> {
         let mut reader = Reader::new(std::io::BufReader::with_capacity(4, input));
         let mut out = Vec::new();
         loop {
             match reader.next_line(&AtomicUsize::new(limit)).unwrap() {
-                Line::Message(m) => out.push(String::from_utf8(m).unwrap()),
-                Line::TooLong => out.push("<too long>".into()),
-                Line::Unserved => out.push("<unserved>".into()),
-                Line::End => return out,
+                Received::Message(m) => out.push(String::from_utf8(m).unwrap()),
+                Received::TooLong => out.push("<too long>".into()),
+                Received::Unserved => out.push("<unserved>".into()),
+                Received::End => return out,
             }
         }
     }

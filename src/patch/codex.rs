@@ -7,7 +7,7 @@
 //! update, a line that begins with a space is always a body line (context), never a
 //! padded `@@` or marker: only padding at a marker's end is taken there.
 
-use super::{error, Dialect, FileChange, Hunk, Patch, PatchError, Placement};
+use super::{error, FileChange, Format, Hunk, Patch, PatchError, Placement};
 
 const BEGIN: &str = "*** Begin Patch";
 const END: &str = "*** End Patch";
@@ -32,7 +32,7 @@ pub fn recognises(lines: &[&str]) -> bool {
 }
 
 fn err(line: usize, found: &str, expected: impl Into<String>) -> PatchError {
-    error(Some(Dialect::Codex), line, found, expected)
+    error(Some(Format::Codex), line, found, expected)
 }
 
 /// Parses a Codex patch; `lines` are the text's lines, `\r` already dropped.
@@ -129,7 +129,7 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
         return Err(err(begin + 1, lines[begin], "at least one file change"));
     }
     Ok(Patch {
-        dialect: Dialect::Codex,
+        dialect: Format::Codex,
         changes,
     })
 }
@@ -268,7 +268,7 @@ fn chunks(lines: &[&str], mut i: usize, end: usize) -> Result<(Vec<Hunk>, usize)
 
 #[cfg(test)]
 mod tests {
-    use super::super::{parse, Dialect, FileChange};
+    use super::super::{parse, FileChange, Format};
 
     #[test]
     fn parses_every_kind_of_change() {
@@ -278,7 +278,7 @@ mod tests {
              }\n*** End of File\n*** End Patch\n",
         )
         .unwrap();
-        assert_eq!(patch.dialect, Dialect::Codex);
+        assert_eq!(patch.dialect, Format::Codex);
         assert_eq!(
             patch.changes[0],
             FileChange::Add {
@@ -374,7 +374,7 @@ mod tests {
         let e =
             parse("*** Begin Patch\n*** Update File: a.txt\n@@\n?x\n*** End Patch\n").unwrap_err();
         assert_eq!((e.line, e.found.as_str()), (4, "?x"));
-        assert_eq!(e.dialect, Some(Dialect::Codex));
+        assert_eq!(e.dialect, Some(Format::Codex));
         let e = parse("*** Begin Patch\n*** Add File: a.txt\n+x\n").unwrap_err();
         assert!(e.expected.contains("*** End Patch"), "{e:?}");
         let e = parse("*** Begin Patch\n*** Rename File: a\n*** End Patch\n").unwrap_err();

@@ -19,7 +19,7 @@ pub use codex::{create_body, update_body};
 
 /// The patch formats recognised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
+pub enum Format {
     Codex,
     Unified,
     SearchReplace,
@@ -27,15 +27,15 @@ pub enum Dialect {
     Changes,
 }
 
-impl Dialect {
+impl Format {
     /// The name results and refusals carry.
     #[must_use]
     pub fn as_str(self) -> &'static str {
         match self {
-            Dialect::Codex => "codex",
-            Dialect::Unified => "unified",
-            Dialect::SearchReplace => "search-replace",
-            Dialect::Changes => "changes",
+            Format::Codex => "codex",
+            Format::Unified => "unified",
+            Format::SearchReplace => "search-replace",
+            Format::Changes => "changes",
         }
     }
 }
@@ -43,7 +43,7 @@ impl Dialect {
 /// A parsed patch: its dialect and its changes, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Patch {
-    pub dialect: Dialect,
+    pub dialect: Format,
     pub changes: Vec<FileChange>,
 }
 
@@ -123,7 +123,7 @@ pub enum Placement {
 #[error("line {line}: {expected}, not {found:?}")]
 pub struct PatchError {
     /// As far as it was recognised.
-    pub dialect: Option<Dialect>,
+    pub dialect: Option<Format>,
     /// The 1-based line of the patch text.
     pub line: usize,
     /// That line as it is.
@@ -133,7 +133,7 @@ pub struct PatchError {
 }
 
 fn error(
-    dialect: Option<Dialect>,
+    dialect: Option<Format>,
     line: usize,
     found: &str,
     expected: impl Into<String>,

@@ -2,14 +2,14 @@
 //! lines, `=======`, the new lines, `>>>>>>> REPLACE`, optionally inside a ``` fence. An
 //! empty SEARCH creates the file; several blocks for one path are hunks of one change.
 
-use super::{error, Dialect, FileChange, Hunk, Patch, PatchError, Placement};
+use super::{error, FileChange, Format, Hunk, Patch, PatchError, Placement};
 
 const SEARCH: &str = "<<<<<<< SEARCH";
 const DIVIDER: &str = "=======";
 const REPLACE: &str = ">>>>>>> REPLACE";
 
 fn err(line: usize, found: &str, expected: impl Into<String>) -> PatchError {
-    error(Some(Dialect::SearchReplace), line, found, expected)
+    error(Some(Format::SearchReplace), line, found, expected)
 }
 
 /// The path a block belongs to: the nearest line above its `<<<<<<< SEARCH` that is not
@@ -117,21 +117,21 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
         }
     }
     Ok(Patch {
-        dialect: Dialect::SearchReplace,
+        dialect: Format::SearchReplace,
         changes,
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{parse, Dialect, FileChange};
+    use super::super::{parse, FileChange, Format};
 
     #[test]
     fn fenced_and_bare_blocks_and_an_empty_search_that_creates() {
         let text = "src/a.py\n```python\n<<<<<<< SEARCH\ndef f():\n    return 1\n=======\ndef f():\n    return 2\n>>>>>>> REPLACE\n```\n\n\
 new.txt\n<<<<<<< SEARCH\n=======\nhello\n>>>>>>> REPLACE\n";
         let patch = parse(text).unwrap();
-        assert_eq!(patch.dialect, Dialect::SearchReplace);
+        assert_eq!(patch.dialect, Format::SearchReplace);
         let FileChange::Update { path, hunks, .. } = &patch.changes[0] else {
             panic!()
         };

@@ -6,10 +6,10 @@
 //! except the deletion of a binary file, which needs no content. A deletion's hunk holds
 //! only `-` lines, the file's whole content, and is kept to be checked against the file.
 
-use super::{error, Dialect, FileChange, Hunk, Patch, PatchError, Placement};
+use super::{error, FileChange, Format, Hunk, Patch, PatchError, Placement};
 
 fn err(line: usize, found: &str, expected: impl Into<String>) -> PatchError {
-    error(Some(Dialect::Unified), line, found, expected)
+    error(Some(Format::Unified), line, found, expected)
 }
 
 /// A header path without its `a/` or `b/` prefix, a trailing tab and timestamp (as
@@ -399,14 +399,14 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
         ));
     }
     Ok(Patch {
-        dialect: Dialect::Unified,
+        dialect: Format::Unified,
         changes,
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{parse, Dialect, FileChange};
+    use super::super::{parse, FileChange, Format};
 
     #[test]
     fn reads_git_diff_with_new_deleted_and_renamed_files() {
@@ -416,7 +416,7 @@ diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.t
 diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n\
 diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to y.txt\n";
         let patch = parse(text).unwrap();
-        assert_eq!(patch.dialect, Dialect::Unified);
+        assert_eq!(patch.dialect, Format::Unified);
         let FileChange::Update {
             path,
             hunks,
@@ -506,7 +506,7 @@ diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to 
         let e = parse("--- a/a\n+++ b/a\n@@ -1,2 +1,2 @@\n").unwrap_err();
         assert_eq!(e.line, 3, "{e:?}");
         let e = parse("diff --git a/p.png b/p.png\nGIT binary patch\nliteral 5\n").unwrap_err();
-        assert_eq!((e.line, e.dialect), (2, Some(Dialect::Unified)));
+        assert_eq!((e.line, e.dialect), (2, Some(Format::Unified)));
         let e = parse("diff --git a/p.png b/p.png\nindex 1..2 100644\nBinary files a/p.png and b/p.png differ\n").unwrap_err();
         assert_eq!(e.line, 3);
     }

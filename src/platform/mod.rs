@@ -64,7 +64,7 @@ pub use posix::LINUX_LIMITS as LIMITS;
 
 /// The kernel's limits on a path and on one name in it, in bytes.
 #[derive(Debug, Clone, Copy)]
-pub struct Limits {
+pub struct PathLimits {
     /// `PATH_MAX`: the buffer a path must fit in, its final NUL included.
     pub path_max: usize,
     /// `NAME_MAX`: the longest single name.

@@ -2,18 +2,18 @@
 
 use std::os::fd::AsFd;
 
-use super::Limits;
+use super::PathLimits;
 
 /// Linux's `PATH_MAX` and `NAME_MAX` (limits.h).
 #[allow(dead_code)] // Used where the target is Linux.
-pub const LINUX_LIMITS: Limits = Limits {
+pub const LINUX_LIMITS: PathLimits = PathLimits {
     path_max: 4096,
     name_max: 255,
 };
 
 /// macOS's and FreeBSD's `PATH_MAX` and `NAME_MAX` (sys/syslimits.h).
 #[allow(dead_code)] // Used where the target is not Linux.
-pub const BSD_LIMITS: Limits = Limits {
+pub const BSD_LIMITS: PathLimits = PathLimits {
     path_max: 1024,
     name_max: 255,
 };

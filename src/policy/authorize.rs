@@ -16,11 +16,11 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::bounded::{self, Outcome};
+use super::bounded::{self, Ended};
 
 /// The hook's answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Decision {
     Allow,
     Deny { reason: String },
 }
@@ -59,9 +59,9 @@ pub fn hook_path() -> OsString {
 
 /// Runs the hook `argv` in `root` with `payload` on stdin, waiting up to `timeout`.
 #[must_use]
-pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duration) -> Verdict {
+pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duration) -> Decision {
     let Some(program) = argv.first() else {
-        return Verdict::Deny {
+        return Decision::Deny {
             reason: "the authorize command is empty".into(),
         };
     };
@@ -86,19 +86,19 @@ pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duratio
         command.env("LANG", lang);
     }
     let Ok(child) = command.spawn() else {
-        return Verdict::Deny {
+        return Decision::Deny {
             reason: format!("the authorize command `{}` could not be started", argv[0]),
         };
     };
     let (status, stdout, stderr) =
         match bounded::run(child, payload.to_string().as_bytes(), timeout) {
-            Outcome::Exited {
+            Ended::Exited {
                 status,
                 stdout,
                 stderr,
             } => (status, stdout, stderr),
-            Outcome::TimedOut => {
-                return Verdict::Deny {
+            Ended::TimedOut => {
+                return Decision::Deny {
                     reason: format!(
                         "the authorize command did not answer within {:.0} s",
                         timeout.as_secs_f64()
@@ -107,7 +107,7 @@ pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duratio
             }
         };
     if status.success() {
-        return Verdict::Allow;
+        return Decision::Allow;
     }
     let reason = first_line(&stderr)
         .or_else(|| first_line(&stdout))
@@ -115,5 +115,5 @@ pub fn authorize(argv: &[String], root: &Path, payload: &Value, timeout: Duratio
             Some(code) => format!("the authorize command refused (exit status {code})"),
             None => "the authorize command was killed by a signal".into(),
         });
-    Verdict::Deny { reason }
+    Decision::Deny { reason }
 }

@@ -32,7 +32,7 @@ pub const GRACE: Duration = Duration::from_millis(150);
 const TICK: Duration = Duration::from_millis(10);
 
 /// How a run ended.
-pub enum Outcome {
+pub enum Ended {
     /// The child exited; its output as far as it was read (lossy UTF-8).
     Exited {
         status: ExitStatus,
@@ -170,7 +170,7 @@ fn kill_group(pid: Pid) {
 
 /// Runs `child` (its stdin, stdout and stderr piped) with `input` on its stdin until it
 /// exits or `timeout` passes.
-pub fn run(mut child: Child, input: &[u8], timeout: Duration) -> Outcome {
+pub fn run(mut child: Child, input: &[u8], timeout: Duration) -> Ended {
     let deadline = Instant::now() + timeout;
     let pid = Pid::from_child(&child);
     let exit = crate::platform::exit_fd(pid);
@@ -197,7 +197,7 @@ pub fn run(mut child: Child, input: &[u8], timeout: Duration) -> Outcome {
         } else if now >= deadline {
             kill_group(pid);
             let _ = child.wait();
-            return Outcome::TimedOut;
+            return Ended::TimedOut;
         } else if exit.is_some() {
             pipes.serve(exit.as_ref(), deadline - now);
         } else {
@@ -206,11 +206,11 @@ pub fn run(mut child: Child, input: &[u8], timeout: Duration) -> Outcome {
     }
     // The child has exited and its group is killed: this reaps a zombie, at once.
     match child.wait() {
-        Ok(status) => Outcome::Exited {
+        Ok(status) => Ended::Exited {
             status,
             stdout: pipes.out.text(),
             stderr: pipes.err.text(),
         },
-        Err(_) => Outcome::TimedOut,
+        Err(_) => Ended::TimedOut,
     }
 }

@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 
 use crate::workspace::walk::matches_or_ancestor as matches;
 
-pub use authorize::{authorize, hook_path, runs, Runs, Verdict};
+pub use authorize::{authorize, hook_path, runs, Decision, Runs};
 pub use config::{parse, Config, ConfigError, SyntaxMode, SyntaxRule, DEFAULT_AUTHORIZE_TIMEOUT};
 pub use limits::Limits;
 

@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use super::{candidates, carry, lines, matching};
+use super::{candidates, lines, matching, normal, similarity};
 
 /// How alike the file's closest passage must be to `oldText` to count as `oldText` still
 /// there (changed a little, by hand or misremembered), whitespace aside.
@@ -69,12 +69,12 @@ fn inserted_into(old: &str, new: &str) -> bool {
 /// Whether `passage` is nearly `old` and more like it than like `new`.
 fn nearly_old(passage: &str, old: &str, new: &str) -> bool {
     let (old_n, new_n, passage) = (
-        carry::normal(old),
-        carry::normal(new),
-        carry::normal(passage),
+        normal::collapsed(old),
+        normal::collapsed(new),
+        normal::collapsed(passage),
     );
-    let to_old = carry::similarity(&passage, &old_n);
-    to_old >= NEARLY && to_old > carry::similarity(&passage, &new_n)
+    let to_old = similarity::chars(&passage, &old_n, None);
+    to_old >= NEARLY && to_old > similarity::chars(&passage, &new_n, None)
 }
 
 /// The span of the one occurrence of `new` in `text`, if it occurs exactly once and holds

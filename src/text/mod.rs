@@ -6,3 +6,5 @@ pub mod carry;
 pub mod diff;
 pub mod lines;
 pub mod matching;
+pub mod normal;
+pub mod similarity;

@@ -125,6 +125,9 @@ pub fn parse<R: Request>(mut arguments: Value) -> Result<R, Refusal> {
         } else {
             format!("{path}.")
         };
+        if inner.starts_with(crate::digest::MALFORMED) {
+            return invalid(&path, format!("{path} {}", crate::digest::MALFORMED));
+        }
         let (field, message) = if inner.starts_with("unknown field") {
             // The path already ends with the unknown field's name.
             let field = if path.ends_with(quoted.as_str()) {

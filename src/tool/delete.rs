@@ -7,11 +7,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::digest::is_sha256_hex;
 use crate::refusal::{key, Outcome};
 use crate::workspace::{Kind, Location};
 
-use super::args::{self, invalid, Request};
+use super::args::{self, Request};
 use super::{refuse, Context};
 use crate::engine::change::{ChangeSet, Expected, FileOp, Op};
 use crate::engine::journal::entry::link_version;
@@ -27,7 +26,7 @@ pub struct DeleteRequest {
     pub path: String,
     /// Delete only if the file's current SHA-256 (from read_file) is this; otherwise STALE_VERSION.
     #[serde(alias = "expected_sha256")]
-    pub expected_sha256: Option<String>,
+    pub expected_sha256: Option<crate::digest::Sha256>,
     /// Check everything and report the result without deleting (default false).
     #[serde(default, alias = "dry_run")]
     pub dry_run: bool,
@@ -56,11 +55,6 @@ pub struct DeleteResult {
 /// Deletes the file named in `arguments`.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<DeleteResult> {
     let req: DeleteRequest = args::parse(arguments)?;
-    if let Some(expected) = &req.expected_sha256 {
-        if !is_sha256_hex(expected) {
-            return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
-        }
-    }
     pipeline::run(ctx, &req)
 }
 

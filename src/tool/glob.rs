@@ -14,8 +14,8 @@ use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::walk::{EntryKind, Walk};
 
 use super::args::{self, invalid, Request};
-use super::walked::{respell, Left};
-use super::{limits, walked, Context};
+use super::walked::{respell, Cut, Left};
+use super::{count_limit, walked, Context};
 
 /// The arguments of `glob`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -186,10 +186,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<GlobResult> {
     if req.pattern.is_empty() {
         return Err(invalid("pattern", "pattern is empty; try `**/*` for every file").into());
     }
-    let limit = limits::count(req.limit, ctx.limits.glob)?;
+    let limit = count_limit::count(req.limit, ctx.limits.glob)?;
     let pattern = normalise(ctx, &req.pattern, &req.path)?;
     let matcher = compile(&pattern, "pattern")?;
-    let location = walked::locate(ctx, &req.path, false)?;
+    let location = walked::locate(ctx, &req.path, walked::Start::Directory)?;
     let walk = Walk {
         start: location.real.clone(),
         // A pattern without `**` cannot match deeper than it has components.
@@ -235,13 +235,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<GlobResult> {
         scanned_files: scanned.into_inner(),
         denied: omitted.denied,
         left: omitted.into(),
-        hint: truncated.then(|| {
-            crate::hint::cut(
-                ctx.dialect,
-                &format!("the first {limit} matches in byte order"),
-                crate::hint::Narrow::Glob,
-                ctx.limits.glob.saturating_mul(limits::RAISE),
-            )
+        hint: truncated.then(|| Cut {
+            shown: limit,
+            narrow: crate::hint::Narrow::Glob,
+            cap: ctx.limits.glob.saturating_mul(count_limit::RAISE),
         }),
     })
 }
@@ -260,7 +257,8 @@ pub struct GlobResult {
     pub left: Left,
     /// How to narrow, when the limit cut the matches.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub hint: Option<Cut>,
 }
 
 #[cfg(test)]

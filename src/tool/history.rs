@@ -38,7 +38,7 @@ impl Request for HistoryRequest {
 /// One change as listed.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Change {
+pub struct ListedChange {
     pub id: String,
     pub time: String,
     pub tool: String,
@@ -80,7 +80,7 @@ pub struct ChangedFile {
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HistoryResult {
-    pub changes: Vec<Change>,
+    pub changes: Vec<ListedChange>,
     pub truncated: bool,
     /// Entries that do not verify under this user's key: ignored.
     pub foreign: usize,
@@ -129,7 +129,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
     };
     let wanted = |e: &Entry| (req.session.is_none() || e.session == req.session) && touches(e);
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-    let mut changes: Vec<Change> = Vec::new();
+    let mut changes: Vec<ListedChange> = Vec::new();
     let mut truncated = false;
     while let Some(e) = entries.next() {
         if !wanted(&e) {
@@ -157,9 +157,9 @@ pub fn listed(
     e: &Entry,
     store: &journal::Store<'_>,
     undone: &std::collections::HashSet<String>,
-) -> Change {
+) -> ListedChange {
     let stat = journal::stat(e, store);
-    Change {
+    ListedChange {
         id: e.id.clone(),
         time: e.time.clone(),
         tool: e.tool.clone(),

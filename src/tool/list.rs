@@ -4,11 +4,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::workspace::walk::{Entry, Walk};
+use crate::workspace::walk::{Listed, Walk};
 
 use super::args::{self, invalid, Request};
-use super::walked::{respell, Left};
-use super::{limits, walked, Context};
+use super::walked::{respell, Cut, Left};
+use super::{count_limit, walked, Context};
 
 /// The arguments of `list_directory`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -48,8 +48,8 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
     if !(1..=MAX_DEPTH).contains(&depth) {
         return Err(invalid("depth", format!("depth must be from 1 to {MAX_DEPTH}")).into());
     }
-    let limit = limits::count(req.limit, ctx.limits.list)?;
-    let location = walked::locate(ctx, &req.path, false)?;
+    let limit = count_limit::count(req.limit, ctx.limits.list)?;
+    let location = walked::locate(ctx, &req.path, walked::Start::Directory)?;
     let depth = usize::try_from(depth).unwrap_or(usize::MAX);
     let walk = Walk {
         start: location.real.clone(),
@@ -58,7 +58,7 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
         sizes: true,
         exclude: ctx.policy.deny.clone(),
     };
-    let mut entries: Vec<Entry> = Vec::new();
+    let mut entries: Vec<Listed> = Vec::new();
     let omitted = ctx.ws.walk(&walk, |entry| entries.push(entry));
     // Everything the ignore rules, the policy or an unspellable name left out, each
     // entry once.
@@ -94,13 +94,10 @@ pub fn run(ctx: &Context, arguments: Value) -> crate::refusal::Outcome<ListResul
         truncated,
         skipped,
         left: omitted.into(),
-        hint: truncated.then(|| {
-            crate::hint::cut(
-                ctx.dialect,
-                &format!("the first {limit} entries"),
-                crate::hint::Narrow::List,
-                ctx.limits.list.saturating_mul(limits::RAISE),
-            )
+        hint: truncated.then(|| Cut {
+            shown: limit,
+            narrow: crate::hint::Narrow::List,
+            cap: ctx.limits.list.saturating_mul(count_limit::RAISE),
         }),
     })
 }
@@ -119,7 +116,8 @@ pub struct ListResult {
     pub left: Left,
     /// How to narrow, when the limit cut the list.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub hint: Option<Cut>,
 }
 
 /// One listed entry.

@@ -12,7 +12,7 @@ use crate::refusal::{key, Code, Refusal};
 
 /// What a media file is, and what the reader is told of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Kind {
+pub struct MediaType {
     /// Its MIME type.
     pub mime: &'static str,
     /// Whether hosts show it as an image (else it is a document: a PDF).
@@ -21,8 +21,8 @@ pub struct Kind {
 
 /// The media kind the leading bytes of `bytes` announce, if any.
 #[must_use]
-pub fn sniff(bytes: &[u8]) -> Option<Kind> {
-    let image = |mime| Some(Kind { mime, image: true });
+pub fn sniff(bytes: &[u8]) -> Option<MediaType> {
+    let image = |mime| Some(MediaType { mime, image: true });
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         image("image/png")
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
@@ -32,7 +32,7 @@ pub fn sniff(bytes: &[u8]) -> Option<Kind> {
     } else if bytes.len() >= 12 && bytes.starts_with(b"RIFF") && &bytes[8..12] == b"WEBP" {
         image("image/webp")
     } else if bytes.starts_with(b"%PDF-") {
-        Some(Kind {
+        Some(MediaType {
             mime: "application/pdf",
             image: false,
         })
@@ -67,7 +67,7 @@ pub struct MediaResult {
 impl MediaResult {
     /// The result for the media file `shown` of kind `kind`, its bytes `bytes`.
     #[must_use]
-    pub fn new(shown: String, kind: Kind, bytes: &[u8], sha256: String) -> MediaResult {
+    pub fn new(shown: String, kind: MediaType, bytes: &[u8], sha256: String) -> MediaResult {
         MediaResult {
             path: shown,
             media: Media {
@@ -89,7 +89,7 @@ impl MediaResult {
 /// `TOO_LARGE`: the media file `shown` of `bytes` bytes is over the `limit` a read
 /// returns (`cap` the most the caller may ask for).
 #[cold]
-pub fn too_large(shown: &str, kind: Kind, bytes: usize, limit: u64, cap: u64) -> Refusal {
+pub fn too_large(shown: &str, kind: MediaType, bytes: usize, limit: u64, cap: u64) -> Refusal {
     Refusal::new(
         Code::TooLarge,
         format!(

@@ -10,12 +10,12 @@
 mod apply;
 pub mod args;
 pub mod config_check;
+mod count_limit;
 mod delete;
 mod derived;
 mod edit;
 mod glob;
 mod history;
-mod limits;
 mod list;
 pub mod media;
 mod move_file;
@@ -36,10 +36,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-pub use crate::engine::Summary;
 pub(crate) use crate::engine::{approve, refuse};
 pub use crate::engine::{pin, Context};
 pub use output::Output;
+pub use search::Summary;
 
 use crate::policy::Limits;
 
@@ -59,14 +59,18 @@ pub struct Settings {
     pub lock_timeout: f64,
     /// Called once a wait for a lock becomes noticeable, so it is never silent.
     pub notice: fn(),
-    /// How the caller spells arguments, for the hints a result carries.
-    pub dialect: crate::hint::Dialect,
     /// Withdraws the call while it waits for a lock, for a front end whose caller can
     /// cancel (MCP); `None` on the command line.
     pub cancel: Option<crate::lock::Cancel>,
+}
+
+/// What the front end will show of a result, where that changes what a tool computes:
+/// the caller's own arguments never set it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shape {
     /// The result is shown to a person as text, so a write's diff is worth computing
     /// (JSON callers never pay for it).
-    pub text_diffs: bool,
+    pub diff: bool,
     /// How a search is summed up (`-l`, `-c`, `-q`), on the command line only.
     pub summary: Option<Summary>,
 }
@@ -74,13 +78,18 @@ pub struct Settings {
 /// Runs `tool` with one JSON object of arguments. A change a process that died left
 /// unfinished is finished first, whatever the tool (§12); then a mutation under a
 /// workspace config that asks for an approval nobody has trusted is refused before
-/// anything else.
-pub fn run(ctx: &Context, tool: &registry::ToolSpec, arguments: Value) -> Outcome<Output> {
+/// anything else. `shape` is what the front end will show of the result.
+pub fn run(
+    ctx: &Context,
+    tool: &registry::ToolSpec,
+    arguments: Value,
+    shape: Shape,
+) -> Outcome<Output> {
     crate::engine::recover::recover(ctx);
     if ctx.policy.untrusted_hook && !tool.annotations.read_only {
         return Err(approve::untrusted().into());
     }
-    (tool.run)(ctx, args::object(arguments)?)
+    (tool.run)(ctx, args::object(arguments)?, shape)
 }
 
 /// The bound on the JSON arguments a front end reads for `tool`. A tool that carries no
@@ -172,9 +181,6 @@ pub fn open_in(ws: Workspace, settings: &Settings) -> Outcome<Context> {
         limits: policy.limits,
         session,
         policy,
-        dialect: settings.dialect,
         journal_key: std::sync::OnceLock::new(),
-        text_diffs: settings.text_diffs,
-        summary: settings.summary,
     })
 }

@@ -10,7 +10,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::digest::is_sha256_hex;
 use crate::refusal::{key, Outcome};
 use crate::workspace::{Kind, Location, OpenFile};
 
@@ -35,7 +34,7 @@ pub struct MoveRequest {
     pub overwrite: bool,
     /// Move only if the source's current SHA-256 (from read_file) is this; otherwise STALE_VERSION.
     #[serde(alias = "expected_sha256")]
-    pub expected_sha256: Option<String>,
+    pub expected_sha256: Option<crate::digest::Sha256>,
     /// Check everything and report the result without moving (default false).
     #[serde(default, alias = "dry_run")]
     pub dry_run: bool,
@@ -92,11 +91,6 @@ fn destination(ctx: &Context, to: &Location) -> Outcome<(Option<OpenFile>, Optio
 /// Moves the file named in `arguments`.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<MoveResult> {
     let req: MoveRequest = args::parse(arguments)?;
-    if let Some(expected) = &req.expected_sha256 {
-        if !is_sha256_hex(expected) {
-            return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
-        }
-    }
     pipeline::run(ctx, &req)
 }
 

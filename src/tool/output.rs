@@ -14,11 +14,12 @@ pub use super::list::ListResult;
 pub use super::media::MediaResult;
 pub use super::move_file::MoveResult;
 pub use super::read::ReadResult;
-pub use super::read_files::ReadFilesResult;
+pub use super::read_files::{FileAnswer, ReadFilesResult};
 pub use super::search::{Match, SearchResult};
 pub use super::show::ShowResult;
 pub use super::syntax_gate::{SyntaxReport, Unchecked, UncheckedReason};
 pub use super::undo::UndoResult;
+pub use super::walked::Cut;
 pub use super::write::WriteResult;
 
 /// The result of one successful call.
@@ -53,6 +54,18 @@ impl Output {
             Output::Edit(edit) => edit.stale_read,
             Output::Apply(apply) => apply.changes.iter().any(|c| c.stale_read),
             _ => false,
+        }
+    }
+
+    /// What a limit cut from a discovery result, which its envelope phrases as the
+    /// `hint`, in the caller's dialect.
+    #[must_use]
+    pub fn cut(&self) -> Option<Cut> {
+        match self {
+            Output::List(list) => list.hint,
+            Output::Glob(glob) => glob.hint,
+            Output::Search(search) => search.hint,
+            _ => None,
         }
     }
 }

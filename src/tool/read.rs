@@ -112,23 +112,9 @@ pub const DEFAULT_LIMIT: u64 = 2000;
 /// Reads the file named in `arguments`.
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<Read> {
     let req: ReadRequest = args::parse(arguments)?;
-    let offset = req.offset.unwrap_or(1);
-    let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
     let cap = ctx.limits.max_read_bytes;
-    let max_bytes = req.max_bytes.unwrap_or(cap);
-    if offset == 0 {
-        return Err(invalid("offset", "offset counts lines from 1, so it cannot be 0").into());
-    }
-    if limit == 0 {
-        return Err(invalid("limit", "limit must be at least 1 line").into());
-    }
-    if max_bytes == 0 || max_bytes > cap {
-        return Err(
-            invalid("maxBytes", format!("maxBytes must be from 1 to {cap}"))
-                .with("cap", cap)
-                .into(),
-        );
-    }
+    let window = Window::of(&req, cap)?;
+    let max_bytes = window.max_bytes;
     let location = ctx
         .ws
         .locate(&req.path)
@@ -179,6 +165,65 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<Read> {
             sha256,
         )));
     }
+    paged(
+        ctx,
+        location.shown,
+        &loaded,
+        sha256,
+        (&window, req.line_numbers),
+    )
+}
+
+/// The lines a read asks for: from `offset` (1-based), at most `limit` of them and
+/// `max_bytes` bytes.
+struct Window {
+    offset: u64,
+    limit: u64,
+    max_bytes: u64,
+}
+
+impl Window {
+    /// The window `req` asks for, checked; `cap` is the most bytes a read returns.
+    fn of(req: &ReadRequest, cap: u64) -> Result<Window, Refusal> {
+        let offset = req.offset.unwrap_or(1);
+        let limit = req.limit.unwrap_or(DEFAULT_LIMIT);
+        let max_bytes = req.max_bytes.unwrap_or(cap);
+        if offset == 0 {
+            return Err(invalid(
+                "offset",
+                "offset counts lines from 1, so it cannot be 0",
+            ));
+        }
+        if limit == 0 {
+            return Err(invalid("limit", "limit must be at least 1 line"));
+        }
+        if max_bytes == 0 || max_bytes > cap {
+            return Err(
+                invalid("maxBytes", format!("maxBytes must be from 1 to {cap}")).with("cap", cap),
+            );
+        }
+        Ok(Window {
+            offset,
+            limit,
+            max_bytes,
+        })
+    }
+}
+
+/// The window of a text file that was read whole (`loaded`, its digest `sha256`), as the
+/// result shows it: paged, numbered when asked, its line ending and BOM told.
+fn paged(
+    ctx: &Context,
+    shown: String,
+    loaded: &textfile::Loaded,
+    sha256: String,
+    (window, line_numbers): (&Window, bool),
+) -> Outcome<Read> {
+    let Window {
+        offset,
+        limit,
+        max_bytes,
+    } = *window;
     let text = loaded.text();
     let (bom, body) = match text.strip_prefix(BOM) {
         Some(rest) => (true, rest),
@@ -187,21 +232,18 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<Read> {
     let page = page(body, offset, limit, max_bytes).map_err(|total| {
         Refusal::new(
             Code::InvalidArgument,
-            format!(
-                "offset {offset} is past the last line of `{}`, which has {total} lines",
-                location.shown
-            ),
+            format!("offset {offset} is past the last line of `{shown}`, which has {total} lines"),
         )
         .with(key::FIELD, "offset")
-        .with(key::PATH, location.shown.as_str())
+        .with(key::PATH, shown.as_str())
         .with("totalLines", total)
     })?;
-    let content = returned(page.content, offset, req.line_numbers).ok_or_else(|| {
+    let content = returned(page.content, offset, line_numbers).ok_or_else(|| {
         let size = loaded.bytes().len() as u64;
-        textfile::out_of_memory(&location.shown, size, ctx.limits.max_file_bytes)
+        textfile::out_of_memory(&shown, size, ctx.limits.max_file_bytes)
     })?;
     Ok(Read::Text(ReadResult {
-        path: location.shown,
+        path: shown,
         truncated: page.cut || page.next_offset.is_some(),
         content,
         sha256,
@@ -238,7 +280,7 @@ fn binary(
 /// is returned whole or not at all.
 fn within(
     shown: &str,
-    kind: media::Kind,
+    kind: media::MediaType,
     bytes: usize,
     (max_bytes, cap): (u64, u64),
 ) -> Outcome<()> {

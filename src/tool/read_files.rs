@@ -61,13 +61,44 @@ pub struct NotRead {
     pub reason: String,
 }
 
+/// One file of the answer, in its place: read, or refused.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum FileAnswer {
+    /// `{path, ok: true, ...}` as read_file returns it.
+    Read(Map<String, Value>),
+    /// `{path, ok: false, error, details, _hint}`: the refusal, which the envelope phrases
+    /// in the caller's dialect.
+    Refused(RefusedFile),
+}
+
+/// A file refused, and why: the facts its item is phrased from.
+#[derive(Debug)]
+pub struct RefusedFile {
+    pub path: String,
+    pub refusal: Refusal,
+}
+
+impl Serialize for RefusedFile {
+    /// The facts alone (path, `ok`, code), where nothing phrases the refusal.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry(key::PATH, &self.path)?;
+        map.serialize_entry("ok", &false)?;
+        map.serialize_entry("error", self.refusal.code().as_str())?;
+        map.end()
+    }
+}
+
 /// What `read_files` returns, in this order.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReadFilesResult {
     /// One item a file, in order: `{path, ok: true, ...}` as read_file returns it, or
     /// `{path, ok: false, error, details, _hint}`.
-    pub files: Vec<Map<String, Value>>,
+    #[schemars(with = "Vec<Map<String, Value>>")]
+    pub files: Vec<FileAnswer>,
     /// The files past maxTotalBytes, not read.
     pub not_read: Vec<NotRead>,
     /// The bytes returned, all files together (text, or a media file's size).
@@ -83,7 +114,7 @@ impl ReadFilesResult {
     pub fn refused(&self) -> usize {
         self.files
             .iter()
-            .filter(|f| f.get("ok") == Some(&Value::Bool(false)))
+            .filter(|f| matches!(f, FileAnswer::Refused(_)))
             .count()
     }
 }
@@ -134,7 +165,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadFilesResult> {
             Ok(read) => {
                 let (bytes, fields) = entry(&path, read, req.line_numbers)?;
                 result.total_bytes += bytes;
-                result.files.push(fields);
+                result.files.push(FileAnswer::Read(fields));
             }
             // A media file larger than what the bound leaves, but within a file's own
             // limit: it is left for another call, as the files after it are.
@@ -147,7 +178,11 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ReadFilesResult> {
                     ),
                 });
             }
-            Err(Failure::Refused(refusal)) => result.files.push(refused(&path, &refusal, ctx)),
+            Err(Failure::Refused(refusal)) => {
+                result
+                    .files
+                    .push(FileAnswer::Refused(RefusedFile { path, refusal }));
+            }
             Err(internal) => return Err(internal),
         }
     }
@@ -211,15 +246,6 @@ fn entry(path: &str, read: Read, line_numbers: bool) -> Outcome<(u64, Map<String
         fields.extend(read);
     }
     Ok((bytes, fields))
-}
-
-/// A file refused: its item, in the caller's dialect.
-fn refused(path: &str, refusal: &Refusal, ctx: &Context) -> Map<String, Value> {
-    let mut fields = Map::new();
-    fields.insert(key::PATH.into(), Value::String(path.to_owned()));
-    fields.insert("ok".into(), Value::Bool(false));
-    fields.extend(crate::hint::refusal_fields(refusal, ctx.dialect));
-    fields
 }
 
 /// Whether `refusal` is a media file over what the bound left (`left`) while within the

@@ -54,7 +54,7 @@ pub struct ToolSpec {
     /// The refusal codes it can return, in the contract's order (for its man page).
     pub refusals: &'static [Code],
     /// Runs it with one JSON object of arguments.
-    pub run: fn(&Context, Value) -> Outcome<Output>,
+    pub run: fn(&Context, Value, super::Shape) -> Outcome<Output>,
 }
 
 // What each tool can refuse with. Every tool can be refused by a malformed config
@@ -257,7 +257,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<read::ReadRequest>,
         output: derived::of_output::<read::Read>,
         refusals: READ_REFUSALS,
-        run: |ctx, arguments| read::run(ctx, arguments).map(read::Read::into_output),
+        run: |ctx, arguments, _| read::run(ctx, arguments).map(read::Read::into_output),
     },
     ToolSpec {
         name: read_files::ReadFilesRequest::TOOL,
@@ -272,7 +272,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<read_files::ReadFilesRequest>,
         output: derived::of_output::<read_files::ReadFilesResult>,
         refusals: READ_FILES_REFUSALS,
-        run: |ctx, arguments| read_files::run(ctx, arguments).map(Output::ReadFiles),
+        run: |ctx, arguments, _| read_files::run(ctx, arguments).map(Output::ReadFiles),
     },
     ToolSpec {
         name: write::WriteRequest::TOOL,
@@ -290,7 +290,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<write::WriteRequest>,
         output: derived::of_output::<write::WriteResult>,
         refusals: WRITE_REFUSALS,
-        run: |ctx, arguments| write::run(ctx, arguments).map(Output::Write),
+        run: |ctx, arguments, shape| write::run(ctx, arguments, shape.diff).map(Output::Write),
     },
     ToolSpec {
         name: edit::EditRequest::TOOL,
@@ -308,7 +308,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<edit::EditRequest>,
         output: derived::of_output::<edit::EditResult>,
         refusals: EDIT_REFUSALS,
-        run: |ctx, arguments| edit::run(ctx, arguments).map(Output::Edit),
+        run: |ctx, arguments, _| edit::run(ctx, arguments).map(Output::Edit),
     },
     ToolSpec {
         name: list::ListRequest::TOOL,
@@ -321,7 +321,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<list::ListRequest>,
         output: derived::of_output::<list::ListResult>,
         refusals: LIST_REFUSALS,
-        run: |ctx, arguments| list::run(ctx, arguments).map(Output::List),
+        run: |ctx, arguments, _| list::run(ctx, arguments).map(Output::List),
     },
     ToolSpec {
         name: glob::GlobRequest::TOOL,
@@ -334,7 +334,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<glob::GlobRequest>,
         output: derived::of_output::<glob::GlobResult>,
         refusals: GLOB_REFUSALS,
-        run: |ctx, arguments| glob::run(ctx, arguments).map(Output::Glob),
+        run: |ctx, arguments, _| glob::run(ctx, arguments).map(Output::Glob),
     },
     ToolSpec {
         name: search::SearchRequest::TOOL,
@@ -347,7 +347,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<search::SearchRequest>,
         output: derived::of_output::<search::SearchResult>,
         refusals: SEARCH_REFUSALS,
-        run: |ctx, arguments| search::run(ctx, arguments).map(Output::Search),
+        run: |ctx, arguments, shape| search::run(ctx, arguments, shape.summary).map(Output::Search),
     },
     ToolSpec {
         name: apply::ApplyRequest::TOOL,
@@ -360,7 +360,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<apply::ApplyRequest>,
         output: derived::of_output::<apply::ApplyResult>,
         refusals: APPLY_REFUSALS,
-        run: |ctx, arguments| apply::run(ctx, arguments).map(Output::Apply),
+        run: |ctx, arguments, _| apply::run(ctx, arguments).map(Output::Apply),
     },
     ToolSpec {
         name: delete::DeleteRequest::TOOL,
@@ -373,7 +373,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<delete::DeleteRequest>,
         output: derived::of_output::<delete::DeleteResult>,
         refusals: DELETE_REFUSALS,
-        run: |ctx, arguments| delete::run(ctx, arguments).map(Output::Delete),
+        run: |ctx, arguments, _| delete::run(ctx, arguments).map(Output::Delete),
     },
     ToolSpec {
         name: move_file::MoveRequest::TOOL,
@@ -386,7 +386,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<move_file::MoveRequest>,
         output: derived::of_output::<move_file::MoveResult>,
         refusals: MOVE_REFUSALS,
-        run: |ctx, arguments| move_file::run(ctx, arguments).map(Output::Move),
+        run: |ctx, arguments, _| move_file::run(ctx, arguments).map(Output::Move),
     },
     ToolSpec {
         name: history::HistoryRequest::TOOL,
@@ -399,7 +399,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<history::HistoryRequest>,
         output: derived::of_output::<history::HistoryResult>,
         refusals: HISTORY_REFUSALS,
-        run: |ctx, arguments| history::run(ctx, arguments).map(Output::History),
+        run: |ctx, arguments, _| history::run(ctx, arguments).map(Output::History),
     },
     ToolSpec {
         name: show::ShowRequest::TOOL,
@@ -412,7 +412,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<show::ShowRequest>,
         output: derived::of_output::<show::ShowResult>,
         refusals: SHOW_REFUSALS,
-        run: |ctx, arguments| show::run(ctx, arguments).map(Output::Show),
+        run: |ctx, arguments, _| show::run(ctx, arguments).map(Output::Show),
     },
     ToolSpec {
         name: undo::UndoRequest::TOOL,
@@ -425,7 +425,7 @@ pub const TOOLS: &[ToolSpec] = &[
         schema: derived::of::<undo::UndoRequest>,
         output: derived::of_output::<undo::UndoResult>,
         refusals: UNDO_REFUSALS,
-        run: |ctx, arguments| undo::run(ctx, arguments).map(Output::Undo),
+        run: |ctx, arguments, _| undo::run(ctx, arguments).map(Output::Undo),
     },
 ];
 

@@ -10,16 +10,24 @@ use crate::workspace::{Kind, Location};
 
 use super::{refuse, Context};
 
-/// Locates `raw` as a directory to walk; `allow_file` lets a single file through
-/// (search can search one file).
-pub fn locate(ctx: &Context, raw: &str, allow_file: bool) -> Outcome<Location> {
+/// What a discovery tool may start its walk from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// A directory only (list, glob).
+    Directory,
+    /// A directory, or a single file (search can search one file).
+    DirectoryOrFile,
+}
+
+/// Locates `raw` as where a walk starts, as `start` allows.
+pub fn locate(ctx: &Context, raw: &str, start: Start) -> Outcome<Location> {
     let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
     refuse::protected(ctx, &location, false)?;
     super::approve::rules(ctx, &location, false)?;
     match location.kind {
         None => Err(refuse::not_found(ctx, &location.shown).into()),
         Some(Kind::Directory) => Ok(location),
-        Some(Kind::File) if allow_file => {
+        Some(Kind::File) if start == Start::DirectoryOrFile => {
             refuse::file_path(raw, &location)?;
             Ok(location)
         }
@@ -65,6 +73,20 @@ impl From<Omitted> for Left {
             skipped_unreadable: omitted.unreadable,
         }
     }
+}
+
+/// What a limit cut from a discovery result: the fact the result carries as its `hint`,
+/// which the envelope phrases in the caller's dialect (`crate::hint::cut`). It
+/// serializes as these facts only where nothing phrases it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cut {
+    /// The limit reached: how many items the result shows.
+    pub shown: usize,
+    /// Whose limit it is, and so what narrows the call.
+    pub narrow: crate::hint::Narrow,
+    /// How far the caller may raise the limit.
+    pub cap: u64,
 }
 
 /// Spells a walked (real) path as the caller named the directory, when a link made

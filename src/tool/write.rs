@@ -4,11 +4,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::digest::{is_sha256_hex, sha256_hex};
+use crate::digest::sha256_hex;
 use crate::refusal::{key, Failure, Outcome};
 use crate::workspace::{Kind, Location, WriteMode};
 
-use super::args::{self, invalid, Request};
+use super::args::{self, Request};
 use super::syntax_gate::{self, Asked, Caveats, Gated, SyntaxReport, Unchecked};
 use super::{refuse, textfile, Context};
 use crate::engine::change::{ChangeSet, Expected, FileOp, New};
@@ -30,13 +30,17 @@ pub struct WriteRequest {
     pub overwrite: bool,
     /// Replace only if the file's current SHA-256 (from read_file) is this; otherwise STALE_VERSION.
     #[serde(alias = "expected_sha256")]
-    pub expected_sha256: Option<String>,
+    pub expected_sha256: Option<crate::digest::Sha256>,
     /// Check everything and report the result without writing (default false).
     #[serde(default, alias = "dry_run")]
     pub dry_run: bool,
     /// Write even if the content breaks the file's syntax (a later change completes it); the result lists syntaxErrors (default false).
     #[serde(default, alias = "allow_syntax_errors")]
     pub allow_syntax_errors: bool,
+    /// The result carries the write's diff, for a front end that shows it as text:
+    /// never the caller's argument.
+    #[serde(skip)]
+    pub diff: bool,
 }
 
 impl Request for WriteRequest {
@@ -52,14 +56,12 @@ impl Request for WriteRequest {
     ];
 }
 
-/// Writes the file named in `arguments`.
-pub fn run(ctx: &Context, arguments: Value) -> Outcome<WriteResult> {
-    let req: WriteRequest = args::parse(arguments)?;
-    if let Some(expected) = &req.expected_sha256 {
-        if !is_sha256_hex(expected) {
-            return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
-        }
-    }
+/// Writes the file named in `arguments`; the result carries the diff when `diff` asks.
+pub fn run(ctx: &Context, arguments: Value, diff: bool) -> Outcome<WriteResult> {
+    let req = WriteRequest {
+        diff,
+        ..args::parse(arguments)?
+    };
     pipeline::run(ctx, &req)
 }
 
@@ -150,7 +152,7 @@ fn write_once(
         .shown(operation, Some(bytes.len() as u64));
     let change = ChangeSet::of(WriteRequest::TOOL, vec![file]).keeping(&sha256, vec![bytes]);
     let checked = steps.check_change(&change)?;
-    let diff = ctx.text_diffs.then(|| text_diff(ctx, location, bytes));
+    let diff = req.diff.then(|| text_diff(ctx, location, bytes));
     let Caveats {
         errors: syntax_errors,
         unchecked: syntax_unchecked,

@@ -18,14 +18,14 @@ pub struct OpenFile {
     pub uid: u32,
     pub gid: u32,
     /// What the file was when opened, to tell whether it changed since.
-    seen: Seen,
+    seen: Stamp,
 }
 
 /// What `fstat` says of a file that any write to it, or a swap of it, moves: its
 /// identity, size and times. cap-std's `MetadataExt` gives them one width on every
 /// platform.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Seen {
+pub(super) struct Stamp {
     dev: u64,
     ino: u64,
     size: u64,
@@ -33,9 +33,9 @@ pub(super) struct Seen {
     ctime: (i64, i64),
 }
 
-impl Seen {
-    fn of(meta: &cap_std::fs::Metadata) -> Seen {
-        Seen {
+impl Stamp {
+    fn of(meta: &cap_std::fs::Metadata) -> Stamp {
+        Stamp {
             dev: meta.dev(),
             ino: meta.ino(),
             size: meta.len(),
@@ -61,7 +61,7 @@ impl OpenFile {
     /// and change times. Another program that truncates and rewrites it in place moves
     /// at least one of them.
     pub fn unchanged(&self) -> std::io::Result<bool> {
-        Ok(Seen::of(&self.file.metadata()?) == self.seen)
+        Ok(Stamp::of(&self.file.metadata()?) == self.seen)
     }
 
     /// [`OpenFile::unchanged`] but for the change time, which a hard link to the inode
@@ -70,8 +70,8 @@ impl OpenFile {
     /// modification time (a rewrite in place moves the modification time, and the lease
     /// check sees a writer that is not done).
     pub fn unchanged_but_for_links(&self) -> std::io::Result<bool> {
-        let now = Seen::of(&self.file.metadata()?);
-        Ok(Seen {
+        let now = Stamp::of(&self.file.metadata()?);
+        Ok(Stamp {
             ctime: self.seen.ctime,
             ..now
         } == self.seen)
@@ -91,7 +91,7 @@ impl OpenFile {
         Ok(read as u64 == self.size && self.unchanged()?)
     }
 
-    pub(super) fn seen(&self) -> &Seen {
+    pub(super) fn seen(&self) -> &Stamp {
         &self.seen
     }
 
@@ -240,7 +240,7 @@ impl Workspace {
             mode: meta.mode() & 0o7777,
             uid: meta.uid(),
             gid: meta.gid(),
-            seen: Seen::of(&meta),
+            seen: Stamp::of(&meta),
         })
     }
 }

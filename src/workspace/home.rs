@@ -165,7 +165,7 @@ impl Home {
             let entry = entry.map_err(Error::Io)?;
             let name = entry.file_name();
             let Some(name) = name.to_str() else { continue };
-            if name.len() != 64 || !name.bytes().all(|b| b.is_ascii_hexdigit()) {
+            if !crate::digest::is_sha256_hex(name) {
                 continue;
             }
             let Ok(file) = open_file(&trusted, name, "", OpenOptions::new().read(true)) else {

@@ -65,14 +65,14 @@ pub struct Candidate {
 }
 
 /// The file's lines, kept as offsets so candidate text is always sliced from the original.
-struct Lines<'a> {
+struct FileLines<'a> {
     text: &'a str,
     starts: Vec<usize>,
 }
 
-impl<'a> Lines<'a> {
+impl<'a> FileLines<'a> {
     fn new(text: &'a str) -> Self {
-        Lines {
+        FileLines {
             text,
             starts: line_starts(text.as_bytes()),
         }
@@ -123,7 +123,7 @@ impl<'a> Lines<'a> {
 pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<Candidate> {
     let started = Instant::now();
     let deadline = started + budget;
-    let snippet_lines = Lines::new(snippet).all();
+    let snippet_lines = FileLines::new(snippet).all();
     if max == 0 || snippet.trim().is_empty() || text.is_empty() {
         return Vec::new();
     }
@@ -134,7 +134,7 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
     if Vec::<u8>::new().try_reserve_exact(room).is_err() {
         return Vec::new();
     }
-    let file = Lines::new(text);
+    let file = FileLines::new(text);
     let votes = votes::vote(&file.all(), &snippet_lines, started, budget);
     let mut starts: Vec<usize> = (0..votes.len()).filter(|&i| votes[i] > 0.0).collect();
     let by_votes = |a: &usize, b: &usize| votes[*b].total_cmp(&votes[*a]).then(a.cmp(b));
@@ -245,7 +245,7 @@ fn squash(text: &[u8]) -> Vec<u8> {
 /// end of the snippet's first line and the file's lines before it give the start —
 /// whitespace set aside, exactly. Otherwise the candidate as it is.
 fn widen(
-    file: &Lines,
+    file: &FileLines,
     c: Candidate,
     snippet: &str,
     normal_snippet: &str,
@@ -311,7 +311,7 @@ fn widen(
 #[must_use]
 pub fn whole(text: &str, snippet: &str, budget: Duration) -> Option<Candidate> {
     let deadline = Instant::now() + budget;
-    let file = Lines::new(text);
+    let file = FileLines::new(text);
     let last = file.starts.len().checked_sub(1)?;
     let passage = file.span(0, last, snippet.ends_with('\n'));
     Some(Candidate {

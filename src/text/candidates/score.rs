@@ -5,7 +5,9 @@
 
 use std::time::{Duration, Instant};
 
-use similar::{capture_diff_slices_deadline, get_diff_ratio, Algorithm, TextDiff};
+use similar::TextDiff;
+
+use crate::text::similarity;
 
 use super::Difference;
 
@@ -15,14 +17,9 @@ pub(super) const MIN_SIMILARITY: f64 = 0.5;
 /// Above this many bytes a character diff gets costly, so the similarity is computed over lines instead.
 const CHAR_RATIO_LIMIT: usize = 2000;
 
-/// Line endings unified, each line trimmed and its whitespace runs collapsed, so similarity measures content.
-pub(super) fn normalise(text: &str) -> String {
-    let lines: Vec<String> = text
-        .split('\n')
-        .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
-        .collect();
-    lines.join("\n")
-}
+/// Line endings unified, each line trimmed and its whitespace runs collapsed, so
+/// similarity measures content (the one normaliser, [`crate::text::normal::lines`]).
+pub(super) use crate::text::normal::lines as normalise;
 
 /// The similarity of `passage` to the snippet, rounded to 3 decimals and capped below 1.0 unless identical.
 #[allow(
@@ -52,16 +49,40 @@ pub(super) fn similarity(
     ((ratio * 1000.0).round() / 1000.0).min(0.999)
 }
 
-/// The share of characters two texts have in common, in order (by lines when long).
+/// The share of characters two texts have in common, in order (by lines when long): the
+/// one measure, [`crate::text::similarity`].
 pub(super) fn char_ratio(a: &str, b: &str, deadline: Instant) -> f64 {
-    let mut config = TextDiff::configure();
-    config.deadline(deadline);
-    let diff = if a.len().max(b.len()) <= CHAR_RATIO_LIMIT {
-        config.diff_chars(a, b)
+    let shared = if a.len().max(b.len()) <= CHAR_RATIO_LIMIT {
+        similarity::chars_shared(a, b, Some(deadline))
     } else {
-        config.diff_lines(a, b)
+        similarity::shared(&lines(a), &lines(b), Some(deadline))
     };
-    f64::from(diff.ratio())
+    shared.ratio_f32()
+}
+
+/// The lines of `text`, each with its end (`\n`, `\r\n`, or a lone `\r`), as `similar`
+/// cuts lines.
+fn lines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let end = match bytes[i] {
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => i + 2,
+            b'\r' | b'\n' => i + 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        lines.push(&text[start..end]);
+        (start, i) = (end, end);
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
 }
 
 /// The share of tokens two texts have in common, in order: a word (letters, digits,
@@ -73,8 +94,7 @@ fn token_ratio(a: &str, b: &str, deadline: Instant) -> f64 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
     }
-    let ops = capture_diff_slices_deadline(Algorithm::Myers, &a, &b, Some(deadline));
-    f64::from(get_diff_ratio(&ops, a.len(), b.len()))
+    similarity::shared(&a, &b, Some(deadline)).ratio_f32()
 }
 
 /// The tokens of `text`, as [`token_ratio`] counts them.

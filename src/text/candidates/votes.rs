@@ -221,7 +221,7 @@ pub(super) fn vote(
             slots.get(&hash).is_some_and(|&slot| occurrences[slot] > 0)
         })
         .collect();
-    let seen = Seen {
+    let seen = Measured {
         lens: &lens,
         hashes: &hashes,
     };
@@ -270,7 +270,7 @@ pub(super) fn vote(
 
 /// What the exact pass learned of each file line it reached: its whitespace-free length
 /// and fingerprint.
-struct Seen<'a> {
+struct Measured<'a> {
     lens: &'a [usize],
     hashes: &'a [u64],
 }
@@ -292,7 +292,7 @@ fn vote_joined(
     file: &[&[u8]],
     snippet: &[&[u8]],
     matched: &[bool],
-    seen: &Seen,
+    seen: &Measured,
     votes: &mut [f64],
     deadline: Instant,
 ) {

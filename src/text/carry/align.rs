@@ -5,7 +5,9 @@
 use similar::{capture_diff_slices, Algorithm, DiffOp};
 
 use super::chars::word;
-use super::{lf, normal, Parts, MIN_PART, PAIRED};
+use super::{lf, Parts, MIN_PART, PAIRED};
+use crate::text::normal::collapsed;
+use crate::text::similarity;
 
 /// The runs two sequences share, in order on both sides: `(a_start, b_start, len)`. Runs
 /// that would not keep both sides in order are left out, so the stretches between runs
@@ -30,13 +32,16 @@ fn shared_runs<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> Vec<(usize, u
 }
 
 /// Shared runs `(a_start, b_start, len)`.
-type Runs = Vec<(usize, usize, usize)>;
+type SharedRuns = Vec<(usize, usize, usize)>;
 /// Stretches between runs `(a_start, a_len, b_start, b_len)`.
 type Stretches = Vec<(usize, usize, usize, usize)>;
 
 /// The shared runs, and the stretches between them, each with something on one side at
 /// least.
-pub(super) fn stretches<T: Eq + std::hash::Hash + Ord>(a: &[T], b: &[T]) -> (Runs, Stretches) {
+pub(super) fn stretches<T: Eq + std::hash::Hash + Ord>(
+    a: &[T],
+    b: &[T],
+) -> (SharedRuns, Stretches) {
     let runs = shared_runs(a, b);
     let mut gaps = Vec::new();
     let (mut a_at, mut b_at) = (0, 0);
@@ -63,8 +68,8 @@ pub(super) struct Alignment {
 /// where the stretch has as many lines on both sides (the caller's change of a line is
 /// that line changed, however much).
 pub(super) fn align(a: &[&str], b: &[&str], positional: bool, parts: Parts) -> Alignment {
-    let na: Vec<String> = a.iter().map(|l| normal(l)).collect();
-    let nb: Vec<String> = b.iter().map(|l| normal(l)).collect();
+    let na: Vec<String> = a.iter().map(|l| collapsed(l)).collect();
+    let nb: Vec<String> = b.iter().map(|l| collapsed(l)).collect();
     let mut paired = vec![None; a.len()];
     let (runs, gaps) = stretches(&na, &nb);
     for (old_index, new_index, len) in runs {
@@ -88,8 +93,9 @@ pub(super) fn align(a: &[&str], b: &[&str], positional: bool, parts: Parts) -> A
         let cut = |x: &str, y: &str| x.len() >= MIN_PART && (y.starts_with(x) || y.ends_with(x));
         let part = |x: &str, y: &str| cut(x, y) || (parts == Parts::Mirrored && cut(y, x));
         for i in old_index..old_index + old_len {
-            let found = (next..new_index + new_len)
-                .find(|&j| similarity(&na[i], &nb[j]) >= PAIRED || part(&na[i], &nb[j]));
+            let found = (next..new_index + new_len).find(|&j| {
+                similarity::chars(&na[i], &nb[j], None) >= PAIRED || part(&na[i], &nb[j])
+            });
             if let Some(j) = found {
                 paired[i] = Some(j);
                 next = j + 1;
@@ -155,24 +161,4 @@ fn tokens(text: &str) -> Vec<String> {
         last = Some(class);
     }
     out
-}
-
-/// How alike two lines are, 0..=1, by characters.
-#[must_use]
-pub fn similarity(a: &str, b: &str) -> f64 {
-    if a == b {
-        return 1.0;
-    }
-    if a.is_empty() || b.is_empty() {
-        return 0.0;
-    }
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let same: usize = shared_runs(&a, &b).iter().map(|r| r.2).sum();
-    #[allow(
-        clippy::cast_precision_loss,
-        reason = "lines, far below 2^52 characters"
-    )]
-    let ratio = 2.0 * same as f64 / (a.len() + b.len()) as f64;
-    ratio
 }

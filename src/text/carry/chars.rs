@@ -9,17 +9,17 @@ use super::MAX_MERGED_LINE;
 
 /// One side's change to the base: the characters `start..end` replaced by `with`.
 #[derive(Debug, PartialEq)]
-pub(super) struct Change {
+pub(super) struct Splice {
     pub(super) start: usize,
     pub(super) end: usize,
     with: Vec<char>,
 }
 
-pub(super) fn changes(base: &[char], side: &[char]) -> Vec<Change> {
+pub(super) fn changes(base: &[char], side: &[char]) -> Vec<Splice> {
     stretches(base, side)
         .1
         .into_iter()
-        .map(|(start, len, from, with)| Change {
+        .map(|(start, len, from, with)| Splice {
             start,
             end: start + len,
             with: side[from..from + with].to_vec(),
@@ -34,7 +34,7 @@ pub(super) fn word(c: char) -> bool {
 /// The span of base characters a change is about: what it replaces, widened to whole
 /// words where it cuts into one or adds to one, so two changes of one word are seen to
 /// meet even where their characters do not.
-fn reach(base: &[char], change: &Change) -> (usize, usize) {
+fn reach(base: &[char], change: &Splice) -> (usize, usize) {
     // A dotted run (`1.2.3`, `a.b`) is one word here: a version is changed whole.
     let is_word = |i: usize| base.get(i).copied().is_some_and(|c| word(c) || c == '.');
     let (mut start, mut end) = (change.start, change.end);
@@ -70,7 +70,7 @@ fn reach(base: &[char], change: &Change) -> (usize, usize) {
 
 /// Whether two changes of the same base would touch the same characters or words: their
 /// reaches overlap, both insert at one point, or one inserts strictly inside the other.
-fn clash(base: &[char], a: &Change, b: &Change) -> bool {
+fn clash(base: &[char], a: &Splice, b: &Splice) -> bool {
     if a == b {
         return false;
     }
@@ -78,14 +78,14 @@ fn clash(base: &[char], a: &Change, b: &Change) -> bool {
     let (b0, b1) = reach(base, b);
     // An insertion at the edge of whole words the other side deleted is about those
     // words (`re` → `re: Regex` where the file no longer has `re` there).
-    let whole_words_deleted = |c: &Change| {
+    let whole_words_deleted = |c: &Splice| {
         let bounded = |i: usize| i == 0 || i >= base.len() || !word(base[i - 1]) || !word(base[i]);
         base[c.start..c.end].iter().copied().any(word)
             && !c.with.iter().copied().any(word)
             && bounded(c.start)
             && bounded(c.end)
     };
-    let beside = |insert: &Change, other: &Change| {
+    let beside = |insert: &Splice, other: &Splice| {
         insert.start == insert.end
             && whole_words_deleted(other)
             && (insert.start == other.start || insert.start == other.end)
@@ -139,19 +139,19 @@ fn merge_line(base: &str, ours: &str, theirs: &str) -> Option<String> {
     // rewrote, the caller's text stands (whitespace set aside, nothing else differs).
     let blank = |chars: &[char]| chars.iter().all(|c| c.is_whitespace());
     let all_mine = changes(&b, &ours.chars().collect::<Vec<_>>());
-    let covered = |m: &Change| {
+    let covered = |m: &Splice| {
         yours
             .iter()
             .any(|y| y.start < y.end && y.start <= m.start && m.end <= y.end)
     };
-    let spacing = |m: &Change| blank(&b[m.start..m.end]) && blank(&m.with);
+    let spacing = |m: &Splice| blank(&b[m.start..m.end]) && blank(&m.with);
     if all_mine.iter().all(spacing) && all_mine.iter().any(covered) {
         // The file differs only in spacing, some of it inside what the caller rewrote:
         // the same spacing, at the same places, given to the caller's line (merged by
         // characters, the caller's own spelling would stand there).
         return respace::respace(base, ours, theirs);
     }
-    let mine: Vec<Change> = all_mine
+    let mine: Vec<Splice> = all_mine
         .into_iter()
         .filter(|m| !(spacing(m) && covered(m)))
         .collect();
@@ -180,7 +180,7 @@ fn merge_line(base: &str, ours: &str, theirs: &str) -> Option<String> {
     if differs && rewritten > 0 {
         return None;
     }
-    let mut all: Vec<&Change> = mine.iter().chain(yours.iter()).collect();
+    let mut all: Vec<&Splice> = mine.iter().chain(yours.iter()).collect();
     // By position; at one position an insertion goes before a replacement, and a change
     // both sides made is made once.
     all.sort_by_key(|c| (c.start, c.end));

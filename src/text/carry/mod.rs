@@ -18,10 +18,12 @@ mod indent;
 mod respace;
 mod split;
 
+pub use align::token_distance;
 use align::{align, stretches};
-pub use align::{similarity, token_distance};
 use chars::{changes, merge_indented};
 use indent::{leading, Indent};
+
+use crate::text::normal::collapsed;
 
 /// The shortest similarity at which two lines that differ in content are taken for the
 /// same line, changed.
@@ -274,11 +276,11 @@ pub fn elided_passage(text: &str, old: &str) -> Option<(usize, usize, String)> {
         return None;
     }
     let (head, tail): (Vec<String>, Vec<String>) = (
-        lines[..at].iter().map(|l| normal(l)).collect(),
-        lines[at + 1..].iter().map(|l| normal(l)).collect(),
+        lines[..at].iter().map(|l| collapsed(l)).collect(),
+        lines[at + 1..].iter().map(|l| collapsed(l)).collect(),
     );
     let file: Vec<&str> = text.split_inclusive('\n').collect();
-    let plain: Vec<String> = file.iter().map(|l| normal(l)).collect();
+    let plain: Vec<String> = file.iter().map(|l| collapsed(l)).collect();
     let occurs = |from: usize, part: &[String]| {
         plain.len() >= part.len() && (0..part.len()).all(|k| plain.get(from + k) == Some(&part[k]))
     };
@@ -349,20 +351,20 @@ fn wrapped(base: &[&str], ours: &[&str], paired: &[Option<usize>]) -> Vec<Option
     let mut runs = vec![None; base.len()];
     for i in 0..base.len() {
         let Some(j) = paired[i] else { continue };
-        let whole = normal(ours[j]);
-        let mut joined = normal(continued(base[i]));
-        if normal(base[i]) == whole || !whole.starts_with(&joined) {
+        let whole = collapsed(ours[j]);
+        let mut joined = collapsed(continued(base[i]));
+        if collapsed(base[i]) == whole || !whole.starts_with(&joined) {
             continue;
         }
         for (k, line) in base.iter().enumerate().skip(i + 1) {
             if paired[k].is_some() {
                 break;
             }
-            if format!("{joined} {}", normal(line)) == whole {
+            if format!("{joined} {}", collapsed(line)) == whole {
                 runs[i] = Some((k, j));
                 break;
             }
-            joined = format!("{joined} {}", normal(continued(line)));
+            joined = format!("{joined} {}", collapsed(continued(line)));
             if !whole.starts_with(&joined) {
                 break;
             }
@@ -397,12 +399,6 @@ fn split(text: &str) -> (Vec<&str>, bool) {
 /// A line without any whitespace.
 fn solid(line: &str) -> String {
     line.chars().filter(|c| !c.is_whitespace()).collect()
-}
-
-/// A line with every run of whitespace made one space, and none at either end.
-#[must_use]
-pub fn normal(line: &str) -> String {
-    line.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

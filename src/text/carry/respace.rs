@@ -42,10 +42,10 @@ fn tokens(line: &str) -> (Vec<Token<'_>>, &str) {
 }
 
 /// The place of a gap: the tokens on either side (`None` at the line's start or end).
-type Place<'a> = (Option<&'a str>, Option<&'a str>);
+type Between<'a> = (Option<&'a str>, Option<&'a str>);
 
 /// The gaps of a line by place, with what stands there.
-fn gaps(line: &str) -> Vec<(Place<'_>, &str)> {
+fn gaps(line: &str) -> Vec<(Between<'_>, &str)> {
     let (tokens, end) = tokens(line);
     let mut out = Vec::with_capacity(tokens.len() + 1);
     let mut before = None;
@@ -67,7 +67,7 @@ pub(super) fn respace(base: &str, ours: &str, theirs: &str) -> Option<String> {
         return None;
     }
     // Each place the file respaced: what the caller had there → what the file has.
-    let mut rules: HashMap<Place<'_>, Option<(&str, &str)>> = HashMap::new();
+    let mut rules: HashMap<Between<'_>, Option<(&str, &str)>> = HashMap::new();
     for ((place, from), (_, to)) in b.iter().zip(&o) {
         if from != to {
             let rule = rules.entry(*place).or_insert(Some((from, to)));
@@ -79,7 +79,7 @@ pub(super) fn respace(base: &str, ours: &str, theirs: &str) -> Option<String> {
     let mut out = String::with_capacity(theirs.len() + 8);
     let (tokens, end) = tokens(theirs);
     let mut before = None;
-    let spaced = |place: Place<'_>, gap: &str| -> Option<String> {
+    let spaced = |place: Between<'_>, gap: &str| -> Option<String> {
         match rules.get(&place) {
             None => Some(gap.to_owned()),
             Some(Some((from, to))) if *from == gap => Some((*to).to_owned()),

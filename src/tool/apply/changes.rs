@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::digest::is_sha256_hex;
+use crate::digest::Sha256;
 use crate::patch::{self, PatchError};
 use crate::refusal::{key, Code, Refusal};
 
@@ -59,7 +59,7 @@ pub struct ChangeItem {
     pub overwrite: Option<bool>,
     /// The file's sha256 as last read (for move, the source's); otherwise STALE_VERSION.
     #[serde(alias = "expected_sha256")]
-    pub expected_sha256: Option<String>,
+    pub expected_sha256: Option<Sha256>,
     /// edit: the exact text to replace.
     #[serde(alias = "old_string", alias = "old_str")]
     pub old_text: Option<String>,
@@ -384,15 +384,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Part, Refusal> {
             )
         })
     };
-    if let Some(expected) = &item.expected_sha256 {
-        if !is_sha256_hex(expected) {
-            return Err(place.mark(invalid(
-                "expectedSha256",
-                format!("`{}` must be 64 hex digits", place.field("expectedSha256")),
-            )));
-        }
-    }
-    let expected_sha256 = item.expected_sha256.clone();
+    let expected_sha256 = item.expected_sha256.clone().map(String::from);
     let body = |diff: Option<String>| needs("diff", diff);
     let op = match kind {
         "write" => Action::Write {
@@ -486,6 +478,10 @@ fn not_parsed(
     } else {
         format!("{path}.")
     };
+    if inner.starts_with(crate::digest::MALFORMED) {
+        let message = format!("`{}` {}", place.field(&path), crate::digest::MALFORMED);
+        return place.mark(invalid(&path, message));
+    }
     let (field, message) = if inner.starts_with("unknown field") {
         let field = if path.ends_with(quoted.as_str()) {
             place.field(&path)

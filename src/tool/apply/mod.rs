@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::digest::sha256_hex;
-use crate::patch::{self, Dialect, PatchError};
+use crate::patch::{self, Format, PatchError};
 use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Kind, Location, Reuse, WriteMode};
 
@@ -205,7 +205,7 @@ fn invalid_patch(e: &PatchError) -> Refusal {
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
     let req: ApplyRequest = args::parse(arguments)?;
     let (dialect, changes) = if let Some(changes) = changes::changes_of(&req)? {
-        (Dialect::Changes, changes)
+        (Format::Changes, changes)
     } else {
         let text = req.patch.as_deref().unwrap_or_default();
         let patch = patch::parse(text).map_err(|e| invalid_patch(&e))?;
@@ -225,7 +225,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
 /// A change across files, parsed: the request, its dialect and the list of changes.
 struct Plan<'r> {
     req: &'r ApplyRequest,
-    dialect: Dialect,
+    dialect: Format,
     changes: &'r [op::Part],
 }
 

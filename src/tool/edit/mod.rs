@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::digest::{is_sha256_hex, sha256_hex};
+use crate::digest::sha256_hex;
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{self, Location, Reuse, Staged, WriteMode};
 
@@ -55,11 +55,6 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
         validate(&items, multi)?;
         (items, multi)
     };
-    if let Some(expected) = &req.expected_sha256 {
-        if !is_sha256_hex(expected) {
-            return Err(invalid("expectedSha256", "expectedSha256 must be 64 hex digits").into());
-        }
-    }
     pipeline::run(
         ctx,
         &Plan {

@@ -31,7 +31,7 @@ pub struct EditRequest {
     pub edits: Option<Vec<EditItem>>,
     /// Edit only if the file's current SHA-256 (from read_file or a previous edit) is this; otherwise STALE_VERSION.
     #[serde(alias = "expected_sha256")]
-    pub expected_sha256: Option<String>,
+    pub expected_sha256: Option<crate::digest::Sha256>,
     /// Compute the result and diff without writing (default false).
     #[serde(default, alias = "dry_run")]
     pub dry_run: bool,

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::refusal::{key, Code, Refusal};
-use crate::text::{applied, candidates, carry, lines, matching};
+use crate::text::{applied, candidates, carry, lines, matching, normal, similarity};
 
 use super::request::{with_index, EditItem};
 
@@ -42,7 +42,7 @@ fn another_line_like(text: &str, old: &str, candidate: &str) -> bool {
             && line.starts_with(indent)
             && !line[indent.len()..].starts_with(char::is_whitespace)
             && line.len().abs_diff(old.len()) * 5 <= old.len()
-            && carry::similarity(line.trim(), old.trim()) >= 0.8
+            && similarity::chars(line.trim(), old.trim(), None) >= 0.8
     })
 }
 
@@ -85,7 +85,9 @@ pub fn no_match_in(
         found.retain(|c| c.end_line <= first || c.start_line > last + 1);
         found.truncate(MAX_CANDIDATES - 1);
         let similarity =
-            (carry::similarity(&carry::normal(old), &carry::normal(&passage)) * 1000.0).round()
+            (similarity::chars(&normal::collapsed(old), &normal::collapsed(&passage), None)
+                * 1000.0)
+                .round()
                 / 1000.0;
         found.insert(
             0,

@@ -12,7 +12,7 @@ use super::registry::{self, ToolSpec, TOOLS};
 
 /// The shapes `stitch schema` can print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
+pub enum Flavor {
     /// `{name, description, schema}` with a full JSON Schema document.
     JsonSchema,
     /// Anthropic's tool use: `{name, description, input_schema}`, with no `type` arrays,
@@ -28,20 +28,20 @@ pub enum Format {
     Mcp,
 }
 
-impl Format {
+impl Flavor {
     /// Every format, by the name the command line spells it.
-    pub const NAMES: [(&'static str, Format); 5] = [
-        ("json-schema", Format::JsonSchema),
-        ("anthropic", Format::Anthropic),
-        ("openai", Format::Openai),
-        ("openai-responses", Format::OpenaiResponses),
-        ("mcp", Format::Mcp),
+    pub const NAMES: [(&'static str, Flavor); 5] = [
+        ("json-schema", Flavor::JsonSchema),
+        ("anthropic", Flavor::Anthropic),
+        ("openai", Flavor::Openai),
+        ("openai-responses", Flavor::OpenaiResponses),
+        ("mcp", Flavor::Mcp),
     ];
 
     /// The format named `name` on the command line, if it is a schema format.
     #[must_use]
-    pub fn parse(name: &str) -> Option<Format> {
-        Format::NAMES
+    pub fn parse(name: &str) -> Option<Flavor> {
+        Flavor::NAMES
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, format)| *format)
@@ -50,29 +50,29 @@ impl Format {
 
 /// One tool's definition in `format`.
 #[must_use]
-pub fn render(tool: &ToolSpec, format: Format) -> Value {
+pub fn render(tool: &ToolSpec, format: Flavor) -> Value {
     let (name, description, schema) = (tool.name, tool.description, (tool.schema)());
     match format {
-        Format::JsonSchema => json!({"name": name, "description": description, "schema": schema}),
-        Format::Anthropic => json!({
+        Flavor::JsonSchema => json!({"name": name, "description": description, "schema": schema}),
+        Flavor::Anthropic => json!({
             "name": name,
             "description": description,
             "input_schema": hosts::anthropic(parameters(&schema)),
         }),
-        Format::Openai => json!({"type": "function", "function": {
+        Flavor::Openai => json!({"type": "function", "function": {
             "name": name,
             "description": description,
             "parameters": hosts::openai(parameters(&schema)),
             "strict": true,
         }}),
-        Format::OpenaiResponses => json!({
+        Flavor::OpenaiResponses => json!({
             "type": "function",
             "name": name,
             "description": description,
             "parameters": hosts::openai(parameters(&schema)),
             "strict": true,
         }),
-        Format::Mcp => json!({
+        Flavor::Mcp => json!({
             "name": name,
             "title": tool.title,
             "description": description,
@@ -96,15 +96,15 @@ fn text_editor() -> Value {
 
 /// The definitions of every tool (or only `tool`, by name or subcommand) in `format`.
 #[must_use]
-pub fn document(tool: Option<&str>, format: Format) -> Value {
+pub fn document(tool: Option<&str>, format: Flavor) -> Value {
     if let Some(wanted) = tool {
         return registry::find(wanted).map_or(Value::Null, |t| render(t, format));
     }
     let mut tools: Vec<Value> = TOOLS.iter().map(|t| render(t, format)).collect();
-    if format == Format::Anthropic {
+    if format == Flavor::Anthropic {
         tools.push(text_editor());
     }
-    if format == Format::Mcp {
+    if format == Flavor::Mcp {
         json!({"tools": tools})
     } else {
         Value::Array(tools)

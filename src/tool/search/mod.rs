@@ -22,12 +22,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::refusal::Outcome;
-use crate::workspace::walk::{Entry, EntryKind, Omitted, Walk};
+use crate::workspace::walk::{EntryKind, Listed, Omitted, Walk};
 use crate::workspace::Kind;
 
 use super::args::{self, invalid, Request};
-use super::walked::{respell, Left};
-use super::{glob, limits, walked, Context};
+use super::walked::{respell, Cut, Left};
+use super::{count_limit, glob, walked, Context};
 use grep::Hit;
 
 /// The arguments of `search_files`.
@@ -59,6 +59,10 @@ pub struct SearchRequest {
     /// Include files hidden by ignore rules and hidden names (default false).
     #[serde(default, alias = "include_ignored")]
     pub include_ignored: bool,
+    /// How the front end sums the matches up (`-l`, `-c`, `-q`): never the caller's
+    /// argument.
+    #[serde(skip)]
+    pub summary: Option<Summary>,
 }
 
 fn yes() -> bool {
@@ -100,14 +104,14 @@ pub const MAX_CONTEXT: u64 = 10;
 
 /// Matches found so far, per file, in path order, trimmed to what can still be shown.
 #[derive(Default)]
-struct Found {
+struct Gathered {
     files: BTreeMap<String, Vec<Hit>>,
     total: usize,
     /// Matches were dropped or files skipped because `limit` was reached.
     cut: bool,
 }
 
-impl Found {
+impl Gathered {
     /// Adds a file's hits; `more`: the file had more than it gave.
     fn add(&mut self, path: String, hits: Vec<Hit>, more: bool, limit: usize) {
         self.cut |= more;
@@ -132,17 +136,21 @@ impl Found {
 }
 
 /// Searches as `arguments` asks.
-pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
-    let req: SearchRequest = args::parse(arguments)?;
+/// `summary` is how the front end sums the matches up, if it does.
+pub fn run(ctx: &Context, arguments: Value, summary: Option<Summary>) -> Outcome<SearchResult> {
+    let req = SearchRequest {
+        summary,
+        ..args::parse(arguments)?
+    };
     let (context, path_mode, asked) = checks(ctx, &req)?;
     // Summed up per file, the search takes every file (or stops at the first match).
-    let limit = ctx.summary.map_or(asked, Summary::total);
+    let limit = req.summary.map_or(asked, Summary::total);
     let matcher = grep::matcher(&req.query, req.regex, req.case_sensitive)?;
     let include = match &req.include {
         Some(g) => Some((glob::compile(g, "include")?, g.contains('/'))),
         None => None,
     };
-    let location = walked::locate(ctx, &req.path, true)?;
+    let location = walked::locate(ctx, &req.path, walked::Start::DirectoryOrFile)?;
     let single_file = location.kind == Some(Kind::File);
     let prefix = if single_file || location.real == "." {
         0
@@ -154,13 +162,13 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
         Some((glob, true)) => glob.is_match(&path[prefix..]),
         Some((glob, false)) => glob.is_match(path.rsplit('/').next().unwrap_or(path)),
     };
-    let found = Mutex::new(Found::default());
+    let found = Mutex::new(Gathered::default());
     let full = AtomicBool::new(false);
     // `-c`: each file's number of matching lines, by its path.
     let counts = Mutex::new(BTreeMap::new());
     let scanned = AtomicUsize::new(0);
     let skipped = Skipped::default();
-    let visit = |entry: Entry| -> bool {
+    let visit = |entry: Listed| -> bool {
         if entry.target != Some(EntryKind::File) || !included(&entry.path) {
             return true;
         }
@@ -184,6 +192,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
         } else {
             match file_hits(
                 ctx,
+                req.summary,
                 &matcher,
                 &entry.path,
                 (context, limit),
@@ -200,13 +209,13 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
             full.store(true, Ordering::Relaxed);
         }
         // `-q` has its answer at the first match: the walk stops.
-        ctx.summary != Some(Summary::Quiet) || found.total == 0
+        req.summary != Some(Summary::Quiet) || found.total == 0
     };
     let mut omitted = visit_all(ctx, &req, &location, single_file, &visit);
     omitted.unreadable += skipped.unreadable.load(Ordering::Relaxed);
     let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
     // `-q` stops at its answer, which cuts nothing it was asked for.
-    let truncated = ctx.summary.is_none() && (found.cut || found.total > limit);
+    let truncated = req.summary.is_none() && (found.cut || found.total > limit);
     let counts = counts.into_inner().unwrap_or_else(PoisonError::into_inner);
     let matches = listing(
         found.files,
@@ -226,13 +235,10 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<SearchResult> {
         skipped_large: skipped.large.into_inner(),
         denied: omitted.denied,
         left: omitted.into(),
-        hint: truncated.then(|| {
-            crate::hint::cut(
-                ctx.dialect,
-                &format!("the first {limit} matches in path order"),
-                crate::hint::Narrow::Search,
-                ctx.limits.search.saturating_mul(limits::RAISE),
-            )
+        hint: truncated.then(|| Cut {
+            shown: limit,
+            narrow: crate::hint::Narrow::Search,
+            cap: ctx.limits.search.saturating_mul(count_limit::RAISE),
         }),
     })
 }
@@ -244,10 +250,10 @@ fn visit_all(
     req: &SearchRequest,
     location: &crate::workspace::Location,
     single_file: bool,
-    visit: &(dyn Fn(Entry) -> bool + Sync),
+    visit: &(dyn Fn(Listed) -> bool + Sync),
 ) -> Omitted {
     if single_file {
-        visit(Entry {
+        visit(Listed {
             path: location.real.clone(),
             kind: EntryKind::File,
             target: Some(EntryKind::File),
@@ -289,7 +295,8 @@ pub struct SearchResult {
     pub left: Left,
     /// How to narrow, when the limit cut the matches.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub hint: Option<Cut>,
 }
 
 /// One match: a line of a file, or (in path mode) a file.
@@ -332,7 +339,7 @@ struct Skipped {
 
 /// Whether one walked entry is really inside the root (see `Workspace::confirm`); one
 /// that is not is counted as unreadable.
-fn confirmed(ctx: &Context, entry: &Entry, skipped: &Skipped) -> bool {
+fn confirmed(ctx: &Context, entry: &Listed, skipped: &Skipped) -> bool {
     let mut one = vec![entry.clone()];
     let left_out = ctx.ws.confirm(&mut one);
     skipped.unreadable.fetch_add(left_out, Ordering::Relaxed);
@@ -377,13 +384,14 @@ fn content_hits(
 /// `-l` and `-q` the first match, a plain search its first `limit` hits with context.
 fn file_hits(
     ctx: &Context,
+    summary: Option<Summary>,
     matcher: &grep_regex::RegexMatcher,
     path: &str,
     (context, limit): (usize, usize),
     skipped: &Skipped,
     counts: &Mutex<BTreeMap<String, u64>>,
 ) -> Option<(Vec<Hit>, bool)> {
-    match ctx.summary {
+    match summary {
         Some(Summary::Count) => {
             let n = content_count(ctx, matcher, path, skipped)?;
             let mut counts = counts.lock().unwrap_or_else(PoisonError::into_inner);
@@ -467,7 +475,7 @@ fn checks(
         ));
     }
     let path_mode = req.mode == Some(Mode::Path);
-    let limit = limits::count(req.limit, ctx.limits.search)?;
+    let limit = count_limit::count(req.limit, ctx.limits.search)?;
     Ok((usize::try_from(context).unwrap_or(0), path_mode, limit))
 }
 

@@ -5,7 +5,19 @@
 use grep_regex::RegexMatcher;
 use grep_searcher::{Searcher, Sink, SinkMatch};
 
-pub use crate::engine::Summary;
+/// How a search's matches are summed up, as ripgrep's `-l`, `-c` and `-q` do: a choice
+/// of the command line's output ([`crate::tool::Shape`]) that changes what the search
+/// gathers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Summary {
+    /// Each path with a match, once: one match ends the search of a file.
+    Files,
+    /// Each path with a match and its number of matching lines, all of them.
+    Count,
+    /// Nothing: the exit status says whether anything matched, so the first match ends
+    /// the whole search.
+    Quiet,
+}
 
 impl Summary {
     /// The most matches the search gathers, over every file: all files for `-l` and `-c`

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use cap_std::fs::{Dir, MetadataExt};
 
 use super::super::Workspace;
-use super::Entry;
+use super::Listed;
 
 impl Workspace {
     /// Keeps the walked entries that are really inside the root, and returns how many
@@ -18,7 +18,7 @@ impl Workspace {
     /// looked up (searched without permission, vanished), or it is another inode now —
     /// is one the walk could not read: the caller counts it in `skippedUnreadable`.
     #[must_use]
-    pub fn confirm(&self, entries: &mut Vec<Entry>) -> usize {
+    pub fn confirm(&self, entries: &mut Vec<Listed>) -> usize {
         let before = entries.len();
         let mut parents: HashMap<String, Option<Dir>> = HashMap::new();
         entries.retain(|entry| {

@@ -15,7 +15,7 @@ use globset::GlobSet;
 use ignore::DirEntry;
 
 use super::super::state::STATE_DIR;
-use super::{components, relative, Entry, EntryKind};
+use super::{components, relative, EntryKind, Listed};
 
 /// What a walk's filter shares across threads.
 pub(super) struct Filter {
@@ -26,7 +26,7 @@ pub(super) struct Filter {
     pub(super) canonical: std::path::PathBuf,
     pub(super) start: Vec<String>,
     pub(super) exclude: Option<Arc<GlobSet>>,
-    pub(super) unfollowed: Mutex<Vec<Entry>>,
+    pub(super) unfollowed: Mutex<Vec<Listed>>,
     pub(super) excluded: AtomicUsize,
     /// The walk got to its start directory (ignore rules did not hide it).
     pub(super) reached: std::sync::atomic::AtomicBool,
@@ -150,7 +150,7 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
             // The same directory under a second name (a bind mount, or a real directory
             // below a link whose target was already walked): shown, not entered.
             if shown {
-                lock(&filter.unfollowed).push(Entry {
+                lock(&filter.unfollowed).push(Listed {
                     path: rel,
                     kind: EntryKind::Directory,
                     target: Some(EntryKind::Directory),
@@ -201,8 +201,8 @@ fn enterable(entry: &DirEntry, filter: &Filter) -> bool {
     false
 }
 
-fn unfollowed_link(path: String) -> Entry {
-    Entry {
+fn unfollowed_link(path: String) -> Listed {
+    Listed {
         path,
         kind: EntryKind::Symlink,
         target: None,

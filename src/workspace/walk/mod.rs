@@ -63,7 +63,7 @@ impl EntryKind {
 
 /// One entry below the start of a walk.
 #[derive(Debug, Clone)]
-pub struct Entry {
+pub struct Listed {
     /// Workspace-relative, through any followed link.
     pub path: String,
     /// The entry itself (`Symlink` for any link).
@@ -189,7 +189,7 @@ impl Workspace {
     /// Visits every entry below `walk.start` on one thread, reading each directory in
     /// file-name order (the order entries reach `visit` is not otherwise defined).
     /// Returns what the walk left out.
-    pub fn walk(&self, walk: &Walk, mut visit: impl FnMut(Entry)) -> Omitted {
+    pub fn walk(&self, walk: &Walk, mut visit: impl FnMut(Listed)) -> Omitted {
         if let Some(omitted) = unsafe_root(self, walk) {
             return omitted;
         }
@@ -218,7 +218,7 @@ impl Workspace {
 
     /// Visits every entry below `walk.start` on several threads; `visit` returns false
     /// to stop the walk. Returns what the walk left out.
-    pub fn walk_parallel(&self, walk: &Walk, visit: &(dyn Fn(Entry) -> bool + Sync)) -> Omitted {
+    pub fn walk_parallel(&self, walk: &Walk, visit: &(dyn Fn(Listed) -> bool + Sync)) -> Omitted {
         if let Some(omitted) = unsafe_root(self, walk) {
             return omitted;
         }
@@ -255,7 +255,7 @@ impl Workspace {
 
     /// A link the walker could not follow — one that loops back to an ancestor, or a
     /// dangling one — is shown as a link, unless the policy's `exclude` covers it.
-    fn link_entry(&self, error: &ignore::Error, filter: &Filter) -> Option<Entry> {
+    fn link_entry(&self, error: &ignore::Error, filter: &Filter) -> Option<Listed> {
         let mut error = error;
         let mut at = None;
         loop {
@@ -299,7 +299,7 @@ impl Workspace {
             }
             return None;
         }
-        (below && !excluded).then_some(Entry {
+        (below && !excluded).then_some(Listed {
             path,
             kind: EntryKind::Symlink,
             target: None,
@@ -322,7 +322,7 @@ impl Workspace {
 }
 
 /// The entry the walker met, as a walk shows it; `None` for the start and above.
-fn entry_of(entry: &DirEntry, filter: &Filter, sizes: bool) -> Option<Entry> {
+fn entry_of(entry: &DirEntry, filter: &Filter, sizes: bool) -> Option<Listed> {
     if entry.depth() <= filter.start.len() {
         return None;
     }
@@ -340,7 +340,7 @@ fn entry_of(entry: &DirEntry, filter: &Filter, sizes: bool) -> Option<Entry> {
     let bytes = (sizes && target == EntryKind::File)
         .then(|| entry.metadata().ok().map(|m| m.len()))
         .flatten();
-    Some(Entry {
+    Some(Listed {
         path,
         kind,
         target: Some(target),
@@ -405,7 +405,7 @@ fn unsafe_root(ws: &Workspace, walk: &Walk) -> Option<Omitted> {
     })
 }
 
-fn take(unfollowed: &Mutex<Vec<Entry>>) -> Vec<Entry> {
+fn take(unfollowed: &Mutex<Vec<Listed>>) -> Vec<Listed> {
     std::mem::take(&mut *lock(unfollowed))
 }
 

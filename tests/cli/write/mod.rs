@@ -362,3 +362,5 @@ fn a_malformed_expected_sha256_is_invalid() {
 
 // Content equal to the file's: the file is left alone.
 mod unchanged;
+// A malformed expectedSha256, refused alike by every tool that takes one.
+mod expected_sha256;

@@ -8,13 +8,13 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::hint::Dialect;
+use crate::hint::Caller;
 use crate::refusal::key;
 
 /// The lines a refusal shows on stderr, each ending in a newline. Its facts are labelled
 /// in the caller's `dialect`: by flags, the allowed list holds the command's arguments
 /// and a repaired text is what `--new` takes.
-pub fn render(envelope: &Value, dialect: Dialect) -> String {
+pub fn render(envelope: &Value, dialect: Caller) -> String {
     let code = envelope["error"]
         .as_str()
         .unwrap_or("INTERNAL_SERVER_ERROR");
@@ -29,15 +29,15 @@ pub fn render(envelope: &Value, dialect: Dialect) -> String {
 }
 
 /// The facts in `details` that a hint may point at, one heading a line.
-fn facts(out: &mut String, details: &Value, dialect: Dialect) {
+fn facts(out: &mut String, details: &Value, dialect: Caller) {
     if let Some(index) = details[key::EDIT_INDEX].as_u64() {
         let _ = writeln!(out, "in edits[{index}]");
     }
     // The repaired text is a hunk's new side in a patch, else what --new or newText takes.
     let repaired = match dialect {
         _ if details.get("hunkIndex").is_some() => "repaired new side of the hunk",
-        Dialect::Flags => "repaired --new",
-        Dialect::Json => "repaired newText",
+        Caller::Flags => "repaired --new",
+        Caller::Json => "repaired newText",
     };
     for candidate in list(details, key::CANDIDATES) {
         candidate_lines(out, candidate, repaired);
@@ -67,8 +67,8 @@ fn facts(out: &mut String, details: &Value, dialect: Dialect) {
     let allowed = joined(list(details, key::ALLOWED));
     if !allowed.is_empty() {
         let what = match dialect {
-            Dialect::Flags => "arguments",
-            Dialect::Json => "fields",
+            Caller::Flags => "arguments",
+            Caller::Json => "fields",
         };
         let _ = writeln!(out, "allowed {what}: {allowed}");
     }

@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::{stderr_line, write_raw, EXIT_REFUSED};
 use crate::streams::quote;
-use crate::tool::output::{Match, Output};
+use crate::tool::output::{Match, Output, SearchResult};
 
 /// How results are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,7 +240,7 @@ pub fn emit(
     envelope: &Value,
     status: u8,
     layout: Layout,
-    dialect: crate::hint::Dialect,
+    dialect: crate::hint::Caller,
 ) -> u8 {
     let Some(output) = output else {
         // A refusal's control characters are quoted when stderr is a terminal.
@@ -273,7 +273,7 @@ pub fn emit(
 }
 
 /// The text of a successful result, and the lines that follow it on stderr.
-fn result(output: &Output, layout: Layout, dialect: crate::hint::Dialect) -> (String, Vec<String>) {
+fn result(output: &Output, layout: Layout, dialect: crate::hint::Caller) -> (String, Vec<String>) {
     let mut out = String::new();
     let mut footer = Vec::new();
     // The name's end: NUL, or a newline.
@@ -316,24 +316,7 @@ fn result(output: &Output, layout: Layout, dialect: crate::hint::Dialect) -> (St
                 .then_some((g.matches.len(), ("match", "matches")))
         }
         Output::Search(s) => {
-            match layout.summary {
-                None => {
-                    for m in &s.matches {
-                        search_lines(&mut out, m, layout.null, q, layout.color);
-                    }
-                }
-                Some(Summary::Quiet) => {}
-                Some(summary) => summed(&mut out, &s.matches, summary, layout.null, q),
-            }
-            // -l and -c take every file; one that a bound passed over is said once.
-            if matches!(layout.summary, Some(Summary::Files | Summary::Count))
-                && s.skipped_large > 0
-            {
-                footer.push(format!(
-                    "stitch: {} file(s) over the workspace's maxFileBytes were not searched",
-                    s.skipped_large
-                ));
-            }
+            searched(&mut out, &mut footer, s, layout, q);
             s.truncated
                 .then_some((s.matches.len(), ("match", "matches")))
         }
@@ -369,6 +352,33 @@ fn result(output: &Output, layout: Layout, dialect: crate::hint::Dialect) -> (St
         ));
     }
     (out, footer)
+}
+
+/// A search's matches as `rg` prints them, or summed up (`-l`, `-c`, `-q`), to `out`; a
+/// summary's files that a bound passed over are said once, in `footer`.
+fn searched(
+    out: &mut String,
+    footer: &mut Vec<String>,
+    s: &SearchResult,
+    layout: Layout,
+    q: quote::Quote,
+) {
+    match layout.summary {
+        None => {
+            for m in &s.matches {
+                search_lines(out, m, layout.null, q, layout.color);
+            }
+        }
+        Some(Summary::Quiet) => {}
+        Some(summary) => summed(out, &s.matches, summary, layout.null, q),
+    }
+    // -l and -c take every file; one that a bound passed over is said once.
+    if matches!(layout.summary, Some(Summary::Files | Summary::Count)) && s.skipped_large > 0 {
+        footer.push(format!(
+            "stitch: {} file(s) over the workspace's maxFileBytes were not searched",
+            s.skipped_large
+        ));
+    }
 }
 
 /// A search's matches summed up: each path with a match once (`-l`), with its count of

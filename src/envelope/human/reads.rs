@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use crate::hint::Dialect;
+use crate::hint::Caller;
 use crate::streams::quote;
-use crate::tool::output::{MediaResult, Output, ReadFilesResult};
+use crate::tool::output::{FileAnswer, MediaResult, Output, ReadFilesResult};
 
 /// Writes a read's result to `out` and what follows it on stderr to `footer`.
 pub fn result(
@@ -18,7 +18,7 @@ pub fn result(
     footer: &mut Vec<String>,
     output: &Output,
     q: quote::Quote,
-    dialect: Dialect,
+    dialect: Caller,
 ) {
     match output {
         Output::Read(r) => {
@@ -58,17 +58,22 @@ fn files(
     footer: &mut Vec<String>,
     r: &ReadFilesResult,
     q: quote::Quote,
-    dialect: Dialect,
+    dialect: Caller,
 ) {
-    for file in &r.files {
+    for answer in &r.files {
+        let file = match answer {
+            FileAnswer::Read(file) => file,
+            FileAnswer::Refused(refused) => {
+                let item =
+                    crate::envelope::phrase::refused_item(&refused.path, &refused.refusal, dialect);
+                let shown = super::refusal::render(&Value::Object(item), dialect);
+                let name = q.name(&refused.path);
+                footer.push(format!("==> {name} <==\n{}", shown.trim_end()));
+                continue;
+            }
+        };
         let path = file.get("path").and_then(Value::as_str).unwrap_or_default();
         let name = q.name(path);
-        if file.get("ok") != Some(&Value::Bool(true)) {
-            let envelope = Value::Object(file.clone());
-            let shown = super::refusal::render(&envelope, dialect);
-            footer.push(format!("==> {name} <==\n{}", shown.trim_end()));
-            continue;
-        }
         if let Some(media) = file.get("media") {
             let _ = writeln!(
                 out,
@@ -110,7 +115,7 @@ fn files(
 }
 
 /// `(more of PATH: --offset N)` for a file whose window did not reach its end.
-fn more(footer: &mut Vec<String>, file: &Map<String, Value>, name: &str, dialect: Dialect) {
+fn more(footer: &mut Vec<String>, file: &Map<String, Value>, name: &str, dialect: Caller) {
     if let Some(next) = file.get("nextOffset").and_then(Value::as_u64) {
         let offset = dialect.name("offset");
         footer.push(format!("(more of {name}: {offset} {next})"));
