@@ -22,9 +22,6 @@ pub fn context(root: &Path) -> Context {
         limits: Limits::default(),
         session: None,
         policy: Policy::default(),
-        dialect: crate::hint::Dialect::default(),
         journal_key: OnceLock::from(Err("the journal is off in this test".to_owned())),
-        text_diffs: false,
-        summary: None,
     }
 }
