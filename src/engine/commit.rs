@@ -67,9 +67,16 @@ fn journal_and_publish<'w>(
     let files: Vec<&Staged<'_>> = staged.iter().flatten().collect();
     let (entry, synced) = match prepared.as_ref().map(|(_, unsynced, _)| unsynced) {
         None => (None, sync_all(&files)),
-        // The new versions, the entry and its directory synced side by side.
+        // The new versions, the entry and its directory synced side by side; the results
+        // kept meanwhile, in the shadow of the flushes.
         Some(unsynced) => {
-            let (entry, synced) = unsynced.sync_beside(|| sync_all(&files));
+            let journaled = prepared.as_ref().is_some_and(|(p, _, _)| p.journaled());
+            let keep = || {
+                if journaled {
+                    journal::keep_results(&ctx.ws, &change.results);
+                }
+            };
+            let (entry, synced) = unsynced.sync_beside(|| sync_all(&files), &keep);
             (Some(entry), synced)
         }
     };
@@ -101,17 +108,20 @@ fn journal_and_publish<'w>(
     let published = execute::publish(ctx, change, staged, &mut dirty);
     kill_hook::pause(Moment::AfterPublish);
     let started = !dirty.is_empty();
+    let mut pending = pending;
     let outcome = published.and_then(|()| {
+        journal::recheck(ctx, &linked);
+        // The versions kept before moved to `objects/` while the directories are synced.
         dirty
-            .sync()
+            .sync_beside(|| {
+                if let Some(pending) = pending.as_mut() {
+                    pending.adopt(&ctx.ws);
+                }
+            })
             .map_err(|e| anyhow::Error::new(e).context("syncing directories").into())
     });
     match (outcome, pending) {
         (Ok(()), pending) => {
-            journal::recheck(ctx, &linked);
-            if pending.as_ref().is_some_and(Pending::journaled) {
-                journal::keep_results(ctx, &change.results);
-            }
             let id = pending.and_then(|p| p.commit(ctx));
             ctx.ws.vacate(change.files.iter().flat_map(FileOp::vacated));
             record(ctx, change);

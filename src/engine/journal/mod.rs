@@ -133,18 +133,17 @@ pub fn results_bytes(results: &[Made<'_>]) -> u64 {
         .sum()
 }
 
-/// Keeps each of `results` small enough under `objects/`, once its change is published
-/// and before its entry is committed (the journal's lock still held shared).
-pub fn keep_results(ctx: &Context, results: &[Made<'_>]) {
+/// Keeps each of `results` small enough under `objects/`, while its entry is synced
+/// (in the shadow of the disk's flushes, [`Unsynced::sync_beside`]) and before it is
+/// committed, the journal's lock held shared. A copy kept for a change that is then not
+/// published is named by no entry, and goes with the next prune like any such version.
+/// The bytes are not hashed again here: every reader of a kept version checks it against
+/// its name's digest before relying on it (§11), so a copy that is not the version named
+/// (a result torn by a crash, planted, or damaged) only takes away the merge and the diff
+/// it would have given, as a missing one does.
+pub fn keep_results(ws: &crate::workspace::Workspace, results: &[Made<'_>]) {
     for made in results.iter().filter(|m| m.len() <= RESULT_MAX_BYTES) {
-        // Only bytes that are the version named: a name in the journal is a promise.
-        let mut digest = sha2::Sha256::default();
-        for part in &made.parts {
-            sha2::Digest::update(&mut digest, part);
-        }
-        if crate::digest::hex(&sha2::Digest::finalize(digest)) == made.sha {
-            ctx.ws.keep_result(&made.sha, &made.parts);
-        }
+        ws.keep_result(&made.sha, &made.parts);
     }
 }
 
@@ -432,6 +431,18 @@ fn keep_new(
 }
 
 impl Pending {
+    /// The change was published (and its hard-linked versions looked at again,
+    /// [`recheck`]): the versions the entry names as before move to `objects/` now, ahead
+    /// of [`Pending::commit`]. Each may replace a copy kept there (a change's result),
+    /// which frees that copy's inode: work for the disk, done while the change's
+    /// directories are synced. Not synced: a crash leaves each under one name or the other,
+    /// and both are looked in.
+    pub fn adopt(&mut self, ws: &crate::workspace::Workspace) {
+        let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
+        ws.journal_adopt(&kept, true);
+        self.kept.clear();
+    }
+
     /// The change was published: the entry moves to `entries/`, and the journal is held
     /// to its bounds; its id. A record-only entry goes instead (no id).
     pub fn commit(self, ctx: &Context) -> Option<String> {

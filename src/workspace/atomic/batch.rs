@@ -91,6 +91,48 @@ impl Dirty {
     pub fn sync(self) -> Result<(), Error> {
         in_parallel(&self.dirs, |(_, dir)| sync_dir(dir))
     }
+
+    /// [`Dirty::sync`], with `meanwhile` run on this thread while the directories' syncs
+    /// wait on the disk, each share of them on a thread of its own (a share whose thread
+    /// cannot be made is synced here, after `meanwhile`): work that needs no sync, done in
+    /// the shadow of their flushes. One directory is synced here, then `meanwhile` runs:
+    /// a thread made for one sync costs more than it hides on a loaded machine.
+    pub fn sync_beside(self, meanwhile: impl FnOnce()) -> Result<(), Error> {
+        if self.dirs.len() <= 1 {
+            let synced = self.sync();
+            meanwhile();
+            return synced;
+        }
+        let each = |share: &[(Option<(u64, u64)>, Dir)]| {
+            share.iter().try_for_each(|(_, dir)| sync_dir(dir))
+        };
+        let chunk = self.dirs.len().div_ceil(self.dirs.len().min(MAX_THREADS));
+        std::thread::scope(|scope| {
+            let spawned: Vec<_> = self
+                .dirs
+                .chunks(chunk)
+                .map(|share| {
+                    let thread =
+                        std::thread::Builder::new().spawn_scoped(scope, move || each(share));
+                    (share, thread)
+                })
+                .collect();
+            meanwhile();
+            let mut result = Ok(());
+            for (share, thread) in spawned {
+                let synced = match thread {
+                    Ok(handle) => handle.join().unwrap_or_else(|_| {
+                        Err(Error::Io(std::io::Error::other("a sync panicked")))
+                    }),
+                    Err(_) => each(share),
+                };
+                if result.is_ok() {
+                    result = synced;
+                }
+            }
+            result
+        })
+    }
 }
 
 #[cfg(test)]

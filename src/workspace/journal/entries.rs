@@ -83,13 +83,7 @@ impl Workspace {
         let pending = self
             .journal_sub(Shelf::Pending.name(), Missing::Leave)?
             .ok_or(Error::NotFound)?;
-        for sha in kept {
-            if own {
-                self.adopt_own(sha);
-            } else {
-                self.adopt_kept(sha);
-            }
-        }
+        self.journal_adopt(kept, own);
         let entries = self
             .journal_sub(Shelf::Entries.name(), Missing::Make)?
             .ok_or(Error::NotFound)?;

@@ -81,11 +81,21 @@ impl Unsynced<'_> {
     /// entry, it survives a crash. None of the
     /// three waits for another's flush of the disk's cache: issued at once, their flushes
     /// are served together, where one after another each waits a flush of its own (on
-    /// the disk measured in bench/notes.md, the three syncs cost about one). Both
-    /// results, once all three are done.
-    pub fn sync_beside<R: Send>(&self, other: impl FnOnce() -> R + Send) -> (Result<(), Error>, R) {
+    /// the disk measured in bench/notes.md, the three syncs cost about one). `meanwhile`
+    /// runs once the directory's sync (the shortest) returned, on its thread, while the
+    /// other two still wait on the disk: work that needs no sync, done in their shadow.
+    /// Both results, once all three are done and `meanwhile` has run.
+    pub fn sync_beside<R: Send>(
+        &self,
+        other: impl FnOnce() -> R + Send,
+        meanwhile: &(dyn Fn() + Sync),
+    ) -> (Result<(), Error>, R) {
         let sync_data = || self.file.sync_data().map_err(Error::Io);
-        let sync_name = || sync_dir(self.dir);
+        let sync_name = || {
+            let synced = sync_dir(self.dir);
+            meanwhile();
+            synced
+        };
         std::thread::scope(|scope| {
             // The entry's two syncs each on a thread, `other` on this one. A thread that
             // cannot be made (a process or thread limit reached) is no reason to fail the

@@ -181,6 +181,18 @@ impl Workspace {
         ))
     }
 
+    /// Moves the versions `kept` from `pending/` to `objects/`, as
+    /// [`Workspace::journal_commit`] does (`own`: over whatever stands there).
+    pub fn journal_adopt(&self, kept: &[&str], own: bool) {
+        for sha in kept {
+            if own {
+                self.adopt_own(sha);
+            } else {
+                self.adopt_kept(sha);
+            }
+        }
+    }
+
     /// Moves the kept version `sha`, made by this process from what it read, from
     /// `pending/` to `objects/`, over whatever stands there under its name.
     pub(super) fn adopt_own(&self, sha: &str) {
