@@ -26,6 +26,7 @@ COMPARISONS = [
     ("a4''", "edit, 10 KiB file", "percall_edit", 0, 4, "Python without site (`python3 -S`)", ("speedup", None)),
     ("j1", "edit, 10 KiB file, journal on", "journal_edit", 0, 1, "the same edit, `journal: false`", ("le", 1.10)),
     ("j2", "history, 2,000 planted 1 MiB entries", "journal_foreign", 0, 1, "history, the same journal without them", None),
+    ("j2'", "undo --dry-run, 2,000 planted 1 MiB entries", "journal_foreign_undo", 0, 1, "undo --dry-run, the same journal without them", None),
     ("j3", "undo that merges, 10 KiB file", "journal_undo", 0, 1, "a plain undo of the same edit", ("le", 1.2)),
     ("k1", "apply a real 5-file commit (`git diff 5b66657~1 5b66657`)", "apply_5b66657", 0, 1, "`git apply` + `sync FILE...`", ("le", 1.0)),
     ("k2", "apply a real 27-file commit (`git diff b987776~1 b987776`)", "apply_b987776", 0, 1, "`git apply` + `sync FILE...`", ("le", 1.0)),
@@ -111,6 +112,10 @@ SECTIONS = [
      "half named for another key and half named as entries were before key ids. Another "
      "key's entries are counted from their names; the others are read up to 8 MiB a call "
      "and the rest counted unread."),
+    ("journal_foreign_undo", "j. The journal's cost: undo beside 2,000 planted entries",
+     "The same two journals as history's row: `undo --dry-run` picks the newest change of "
+     "its own past the planted entries and makes every check, without publishing, so every "
+     "run finds the same journal."),
     ("large_edit", "b. Edit one line of a 100 MiB text file",
      "The prepare step restores `big.txt`, removes `big2.txt` and runs `sync`, so no command "
      "pays for the previous one's writeback. The durable floor (third command, the target's "
@@ -191,6 +196,7 @@ SECTION_FACTS = {
     "large_edit": ["b_bytes", "b_before"],
     "journal_edit": ["j_entries"],
     "journal_foreign": ["j_foreign"],
+    "journal_foreign_undo": ["j_foreign"],
     "apply_5b66657": ["apply_5b66657"],
     "apply_b987776": ["apply_b987776"],
     "hunks_1000": ["hunks_1000"],

@@ -1,7 +1,7 @@
 //! One typed change: what a mutation does to each of its files — each operation with the
-//! version it expects ([`Expect`]) — as one value that the pipeline checks
+//! version it expects ([`Expected`]) — as one value that the pipeline checks
 //! (`Steps::check_change`), the commit publishes ([`super::execute`]), the journal records ([`FileOp::record`]), the
-//! authorize hook is shown ([`super::payload::Payload::of_change`]) and the session's
+//! authorize hook is shown ([`super::payload::Payload::of_files`]) and the session's
 //! ledger is told — so that what is checked, shown, journaled and published cannot drift
 //! apart. write, edit, delete, move, apply and undo each convert their request into one,
 //! and recovery rolls an entry forward through the same operations.
@@ -11,12 +11,13 @@ use crate::workspace::{Location, OpenFile, Reuse, Staged, WriteMode};
 
 use super::journal::entry::FileRecord;
 use super::journal::{About, Keep, Made, Planned};
+use super::session_check::Mutation;
 
 /// A change about to be published: which tool makes it, what it does to each file (in
 /// the order it is published), what its entry says besides, and the new versions kept
 /// once it is published (so that an undo can merge).
 #[derive(Debug)]
-pub struct Change<'a> {
+pub struct ChangeSet<'a> {
     pub tool: &'static str,
     pub files: Vec<FileOp<'a>>,
     pub about: About,
@@ -29,11 +30,11 @@ pub struct Change<'a> {
     pub stat: Vec<Option<Stat>>,
 }
 
-impl<'a> Change<'a> {
+impl<'a> ChangeSet<'a> {
     /// A change by `tool` of `files`, with nothing more to say of it.
     #[must_use]
-    pub fn of(tool: &'static str, files: Vec<FileOp<'a>>) -> Change<'a> {
-        Change {
+    pub fn of(tool: &'static str, files: Vec<FileOp<'a>>) -> ChangeSet<'a> {
+        ChangeSet {
             tool,
             files,
             about: About::default(),
@@ -44,7 +45,7 @@ impl<'a> Change<'a> {
 
     /// This change, keeping its new version `sha` (its bytes: `parts`, in order).
     #[must_use]
-    pub fn keeping(mut self, sha: &str, parts: Vec<&'a [u8]>) -> Change<'a> {
+    pub fn keeping(mut self, sha: &str, parts: Vec<&'a [u8]>) -> ChangeSet<'a> {
         self.results.push(Made {
             sha: sha.to_owned(),
             parts,
@@ -54,8 +55,8 @@ impl<'a> Change<'a> {
 
     /// This change, with the lines each of its files gains and loses.
     #[must_use]
-    pub fn counted(self, stat: Vec<Option<Stat>>) -> Change<'a> {
-        Change { stat, ..self }
+    pub fn counted(self, stat: Vec<Option<Stat>>) -> ChangeSet<'a> {
+        ChangeSet { stat, ..self }
     }
 
     /// The journal's record of each file, and how its version before is kept.
@@ -71,9 +72,10 @@ impl<'a> Change<'a> {
     }
 }
 
-/// The version the caller expects a file to be at before the change.
+/// The version the caller expects a file to be at before the change (the workspace's
+/// `state::Expect`, what kind of entry its own state holds, is another thing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expect<'a> {
+pub enum Expected<'a> {
     /// Whatever is there.
     Any,
     /// Nothing: the change creates the file, and an existing one is not replaced
@@ -86,23 +88,27 @@ pub enum Expect<'a> {
     Left(Option<&'a str>),
 }
 
-impl<'a> Expect<'a> {
+impl<'a> Expected<'a> {
     /// This expectation, or the digest the caller named, if any.
     #[must_use]
-    pub fn or_named(self, named: Option<&'a str>) -> Expect<'a> {
-        named.map_or(self, Expect::Digest)
+    pub fn or_named(self, named: Option<&'a str>) -> Expected<'a> {
+        named.map_or(self, Expected::Digest)
     }
 
     /// This expectation, for a change that creates the file: unless `overwrite` (or a
     /// digest is expected), an existing file is not replaced.
     #[must_use]
-    pub fn creating(self, overwrite: bool) -> Expect<'a> {
+    pub fn creating(self, overwrite: bool) -> Expected<'a> {
         match self {
-            Expect::Any if !overwrite => Expect::Absent,
+            Expected::Any if !overwrite => Expected::Absent,
             other => other,
         }
     }
 }
+
+/// A version of a file as read: its digest, `None` when it is absent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AsRead(pub Option<String>);
 
 /// New content a change publishes at a path.
 #[derive(Debug)]
@@ -141,10 +147,22 @@ pub enum Op<'a> {
         new: Option<New<'a>>,
         link: Option<String>,
         /// The version the source is expected to be at.
-        from_expect: Expect<'a>,
+        from_expect: Expected<'a>,
+        /// The version of the source as read (`None`: absent), when the tool read it
+        /// apart from the version the move takes (`from_before`, else `after`): an
+        /// undo's, which may have moved on since — the check then refuses it (`""`: no
+        /// digest, what is there is not a file).
+        from_read: Option<AsRead>,
+        /// Whether the source is held to the permissions rule (the caller may write it),
+        /// as apply and undo hold every file they remove; a move, as mv, does not.
+        from_writable: bool,
     },
     /// A symbolic link to `target` made at the path.
     Link { target: String },
+    /// Not known yet: the tool could not make the new content (an edit whose text did
+    /// not match), and the change is only checked, so that a guard's refusal (a file the
+    /// session never read) comes before the tool's own. Never published.
+    Unmade,
     /// The symbolic link to `target` at the path removed (only the link).
     Unlink { target: String },
 }
@@ -160,13 +178,20 @@ pub struct FileOp<'a> {
     pub before: Option<String>,
     /// The version the change expects at the path: whatever is there, nothing, or the
     /// digest the caller named.
-    pub expect: Expect<'a>,
+    pub expect: Expected<'a>,
     /// The version at the path after (`None`: absent).
     pub after: Option<String>,
     /// The file at the path as read, which the change replaces or removes: it must still
     /// be that file, unchanged, when the change is published.
     pub base: Option<&'a OpenFile>,
     pub keep: Keep<'a>,
+    /// What the session's rules are asked about the file (a write, an edit, an edit by
+    /// region, an undo).
+    pub mutation: Mutation,
+    /// Whether the check leaves the question of another writer to the last look just
+    /// before the rename (an edit's staged result is published over the file only if it
+    /// is still as read, a writer elsewhere included): the check does not ask it first.
+    pub looked_at_publish: bool,
     /// What the authorize hook is told the operation is (`create`, `replace`, `edit`,
     /// `write`, `delete`, `move`).
     pub shown_as: &'static str,
@@ -188,10 +213,12 @@ impl<'a> FileOp<'a> {
             at,
             op: Op::Write(new),
             before,
-            expect: Expect::Any,
+            expect: Expected::Any,
             after: Some(after),
             base,
             keep: Keep::Nothing,
+            mutation: Mutation::Write,
+            looked_at_publish: false,
             shown_as: "write",
             bytes: None,
         }
@@ -204,12 +231,54 @@ impl<'a> FileOp<'a> {
             at,
             op: Op::Delete,
             before: Some(before),
-            expect: Expect::Any,
+            expect: Expected::Any,
             after: None,
             base,
             keep: Keep::Nothing,
+            mutation: Mutation::Write,
+            looked_at_publish: false,
             shown_as: "delete",
             bytes: None,
+        }
+    }
+
+    /// An operation not known yet at `at` (its version `before`, the file `base` as
+    /// read): only checked, never published ([`Op::Unmade`]).
+    #[must_use]
+    pub fn unmade(
+        at: &'a Location,
+        before: Option<String>,
+        base: Option<&'a OpenFile>,
+    ) -> FileOp<'a> {
+        FileOp {
+            at,
+            op: Op::Unmade,
+            before,
+            expect: Expected::Any,
+            after: None,
+            base,
+            keep: Keep::Nothing,
+            mutation: Mutation::Write,
+            looked_at_publish: false,
+            shown_as: "edit",
+            bytes: None,
+        }
+    }
+
+    /// This operation, the session's rules asked about it as `mutation`.
+    #[must_use]
+    pub fn mutating(self, mutation: Mutation) -> FileOp<'a> {
+        FileOp { mutation, ..self }
+    }
+
+    /// This operation, published over the file it replaces only if that file is still
+    /// as read, a writer elsewhere included, looked at just before the rename: the check
+    /// leaves the question of a writer to that last look.
+    #[must_use]
+    pub fn looked_at_publish(self) -> FileOp<'a> {
+        FileOp {
+            looked_at_publish: true,
+            ..self
         }
     }
 
@@ -230,7 +299,7 @@ impl<'a> FileOp<'a> {
 
     /// This operation, expecting the file at its path to be at `expect`.
     #[must_use]
-    pub fn expecting(self, expect: Expect<'a>) -> FileOp<'a> {
+    pub fn expecting(self, expect: Expected<'a>) -> FileOp<'a> {
         FileOp { expect, ..self }
     }
 
@@ -258,7 +327,7 @@ impl<'a> FileOp<'a> {
     pub fn record(&self) -> FileRecord {
         let mut record = FileRecord::write(&self.at.real, self.before.clone(), self.after.clone());
         match &self.op {
-            Op::Write(_) | Op::Delete => {}
+            Op::Write(_) | Op::Delete | Op::Unmade => {}
             Op::Move {
                 from,
                 from_before,

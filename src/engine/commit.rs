@@ -3,14 +3,14 @@
 //! the entry synced, the change published, the directories synced, the entry committed,
 //! the directories the change left empty removed (`Workspace::vacate`), and the session's
 //! ledger told what each file is now — one function, [`commit`], over one typed
-//! [`Change`], for every tool. A failure
+//! [`ChangeSet`], for every tool. A failure
 //! before anything is published changes nothing and leaves no entry; past the commit
 //! point, a change of several files is finished by the next call.
 
 use crate::refusal::Outcome;
 use crate::workspace::{sync_all, Dirty, Staged};
 
-use super::change::{Change, FileOp};
+use super::change::{ChangeSet, FileOp};
 use super::execute;
 use super::journal::{self, Pending};
 use super::kill_hook::{self, Moment};
@@ -27,7 +27,7 @@ use crate::engine::Context;
 /// removed and the session's ledger told what each file is now. The change's `stat`, the
 /// lines each file gained and lost as the tool counted them, goes into the entry. Returns
 /// the entry's id (`None` with the journal off).
-pub(super) fn commit<'w>(ctx: &'w Context, mut change: Change<'w>) -> Outcome<Option<String>> {
+pub(super) fn commit<'w>(ctx: &'w Context, mut change: ChangeSet<'w>) -> Outcome<Option<String>> {
     let mut created = Vec::new();
     let committed = execute::stage(ctx, &mut change, &mut created)
         .and_then(|staged| journal_and_publish(ctx, &change, staged));
@@ -40,7 +40,7 @@ pub(super) fn commit<'w>(ctx: &'w Context, mut change: Change<'w>) -> Outcome<Op
 /// [`commit`] once the new versions are staged.
 fn journal_and_publish<'w>(
     ctx: &'w Context,
-    change: &Change<'w>,
+    change: &ChangeSet<'w>,
     mut staged: Vec<Option<Staged<'w>>>,
 ) -> Outcome<Option<String>> {
     // A change of several files is recorded even with the journal off, so that a crash
@@ -144,7 +144,7 @@ fn journal_and_publish<'w>(
 }
 
 /// Tells the session's ledger what each file of `change` is now.
-fn record(ctx: &Context, change: &Change<'_>) {
+fn record(ctx: &Context, change: &ChangeSet<'_>) {
     for file in &change.files {
         if let Some(from) = file.from() {
             session_check::note_removed(ctx, &from.real);

@@ -10,7 +10,7 @@
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{Dirty, Error, Replace, Staged, WriteMode};
 
-use super::change::{Change, FileOp, New, Op};
+use super::change::{ChangeSet, Expected, FileOp, New, Op};
 use super::kill_hook;
 use crate::engine::{refuse, Context};
 
@@ -20,12 +20,15 @@ use crate::engine::{refuse, Context};
 /// added to `created`, for the caller to remove if the change is not published.
 pub fn stage<'w>(
     ctx: &'w Context,
-    change: &mut Change<'w>,
+    change: &mut ChangeSet<'w>,
     created: &mut Vec<String>,
 ) -> Outcome<Vec<Option<Staged<'w>>>> {
     let mut staged = Vec::with_capacity(change.files.len());
     for file in &mut change.files {
         let at = file.at;
+        if matches!(file.op, Op::Unmade) {
+            return Err(anyhow::anyhow!("`{}`: the change was never made", at.shown).into());
+        }
         let publishes_here = !matches!(file.op, Op::Delete | Op::Unlink { .. });
         if publishes_here && !at.missing_dirs.is_empty() {
             ctx.ws
@@ -70,7 +73,7 @@ pub fn stage<'w>(
 /// builds the change once more from a fresh read, then refuses).
 pub fn publish(
     ctx: &Context,
-    change: &Change<'_>,
+    change: &ChangeSet<'_>,
     staged: Vec<Option<Staged<'_>>>,
     dirty: &mut Dirty,
 ) -> Outcome<()> {
@@ -85,18 +88,26 @@ pub fn publish(
 /// The last look before anything is published: every file the change replaces, removes
 /// or moves is still the file read, with the same inode, size and modification time,
 /// and no other program holds it open for writing (for a change of one file, its publish
-/// asks that, just before its rename or unlink). The test's planted guard of the
-/// commit ([`kill_hook::publish_guarded`]) is here too.
-fn last_look(change: &Change<'_>) -> Outcome<()> {
+/// asks that, just before its rename or unlink); and where the caller expects a digest
+/// (`expectedSha256`, or an undo's version left: [`Expected::Digest`],
+/// [`Expected::Left`]), the file is hashed once more and must still have it — a write
+/// that kept the size and put the time back is caught too, at the cost of one more read
+/// of that file. The test's planted guard of the commit
+/// ([`kill_hook::publish_guarded`]) is here too.
+fn last_look(change: &ChangeSet<'_>) -> Outcome<()> {
     let single = change.files.len() == 1;
     for file in &change.files {
         let from = match &file.op {
             Op::Move {
-                from, from_base, ..
-            } => Some((*from, *from_base)),
+                from,
+                from_base,
+                from_expect,
+                ..
+            } => Some((*from, *from_base, *from_expect)),
             _ => None,
         };
-        for (location, base) in std::iter::once((file.at, file.base)).chain(from) {
+        let here = (file.at, file.base, file.expect);
+        for (location, base, expect) in std::iter::once(here).chain(from) {
             if kill_hook::publish_guarded(&location.real) {
                 return Err(Refusal::new(
                     Code::Denied,
@@ -116,13 +127,24 @@ fn last_look(change: &Change<'_>) -> Outcome<()> {
                 // met twice.
                 let still = base.unchanged_but_for_links().unwrap_or(false)
                     && (single || !base.written_elsewhere());
-                if !still {
+                if !still || !still_digest(base, expect) {
                     return Err(refuse::changed(&location.shown).into());
                 }
             }
         }
     }
     Ok(())
+}
+
+/// Whether the file `base` still has the digest `expect` names, hashed once more (true
+/// where no digest is expected: the size and times were looked at).
+fn still_digest(base: &crate::workspace::OpenFile, expect: Expected<'_>) -> bool {
+    let digest = match expect {
+        Expected::Digest(digest) | Expected::Left(Some(digest)) => digest,
+        Expected::Any | Expected::Absent | Expected::Left(None) => return true,
+    };
+    base.sha256_now()
+        .is_ok_and(|now| now.eq_ignore_ascii_case(digest))
 }
 
 /// Publishes one operation, its new content `staged` (or, from recovery, kept under the
@@ -168,6 +190,7 @@ pub fn publish_one(
             .and_then(|()| ctx.ws.make_link(at, target, dirty))
             .map_err(fail),
         Op::Unlink { target } => ctx.ws.remove_link(at, target, dirty).map_err(fail),
+        Op::Unmade => Err(anyhow::anyhow!("`{shown}`: the change was never made").into()),
         Op::Move {
             from,
             from_base,

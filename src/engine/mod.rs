@@ -6,13 +6,13 @@
 //! through one check (the session's record, the version the caller expects, the
 //! overwrite and permissions rules: `session_check`, [`stale`]), the authorize hook shown
 //! the typed [`payload::Payload`], and the commit — journal, sync, publish and record
-//! ([`commit::commit`] over its [`change::Change`], published by [`execute`]) — each reached only with the token
+//! ([`commit::commit`] over its [`change::ChangeSet`], published by [`execute`]) — each reached only with the token
 //! the step before hands out. The same steps for write, edit, delete, move, undo and
 //! apply; the guards themselves are private to [`pipeline`]. The journal ([`journal`]:
 //! its entries, recovery and bounds) and undo's planning ([`undo`]) live here too, with
 //! what every step needs: the call's [`Context`], the refusals phrased from the
 //! workspace's facts ([`refuse`]) and the policy and authorize hook ([`approve`]). The
-//! tools (`crate::tool`) only convert their requests into changes ([`change::Change`]).
+//! tools (`crate::tool`) only convert their requests into changes ([`change::ChangeSet`]).
 
 pub(crate) mod approve;
 pub mod change;
@@ -28,6 +28,8 @@ pub mod recover;
 pub(crate) mod refuse;
 pub mod session_check;
 pub mod target;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod undo;
 
 use crate::policy::{Limits, Policy};

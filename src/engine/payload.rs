@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::change::Change;
+use super::change::ChangeSet;
 use crate::engine::Context;
 
 /// A mutation as the authorize hook sees it; `None` fields are left out.
@@ -37,16 +37,16 @@ pub struct Payload<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub undoes: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub changes: Option<Vec<FileChange<'a>>>,
+    pub changes: Option<Vec<PayloadFile<'a>>>,
     pub dry_run: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<&'a str>,
 }
 
-/// One file of a change of several (apply, undo).
+/// One file of a change of several (apply, undo), as the authorize hook is shown it.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FileChange<'a> {
+pub struct PayloadFile<'a> {
     pub path: &'a str,
     pub operation: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -88,7 +88,7 @@ impl<'a> Payload<'a> {
     /// The payload of a change of one file (write, edit, delete, move): its path, source,
     /// operation, size and versions before and after, read off `change`.
     #[must_use]
-    pub fn of_file(ctx: &'a Context, change: &'a Change<'_>, dry_run: bool) -> Payload<'a> {
+    pub fn of_file(ctx: &'a Context, change: &'a ChangeSet<'_>, dry_run: bool) -> Payload<'a> {
         let mut payload = Payload::of(ctx, change.tool, dry_run);
         if let Some(file) = change.files.first() {
             payload.path = Some(&file.at.shown);
@@ -104,11 +104,11 @@ impl<'a> Payload<'a> {
     /// The payload of a change of several files (apply, undo): each file's path,
     /// operation, source, versions and size, read off `change`.
     #[must_use]
-    pub fn of_files(ctx: &'a Context, change: &'a Change<'_>, dry_run: bool) -> Payload<'a> {
+    pub fn of_files(ctx: &'a Context, change: &'a ChangeSet<'_>, dry_run: bool) -> Payload<'a> {
         let changes = change
             .files
             .iter()
-            .map(|file| FileChange {
+            .map(|file| PayloadFile {
                 path: &file.at.shown,
                 operation: file.shown_as,
                 from: file.from().map(|from| from.shown.as_str()),

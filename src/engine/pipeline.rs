@@ -5,19 +5,22 @@
 //! [`run`] resolves the plan's paths, refuses protected or forbidden ones, locks them in
 //! one order and resolves them again under the locks; then the tool observes its files
 //! and builds its change, calling back for the steps that follow, each of which hands
-//! out the token the next one needs: [`Steps::check`] (the session's record of each file
-//! and the caller's `expectedSha256`) gives a [`Checked`], whose
-//! [`authorize`](Checked::authorize) (the hook, shown the typed
+//! out the token the next one needs: [`Steps::check_change`] (over the tool's one typed
+//! change: the session's record of each file, the version each operation expects, the
+//! overwrite and permissions rules) gives a [`Cleared`], whose
+//! [`authorize`](Cleared::authorize) (the hook, shown the typed
 //! [`Payload`]) gives an [`Approved`] — none on a dry run — whose
 //! [`commit`](Approved::commit) journals, syncs, publishes and records
 //! ([`commit::commit`]). No token is made anywhere else, so a change cannot reach the
 //! disk without every guard, and a guard added here holds for every tool.
 
+use std::collections::HashMap;
+
 use crate::refusal::{key, Code, Failure, Outcome, Refusal};
 use crate::workspace::{Location, OpenFile};
 
-pub use super::change::Expect;
-use super::change::{Change, Op};
+pub use super::change::Expected;
+use super::change::{ChangeSet, Op};
 use super::commit;
 use super::payload::Payload;
 use super::session_check::{self, Mutation};
@@ -62,12 +65,12 @@ pub fn run<P: Plan>(ctx: &Context, plan: &P) -> Outcome<P::Output> {
     // A file another program changed between the read and the rename is looked at once
     // more, from a fresh read; changed again, the change is refused.
     for _ in 1..ATTEMPTS {
-        let built = plan.build(ctx, at, Steps { ctx });
+        let built = plan.build(ctx, at, Steps { ctx, at });
         if !built.as_ref().is_err_and(super::is_changed) {
             return built;
         }
     }
-    plan.build(ctx, at, Steps { ctx }).map_err(|failure| {
+    plan.build(ctx, at, Steps { ctx, at }).map_err(|failure| {
         if super::is_changed(&failure) {
             plan.gave_up(ctx, at, failure)
         } else {
@@ -78,14 +81,15 @@ pub fn run<P: Plan>(ctx: &Context, plan: &P) -> Outcome<P::Output> {
 
 /// One file of a change as the tool found it under the lock, for the checks: its version
 /// now, the version the caller expects, what the session's rules are asked about, and the
-/// file the change replaces or removes (held to the permissions rule).
+/// file the change replaces or removes (held to the permissions rule). Read off the
+/// change's operations ([`Steps::check_change`]), never built by a tool.
 #[derive(Debug, Clone, Copy)]
-pub struct Version<'a> {
+struct Version<'a> {
     pub location: &'a Location,
     /// Its digest now, `None` when it does not exist.
     pub sha256: Option<&'a str>,
     /// The version the caller expects.
-    pub expect: Expect<'a>,
+    pub expect: Expected<'a>,
     /// What the session's rules are asked about.
     pub mutation: Mutation,
     /// The file the change replaces or removes, open: one the caller may not write is
@@ -99,53 +103,14 @@ pub struct Version<'a> {
 
 impl<'a> Version<'a> {
     /// The version `sha256` of the file at `location`, to be written over or removed.
-    #[must_use]
-    pub fn of(location: &'a Location, sha256: Option<&'a str>) -> Version<'a> {
+    fn of(location: &'a Location, sha256: Option<&'a str>) -> Version<'a> {
         Version {
             location,
             sha256,
-            expect: Expect::Any,
+            expect: Expected::Any,
             mutation: Mutation::Write,
             replaced: None,
             looked_at_publish: false,
-        }
-    }
-
-    /// This version, checked against the digest the caller named, if any.
-    #[must_use]
-    pub fn expecting(self, expected: Option<&'a str>) -> Version<'a> {
-        Version {
-            expect: self.expect.or_named(expected),
-            ..self
-        }
-    }
-
-    /// This version, replacing or removing `file` (open under the lock).
-    #[must_use]
-    pub fn replacing(self, file: &'a OpenFile) -> Version<'a> {
-        Version {
-            replaced: Some(file),
-            ..self
-        }
-    }
-
-    /// This version, for a change whose publish looks at the replaced file once more,
-    /// just before its rename, as it was read and whether another program writes it
-    /// (a staged write made over it): the check does not ask about a writer first.
-    #[must_use]
-    pub fn looked_at_publish(self) -> Version<'a> {
-        Version {
-            looked_at_publish: true,
-            ..self
-        }
-    }
-
-    /// This version, for an edit (the session's rule for a file never read differs).
-    #[must_use]
-    pub fn edited(self) -> Version<'a> {
-        Version {
-            mutation: Mutation::Edit,
-            ..self
         }
     }
 }
@@ -154,6 +119,8 @@ impl<'a> Version<'a> {
 #[derive(Debug)]
 pub struct Steps<'c> {
     ctx: &'c Context,
+    /// The plan's paths, located under the locks: the order the checks go in.
+    at: &'c [Location],
 }
 
 impl<'c> Steps<'c> {
@@ -162,12 +129,12 @@ impl<'c> Steps<'c> {
     /// caller expects (`STALE_VERSION`), then for each file the change creates whether one
     /// is there (`ALREADY_EXISTS`) and for each it replaces or removes whether the caller
     /// may write it (`DENIED`, rule `permissions`), in the order given.
-    pub fn check(self, versions: &[Version<'_>]) -> Outcome<Checked<'c>> {
+    fn check(self, versions: &[Version<'_>]) -> Outcome<Cleared<'c>> {
         check(self.ctx, versions)?;
         for v in versions {
             guard_one(self.ctx, v)?;
         }
-        Ok(Checked { ctx: self.ctx })
+        Ok(Cleared { ctx: self.ctx })
     }
 }
 
@@ -271,9 +238,9 @@ fn check_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
         session_check::check(ctx, &location.shown, &location.real, v.sha256, v.mutation)?;
     }
     let expected = match v.expect {
-        Expect::Digest(expected) => Some(Some(expected)),
-        Expect::Left(expected) => Some(expected),
-        Expect::Any | Expect::Absent => None,
+        Expected::Digest(expected) => Some(Some(expected)),
+        Expected::Left(expected) => Some(expected),
+        Expected::Any | Expected::Absent => None,
     };
     if let Some(expected) = expected {
         let same = match (expected, v.sha256) {
@@ -294,7 +261,7 @@ fn check_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
 /// to write.
 fn guard_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
     let shown = v.location.shown.as_str();
-    if let (Expect::Absent, Some(actual)) = (v.expect, v.sha256) {
+    if let (Expected::Absent, Some(actual)) = (v.expect, v.sha256) {
         if !session_check::observed(ctx, &v.location.real, actual) {
             return Err(Refusal::new(
                 Code::AlreadyExists,
@@ -315,42 +282,77 @@ fn guard_one(ctx: &Context, v: &Version<'_>) -> Outcome<()> {
 }
 
 impl<'c> Steps<'c> {
-    /// [`Steps::check`] of the versions `change` names: each file at the version before
-    /// it is read at, held to the version its operation expects and replacing the file
-    /// it was read from — and a move's source, at the version it moves, held to the one
-    /// expected of it.
-    pub fn check_change(self, change: &Change<'_>) -> Outcome<Checked<'c>> {
-        let mut versions = Vec::with_capacity(change.files.len());
-        for file in &change.files {
-            if let Op::Move {
-                from,
-                from_expect,
-                from_before,
-                ..
-            } = &file.op
-            {
-                versions.push(Version {
-                    expect: *from_expect,
-                    ..Version::of(from, from_before.as_deref().or(file.after.as_deref()))
-                });
-            }
-            versions.push(Version {
-                expect: file.expect,
-                replaced: file.base,
-                ..Version::of(file.at, file.before.as_deref())
-            });
-        }
+    /// The one entry to the checks ([`Steps::check`]), for every tool: the versions
+    /// `change` names, one per path, in the order of the plan's paths. A path is held at
+    /// the first operation that touches it — its version before as read, the version that
+    /// operation expects, the file it replaces or removes — since a later operation finds
+    /// the path as the earlier ones leave it; a move's source is held at the version it
+    /// moves (or, as read, `from_read`) to the one expected of it. A path of the plan no
+    /// operation touches (an apply's file its change leaves as it was) is not checked.
+    pub fn check_change(self, change: &ChangeSet<'_>) -> Outcome<Cleared<'c>> {
+        let (mut first, touched) = first_touches(change);
+        let order = self.at.iter().map(|l| l.real.as_str());
+        // A path of the change the plan did not name (none does today) comes last.
+        let versions: Vec<Version<'_>> = order
+            .chain(touched)
+            .filter_map(|real| first.remove(real))
+            .collect();
         self.check(&versions)
     }
 }
 
-/// A change whose files passed the checks.
+/// The version the first operation of `change` that touches each path holds it at, by
+/// real path, and the paths in the order the operations touch them.
+fn first_touches<'a>(change: &'a ChangeSet<'_>) -> (HashMap<&'a str, Version<'a>>, Vec<&'a str>) {
+    let mut first: HashMap<&str, Version<'_>> = HashMap::with_capacity(change.files.len());
+    let mut touched = Vec::with_capacity(change.files.len());
+    for file in &change.files {
+        if let Op::Move {
+            from,
+            from_base,
+            from_before,
+            from_expect,
+            from_read,
+            from_writable,
+            ..
+        } = &file.op
+        {
+            first.entry(from.real.as_str()).or_insert_with(|| {
+                touched.push(from.real.as_str());
+                let moved = from_before.as_deref().or(file.after.as_deref());
+                Version {
+                    expect: *from_expect,
+                    mutation: file.mutation,
+                    replaced: from_base.filter(|_| *from_writable),
+                    ..Version::of(
+                        from,
+                        from_read.as_ref().map_or(moved, |read| read.0.as_deref()),
+                    )
+                }
+            });
+        }
+        first.entry(file.at.real.as_str()).or_insert_with(|| {
+            touched.push(file.at.real.as_str());
+            Version {
+                expect: file.expect,
+                mutation: file.mutation,
+                replaced: file.base,
+                looked_at_publish: file.looked_at_publish,
+                ..Version::of(file.at, file.before.as_deref())
+            }
+        });
+    }
+    (first, touched)
+}
+
+/// The token of a change whose files passed the pipeline's checks: cleared for the
+/// authorize hook (the syntax gate's verdict is another thing, `syntax_gate::Caveats`).
 #[derive(Debug)]
-pub struct Checked<'c> {
+pub struct Cleared<'c> {
     ctx: &'c Context,
 }
 
-impl<'c> Checked<'c> {
+impl<'c> Cleared<'c> {
     /// Asks the authorize hook (when one is configured) about the change `payload`
     /// describes, `shown` naming it in a refusal. `None` on a dry run: nothing may be
     /// written then.
@@ -369,7 +371,7 @@ pub struct Approved<'c> {
 impl<'c> Approved<'c> {
     /// Stages, journals, syncs, publishes and records `change` ([`commit::commit`]);
     /// returns the journal entry's id.
-    pub fn commit<'w>(self, change: Change<'w>) -> Outcome<Option<String>>
+    pub fn commit<'w>(self, change: ChangeSet<'w>) -> Outcome<Option<String>>
     where
         'c: 'w,
     {

@@ -12,7 +12,7 @@ use crate::workspace::{Kind, Location};
 
 use super::args::{self, Request};
 use super::{refuse, Context};
-use crate::engine::change::{Change, Expect, FileOp, Op};
+use crate::engine::change::{ChangeSet, Expected, FileOp, Op};
 use crate::engine::journal::entry::link_version;
 use crate::engine::payload::Payload;
 use crate::engine::pipeline::{self, Plan, Steps};
@@ -119,10 +119,10 @@ fn delete(
         .as_deref()
         .and_then(|bytes| crate::text::diff::stat_bytes(bytes, b""));
     let file_op = FileOp::delete(location, actual.clone(), Some(&file))
-        .expecting(Expect::Any.or_named(req.expected_sha256.as_deref()))
+        .expecting(Expected::Any.or_named(req.expected_sha256.as_deref()))
         .keeping_base(held.as_deref())
         .shown("delete", Some(file.size));
-    let change = Change::of(DeleteRequest::TOOL, vec![file_op]).counted(vec![stat]);
+    let change = ChangeSet::of(DeleteRequest::TOOL, vec![file_op]).counted(vec![stat]);
     let checked = steps.check_change(&change)?;
     let payload = Payload::of_file(ctx, &change, req.dry_run);
     let mut id = None;
@@ -152,9 +152,9 @@ fn delete_link(
         },
         ..FileOp::delete(location, actual.clone(), None)
     }
-    .expecting(Expect::Any.or_named(req.expected_sha256.as_deref()))
+    .expecting(Expected::Any.or_named(req.expected_sha256.as_deref()))
     .shown("delete", Some(target.len() as u64));
-    let change = Change::of(DeleteRequest::TOOL, vec![file_op]);
+    let change = ChangeSet::of(DeleteRequest::TOOL, vec![file_op]);
     let checked = steps.check_change(&change)?;
     let payload = Payload::of_file(ctx, &change, req.dry_run);
     let mut id = None;

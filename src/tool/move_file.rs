@@ -15,7 +15,7 @@ use crate::workspace::{Kind, Location, OpenFile};
 
 use super::args::{self, invalid, Request};
 use super::{refuse, Context};
-use crate::engine::change::{Change, Expect, FileOp, Op};
+use crate::engine::change::{ChangeSet, Expected, FileOp, Op};
 use crate::engine::journal::entry::link_version;
 use crate::engine::payload::Payload;
 use crate::engine::pipeline::{self, Plan, Steps};
@@ -190,20 +190,25 @@ fn move_file(
             from_before: None,
             new: None,
             link: link.clone(),
-            from_expect: Expect::Any.or_named(req.expected_sha256.as_deref()),
+            from_expect: Expected::Any.or_named(req.expected_sha256.as_deref()),
+            from_read: None,
+            // A file is moved as mv moves it: whoever may write its directory.
+            from_writable: false,
         },
         before: previous.clone(),
-        expect: Expect::Any.creating(req.overwrite),
+        expect: Expected::Any.creating(req.overwrite),
         after: Some(sha256.clone()),
         base: replaced.as_ref(),
         keep: crate::engine::journal::Keep::Nothing,
+        mutation: crate::engine::session_check::Mutation::Write,
+        looked_at_publish: false,
         shown_as: "move",
         bytes: Some(size),
     }
     .keeping_base(None);
     // The content moves as it is: no line is added or removed.
     let stat = Some(crate::text::diff::Stat::default());
-    let change = Change::of(MoveRequest::TOOL, vec![file_op]).counted(vec![stat]);
+    let change = ChangeSet::of(MoveRequest::TOOL, vec![file_op]).counted(vec![stat]);
     // Both ends at once: a session that read neither is told of both in one refusal.
     let checked = steps.check_change(&change)?;
     let payload = Payload {

@@ -11,7 +11,7 @@ use crate::workspace::{Kind, Location, WriteMode};
 use super::args::{self, Request};
 use super::syntax_gate::{self, Asked, Caveats, Gated, SyntaxReport, Unchecked};
 use super::{refuse, textfile, Context};
-use crate::engine::change::{Change, Expect, FileOp, New};
+use crate::engine::change::{ChangeSet, Expected, FileOp, New};
 use crate::engine::payload::Payload;
 use crate::engine::pipeline::{self, Plan, Steps};
 use crate::engine::stale;
@@ -143,14 +143,14 @@ fn write_once(
     } else {
         "create"
     };
-    let expect = Expect::Any
+    let expect = Expected::Any
         .or_named(req.expected_sha256.as_deref())
         .creating(req.overwrite);
     let file = FileOp::write(location, (previous.clone(), sha256.clone()), new, base)
         .expecting(expect)
         .keeping_base(None)
         .shown(operation, Some(bytes.len() as u64));
-    let change = Change::of(WriteRequest::TOOL, vec![file]).keeping(&sha256, vec![bytes]);
+    let change = ChangeSet::of(WriteRequest::TOOL, vec![file]).keeping(&sha256, vec![bytes]);
     let checked = steps.check_change(&change)?;
     let diff = req.diff.then(|| text_diff(ctx, location, bytes));
     let Caveats {

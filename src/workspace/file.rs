@@ -177,6 +177,25 @@ impl OpenFile {
         Ok(Some(bytes))
     }
 
+    /// The lowercase hex SHA-256 of the file's bytes as they are now, streamed from its
+    /// start by position (the descriptor's offset is left where it is).
+    pub fn sha256_now(&self) -> std::io::Result<String> {
+        use cap_std::fs::FileExt;
+        use sha2::Digest;
+        let mut hasher = sha2::Sha256::new();
+        let mut buffer = vec![0u8; 1 << 16];
+        let mut at = 0u64;
+        loop {
+            let n = self.file.read_at(&mut buffer, at)?;
+            if n == 0 {
+                break;
+            }
+            hasher.update(&buffer[..n]);
+            at += n as u64;
+        }
+        Ok(crate::digest::hex(&hasher.finalize()))
+    }
+
     /// The lowercase hex SHA-256 of the file's bytes, streamed.
     pub fn sha256(&mut self) -> std::io::Result<String> {
         use sha2::Digest;

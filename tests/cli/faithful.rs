@@ -174,3 +174,21 @@ fn write_stores_the_exact_bytes_and_read_returns_them() {
     assert_eq!(data["bom"], true);
     assert_eq!(data["lineEnding"], "mixed");
 }
+
+#[test]
+fn an_apply_to_a_large_file_copies_its_unchanged_head_and_tail_byte_for_byte() {
+    // Over a MiB shared on each side of the hunk: the stage copies the head and the tail
+    // from the file read, in the kernel, and writes only the middle from memory.
+    let mut original = Vec::new();
+    for i in 0..150_000 {
+        original.extend_from_slice(format!("line {i:06} \u{e9}\r\n").as_bytes());
+    }
+    let ws = TestWorkspace::new();
+    ws.file("big.txt", &original);
+    let patch = "*** Begin Patch\n*** Update File: big.txt\n@@\n line 074999 \u{e9}\r\n-line 075000 \u{e9}\r\n+changed\r\n line 075001 \u{e9}\r\n*** End Patch\n";
+    ws.stitch("apply", &json!({ "patch": patch })).ok();
+    let expected = String::from_utf8(original)
+        .unwrap()
+        .replace("line 075000 \u{e9}\r\n", "changed\r\n");
+    assert_eq!(ws.read_string("big.txt"), expected);
+}

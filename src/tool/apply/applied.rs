@@ -10,11 +10,11 @@ use crate::workspace::Location;
 
 use super::super::edit::snippet;
 use super::build::Original;
-use super::op::{Change, Op};
+use super::op::{Action, Part};
 
 /// Whether each of `changes` is applied already to the files `originals`, in order.
 pub fn applied_each(
-    changes: &[Change],
+    changes: &[Part],
     located: &BTreeMap<&str, &Location>,
     originals: &BTreeMap<String, Original>,
 ) -> Vec<bool> {
@@ -24,10 +24,10 @@ pub fn applied_each(
             .map(|o| o.text().unwrap_or_default())
     };
     let absent = |raw: &str| !originals.contains_key(&located[raw].real);
-    let applied = |change: &Change| match &change.op {
-        Op::Write { path, content, .. } => text_of(path) == Some(content.as_str()),
-        Op::Delete { path, .. } => absent(path),
-        Op::Update {
+    let applied = |change: &Part| match &change.op {
+        Action::Write { path, content, .. } => text_of(path) == Some(content.as_str()),
+        Action::Delete { path, .. } => absent(path),
+        Action::Update {
             path,
             move_to,
             hunks,
@@ -38,7 +38,7 @@ pub fn applied_each(
             text_of(at).is_some_and(|t| patch::apply(t, &reversed).is_ok())
                 && (move_to.is_none() || absent(path))
         }
-        Op::Edit { path, items, .. } => text_of(path).is_some_and(|t| {
+        Action::Edit { path, items, .. } => text_of(path).is_some_and(|t| {
             items.iter().all(|item| {
                 crate::text::matching::locate(t, &item.old_text, &item.new_text)
                     .offsets
@@ -46,7 +46,7 @@ pub fn applied_each(
                     && snippet::already_applied(t, item)
             })
         }),
-        Op::Move { from, to, .. } => absent(from) && !absent(to),
+        Action::Move { from, to, .. } => absent(from) && !absent(to),
     };
     changes.iter().map(applied).collect()
 }
@@ -54,11 +54,11 @@ pub fn applied_each(
 /// For an update of a file, whether each of its hunks is there already on its own (its
 /// new side where its old side would be); `None` for any other change.
 pub fn applied_hunks(
-    change: &Change,
+    change: &Part,
     located: &BTreeMap<&str, &Location>,
     originals: &BTreeMap<String, Original>,
 ) -> Option<Vec<bool>> {
-    let Op::Update {
+    let Action::Update {
         path,
         move_to,
         hunks,

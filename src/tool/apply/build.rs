@@ -14,12 +14,12 @@ use super::super::edit;
 use super::super::{args::invalid, refuse, Context};
 use super::budget::Budget;
 use super::mode::executable_mode;
-use super::op::{Added, Change, Op};
+use super::op::{Action, Added, Part};
 use super::refusals::{already_exists, hunk_refusal, not_whole};
 use super::HunkPlaced;
 use crate::engine::{session_check, stale};
 
-pub use super::tree::{base_mode, Body, Built, Held, Landed, Original, Slot, Step, Tree};
+pub use super::tree::{base_mode, Body, Built, Effect, Held, Landed, Original, Slot, Tree};
 
 /// The change being built.
 struct State<'a> {
@@ -28,14 +28,14 @@ struct State<'a> {
     located: &'a BTreeMap<&'a str, &'a Location>,
     originals: &'a BTreeMap<String, Original>,
     tree: Tree,
-    steps: Vec<Step>,
+    effects: Vec<Effect>,
     guarded: BTreeSet<String>,
 }
 
 /// Builds every new content in memory, each change against the tree the earlier ones left.
 pub fn build(
     ctx: &Context,
-    changes: &[Change],
+    changes: &[Part],
     located: &BTreeMap<&str, &Location>,
     originals: &BTreeMap<String, Original>,
     budget: &Budget,
@@ -63,7 +63,7 @@ pub fn build(
         located,
         originals,
         tree,
-        steps: Vec::new(),
+        effects: Vec::new(),
         guarded: BTreeSet::new(),
     };
     for (index, change) in changes.iter().enumerate() {
@@ -79,7 +79,7 @@ pub fn build(
     }
     Ok(Built {
         tree: state.tree,
-        steps: state.steps,
+        effects: state.effects,
         guarded: state.guarded,
     })
 }
@@ -174,7 +174,7 @@ impl State<'_> {
         executable.filter(|&x| x != now)
     }
 
-    fn apply(&mut self, change: &Change) -> Result<(), Refusal> {
+    fn apply(&mut self, change: &Part) -> Result<(), Refusal> {
         let expected = change.expected_sha256.as_deref();
         if expected.is_some() {
             for path in change.paths() {
@@ -183,20 +183,20 @@ impl State<'_> {
             }
         }
         match &change.op {
-            Op::Write {
+            Action::Write {
                 path,
                 content,
                 added,
                 executable,
             } => self.write(path, content, *added, *executable, expected),
-            Op::Delete { path, whole } => self.delete(path, whole.as_ref(), expected),
-            Op::Update {
+            Action::Delete { path, whole } => self.delete(path, whole.as_ref(), expected),
+            Action::Update {
                 path,
                 move_to,
                 hunks,
                 executable,
             } => self.update(path, move_to.as_deref(), hunks, *executable, expected),
-            Op::Edit { path, items, multi } => {
+            Action::Edit { path, items, multi } => {
                 let location = self.location(path);
                 let (real, shown) = (location.real.clone(), location.shown.clone());
                 let Some(text) = self.text(&real, &shown)? else {
@@ -213,7 +213,7 @@ impl State<'_> {
                 self.edited(&real, text, new, landed, None);
                 Ok(())
             }
-            Op::Move {
+            Action::Move {
                 from,
                 to,
                 overwrite,
@@ -288,7 +288,7 @@ impl State<'_> {
         let before = self.text(&real, &shown).ok().flatten();
         let base_sha256 = self.sha256(&real);
         self.put(&real, Held::Absent, None, None);
-        self.steps.push(Step {
+        self.effects.push(Effect {
             operation: "delete",
             real,
             from: None,
@@ -391,7 +391,7 @@ impl State<'_> {
             executable.filter(|&x| x)
         };
         self.put(&real, Held::Text(content.to_owned()), None, mode);
-        self.steps.push(Step {
+        self.effects.push(Effect {
             operation: if exists { "edit" } else { "write" },
             real,
             from: None,
@@ -419,7 +419,7 @@ impl State<'_> {
         let mode = self.mode_change(real, executable);
         let kept = mode.or(slot.executable);
         self.put(real, Held::Text(new.clone()), origin, kept);
-        self.steps.push(Step {
+        self.effects.push(Effect {
             operation: "edit",
             real: real.to_owned(),
             from: None,
@@ -477,7 +477,7 @@ impl State<'_> {
         self.put(real, Held::Absent, None, None);
         let kept = mode.or(slot.executable);
         self.put(&dest_real, Held::Text(text.clone()), slot.origin, kept);
-        self.steps.push(Step {
+        self.effects.push(Effect {
             operation: "move",
             real: dest_real,
             from: Some(real.to_owned()),

@@ -6,8 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::journal;
-use crate::engine::pipeline::Version;
-use crate::engine::session_check::{self, Mutation};
+use crate::engine::session_check;
 use crate::refusal::Refusal;
 use crate::workspace::Location;
 
@@ -34,7 +33,7 @@ pub fn check(
         return None;
     };
     let mut touching = built
-        .steps
+        .effects
         .iter()
         .filter(|s| &s.real == real || s.from.as_ref() == Some(real));
     let step = touching.next()?;
@@ -43,15 +42,6 @@ pub fn check(
     }
     let spans = step.landed.region.as_ref()?;
     region::check_spans(ctx, location, (text.as_bytes(), &original.sha256), spans)
-}
-
-/// `version` for a file whose change lands by region: the session's whole-file version
-/// is not asked of it.
-pub fn version(version: Version<'_>) -> Version<'_> {
-    Version {
-        mutation: Mutation::EditByRegion,
-        ..version
-    }
 }
 
 /// The result's word on each file that landed by region (`staleRead`, `foreignChanges`),

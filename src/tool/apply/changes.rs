@@ -18,7 +18,7 @@ use crate::refusal::{key, Code, Refusal};
 
 use super::super::args::{invalid, Request};
 use super::super::edit::{self, request::EditItem, EditRequest};
-use super::op::{Added, Change, Op};
+use super::op::{Action, Added, Part};
 use super::{invalid_patch, ApplyRequest};
 
 /// What a `changes` item does.
@@ -208,7 +208,7 @@ impl Place {
 }
 
 /// The request's changes, whichever form they came in: `None` when it carries a patch.
-pub fn changes_of(req: &ApplyRequest) -> Result<Option<Vec<Change>>, Refusal> {
+pub fn changes_of(req: &ApplyRequest) -> Result<Option<Vec<Part>>, Refusal> {
     // An operation given as the arguments, named by the first of its fields given.
     let direct = [
         (
@@ -305,7 +305,7 @@ fn kind_named(value: &Value) -> &str {
 }
 
 /// One item, parsed and checked.
-fn change_of(value: Value, place: &Place) -> Result<Change, Refusal> {
+fn change_of(value: Value, place: &Place) -> Result<Part, Refusal> {
     if !value.is_object() {
         return Err(place.mark(invalid(
             place.itself(),
@@ -355,7 +355,7 @@ fn kind_of(item: &ChangeItem, place: &Place, allowed: &[&str]) -> Result<&'stati
 }
 
 /// The change an item of `kind` makes, its fields checked against the kind's.
-fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Change, Refusal> {
+fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Part, Refusal> {
     let allowed = fields_of(kind);
     if let Some((name, _)) = given(&item)
         .iter()
@@ -387,7 +387,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Change, Refusal>
     let expected_sha256 = item.expected_sha256.clone().map(String::from);
     let body = |diff: Option<String>| needs("diff", diff);
     let op = match kind {
-        "write" => Op::Write {
+        "write" => Action::Write {
             path: needs("path", item.path)?,
             content: needs("content", item.content)?,
             added: Added::ByWrite {
@@ -398,13 +398,13 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Change, Refusal>
         "edit" => {
             let path = needs("path", item.path.clone())?;
             let (items, multi) = edit_items(item, place)?;
-            Op::Edit { path, items, multi }
+            Action::Edit { path, items, multi }
         }
-        "delete" | "delete_file" => Op::Delete {
+        "delete" | "delete_file" => Action::Delete {
             path: needs("path", item.path)?,
             whole: None,
         },
-        "move" => Op::Move {
+        "move" => Action::Move {
             from: needs("from", item.from)?,
             to: needs("to", item.to)?,
             overwrite: item.overwrite.unwrap_or(false),
@@ -412,7 +412,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Change, Refusal>
         "create_file" => {
             let path = needs("path", item.path)?;
             let diff = body(item.diff)?;
-            Op::Write {
+            Action::Write {
                 path,
                 content: patch::create_body(&diff).map_err(|e| body_refusal(&e, place))?,
                 added: Added::ByPatch,
@@ -422,7 +422,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Change, Refusal>
         _ => {
             let path = needs("path", item.path)?;
             let diff = body(item.diff)?;
-            Op::Update {
+            Action::Update {
                 path,
                 move_to: None,
                 hunks: patch::update_body(&diff).map_err(|e| body_refusal(&e, place))?,
@@ -430,7 +430,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Change, Refusal>
             }
         }
     };
-    Ok(Change {
+    Ok(Part {
         op,
         expected_sha256,
     })

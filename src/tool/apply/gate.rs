@@ -44,7 +44,7 @@ pub fn check(
             Some(Body::Text(text)) => Some(text.as_bytes()),
             _ => None,
         };
-        let change_index = built.steps.iter().rposition(|step| step.real == *real);
+        let change_index = built.effects.iter().rposition(|step| step.real == *real);
         files.push((path, old, new.as_bytes(), change_index));
     }
     let gated: Vec<Gated<'_>> = files

@@ -21,6 +21,8 @@ mod not_applied;
 mod op;
 mod refusals;
 mod summary;
+#[cfg(test)]
+mod tests;
 mod tree;
 
 use std::collections::BTreeMap;
@@ -32,14 +34,16 @@ use serde_json::{json, Value};
 use crate::digest::sha256_hex;
 use crate::patch::{self, Format, PatchError};
 use crate::refusal::{Code, Outcome, Refusal};
-use crate::workspace::{Kind, Location, WriteMode};
+use crate::workspace::{Kind, Location, Reuse, WriteMode};
 
 use super::args::{self, Request};
+use super::edit::region::ByRegion;
 use super::{refuse, syntax_gate, textfile, Context};
-use crate::engine::change::{Change, Expect, FileOp, New, Op};
+use crate::engine::change::{ChangeSet, Expected, FileOp, New, Op};
 use crate::engine::journal::{self, FileRecord, Keep};
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::{self, Steps, Version};
+use crate::engine::pipeline::{self, Steps};
+use crate::engine::session_check::Mutation;
 use budget::Budget;
 use build::{Body, Held, Original, Slot, Tree};
 
@@ -205,7 +209,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
     } else {
         let text = req.patch.as_deref().unwrap_or_default();
         let patch = patch::parse(text).map_err(|e| invalid_patch(&e))?;
-        let changes = patch.changes.into_iter().map(op::Change::of_patch);
+        let changes = patch.changes.into_iter().map(op::Part::of_patch);
         (patch.dialect, changes.collect())
     };
     pipeline::run(
@@ -222,7 +226,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
 struct Plan<'r> {
     req: &'r ApplyRequest,
     dialect: Format,
-    changes: &'r [op::Change],
+    changes: &'r [op::Part],
 }
 
 impl pipeline::Plan for Plan<'_> {
@@ -230,7 +234,7 @@ impl pipeline::Plan for Plan<'_> {
 
     /// Every path a change names, each once, in order.
     fn paths(&self) -> Vec<&str> {
-        let mut raws: Vec<&str> = self.changes.iter().flat_map(op::Change::paths).collect();
+        let mut raws: Vec<&str> = self.changes.iter().flat_map(op::Part::paths).collect();
         raws.sort_unstable();
         raws.dedup();
         raws
@@ -280,51 +284,46 @@ fn apply(
                     syntax_unchecked: Vec::new(),
                 });
             }
-            let hunks = |change: &op::Change| applied::applied_hunks(change, located, &originals);
-            let found = not_applied::Found {
+            let hunks = |change: &op::Part| applied::applied_hunks(change, located, &originals);
+            let found = not_applied::AlreadyApplied {
                 changes: &each,
                 hunks: &hunks,
             };
-            let rest = |kept: &[op::Change]| build::build(ctx, kept, located, &originals, budget);
+            let rest = |kept: &[op::Part]| build::build(ctx, kept, located, &originals, budget);
             return Err(not_applied::blame(refusal, changes, &found, rest).into());
         }
         Err(refusal) => return Err(refusal.into()),
     };
-    // The session's rules for every file the change touches: an existing one must have
-    // been read at its version, a new one must not have appeared since it was seen
-    // absent; and a file the caller may not write is not replaced behind its back.
     // A file that moved on since the session read it may still take its hunks where
     // their lines are unchanged since (by region, §6).
-    let mut versions = Vec::new();
     let mut landed = BTreeMap::new();
     for location in located.values() {
         let slot = built.tree.get(&location.real);
-        let after = slot.map_or(&Held::Absent, |slot| &slot.held);
-        match originals.get(&location.real) {
-            Some(original) if !build::unchanged(original, slot) => {
-                let version =
-                    Version::of(location, Some(&original.sha256)).replacing(&original.file);
-                match by_region::check(ctx, &built, location, original).transpose()? {
-                    Some(by) => {
-                        landed.insert(location.real.clone(), (location.shown.clone(), by));
-                        versions.push(by_region::version(version));
-                    }
-                    None => versions.push(version),
-                }
-            }
-            None if *after != Held::Absent => versions.push(Version::of(location, None)),
-            _ => {}
+        let Some(original) = originals.get(&location.real) else {
+            continue;
+        };
+        if build::unchanged(original, slot) {
+            continue;
+        }
+        if let Some(by) = by_region::check(ctx, &built, location, original).transpose()? {
+            landed.insert(location.real.clone(), (location.shown.clone(), by));
         }
     }
-    let checked = steps.check(&versions)?;
+    // The session's rules for every file the change touches, read off the change (each
+    // at its version as first read: an existing one must have been read at its
+    // version, a new one must not have appeared since it was seen absent); and a file
+    // the caller may not write is not replaced or removed behind its back. Each part's
+    // expectedSha256 was held to the tree as the parts before it leave it, while the
+    // change was built.
     let (mut changed, records) = summary::summary(&built, located, &originals);
+    let change = change(located, (&originals, &landed), &records, &built.tree);
+    let checked = steps.check_change(&change)?;
     let syntax_gate::Caveats {
         errors: syntax_errors,
         unchecked: syntax_unchecked,
     } = gate::check(ctx, req, &built, located, &originals)?;
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
-    let change = change(located, &originals, &records, &built.tree);
     let Some(approved) = checked.authorize(first, &payload(ctx, &changed, &change, req))? else {
         by_region::report(ctx, (&built, &landed), &mut changed, false);
         return Ok(ApplyResult {
@@ -386,7 +385,7 @@ fn load_originals(
 fn payload<'a>(
     ctx: &'a Context,
     changed: &'a [Changed],
-    change: &'a Change<'_>,
+    change: &'a ChangeSet<'_>,
     req: &ApplyRequest,
 ) -> Payload<'a> {
     let mut creates: Vec<&str> = changed
@@ -401,15 +400,19 @@ fn payload<'a>(
     }
 }
 
+/// The files whose change lands by region (real path → its shown path and what the
+/// check by region found).
+type LandedByRegion = BTreeMap<String, (String, ByRegion)>;
+
 /// The change as one value: for each file the journal records, its new text over the
 /// file read there (or its removal, or its move), the version before kept, and each new
 /// text kept once published, for an undo's merge.
 fn change<'a>(
     located: &BTreeMap<&str, &'a Location>,
-    originals: &'a BTreeMap<String, Original>,
+    (originals, landed): (&'a BTreeMap<String, Original>, &LandedByRegion),
     records: &[FileRecord],
     tree: &'a Tree,
-) -> Change<'a> {
+) -> ChangeSet<'a> {
     let location_of = |real: &str| -> &'a Location {
         located
             .values()
@@ -434,7 +437,7 @@ fn change<'a>(
                 Some(New::Bytes {
                     parts: vec![text.as_bytes()],
                     mode: write_mode(at, slot, originals),
-                    reuse: None,
+                    reuse: shared(originals.get(&record.path), text),
                 })
             }
             _ => None,
@@ -450,7 +453,10 @@ fn change<'a>(
                 from_before: record.from_before.clone(),
                 new,
                 link: None,
-                from_expect: Expect::Any,
+                from_expect: Expected::Any,
+                from_read: None,
+                // What an apply removes, at either end of a move, is the caller's to write.
+                from_writable: true,
             },
             (None, Some(new)) => Op::Write(new),
             (None, None) => Op::Delete,
@@ -475,10 +481,17 @@ fn change<'a>(
             before: record.before.clone(),
             // Each change's expectedSha256 is held to the tree as the changes before it
             // leave it, while the change is built.
-            expect: Expect::Any,
+            expect: Expected::Any,
             after: record.after.clone(),
             base: originals.get(&record.path).map(|o| &o.file),
             keep,
+            // A file that lands by region is not asked the session's whole-file rule.
+            mutation: if landed.contains_key(&record.path) {
+                Mutation::EditByRegion
+            } else {
+                Mutation::Write
+            },
+            looked_at_publish: false,
             shown_as,
             bytes,
         });
@@ -487,11 +500,34 @@ fn change<'a>(
         .iter()
         .map(|record| summary::stat(record, originals, tree))
         .collect();
-    let mut change = Change::of(ApplyRequest::TOOL, files).counted(stat);
+    let mut change = ChangeSet::of(ApplyRequest::TOOL, files).counted(stat);
     for (sha, bytes) in results {
         change = change.keeping(&sha, vec![bytes]);
     }
     change
+}
+
+/// What a file's new text shares with the original it replaces: the unchanged head and
+/// tail, which the stage copies from the file read in the kernel when they are large
+/// enough to be worth it (`Workspace::stage`; a small file is written from memory as
+/// before). Hunks between them are written from memory.
+fn shared<'o>(original: Option<&'o Original>, text: &str) -> Option<Reuse<'o>> {
+    let original = original?;
+    let Body::Text(old) = &original.body else {
+        return None;
+    };
+    let (old, new) = (old.as_bytes(), text.as_bytes());
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = (old.iter().rev().zip(new.iter().rev()))
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    Some(Reuse {
+        source: &original.file,
+        prefix,
+        suffix,
+    })
 }
 
 /// The original a record's version before is kept from: the file at its path, or — for a

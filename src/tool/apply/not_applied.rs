@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use crate::refusal::{key, Code, Refusal};
 
 use super::build::Built;
-use super::op::{Change, Op};
+use super::op::{Action, Part};
 
 /// The detail listing the changes (0-based) found applied already.
 const APPLIED_CHANGES: &str = "appliedChanges";
@@ -19,11 +19,11 @@ const HUNK_INDEX: &str = "hunkIndex";
 
 /// What an apply found applied already: whole changes, and hunks of the one change the
 /// refusal is about.
-pub struct Found<'a> {
+pub struct AlreadyApplied<'a> {
     /// Whether each change is applied.
     pub changes: &'a [bool],
     /// Whether each hunk of a change (an update) is applied on its own.
-    pub hunks: &'a dyn Fn(&Change) -> Option<Vec<bool>>,
+    pub hunks: &'a dyn Fn(&Part) -> Option<Vec<bool>>,
 }
 
 fn index(refusal: &Refusal, key: &str) -> Option<usize> {
@@ -39,9 +39,9 @@ fn index(refusal: &Refusal, key: &str) -> Option<usize> {
 /// applied in part.
 pub fn blame(
     refusal: Refusal,
-    changes: &[Change],
-    found: &Found<'_>,
-    rest: impl FnOnce(&[Change]) -> Result<Built, Refusal>,
+    changes: &[Part],
+    found: &AlreadyApplied<'_>,
+    rest: impl FnOnce(&[Part]) -> Result<Built, Refusal>,
 ) -> Refusal {
     let each = found.changes;
     let applied: Vec<usize> = (0..each.len()).filter(|&i| each[i]).collect();
@@ -60,7 +60,7 @@ pub fn blame(
         hunks_done = Some((j, done));
     }
     let kept: Vec<usize> = (0..each.len()).filter(|&i| !each[i]).collect();
-    let subset: Vec<Change> = kept
+    let subset: Vec<Part> = kept
         .iter()
         .map(|&i| without_hunks(&changes[i], hunks_done.as_ref().filter(|(j, _)| *j == i)))
         .collect();
@@ -88,9 +88,9 @@ pub fn blame(
 }
 
 /// `change` without the hunks `done` names (when it names this change).
-fn without_hunks(change: &Change, done: Option<&(usize, Vec<usize>)>) -> Change {
+fn without_hunks(change: &Part, done: Option<&(usize, Vec<usize>)>) -> Part {
     let mut change = change.clone();
-    if let (Some((_, done)), Op::Update { hunks, .. }) = (done, &mut change.op) {
+    if let (Some((_, done)), Action::Update { hunks, .. }) = (done, &mut change.op) {
         let mut k = 0;
         hunks.retain(|_| {
             k += 1;
@@ -104,7 +104,7 @@ fn without_hunks(change: &Change, done: Option<&(usize, Vec<usize>)>) -> Change 
 /// others (`applied` changes, the hunks `hunks_done` of one) are there already.
 #[cold]
 fn partly_applied(
-    changes: &[Change],
+    changes: &[Part],
     kept: &[usize],
     applied: Vec<usize>,
     hunks_done: Option<(usize, Vec<usize>)>,

@@ -1,6 +1,8 @@
-//! One change of an apply, in the one shape every form it came in is brought to — a
-//! patch's file change, a `changes` item, a Responses API operation — with the version
-//! its file must be at, and how a file it writes may meet one that exists.
+//! One part of an apply ([`Part`]: one item of its request), in the one shape every form
+//! it came in is brought to — a patch's file change, a `changes` item, a Responses API
+//! operation — with what it does ([`Action`]), the version its file must be at, and how
+//! a file it writes may meet one that exists. (The engine's change of a whole call is
+//! `engine::change::ChangeSet`, each file's operation an `engine::change::Op`.)
 
 use crate::patch::{self, FileChange};
 
@@ -17,9 +19,9 @@ pub enum Added {
     ByWrite { overwrite: bool },
 }
 
-/// One change, in the one shape every form is brought to.
+/// What one part of an apply does, in the one shape every form is brought to.
 #[derive(Debug, Clone)]
-pub enum Op {
+pub enum Action {
     /// The file's whole content; a new file executable when `executable` says so.
     Write {
         path: String,
@@ -54,42 +56,43 @@ pub enum Op {
     },
 }
 
-/// One change and the version its file must be at.
+/// One part of an apply — one item of its request, one file change of its patch — and
+/// the version its file must be at.
 #[derive(Debug, Clone)]
-pub struct Change {
-    pub op: Op,
+pub struct Part {
+    pub op: Action,
     pub expected_sha256: Option<String>,
 }
 
-impl Change {
+impl Part {
     /// A patch's file change.
     #[must_use]
-    pub fn of_patch(change: FileChange) -> Change {
+    pub fn of_patch(change: FileChange) -> Part {
         let op = match change {
             FileChange::Add {
                 path,
                 content,
                 executable,
-            } => Op::Write {
+            } => Action::Write {
                 path,
                 content,
                 added: Added::ByPatch,
                 executable,
             },
-            FileChange::Delete { path, whole } => Op::Delete { path, whole },
+            FileChange::Delete { path, whole } => Action::Delete { path, whole },
             FileChange::Update {
                 path,
                 move_to,
                 hunks,
                 executable,
-            } => Op::Update {
+            } => Action::Update {
                 path,
                 move_to,
                 hunks,
                 executable,
             },
         };
-        Change {
+        Part {
             op,
             expected_sha256: None,
         }
@@ -99,13 +102,15 @@ impl Change {
     #[must_use]
     pub fn paths(&self) -> Vec<&str> {
         match &self.op {
-            Op::Write { path, .. } | Op::Delete { path, .. } | Op::Edit { path, .. } => {
+            Action::Write { path, .. }
+            | Action::Delete { path, .. }
+            | Action::Edit { path, .. } => {
                 vec![path]
             }
-            Op::Update { path, move_to, .. } => std::iter::once(path.as_str())
+            Action::Update { path, move_to, .. } => std::iter::once(path.as_str())
                 .chain(move_to.as_deref())
                 .collect(),
-            Op::Move { from, to, .. } => vec![from, to],
+            Action::Move { from, to, .. } => vec![from, to],
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::text::diff;
 use crate::workspace::Location;
 
 use super::super::edit::MAX_DIFF_BYTES;
-use super::build::{Body, Built, Held, Original, Slot, Step, Tree};
+use super::build::{Body, Built, Effect, Held, Original, Slot, Tree};
 use super::mode::executable_mode;
 use super::{Changed, HunkPlaced};
 use crate::engine::journal::FileRecord;
@@ -59,7 +59,7 @@ pub fn summary(
         }
     }
     let mut changes = Vec::new();
-    for Step {
+    for Effect {
         operation,
         real,
         from,
@@ -68,7 +68,7 @@ pub fn summary(
         before,
         after,
         executable,
-    } in &built.steps
+    } in &built.effects
     {
         let (old, new) = (
             before.as_deref().unwrap_or(""),

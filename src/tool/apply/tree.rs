@@ -72,18 +72,19 @@ pub fn base_mode(real: &str, slot: &Slot, originals: &BTreeMap<String, Original>
 /// Every path the change names (real), and what it holds.
 pub type Tree = BTreeMap<String, Slot>;
 
-/// The tree the changes leave, and what each change did.
+/// The tree the changes leave, and what each change did (its [`Effect`]s, in order).
 pub struct Built {
     pub tree: Tree,
-    pub steps: Vec<Step>,
+    pub effects: Vec<Effect>,
     /// The files (real paths) a change named an `expectedSha256` for: a promise about the
     /// whole file, so the session's whole-file rule holds for them.
     pub guarded: BTreeSet<String>,
 }
 
-/// One change as built: its operation, its path (real), its source (real, for a move),
+/// What one part of the apply did, as built (its effect on the tree; an undo's `Step`
+/// is another thing): its operation, its path (real), its source (real, for a move),
 /// where its hunks landed, and its file's content before (at its source) and after.
-pub struct Step {
+pub struct Effect {
     pub operation: &'static str,
     pub real: String,
     pub from: Option<String>,

@@ -21,10 +21,10 @@ use super::args::{self, invalid};
 use super::syntax_gate::{self, Asked, Caveats, Gated, SyntaxReport, Unchecked};
 use super::textfile::Loaded;
 use super::{refuse, textfile, Context};
-use crate::engine::change::{Change, FileOp, New};
+use crate::engine::change::{ChangeSet, Expected, FileOp, New};
 use crate::engine::journal::{self, About};
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::{self, Steps, Version};
+use crate::engine::pipeline::{self, Steps};
 use crate::engine::session_check::{self, Mutation};
 use crate::engine::stale_while_changing;
 use apply::{apply_with, Edited};
@@ -85,7 +85,10 @@ impl pipeline::Plan for Plan<'_> {
     fn build(&self, ctx: &Context, at: &[Location], steps: Steps<'_>) -> Outcome<EditResult> {
         let location = &at[0];
         if location.kind.is_none() {
-            steps.check(&[Version::of(location, None).edited()])?;
+            // Checked as an edit of a file not there (a session that never read it is
+            // told so first), then not found.
+            let unmade = FileOp::unmade(location, None, None).mutating(Mutation::Edit);
+            steps.check_change(&ChangeSet::of(EditRequest::TOOL, vec![unmade]))?;
             return Err(refuse::not_found(ctx, &location.shown)
                 .with(key::OPERATION, "edit")
                 .into());
@@ -151,28 +154,37 @@ fn edit_loaded(
         });
         (sha256_hex(loaded.bytes()), applied, None)
     };
-    let (version, by_region) = version_to_check(
+    let (mutation, by_region) = mutation_of(
         ctx,
         (location, loaded),
         (&base_sha256, req.expected_sha256.as_deref()),
         applied.as_ref().ok().map(|(edited, _)| edited),
         insert.map(|insert| insert.after),
-        req.dry_run,
     )?;
-    let checked = steps.check(&[version])?;
-    let (edited, sha256) = applied?;
+    // The change first, then its check: an edit whose text did not match is checked as a
+    // change not made yet, so that a file the session never read is told so before the
+    // edit's own refusal.
+    let change = match &applied {
+        Ok((edited, sha256)) => change(
+            (location, loaded),
+            edited,
+            staged,
+            items,
+            (&base_sha256, sha256),
+        ),
+        Err(_) => unmade(location, loaded, &base_sha256),
+    };
+    let change = held(change, mutation, req);
+    let checked = steps.check_change(&change)?;
+    let (edited, sha256) = match &applied {
+        Ok((edited, sha256)) => (edited, sha256),
+        Err(refusal) => return Err(refusal.clone().into()),
+    };
     let bytes = edited.len();
     if bytes as u64 > ctx.limits.max_file_bytes {
         return Err(too_large(&shown, bytes, ctx.limits.max_file_bytes).into());
     }
     let diff = edited.diff(&shown, MAX_DIFF_BYTES);
-    let change = change(
-        (location, loaded),
-        &edited,
-        staged,
-        items,
-        (&base_sha256, &sha256),
-    );
     let payload = Payload {
         replacements: Some(edited.replacements),
         diff: Some(&diff.text),
@@ -181,12 +193,12 @@ fn edit_loaded(
     let Caveats {
         errors: syntax_errors,
         unchecked: syntax_unchecked,
-    } = gate(ctx, req, &shown, loaded, &edited)?;
+    } = gate(ctx, req, &shown, loaded, edited)?;
     let approved = checked.authorize(&shown, &payload)?;
     let mut id = None;
     if let Some(approved) = approved.filter(|_| !edited.is_unchanged()) {
         id = approved.commit(change)?;
-        remember(ctx, location, (&edited, &sha256), by_region.as_ref());
+        remember(ctx, location, (edited, sha256), by_region.as_ref());
     }
     // Every item already applied: nothing was (or would be) written.
     let already_applied = edited.already_applied.len() == items.len();
@@ -196,7 +208,7 @@ fn edit_loaded(
     let result = EditResult {
         path: shown,
         base_sha256,
-        sha256,
+        sha256: sha256.clone(),
         replacements: edited.replacements,
         bytes,
         applied: !req.dry_run && !already_applied,
@@ -223,16 +235,15 @@ fn edit_loaded(
     Ok(result)
 }
 
-/// The version the edit is checked at: the session's whole-file rule, or — a session's
-/// read at another version — by region (§6), with what that found.
-fn version_to_check<'a>(
+/// What the session's rules are asked about the edit: the whole-file rule, or — a
+/// session's read at another version — by region (§6), with what that found.
+fn mutation_of(
     ctx: &Context,
-    (location, loaded): (&'a Location, &'a Loaded),
-    (base_sha256, expected): (&'a str, Option<&'a str>),
+    (location, loaded): (&Location, &Loaded),
+    (base_sha256, expected): (&str, Option<&str>),
     edited: Option<&Edited<'_>>,
     insert_after: Option<u64>,
-    dry_run: bool,
-) -> Outcome<(Version<'a>, Option<region::ByRegion>)> {
+) -> Outcome<(Mutation, Option<region::ByRegion>)> {
     let by_region = region::check(
         ctx,
         location,
@@ -242,20 +253,42 @@ fn version_to_check<'a>(
         insert_after,
     )
     .transpose()?;
-    let mut version = Version::of(location, Some(base_sha256))
-        .edited()
-        .expecting(expected)
-        .replacing(&loaded.file);
-    // The staged result is published over the file only if it is still as read, a
-    // writer elsewhere included (`Workspace::stage` with the file to reuse); a dry run
-    // publishes nothing, so its check asks.
-    if !dry_run {
-        version = version.looked_at_publish();
-    }
-    if by_region.is_some() {
-        version.mutation = Mutation::EditByRegion;
-    }
-    Ok((version, by_region))
+    let mutation = if by_region.is_some() {
+        Mutation::EditByRegion
+    } else {
+        Mutation::Edit
+    };
+    Ok((mutation, by_region))
+}
+
+/// An edit whose text did not match, as a change to check: not made, over the file as
+/// loaded.
+fn unmade<'a>(location: &'a Location, loaded: &'a Loaded, base_sha256: &str) -> ChangeSet<'a> {
+    let unmade = FileOp::unmade(location, Some(base_sha256.to_owned()), Some(&loaded.file));
+    ChangeSet::of(EditRequest::TOOL, vec![unmade])
+}
+
+/// The edit's one file as the check holds it: asked about as `mutation`, at the
+/// `expectedSha256` the caller named, if any; and — not a dry run — published over the
+/// file only if it is still as read, a writer elsewhere included (`Workspace::stage`
+/// with the file to reuse), so the check leaves the question of a writer to that last
+/// look. A dry run publishes nothing, so its check asks.
+fn held<'a>(mut change: ChangeSet<'a>, mutation: Mutation, req: &'a EditRequest) -> ChangeSet<'a> {
+    change.files = change
+        .files
+        .into_iter()
+        .map(|file| {
+            let file = file
+                .mutating(mutation)
+                .expecting(Expected::Any.or_named(req.expected_sha256.as_deref()));
+            if req.dry_run {
+                file
+            } else {
+                file.looked_at_publish()
+            }
+        })
+        .collect();
+    change
 }
 
 /// The syntax gate on the edit: the file as loaded and the edited result.
@@ -405,7 +438,7 @@ fn change<'a>(
     staged: Option<Result<Staged<'a>, workspace::Error>>,
     items: &[EditItem],
     (before, after): (&str, &str),
-) -> Change<'a> {
+) -> ChangeSet<'a> {
     let new = match staged {
         Some(staged) => New::Staged(staged),
         None => New::Bytes {
@@ -439,12 +472,12 @@ fn change<'a>(
         .collect();
     let stat =
         crate::text::diff::stat_splice(edited.original, edited.head, &edited.middle, edited.tail);
-    Change {
+    ChangeSet {
         about: About {
             undoes: None,
             edits,
         },
-        ..Change::of(EditRequest::TOOL, vec![file])
+        ..ChangeSet::of(EditRequest::TOOL, vec![file])
     }
     .keeping(after, edited.parts().to_vec())
     .counted(vec![Some(stat)])

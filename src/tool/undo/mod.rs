@@ -23,8 +23,7 @@ use super::args::{self, Request};
 use super::syntax_gate::{self, Asked, Gated};
 use super::Context;
 use crate::engine::journal::{self, Entry};
-use crate::engine::pipeline::{self, Expect, Steps, Version};
-use crate::engine::session_check::Mutation;
+use crate::engine::pipeline::{self, Steps};
 
 /// The arguments of `undo_change`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -146,29 +145,32 @@ impl pipeline::Plan for Plan<'_> {
         // cannot be merged is the check's STALE_VERSION, worded for an undo. Each file
         // the undo replaces or removes is opened and read as it is now.
         let originals = steps::originals(ctx, &merged)?;
-        let versions: Vec<Version<'_>> = at
-            .iter()
-            .zip(&merged.after)
-            .map(|(location, (path, sha))| {
-                let now = merged.moved_on(path).or(sha.as_deref());
-                let version = Version {
-                    mutation: Mutation::Undo,
-                    expect: Expect::Left(sha.as_deref()),
-                    ..Version::of(location, now)
-                };
-                match originals.get(path) {
-                    Some(original) => version.replacing(&original.file),
-                    None => version,
-                }
-            })
-            .collect();
-        let checked = match steps.check(&versions) {
+        let located: BTreeMap<&str, &Location> =
+            self.after.keys().map(String::as_str).zip(at).collect();
+        // The inverse of the entry as one change, checked as every tool's is: each file at
+        // the version it is read at, expected at the one the entry left (or, merged,
+        // today's). A kept version that cannot be read is refused once the check passed,
+        // so that a file that moved on is named first, as it always was.
+        let (kept, unreadable) = steps::kept(ctx, self.target, &merged, &originals);
+        let records = steps::records(&merged.after, &merged.steps);
+        let change = steps::change(
+            self.target,
+            &located,
+            (&records, &originals),
+            &kept,
+            &merged,
+        );
+        let checked = match steps.check_change(&change) {
             Ok(checked) => checked,
             Err(failure) => {
-                drop(versions);
+                drop(change);
+                drop(records);
                 return Err(merge::explain(ctx, self.target, &mut merged, failure));
             }
         };
+        if let Some(failure) = unreadable {
+            return Err(failure);
+        }
         let asked = Asked {
             field: None,
             allow: self.allow_syntax_errors,
@@ -178,13 +180,11 @@ impl pipeline::Plan for Plan<'_> {
             errors: syntax_errors,
             unchecked: syntax_unchecked,
         } = gate(ctx, &merged, asked)?;
-        let located: BTreeMap<&str, &Location> =
-            self.after.keys().map(String::as_str).zip(at).collect();
         steps::run(
             ctx,
-            (self.target, &located),
-            (&merged, &originals),
-            (checked, self.dry_run),
+            self.target,
+            (&merged, &originals, &records, &kept),
+            (change, checked, self.dry_run),
         )
         .map(|result| UndoResult {
             syntax_errors,

@@ -1,6 +1,6 @@
 //! Carrying out an undo's steps: every kept version read and checked against its digest,
 //! every file it replaces or removes opened, and the inverse of the entry made one change
-//! ([`Change`]) — shown to the authorize hook and published by the commit's one executor,
+//! ([`ChangeSet`]) — shown to the authorize hook and published by the commit's one executor,
 //! like any tool's: new contents staged and synced, the undo's own entry, the last look
 //! at every file it replaces or removes, the steps, the directories left empty removed.
 
@@ -13,33 +13,37 @@ use crate::workspace::{Kind, Location, OpenFile, WriteMode};
 use super::super::args::Request;
 use super::super::{edit::MAX_DIFF_BYTES, refuse, Context};
 use super::{RestoredFile, UndoRequest, UndoResult};
-use crate::engine::change::{Change, Expect, FileOp, New, Op};
+use crate::engine::change::{AsRead, ChangeSet, Expected, FileOp, New, Op};
 use crate::engine::journal::{entry::link_version, About, Entry, FileRecord, Keep};
 use crate::engine::payload::Payload;
-use crate::engine::pipeline::Checked;
+use crate::engine::pipeline::Cleared;
+use crate::engine::session_check::Mutation;
 use crate::engine::undo::merge::Merged;
 use crate::engine::undo::plan::Step;
 
 /// One of the undo's records, with the path whose file as it is now is kept.
-type Record<'s> = (FileRecord, Option<&'s str>);
+pub type Record<'s> = (FileRecord, Option<&'s str>);
 
-/// A file as it is now, before the undo.
-pub struct Original {
+/// A file as it is now, before the undo: the current version the undo replaces or
+/// removes (an apply's `Original` is the file an apply read).
+pub struct Current {
     location: Location,
     pub file: OpenFile,
 }
 
-/// Runs the steps of `merged`, the undo of `target`, whose files are at `merged.after`
-/// now (checked).
-pub fn run(
+/// Every version the undo puts back, by digest, with the mode it is put back with — a
+/// merged file's merged text, or a kept version read and checked against its digest —
+/// and the first failure to read one (a kept version missing or damaged), which the
+/// caller reports once the check passed. A version that could not be read is left out.
+pub fn kept(
     ctx: &Context,
-    (target, located): (&Entry, &BTreeMap<&str, &Location>),
-    (merged, originals): (&Merged, &BTreeMap<String, Original>),
-    (checked, dry_run): (Checked<'_>, bool),
-) -> Outcome<UndoResult> {
-    let (after, steps) = (&merged.after, merged.steps.as_slice());
-    let mut kept: BTreeMap<String, (Vec<u8>, u32)> = BTreeMap::new();
-    for step in steps {
+    target: &Entry,
+    merged: &Merged,
+    originals: &BTreeMap<String, Current>,
+) -> (Kept, Option<Failure>) {
+    let mut kept: Kept = BTreeMap::new();
+    let mut unreadable = None;
+    for step in &merged.steps {
         if let Step::Put { path, sha } = step {
             // A merged file keeps its own mode: only its lines go back.
             if let (Some(bytes), Some(original)) = (merged.contents.get(sha), originals.get(path)) {
@@ -48,21 +52,35 @@ pub fn run(
             }
         }
         if let Step::Put { sha, .. } | Step::MoveBack { sha: Some(sha), .. } = step {
-            if !kept.contains_key(sha) {
-                let (bytes, mode) = kept_version(ctx, sha)?;
-                kept.insert(
-                    sha.clone(),
-                    (bytes, recorded_mode(target, sha).unwrap_or(mode)),
-                );
+            if !kept.contains_key(sha) && unreadable.is_none() {
+                match kept_version(ctx, sha) {
+                    Ok((bytes, mode)) => {
+                        let mode = recorded_mode(target, sha).unwrap_or(mode);
+                        kept.insert(sha.clone(), (bytes, mode));
+                    }
+                    Err(failure) => unreadable = Some(failure),
+                }
             }
         }
     }
-    let records = records(after, steps);
-    let mut files = restored(ctx, &records, originals, &kept);
+    (kept, unreadable)
+}
+
+/// The versions an undo puts back, by digest: their bytes and mode.
+pub type Kept = BTreeMap<String, (Vec<u8>, u32)>;
+
+/// Shows the undo `change` of `target` (checked: `checked`) to the authorize hook and
+/// publishes it, `merged` and its `records` saying what each file becomes.
+pub fn run(
+    ctx: &Context,
+    target: &Entry,
+    (merged, originals, records, kept): (&Merged, &BTreeMap<String, Current>, &[Record<'_>], &Kept),
+    (change, checked, dry_run): (ChangeSet<'_>, Cleared<'_>, bool),
+) -> Outcome<UndoResult> {
+    let mut files = restored(ctx, records, originals, kept);
     for file in &mut files {
         file.merged = merged.paths.contains(&file.path).then_some(true);
     }
-    let change = change(target, located, (&records, originals), &kept);
     let payload = Payload {
         undoes: Some(&target.id),
         ..Payload::of_files(ctx, &change, dry_run)
@@ -91,8 +109,8 @@ pub fn run(
 /// Every file the undo replaces or removes, opened and checked to be the version the
 /// entry left (or the merge found: `merged.after`), read from this very descriptor (whether the caller may write
 /// it is the pipeline's check).
-pub fn originals(ctx: &Context, merged: &Merged) -> Outcome<BTreeMap<String, Original>> {
-    let mut originals: BTreeMap<String, Original> = BTreeMap::new();
+pub fn originals(ctx: &Context, merged: &Merged) -> Outcome<BTreeMap<String, Current>> {
+    let mut originals: BTreeMap<String, Current> = BTreeMap::new();
     for (path, sha) in &merged.after {
         // One that moved on and cannot be merged is refused by the pipeline's check.
         if sha.is_some() && !merged.unmerged.contains_key(path) {
@@ -127,7 +145,7 @@ pub fn originals(ctx: &Context, merged: &Merged) -> Outcome<BTreeMap<String, Ori
             if Some(&now) != sha.as_ref() {
                 return Err(refuse::changed(path).into());
             }
-            originals.insert(path.clone(), Original { location, file });
+            originals.insert(path.clone(), Current { location, file });
         }
     }
     Ok(originals)
@@ -136,7 +154,7 @@ pub fn originals(ctx: &Context, merged: &Merged) -> Outcome<BTreeMap<String, Ori
 /// The undo's own records, step by step from the versions `after` (what is there now),
 /// each with the path whose file as it is now must be kept (when the step replaces or
 /// removes a file no earlier step touched).
-fn records<'s>(
+pub fn records<'s>(
     after: &BTreeMap<String, Option<String>>,
     steps: &'s [Step],
 ) -> Vec<(FileRecord, Option<&'s str>)> {
@@ -207,13 +225,19 @@ fn records<'s>(
 /// place, a file removed or moved back, a symbolic link made again or removed — each
 /// over the file read before the undo, unchanged (the first step at a path: a step that
 /// comes back to a path an earlier step changed has nothing of it to compare), the file
-/// it replaces or removes kept, and each version it puts back kept as its result.
-fn change<'a>(
+/// it replaces or removes kept, and each version it puts back kept as its result. Each
+/// step expects its paths as the steps before it leave them (`Expected::Left`), the
+/// first at a path the version the entry left (or the merge found: `merged.after`),
+/// read as it is now (`merged.moved_on`: a file that moved on and cannot be merged,
+/// which the check refuses). A version `kept` lacks (unreadable: refused after the
+/// check) is staged empty and never published.
+pub fn change<'a>(
     target: &Entry,
     located: &BTreeMap<&str, &'a Location>,
-    (records, originals): (&'a [Record<'_>], &'a BTreeMap<String, Original>),
-    kept: &'a BTreeMap<String, (Vec<u8>, u32)>,
-) -> Change<'a> {
+    (records, originals): (&'a [Record<'_>], &'a BTreeMap<String, Current>),
+    kept: &'a Kept,
+    merged: &'a Merged,
+) -> ChangeSet<'a> {
     let location_of = |path: &str| -> &'a Location {
         located
             .get(path)
@@ -224,33 +248,30 @@ fn change<'a>(
     let mut files = Vec::with_capacity(records.len());
     let mut results = Vec::new();
     for (record, keep_original) in records {
+        // The first step at a path finds it as it is now: the version the entry left (or
+        // the merge found), or what a file that moved on is now. A later step finds it as
+        // the steps before it leave it, and only the first step at a path is checked.
+        let before = if touched.contains(&record.path) {
+            record.before.clone()
+        } else {
+            as_read(merged, &record.path)
+        };
+        let first_from = (record.from.as_deref())
+            .filter(|from| !touched.contains(*from) && *from != record.path);
+        let from_read = first_from.map(|from| AsRead(as_read(merged, from)));
+        let from_expect = first_from.map_or(Expected::Any, |from| {
+            Expected::Left(merged.after.get(from).and_then(Option::as_deref))
+        });
         let mut base = |path: &str| {
             let first = touched.insert(path.to_owned());
             originals.get(path).filter(|_| first).map(|o| &o.file)
         };
         let at_base = base(&record.path);
         let from_base = record.from.as_deref().and_then(&mut base);
-        let new = record
-            .after
-            .as_ref()
-            .filter(|_| staged_content(record))
-            .map(|sha| {
-                let (bytes, mode) = &kept[sha];
-                results.push((sha.clone(), bytes.as_slice()));
-                let mode = match (&record.before, originals.get(&record.path)) {
-                    (Some(_), Some(original)) => WriteMode::Replace {
-                        mode: *mode,
-                        uid: original.file.uid,
-                        gid: original.file.gid,
-                    },
-                    _ => WriteMode::CreateWith { mode: *mode },
-                };
-                New::Bytes {
-                    parts: vec![bytes.as_slice()],
-                    mode,
-                    reuse: None,
-                }
-            });
+        let new = new_content(record, originals, kept).map(|(sha, bytes, new)| {
+            results.push((sha, bytes));
+            new
+        });
         let (op, shown_as) = match (&record.from, &record.link, &record.after, new) {
             (Some(from), link, _, new) => (
                 Op::Move {
@@ -259,7 +280,10 @@ fn change<'a>(
                     from_before: record.from_before.clone(),
                     new,
                     link: link.clone(),
-                    from_expect: Expect::Any,
+                    from_expect,
+                    from_read,
+                    // What an undo removes, at either end of a move, is the caller's to write.
+                    from_writable: true,
                 },
                 "move",
             ),
@@ -289,27 +313,68 @@ fn change<'a>(
         files.push(FileOp {
             at: location_of(&record.path),
             op,
-            before: record.before.clone(),
+            before,
             // Each step finds its path as the steps before it leave it.
-            expect: Expect::Left(record.before.as_deref()),
+            expect: Expected::Left(record.before.as_deref()),
             after: record.after.clone(),
             base: at_base,
             keep,
+            // An undo needs no read first, only that no work was done since.
+            mutation: Mutation::Undo,
+            looked_at_publish: false,
             shown_as,
             bytes: None,
         });
     }
-    let mut change = Change {
+    let mut change = ChangeSet {
         about: About {
             undoes: Some(target.id.clone()),
             edits: Vec::new(),
         },
-        ..Change::of(UndoRequest::TOOL, files)
+        ..ChangeSet::of(UndoRequest::TOOL, files)
     };
     for (sha, bytes) in results {
         change = change.keeping(&sha, vec![bytes]);
     }
     change
+}
+
+/// The version at `path` as the undo reads it: what a file that moved on and cannot be
+/// merged is now, else the version the entry left (or the merge found).
+fn as_read(merged: &Merged, path: &str) -> Option<String> {
+    merged.moved_on(path).map_or_else(
+        || merged.after.get(path).cloned().flatten(),
+        |now| Some(now.to_owned()),
+    )
+}
+
+/// The new content of `record`, when it is a version put in place: its digest, its bytes
+/// and how it is staged — with the mode `kept` has for it, over the file there now (its
+/// owner kept) or as a new file. A version `kept` lacks (unreadable: refused after the
+/// check) is staged empty and never published.
+fn new_content<'a>(
+    record: &FileRecord,
+    originals: &'a BTreeMap<String, Current>,
+    kept: &'a Kept,
+) -> Option<(String, &'a [u8], New<'a>)> {
+    let sha = record.after.as_ref().filter(|_| staged_content(record))?;
+    let (bytes, mode) = kept
+        .get(sha)
+        .map_or((&[][..], 0o644), |(b, m)| (b.as_slice(), *m));
+    let mode = match (&record.before, originals.get(&record.path)) {
+        (Some(_), Some(original)) => WriteMode::Replace {
+            mode,
+            uid: original.file.uid,
+            gid: original.file.gid,
+        },
+        _ => WriteMode::CreateWith { mode },
+    };
+    let new = New::Bytes {
+        parts: vec![bytes],
+        mode,
+        reuse: None,
+    };
+    Some((sha.clone(), bytes, new))
 }
 
 /// Whether the record's new content is a kept version put in place (not a rename, not a
@@ -366,7 +431,7 @@ fn kept_version(ctx: &Context, sha: &str) -> Outcome<(Vec<u8>, u32)> {
 fn restored(
     ctx: &Context,
     records: &[(FileRecord, Option<&str>)],
-    originals: &BTreeMap<String, Original>,
+    originals: &BTreeMap<String, Current>,
     kept: &BTreeMap<String, (Vec<u8>, u32)>,
 ) -> Vec<RestoredFile> {
     records

@@ -18,6 +18,9 @@ mod crash;
 // The store: entries bounded where they are written, the byte bound held at once, and
 // two keys on one checkout never removing what the other's entries name.
 mod store;
+// Where a digest is expected, the last look hashes the file once more: a rewrite that
+// kept the size and the times is never published over.
+mod rehashed;
 // A symbolic link deleted and moved as itself, kept as a link, made again by undo.
 mod links;
 // A guard planted where every mutation's files are checked refuses every tool alike.

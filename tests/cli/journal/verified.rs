@@ -14,7 +14,12 @@ use crate::support::{sha256sum, Run, TestWorkspace};
 
 /// Runs `stitch ARGS` held for a second at `moment` of its change; `during` runs in that
 /// window (the first time it opens). Returns the call and how many times it paused there.
-fn paused(ws: &TestWorkspace, moment: &str, args: &[&str], during: impl FnOnce()) -> (Run, usize) {
+pub(super) fn paused(
+    ws: &TestWorkspace,
+    moment: &str,
+    args: &[&str],
+    during: impl FnOnce(),
+) -> (Run, usize) {
     let mut cmd = ws.spawnable();
     cmd.env("STITCH_TEST_PAUSE", moment).args(args);
     let mut child = cmd.spawn().expect("spawn stitch");

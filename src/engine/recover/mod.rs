@@ -22,7 +22,7 @@ use std::collections::HashSet;
 use crate::workspace::journal::Shelf;
 use crate::workspace::{Dirty, Location};
 
-use super::change::{Expect, FileOp, New, Op};
+use super::change::{Expected, FileOp, New, Op};
 use super::execute;
 use super::journal::entry::{self, Entry, FileRecord, Found};
 use super::journal::{current, keyed, prune, Keep, Keyed};
@@ -378,10 +378,13 @@ fn forward(
         op,
         before: before.map(str::to_owned),
         // Recovery has seen the file at `before` just now.
-        expect: Expect::Left(before),
+        expect: Expected::Left(before),
         after: after.map(str::to_owned),
         base: None,
         keep: Keep::Nothing,
+        // Not checked: recovery publishes straight through the executor.
+        mutation: crate::engine::session_check::Mutation::Write,
+        looked_at_publish: false,
         shown_as: "write",
         bytes: None,
     };
@@ -455,7 +458,9 @@ fn move_back(
         from_before: None,
         new: None,
         link: None,
-        from_expect: Expect::Any,
+        from_expect: Expected::Any,
+        from_read: None,
+        from_writable: false,
     };
     forward(ctx, &dest, op, (before, after), dirty)
 }
@@ -476,3 +481,6 @@ fn remove_new_versions(ctx: &Context, entry: &Entry) {
             .journal_remove(Shelf::Pending, &entry::new_version_name(&entry.id, index));
     }
 }
+
+#[cfg(test)]
+mod tests;
