@@ -240,10 +240,7 @@ fn a_hook_that_never_reads_a_large_payload_times_out_on_time() {
     );
     assert_eq!(ws.read_string("a.txt"), before);
     assert!(elapsed >= HANG_TIMEOUT.mul_f64(0.9), "{elapsed:?}");
-    assert!(
-        elapsed < HANG_TIMEOUT + SLACK,
-        "{elapsed:?}"
-    );
+    assert!(elapsed < HANG_TIMEOUT + SLACK, "{elapsed:?}");
     assert_gone(recorded_pid(&ws, "hook.pid"), "the hook");
 }
 
@@ -303,10 +300,7 @@ fn a_descendant_that_leaves_the_group_cannot_hold_the_call() {
         let _strays = Strays(vec![stray]);
         assert_denied(&run, "a.txt", reason);
         assert_eq!(ws.read_string("a.txt"), "old\n", "{label}");
-        assert!(
-            elapsed < timeout + SLACK,
-            "{label}: {elapsed:?}"
-        );
+        assert!(elapsed < timeout + SLACK, "{label}: {elapsed:?}");
         // The escape worked (so the bound above was tested): it outlives the call.
         assert!(alive(stray), "{label}: the setsid child is still running");
     }
