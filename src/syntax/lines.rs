@@ -11,16 +11,16 @@ use super::Language;
 
 /// The lines of a text: line `i` runs from `starts[i]` to the next start (its `\n`
 /// included), the last to the end of the text.
-pub(super) struct Lines<'t> {
+pub(super) struct LineIndex<'t> {
     pub(super) text: &'t [u8],
     starts: Vec<usize>,
     /// Which lines begin inside a block comment or a string that spans lines.
     hidden: Option<Vec<bool>>,
 }
 
-impl<'t> Lines<'t> {
+impl<'t> LineIndex<'t> {
     /// The lines of `text`, in `language`.
-    pub(super) fn new(text: &'t [u8], language: Language) -> Lines<'t> {
+    pub(super) fn new(text: &'t [u8], language: Language) -> LineIndex<'t> {
         let mut starts = vec![0];
         starts.extend(
             memchr::memchr_iter(b'\n', text)
@@ -28,7 +28,7 @@ impl<'t> Lines<'t> {
                 .filter(|&s| s < text.len()),
         );
         let hidden = super::hidden::hidden(language, text, &starts);
-        Lines {
+        LineIndex {
             text,
             starts,
             hidden,
@@ -102,7 +102,7 @@ impl<'t> Lines<'t> {
     }
 }
 
-/// How indentation `a` compares with `b` (see [`Lines::depth`]).
+/// How indentation `a` compares with `b` (see [`LineIndex::depth`]).
 pub(super) fn compare(a: &[u8], b: &[u8]) -> Option<Ordering> {
     if a == b {
         Some(Ordering::Equal)
@@ -116,7 +116,7 @@ pub(super) fn compare(a: &[u8], b: &[u8]) -> Option<Ordering> {
 }
 
 /// How a language's lines are laid out, as far as the widening needs to know.
-pub(super) struct Layout {
+pub(super) struct LineRules {
     /// Words that open a line continuing the item before it (`else`, `except`, `then`).
     continuing: &'static [&'static str],
     /// Words that open a line closing a block (`end`, `fi`, `done`).
@@ -131,10 +131,10 @@ pub(super) struct Layout {
     selectors: bool,
 }
 
-impl Layout {
-    pub(super) fn of(language: Language) -> Layout {
+impl LineRules {
+    pub(super) fn of(language: Language) -> LineRules {
         const NONE: &[&str] = &[];
-        let mut layout = Layout {
+        let mut layout = LineRules {
             continuing: &["else", "catch", "finally"],
             closing: NONE,
             dash_items: false,
@@ -266,13 +266,13 @@ fn opens_heredoc(content: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{Language, Layout, Lines};
+    use super::{Language, LineIndex, LineRules};
     use std::cmp::Ordering;
 
     #[test]
     fn lines_indentation_and_content() {
         let text = b"a {\n\tb;\n  \n\tc\r\n}";
-        let lines = Lines::new(text, Language::C);
+        let lines = LineIndex::new(text, Language::C);
         assert_eq!(lines.count(), 5);
         assert_eq!(lines.line(1), b"\tb;\n");
         assert_eq!(lines.indent(1), b"\t");
@@ -285,14 +285,14 @@ mod tests {
         assert_eq!(lines.depth(0, b"\t"), Ordering::Less);
         assert_eq!(lines.depth(1, b"  "), Ordering::Greater);
         assert_eq!(lines.previous(3), Some(1));
-        assert_eq!(Lines::new(b"", Language::C).count(), 1);
-        assert_eq!(Lines::new(b"x\n", Language::C).count(), 1);
-        assert!(Lines::new(b"/* a\n\tb */\n", Language::C).blank(1));
+        assert_eq!(LineIndex::new(b"", Language::C).count(), 1);
+        assert_eq!(LineIndex::new(b"x\n", Language::C).count(), 1);
+        assert!(LineIndex::new(b"/* a\n\tb */\n", Language::C).blank(1));
     }
 
     #[test]
     fn what_begins_and_ends_an_item() {
-        let c = Layout::of(Language::C);
+        let c = LineRules::of(Language::C);
         for begins in [
             &b"int f(void) {"[..],
             b"// note",
@@ -328,17 +328,17 @@ mod tests {
         ] {
             assert!(!c.ends_item(not), "{}", String::from_utf8_lossy(not));
         }
-        assert!(!Layout::of(Language::Python).may_begin(b"elif x:"));
-        assert!(!Layout::of(Language::Python).ends_item(b"x = \"\"\""));
-        assert!(Layout::of(Language::Python).ends_item(b"x = \"\"\"a\"\"\""));
-        assert!(Layout::of(Language::Yaml).may_begin(b"- run: a"));
+        assert!(!LineRules::of(Language::Python).may_begin(b"elif x:"));
+        assert!(!LineRules::of(Language::Python).ends_item(b"x = \"\"\""));
+        assert!(LineRules::of(Language::Python).ends_item(b"x = \"\"\"a\"\"\""));
+        assert!(LineRules::of(Language::Yaml).may_begin(b"- run: a"));
         assert!(!c.may_begin(b"- 1"));
-        assert!(Layout::of(Language::Json).may_begin(b"{"));
-        assert!(!Layout::of(Language::Ruby).may_begin(b"end"));
-        assert!(Layout::of(Language::Ruby).closes(b"end"));
-        assert!(Layout::of(Language::Bash).closes(b"fi"));
-        assert!(!Layout::of(Language::Bash).ends_item(b"cat <<EOF"));
-        assert!(Layout::of(Language::Bash).ends_item(b"echo $((1 << 2))"));
+        assert!(LineRules::of(Language::Json).may_begin(b"{"));
+        assert!(!LineRules::of(Language::Ruby).may_begin(b"end"));
+        assert!(LineRules::of(Language::Ruby).closes(b"end"));
+        assert!(LineRules::of(Language::Bash).closes(b"fi"));
+        assert!(!LineRules::of(Language::Bash).ends_item(b"cat <<EOF"));
+        assert!(LineRules::of(Language::Bash).ends_item(b"echo $((1 << 2))"));
         assert!(c.closes(b"});"));
         assert!(c.closes(b"</div>"));
     }

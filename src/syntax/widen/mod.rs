@@ -13,7 +13,7 @@
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
-use super::lines::{compare, Layout, Lines};
+use super::lines::{compare, LineIndex, LineRules};
 use super::Language;
 
 /// Whole items taken in on either side of a change.
@@ -53,12 +53,12 @@ pub(super) fn excerpts(language: Language, old: &[u8], new: &[u8]) -> Option<Vec
     if language == Language::Php && !php_throughout(old, new) {
         return None;
     }
-    let (old_lines, new_lines) = (Lines::new(old, language), Lines::new(new, language));
+    let (old_lines, new_lines) = (LineIndex::new(old, language), LineIndex::new(new, language));
     let hunks = hunks(&old_lines, &new_lines)?;
     if hunks.is_empty() || hunks.len() > MOST_HUNKS {
         return None;
     }
-    let layout = Layout::of(language);
+    let layout = LineRules::of(language);
     let widen = Widen {
         lines: &new_lines,
         layout: &layout,
@@ -99,7 +99,7 @@ fn php_throughout(old: &[u8], new: &[u8]) -> bool {
 
 /// The runs of changed lines from `old` to `new`, in order; `None` when a run cannot be
 /// given a line on both sides (one text is empty).
-fn hunks(old: &Lines<'_>, new: &Lines<'_>) -> Option<Vec<Hunk>> {
+fn hunks(old: &LineIndex<'_>, new: &LineIndex<'_>) -> Option<Vec<Hunk>> {
     if old.text == new.text {
         return Some(Vec::new());
     }
@@ -199,14 +199,14 @@ fn common_suffix(a: &[u8], b: &[u8]) -> usize {
 
 /// The result's lines and its language's layout.
 struct Widen<'a, 't> {
-    lines: &'a Lines<'t>,
-    layout: &'a Layout,
+    lines: &'a LineIndex<'t>,
+    layout: &'a LineRules,
 }
 
 impl<'t> Widen<'_, 't> {
     /// The region of `hunk`: its lines widened to whole items at the shallowest
     /// indentation of its lines (old and new), and one more item either side.
-    fn region(&self, hunk: &Hunk, old: &Lines<'t>) -> Option<Region<'t>> {
+    fn region(&self, hunk: &Hunk, old: &LineIndex<'t>) -> Option<Region<'t>> {
         let lines = self.lines;
         let touched: Vec<&'t [u8]> = hunk
             .new
@@ -306,7 +306,7 @@ impl<'t> Widen<'_, 't> {
         &self,
         region: &Region<'t>,
         hunks: &[Hunk],
-        old: &Lines<'t>,
+        old: &LineIndex<'t>,
         header: Option<Range<usize>>,
     ) -> Option<Excerpt> {
         let lines = self.lines;
@@ -337,7 +337,7 @@ impl<'t> Widen<'_, 't> {
             return None;
         }
         let old_region = to_old(hunks, region.lines.start)?..to_old(hunks, region.lines.end)?;
-        let build = |text: &Lines<'_>, range: Range<usize>| {
+        let build = |text: &LineIndex<'_>, range: Range<usize>| {
             let mut out = Vec::new();
             for r in &before {
                 out.extend_from_slice(&lines.text[lines.start(r.start)..lines.start(r.end)]);

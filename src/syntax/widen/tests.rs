@@ -286,11 +286,11 @@ fn an_error_only_the_file_as_it_was_shows_is_judged_whole() {
 #[test]
 fn the_changed_lines_are_named_in_both_texts() {
     use super::{hunks, Hunk};
-    use crate::syntax::lines::Lines;
+    use crate::syntax::lines::LineIndex;
     let runs = |old: &str, new: &str| {
         let (old, new) = (
-            Lines::new(old.as_bytes(), Language::Rust),
-            Lines::new(new.as_bytes(), Language::Rust),
+            LineIndex::new(old.as_bytes(), Language::Rust),
+            LineIndex::new(new.as_bytes(), Language::Rust),
         );
         hunks(&old, &new).map(|h| {
             h.into_iter()

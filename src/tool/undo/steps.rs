@@ -40,8 +40,8 @@ pub fn kept(
     target: &Entry,
     merged: &Merged,
     originals: &BTreeMap<String, Current>,
-) -> (Kept, Option<Failure>) {
-    let mut kept: Kept = BTreeMap::new();
+) -> (KeptBytes, Option<Failure>) {
+    let mut kept: KeptBytes = BTreeMap::new();
     let mut unreadable = None;
     for step in &merged.steps {
         if let Step::Put { path, sha } = step {
@@ -67,14 +67,19 @@ pub fn kept(
 }
 
 /// The versions an undo puts back, by digest: their bytes and mode.
-pub type Kept = BTreeMap<String, (Vec<u8>, u32)>;
+pub type KeptBytes = BTreeMap<String, (Vec<u8>, u32)>;
 
 /// Shows the undo `change` of `target` (checked: `checked`) to the authorize hook and
 /// publishes it, `merged` and its `records` saying what each file becomes.
 pub fn run(
     ctx: &Context,
     target: &Entry,
-    (merged, originals, records, kept): (&Merged, &BTreeMap<String, Current>, &[Record<'_>], &Kept),
+    (merged, originals, records, kept): (
+        &Merged,
+        &BTreeMap<String, Current>,
+        &[Record<'_>],
+        &KeptBytes,
+    ),
     (change, checked, dry_run): (ChangeSet<'_>, Cleared<'_>, bool),
 ) -> Outcome<UndoResult> {
     let mut files = restored(ctx, records, originals, kept);
@@ -235,7 +240,7 @@ pub fn change<'a>(
     target: &Entry,
     located: &BTreeMap<&str, &'a Location>,
     (records, originals): (&'a [Record<'_>], &'a BTreeMap<String, Current>),
-    kept: &'a Kept,
+    kept: &'a KeptBytes,
     merged: &'a Merged,
 ) -> ChangeSet<'a> {
     let location_of = |path: &str| -> &'a Location {
@@ -355,7 +360,7 @@ fn as_read(merged: &Merged, path: &str) -> Option<String> {
 fn new_content<'a>(
     record: &FileRecord,
     originals: &'a BTreeMap<String, Current>,
-    kept: &'a Kept,
+    kept: &'a KeptBytes,
 ) -> Option<(String, &'a [u8], New<'a>)> {
     let sha = record.after.as_ref().filter(|_| staged_content(record))?;
     let (bytes, mode) = kept
