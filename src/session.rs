@@ -56,11 +56,11 @@ struct Ledger {
     written: u64,
     /// A counter that orders entries by recency, for eviction.
     clock: u64,
-    entries: BTreeMap<String, Entry>,
+    entries: BTreeMap<String, LedgerEntry>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
-struct Entry {
+struct LedgerEntry {
     /// The version seen, or `None` for absence.
     sha256: Option<String>,
     at: u64,
@@ -74,7 +74,7 @@ struct Entry {
     lines: Option<String>,
 }
 
-impl Entry {
+impl LedgerEntry {
     /// How many line digests the entry keeps itself.
     fn inline_lines(&self) -> usize {
         self.lines
@@ -196,8 +196,9 @@ impl Session {
             Seen::Absent => None,
         };
         if let Ok((ledger, true)) = self.load(ws) {
-            let recent =
-                |entry: &Entry| ledger.clock.saturating_sub(entry.at) < (MAX_ENTRIES / 2) as u64;
+            let recent = |entry: &LedgerEntry| {
+                ledger.clock.saturating_sub(entry.at) < (MAX_ENTRIES / 2) as u64
+            };
             if ledger.entries.get(real).is_some_and(|entry| {
                 entry.sha256.as_ref() == sha256 && entry.unseen.is_empty() && recent(entry)
             }) {
@@ -249,7 +250,7 @@ impl Session {
         ledger.clock += 1;
         ledger.entries.insert(
             real.to_owned(),
-            Entry {
+            LedgerEntry {
                 sha256,
                 at: ledger.clock,
                 unseen,
@@ -278,11 +279,11 @@ impl Session {
 /// Holds the ledger's line digests within [`INLINE_LINES_TOTAL`]: the least recently
 /// seen entries' digests go to `.stitch/lines/` (best effort) until the rest fit.
 fn move_out_lines(ws: &Workspace, ledger: &mut Ledger) {
-    let mut total: usize = ledger.entries.values().map(Entry::inline_lines).sum();
+    let mut total: usize = ledger.entries.values().map(LedgerEntry::inline_lines).sum();
     if total <= INLINE_LINES_TOTAL {
         return;
     }
-    let mut oldest: Vec<&mut Entry> = ledger
+    let mut oldest: Vec<&mut LedgerEntry> = ledger
         .entries
         .values_mut()
         .filter(|entry| entry.lines.is_some())

@@ -106,7 +106,7 @@ pub fn apply_until(
 
 /// What one pass over a text did: the new text, where its hunks landed and the lines they
 /// replaced, and the first hunk it left for another pass.
-struct Pass {
+struct Sweep {
     text: String,
     placed: Vec<Placed>,
     spans: Spans,
@@ -120,7 +120,7 @@ fn pass(
     hunks: &[Hunk],
     first: usize,
     deadline: Option<Instant>,
-) -> Result<Pass, HunkFailure> {
+) -> Result<Sweep, HunkFailure> {
     let file = lines(text);
     let index = Index::new(&file, hunks.len() - first);
     // Each hunk's span of file lines and its replacement, in order.
@@ -164,7 +164,7 @@ fn pass(
         after = at + hunk.old.len();
     }
     let (text, spans) = rebuilt(&file, &spans);
-    Ok(Pass {
+    Ok(Sweep {
         text,
         placed,
         spans,

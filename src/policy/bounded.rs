@@ -92,7 +92,7 @@ fn has_exited(pid: Pid) -> bool {
 
 /// What a ready poll entry stands for.
 #[derive(Clone, Copy)]
-enum Slot {
+enum Ready {
     Exit,
     Stdin,
     Stdout,
@@ -119,10 +119,10 @@ impl Pipes<'_> {
         let mut fds = Vec::with_capacity(4);
         let mut slots = Vec::with_capacity(4);
         for (slot, fd, flags) in [
-            (Slot::Exit, exit, PollFlags::IN),
-            (Slot::Stdin, self.stdin.as_ref(), PollFlags::OUT),
-            (Slot::Stdout, self.out.pipe.as_ref(), PollFlags::IN),
-            (Slot::Stderr, self.err.pipe.as_ref(), PollFlags::IN),
+            (Ready::Exit, exit, PollFlags::IN),
+            (Ready::Stdin, self.stdin.as_ref(), PollFlags::OUT),
+            (Ready::Stdout, self.out.pipe.as_ref(), PollFlags::IN),
+            (Ready::Stderr, self.err.pipe.as_ref(), PollFlags::IN),
         ] {
             if let Some(fd) = fd {
                 fds.push(PollFd::new(fd, flags));
@@ -133,7 +133,7 @@ impl Pipes<'_> {
         if poll(&mut fds, Some(&wait)).is_err() {
             return;
         }
-        let ready: Vec<Slot> = (slots.iter().zip(&fds))
+        let ready: Vec<Ready> = (slots.iter().zip(&fds))
             .filter(|(_, fd)| !fd.revents().is_empty())
             .map(|(slot, _)| *slot)
             .collect();
@@ -141,10 +141,10 @@ impl Pipes<'_> {
         for slot in ready {
             match slot {
                 // The caller sees the exit.
-                Slot::Exit => {}
-                Slot::Stdin => self.write(),
-                Slot::Stdout => self.out.read(),
-                Slot::Stderr => self.err.read(),
+                Ready::Exit => {}
+                Ready::Stdin => self.write(),
+                Ready::Stdout => self.out.read(),
+                Ready::Stderr => self.err.read(),
             }
         }
     }

@@ -19,10 +19,10 @@ const MOST: usize = 16;
 const MOST_BYTES: usize = 8 << 20;
 
 static ON: AtomicBool = AtomicBool::new(false);
-static KEPT: OnceLock<Mutex<VecDeque<Version>>> = OnceLock::new();
+static KEPT: OnceLock<Mutex<VecDeque<KeptTree>>> = OnceLock::new();
 
 /// One version of a file and its tree.
-struct Version {
+struct KeptTree {
     language: Language,
     text: Vec<u8>,
     tree: Tree,
@@ -33,7 +33,7 @@ pub fn keep_trees() {
     ON.store(true, Ordering::Relaxed);
 }
 
-fn kept() -> Option<&'static Mutex<VecDeque<Version>>> {
+fn kept() -> Option<&'static Mutex<VecDeque<KeptTree>>> {
     ON.load(Ordering::Relaxed)
         .then(|| KEPT.get_or_init(|| Mutex::new(VecDeque::new())))
 }
@@ -56,7 +56,7 @@ pub(super) fn keep(language: Language, text: &[u8], tree: &Tree) {
         return;
     }
     kept.retain(|v| !(v.language == language && v.text == text));
-    kept.push_front(Version {
+    kept.push_front(KeptTree {
         language,
         text: text.to_vec(),
         tree: tree.clone(),

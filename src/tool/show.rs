@@ -189,8 +189,8 @@ fn text_of(
         return Ok(target.clone());
     }
     match kept(ctx, sha).or_else(|| in_workspace(ctx, path, sha)) {
-        Some(Found::Text(text)) => Ok(text),
-        Some(Found::NotText) => Err(format!("the version {side} the change is not text")),
+        Some(Fetched::Text(text)) => Ok(text),
+        Some(Fetched::NotText) => Err(format!("the version {side} the change is not text")),
         None => Err(format!(
             "the version {side} the change is no longer kept, nor in the workspace"
         )),
@@ -198,37 +198,37 @@ fn text_of(
 }
 
 /// A version, once found: its text, or that it is not text.
-enum Found {
+enum Fetched {
     Text(String),
     NotText,
 }
 
-impl Found {
+impl Fetched {
     /// What `bytes` are: text is valid UTF-8 without NUL, as stitch reads it.
-    fn of(bytes: Vec<u8>) -> Found {
+    fn of(bytes: Vec<u8>) -> Fetched {
         match String::from_utf8(bytes) {
-            Ok(text) if !text.contains('\0') => Found::Text(text),
-            _ => Found::NotText,
+            Ok(text) if !text.contains('\0') => Fetched::Text(text),
+            _ => Fetched::NotText,
         }
     }
 }
 
 /// The kept version `sha`, when the journal has it and it matches its digest.
-fn kept(ctx: &Context, sha: &str) -> Option<Found> {
+fn kept(ctx: &Context, sha: &str) -> Option<Fetched> {
     let (bytes, _) = ctx.ws.kept_version(sha, ctx.limits.max_file_bytes).ok()?;
-    (sha256_hex(&bytes) == sha).then(|| Found::of(bytes))
+    (sha256_hex(&bytes) == sha).then(|| Fetched::of(bytes))
 }
 
 /// The file at the real path `path`, when it is still the version `sha`.
-fn in_workspace(ctx: &Context, path: &str, sha: &str) -> Option<Found> {
+fn in_workspace(ctx: &Context, path: &str, sha: &str) -> Option<Fetched> {
     let location = ctx.ws.locate_own(path).ok()?;
     if location.kind != Some(Kind::File) {
         return None;
     }
     match textfile::load_any(ctx, &location).ok()? {
         Ok(loaded) => {
-            (sha256_hex(loaded.bytes()) == sha).then(|| Found::Text(loaded.text().to_owned()))
+            (sha256_hex(loaded.bytes()) == sha).then(|| Fetched::Text(loaded.text().to_owned()))
         }
-        Err(not_text) => (not_text.sha256 == sha).then_some(Found::NotText),
+        Err(not_text) => (not_text.sha256 == sha).then_some(Fetched::NotText),
     }
 }

@@ -88,29 +88,29 @@ impl<'c> Store<'c> {
             .iter()
             .take_while(|(one, _)| one == id)
             .find_map(|(_, name)| match self.read(name, id) {
-                Read::Ours(entry) => Some(entry),
+                EntryRead::Ours(entry) => Some(entry),
                 _ => None,
             })
     }
 
     /// The entry `name` (of id `id`), read and verified.
-    fn read(&self, name: &str, id: &str) -> Read {
+    fn read(&self, name: &str, id: &str) -> EntryRead {
         let Ok(Some(bytes)) =
             self.ctx
                 .ws
                 .journal_read(Shelf::Entries, name, entry::MAX_ENTRY_BYTES)
         else {
-            return Read::Unread;
+            return EntryRead::Unread;
         };
         match entry::classify(&bytes, &self.keyed.key, &self.keyed.root, id) {
-            entry::Found::Ours(entry) => Read::Ours(entry),
-            _ => Read::Not(bytes.len() as u64),
+            entry::Found::Ours(entry) => EntryRead::Ours(entry),
+            _ => EntryRead::Not(bytes.len() as u64),
         }
     }
 }
 
 /// What reading one entry found.
-enum Read {
+enum EntryRead {
     Ours(Entry),
     /// Not this key's (so many bytes read).
     Not(u64),
@@ -155,7 +155,7 @@ impl Iterator for Listing<'_, '_> {
                 continue;
             }
             match self.store.read(name, id) {
-                Read::Ours(entry) => {
+                EntryRead::Ours(entry) => {
                     // Walked newest first, every entry that could take this one back is
                     // already seen.
                     if !self.undone.contains(&entry.id) {
@@ -165,11 +165,11 @@ impl Iterator for Listing<'_, '_> {
                     }
                     return Some(entry);
                 }
-                Read::Not(bytes) => {
+                EntryRead::Not(bytes) => {
                     self.foreign += 1;
                     self.budget = self.budget.saturating_sub(bytes);
                 }
-                Read::Unread => self.foreign += 1,
+                EntryRead::Unread => self.foreign += 1,
             }
         }
         None

@@ -35,7 +35,7 @@ pub(super) struct Excerpt {
 /// A run of changed lines: lines `old` of the file as it was became lines `new` of the
 /// result (neither empty).
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Hunk {
+struct ChangedRun {
     old: Range<usize>,
     new: Range<usize>,
 }
@@ -99,7 +99,7 @@ fn php_throughout(old: &[u8], new: &[u8]) -> bool {
 
 /// The runs of changed lines from `old` to `new`, in order; `None` when a run cannot be
 /// given a line on both sides (one text is empty).
-fn hunks(old: &LineIndex<'_>, new: &LineIndex<'_>) -> Option<Vec<Hunk>> {
+fn hunks(old: &LineIndex<'_>, new: &LineIndex<'_>) -> Option<Vec<ChangedRun>> {
     if old.text == new.text {
         return Some(Vec::new());
     }
@@ -125,13 +125,13 @@ fn hunks(old: &LineIndex<'_>, new: &LineIndex<'_>) -> Option<Vec<Hunk>> {
         similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &a, &b, Some(deadline))
             .into_iter()
             .filter(|op| op.tag() != similar::DiffTag::Equal)
-            .map(|op| Hunk {
+            .map(|op| ChangedRun {
                 old: lead + op.old_range().start..lead + op.old_range().end,
                 new: lead + op.new_range().start..lead + op.new_range().end,
             })
             .collect()
     } else {
-        vec![Hunk {
+        vec![ChangedRun {
             old: lead..old_end,
             new: lead..new_end,
         }]
@@ -151,7 +151,7 @@ fn hunks(old: &LineIndex<'_>, new: &LineIndex<'_>) -> Option<Vec<Hunk>> {
             }
         }
     }
-    let mut merged: Vec<Hunk> = Vec::with_capacity(hunks.len());
+    let mut merged: Vec<ChangedRun> = Vec::with_capacity(hunks.len());
     for hunk in hunks {
         match merged.last_mut() {
             Some(last) if hunk.new.start <= last.new.end => {
@@ -206,7 +206,7 @@ struct Widen<'a, 't> {
 impl<'t> Widen<'_, 't> {
     /// The region of `hunk`: its lines widened to whole items at the shallowest
     /// indentation of its lines (old and new), and one more item either side.
-    fn region(&self, hunk: &Hunk, old: &LineIndex<'t>) -> Option<Region<'t>> {
+    fn region(&self, hunk: &ChangedRun, old: &LineIndex<'t>) -> Option<Region<'t>> {
         let lines = self.lines;
         let touched: Vec<&'t [u8]> = hunk
             .new
@@ -305,7 +305,7 @@ impl<'t> Widen<'_, 't> {
     fn excerpt(
         &self,
         region: &Region<'t>,
-        hunks: &[Hunk],
+        hunks: &[ChangedRun],
         old: &LineIndex<'t>,
         header: Option<Range<usize>>,
     ) -> Option<Excerpt> {
@@ -464,7 +464,7 @@ impl<'t> Widen<'_, 't> {
 
 /// The line of the old file that line `at` of the result (the start or end of a region,
 /// never inside a run of changed lines) stands for.
-fn to_old(hunks: &[Hunk], at: usize) -> Option<usize> {
+fn to_old(hunks: &[ChangedRun], at: usize) -> Option<usize> {
     let mut shift = 0isize;
     for hunk in hunks {
         if hunk.new.start < at && at < hunk.new.end {

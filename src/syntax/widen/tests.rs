@@ -285,7 +285,7 @@ fn an_error_only_the_file_as_it_was_shows_is_judged_whole() {
 
 #[test]
 fn the_changed_lines_are_named_in_both_texts() {
-    use super::{hunks, Hunk};
+    use super::{hunks, ChangedRun};
     use crate::syntax::lines::LineIndex;
     let runs = |old: &str, new: &str| {
         let (old, new) = (
@@ -294,7 +294,7 @@ fn the_changed_lines_are_named_in_both_texts() {
         );
         hunks(&old, &new).map(|h| {
             h.into_iter()
-                .map(|Hunk { old, new }| (old, new))
+                .map(|ChangedRun { old, new }| (old, new))
                 .collect::<Vec<_>>()
         })
     };
