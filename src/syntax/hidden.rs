@@ -51,7 +51,7 @@ impl Lexis {
 
 /// Where a line's scan stands.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Scan {
+enum LexState {
     Code,
     Block,
     Long(&'static [u8]),
@@ -64,9 +64,9 @@ pub(super) fn hidden(language: Language, text: &[u8], starts: &[usize]) -> Optio
     let lexis = Lexis::of(language)?;
     let first = first_bytes(&lexis);
     let mut hidden = Vec::with_capacity(starts.len());
-    let mut state = Scan::Code;
+    let mut state = LexState::Code;
     for (i, &start) in starts.iter().enumerate() {
-        hidden.push(state != Scan::Code);
+        hidden.push(state != LexState::Code);
         let end = starts.get(i + 1).copied().unwrap_or(text.len());
         state = scan(&lexis, &first, &text[start..end], state);
     }
@@ -75,19 +75,19 @@ pub(super) fn hidden(language: Language, text: &[u8], starts: &[usize]) -> Optio
 
 /// The state after `line`, begun in `state`: from one delimiter to the next, the bytes
 /// between skipped a run at a time.
-fn scan(lexis: &Lexis, first: &[bool; 256], line: &[u8], mut state: Scan) -> Scan {
+fn scan(lexis: &Lexis, first: &[bool; 256], line: &[u8], mut state: LexState) -> LexState {
     let mut at = 0;
     while at < line.len() {
         match state {
-            Scan::Block => {
+            LexState::Block => {
                 let close = lexis.block.map_or(&b"*/"[..], |(_, close)| close);
                 let Some(i) = memchr::memmem::find(&line[at..], close) else {
                     return state;
                 };
-                state = Scan::Code;
+                state = LexState::Code;
                 at += i + close.len();
             }
-            Scan::Long(quote) => {
+            LexState::Long(quote) => {
                 let Some(i) = memchr::memchr2(b'\\', quote[0], &line[at..]) else {
                     return state;
                 };
@@ -95,13 +95,13 @@ fn scan(lexis: &Lexis, first: &[bool; 256], line: &[u8], mut state: Scan) -> Sca
                 if line[at] == b'\\' {
                     at += 2;
                 } else if line[at..].starts_with(quote) {
-                    state = Scan::Code;
+                    state = LexState::Code;
                     at += quote.len();
                 } else {
                     at += 1;
                 }
             }
-            Scan::Code => {
+            LexState::Code => {
                 let Some(i) = line[at..].iter().position(|&b| first[usize::from(b)]) else {
                     return state;
                 };
@@ -111,10 +111,10 @@ fn scan(lexis: &Lexis, first: &[bool; 256], line: &[u8], mut state: Scan) -> Sca
                     return state;
                 }
                 if let Some((open, _)) = lexis.block.filter(|(open, _)| rest.starts_with(open)) {
-                    state = Scan::Block;
+                    state = LexState::Block;
                     at += open.len();
                 } else if let Some(quote) = lexis.long_quotes.iter().find(|q| rest.starts_with(q)) {
-                    state = Scan::Long(quote);
+                    state = LexState::Long(quote);
                     at += quote.len();
                 } else if lexis.char_quotes && rest[0] == b'\'' {
                     at += char_literal(rest);

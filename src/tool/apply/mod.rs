@@ -214,7 +214,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
     };
     pipeline::run(
         ctx,
-        &Plan {
+        &ApplyPlan {
             req: &req,
             dialect,
             changes: &changes,
@@ -223,13 +223,13 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
 }
 
 /// A change across files, parsed: the request, its dialect and the list of changes.
-struct Plan<'r> {
+struct ApplyPlan<'r> {
     req: &'r ApplyRequest,
     dialect: Format,
     changes: &'r [op::Part],
 }
 
-impl pipeline::Plan for Plan<'_> {
+impl pipeline::Plan for ApplyPlan<'_> {
     type Output = ApplyResult;
 
     /// Every path a change names, each once, in order.
@@ -252,11 +252,11 @@ impl pipeline::Plan for Plan<'_> {
 /// checks and publishes them: the rest of [`run`].
 fn apply(
     ctx: &Context,
-    &Plan {
+    &ApplyPlan {
         req,
         dialect,
         changes,
-    }: &Plan<'_>,
+    }: &ApplyPlan<'_>,
     located: &BTreeMap<&str, &Location>,
     steps: Steps<'_>,
     budget: &Budget,

@@ -57,7 +57,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
     };
     pipeline::run(
         ctx,
-        &Plan {
+        &EditPlan {
             req: &req,
             items: &items,
             multi,
@@ -67,7 +67,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
 }
 
 /// An edit's plan: the request and its edits, parsed.
-struct Plan<'r> {
+struct EditPlan<'r> {
     req: &'r EditRequest,
     items: &'r [EditItem],
     multi: bool,
@@ -75,7 +75,7 @@ struct Plan<'r> {
     insert: Option<&'r insert::Insert>,
 }
 
-impl pipeline::Plan for Plan<'_> {
+impl pipeline::Plan for EditPlan<'_> {
     type Output = EditResult;
 
     fn paths(&self) -> Vec<&str> {
@@ -108,7 +108,7 @@ impl pipeline::Plan for Plan<'_> {
 /// Loads the file and edits it.
 fn edit_once(
     ctx: &Context,
-    plan: &Plan<'_>,
+    plan: &EditPlan<'_>,
     location: &Location,
     steps: Steps<'_>,
 ) -> Outcome<EditResult> {
@@ -121,12 +121,12 @@ fn edit_once(
 /// Applies the edits to the loaded file, checks, and writes: the rest of [`run`].
 fn edit_loaded(
     ctx: &Context,
-    &Plan {
+    &EditPlan {
         req,
         items,
         multi,
         insert,
-    }: &Plan<'_>,
+    }: &EditPlan<'_>,
     location: &Location,
     loaded: &Loaded,
     steps: Steps<'_>,

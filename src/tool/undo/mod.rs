@@ -103,7 +103,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<UndoResult> {
     let steps = plan::steps(&target.files);
     pipeline::run(
         ctx,
-        &Plan {
+        &UndoPlan {
             target: &target,
             after: &after,
             steps: &steps,
@@ -115,7 +115,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<UndoResult> {
 
 /// An undo's plan: the entry taken back, the versions its files must be at now, and the
 /// steps that restore them.
-struct Plan<'a> {
+struct UndoPlan<'a> {
     target: &'a Entry,
     after: &'a BTreeMap<String, Option<String>>,
     steps: &'a [plan::Step],
@@ -123,7 +123,7 @@ struct Plan<'a> {
     allow_syntax_errors: bool,
 }
 
-impl pipeline::Plan for Plan<'_> {
+impl pipeline::Plan for UndoPlan<'_> {
     type Output = UndoResult;
 
     fn paths(&self) -> Vec<&str> {
