@@ -9,18 +9,18 @@
 //! over the size bound and a parse over the time bound all pass. In C and C++, errors the
 //! preprocessor could explain are listed and never refused (preprocessor.rs).
 
-mod budget;
 mod hidden;
-mod kept;
 mod language;
-mod lines;
+mod layout;
 mod locate;
 mod preprocessor;
+mod time_bound;
+mod tree_cache;
 mod widen;
 
-pub use kept::keep_trees;
 pub use language::Language;
 pub use locate::SyntaxError;
+pub use tree_cache::keep_trees;
 
 use std::time::Duration;
 
@@ -97,7 +97,7 @@ pub fn check(path: &str, old: Option<&[u8]>, new: &[u8], bounds: Bounds) -> Find
         return Finding::Pass(Pass::TooLarge);
     }
     let budget = Duration::from_millis(bounds.max_millis);
-    let Some(mut parser) = budget::Bounded::new(&language.grammar(), budget) else {
+    let Some(mut parser) = time_bound::Bounded::new(&language.grammar(), budget) else {
         return Finding::Pass(Pass::NoGrammar);
     };
     // The change's regions first: a change whose regions parse, in the result and in the
@@ -116,7 +116,7 @@ pub fn check(path: &str, old: Option<&[u8]>, new: &[u8], bounds: Bounds) -> Find
 /// it was, where there is one), then, when it has an error, the file as it was.
 fn whole(
     language: Language,
-    parser: &mut budget::Bounded,
+    parser: &mut time_bound::Bounded,
     old: Option<&[u8]>,
     new: &[u8],
 ) -> Finding {
@@ -125,7 +125,7 @@ fn whole(
         .as_ref()
         .map_or(0..new.len(), |e| e.start_byte..e.new_end_byte);
     // A kept tree of the file as it was: the result parsed from it, incrementally.
-    let was = old.and_then(|old| kept::find(language, old));
+    let was = old.and_then(|old| tree_cache::find(language, old));
     let from = was.as_ref().zip(edit.as_ref()).map(|(was, edit)| {
         let mut tree = was.clone();
         tree.edit(edit);
@@ -134,7 +134,7 @@ fn whole(
     let Some(tree) = parser.parse(new, from.as_ref()) else {
         return gave_up(parser);
     };
-    kept::keep(language, new, &tree);
+    tree_cache::keep(language, new, &tree);
     if !tree.root_node().has_error() {
         return Finding::Pass(Pass::Parses);
     }
@@ -144,7 +144,7 @@ fn whole(
             let Some(was) = parser.parse(old, None) else {
                 return gave_up(parser);
             };
-            kept::keep(language, old, &was);
+            tree_cache::keep(language, old, &was);
             Some(was)
         }
         (None, None) => None,
@@ -156,7 +156,7 @@ fn whole(
 }
 
 /// Why `parser` gave up: the time bound, or the parser itself.
-fn gave_up(parser: &budget::Bounded) -> Finding {
+fn gave_up(parser: &time_bound::Bounded) -> Finding {
     Finding::Pass(if parser.spent() {
         Pass::TimeLimit
     } else {
@@ -167,7 +167,7 @@ fn gave_up(parser: &budget::Bounded) -> Finding {
 /// Whether every excerpt parses without error, the result's and the old file's (the
 /// latter incrementally from the former's tree: they differ only by the change); `None`
 /// when the parser gave up (the time bound).
-fn regions_parse(parser: &mut budget::Bounded, excerpts: &[widen::Excerpt]) -> Option<bool> {
+fn regions_parse(parser: &mut time_bound::Bounded, excerpts: &[widen::Excerpt]) -> Option<bool> {
     for excerpt in excerpts {
         let mut tree = parser.parse(&excerpt.new, None)?;
         if tree.root_node().has_error() {
@@ -332,7 +332,7 @@ mod tests {
         let fresh = check("a.rs", Some(old), new, MAX);
         super::keep_trees();
         let _ = check("a.rs", None, old, MAX);
-        assert!(super::kept::find(super::Language::Rust, old).is_some());
+        assert!(super::tree_cache::find(super::Language::Rust, old).is_some());
         assert_eq!(check("a.rs", Some(old), new, MAX), fresh);
         assert_eq!(
             check("a.rs", Some(old), b"fn main() {}\n", MAX),

@@ -13,7 +13,7 @@
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
-use super::lines::{compare, LineIndex, LineRules};
+use super::layout::{compare, LineIndex, LineRules};
 use super::Language;
 
 /// Whole items taken in on either side of a change.

@@ -286,7 +286,7 @@ fn an_error_only_the_file_as_it_was_shows_is_judged_whole() {
 #[test]
 fn the_changed_lines_are_named_in_both_texts() {
     use super::{hunks, ChangedRun};
-    use crate::syntax::lines::LineIndex;
+    use crate::syntax::layout::LineIndex;
     let runs = |old: &str, new: &str| {
         let (old, new) = (
             LineIndex::new(old.as_bytes(), Language::Rust),
