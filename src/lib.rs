@@ -4,6 +4,7 @@
 //! [`run`] parses the command line, gathers the tool's arguments (flags or one JSON
 //! object on stdin), dispatches to the tool and renders exactly one envelope.
 
+mod affix;
 pub mod cli;
 mod digest;
 mod engine;

@@ -39,6 +39,7 @@ const LAYERS: &[&str] = &[
     "refusal",
     "streams",
     "names",
+    "affix",
 ];
 
 /// Imports that still go up a layer, as `from -> to`: each must still exist.

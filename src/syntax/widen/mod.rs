@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use super::layout::{compare, LineIndex, LineRules};
 use super::Language;
+use crate::affix::{common_prefix, common_suffix};
 
 /// Whole items taken in on either side of a change.
 const NEIGHBOURS: usize = 1;
@@ -162,39 +163,6 @@ fn hunks(old: &LineIndex<'_>, new: &LineIndex<'_>) -> Option<Vec<ChangedRun>> {
         }
     }
     Some(merged)
-}
-
-/// How many leading bytes `a` and `b` share.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 4096;
-    let len = a.len().min(b.len());
-    let mut at = 0;
-    while at + BLOCK <= len && a[at..at + BLOCK] == b[at..at + BLOCK] {
-        at += BLOCK;
-    }
-    at + a[at..len]
-        .iter()
-        .zip(&b[at..len])
-        .take_while(|(x, y)| x == y)
-        .count()
-}
-
-/// How many trailing bytes `a` and `b` share.
-fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 4096;
-    let len = a.len().min(b.len());
-    let (a, b) = (&a[a.len() - len..], &b[b.len() - len..]);
-    let mut at = len;
-    while at >= BLOCK && a[at - BLOCK..at] == b[at - BLOCK..at] {
-        at -= BLOCK;
-    }
-    len - at
-        + a[..at]
-            .iter()
-            .rev()
-            .zip(b[..at].iter().rev())
-            .take_while(|(x, y)| x == y)
-            .count()
 }
 
 /// The result's lines and its language's layout.

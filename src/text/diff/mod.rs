@@ -5,6 +5,8 @@ use std::time::{Duration, Instant};
 
 use similar::{Algorithm, ChangeTag, DiffOp, TextDiff};
 
+pub use crate::affix::{common_prefix, common_suffix};
+
 mod stat;
 
 pub use stat::{stat, stat_bytes, stat_splice, Stat};
@@ -322,42 +324,6 @@ fn lines(text: &str) -> Vec<&str> {
         lines.push(&text[start..]);
     }
     lines
-}
-
-/// How many leading bytes `a` and `b` share, compared a block at a time (memcmp) before
-/// byte by byte: large texts differ in a few places.
-#[must_use]
-pub fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 4096;
-    let len = a.len().min(b.len());
-    let mut at = 0;
-    while at + BLOCK <= len && a[at..at + BLOCK] == b[at..at + BLOCK] {
-        at += BLOCK;
-    }
-    at + a[at..len]
-        .iter()
-        .zip(&b[at..len])
-        .take_while(|(x, y)| x == y)
-        .count()
-}
-
-/// How many trailing bytes `a` and `b` share, a block at a time like [`common_prefix`].
-#[must_use]
-pub fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 4096;
-    let len = a.len().min(b.len());
-    let (a, b) = (&a[a.len() - len..], &b[b.len() - len..]);
-    let mut at = len;
-    while at >= BLOCK && a[at - BLOCK..at] == b[at - BLOCK..at] {
-        at -= BLOCK;
-    }
-    len - at
-        + a[..at]
-            .iter()
-            .rev()
-            .zip(b[..at].iter().rev())
-            .take_while(|(x, y)| x == y)
-            .count()
 }
 
 /// A hunk range as `diff -u` writes it: 1-based start, and the length unless it is 1
