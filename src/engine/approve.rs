@@ -2,7 +2,7 @@
 //! combined, `deny`/`readOnly` refusals, the authorize hooks, and the refusal of an
 //! untrusted one.
 
-use crate::policy::{self, Config, Decision, Limits, Policy, Rule, Source};
+use crate::policy::{self, Access, Config, Decision, Limits, Policy, Rule, Source};
 use crate::refusal::{key, Code, Outcome, Refusal};
 use crate::workspace::home::Home;
 use crate::workspace::{Location, Workspace};
@@ -101,9 +101,9 @@ pub fn untrusted() -> Refusal {
 
 /// Refuses a path that `deny` (or, for a mutation, `readOnly`) covers, as written or as
 /// resolved, so a symlink cannot route around a rule.
-pub fn rules(ctx: &Context, location: &Location, mutation: bool) -> Result<(), Refusal> {
+pub fn rules(ctx: &Context, location: &Location, access: Access) -> Result<(), Refusal> {
     let shown = location.shown.as_str();
-    match ctx.policy.forbids(&[shown, &location.real], mutation) {
+    match ctx.policy.forbids(&[shown, &location.real], access) {
         None => Ok(()),
         Some(rule) => {
             let message = match rule {

@@ -1,5 +1,6 @@
 //! Turning the workspace's facts into refusals, phrased from the caller's path.
 
+use crate::policy::Access;
 use crate::refusal::{key, Code, Failure, Refusal};
 use crate::workspace::{path::Invalid, Error, UserDir};
 
@@ -155,7 +156,7 @@ pub fn lock(ctx: &Context, shown: &str, error: crate::lock::Error) -> Failure {
 pub fn protected(
     ctx: &Context,
     location: &crate::workspace::Location,
-    mutation: bool,
+    access: Access,
 ) -> Result<(), Refusal> {
     let shown = location.shown.as_str();
     if let Some((dir, dir_shown)) = ctx.ws.user_dir_of(location) {
@@ -171,7 +172,7 @@ pub fn protected(
             .with(key::PATH, shown)
             .with(key::RULE, "reserved"));
     }
-    if mutation && location.is_git() {
+    if access == Access::Change && location.is_git() {
         return Err(Refusal::new(
             Code::Denied,
             format!("`{shown}` is inside .git/, which can be read but not written"),

@@ -2,6 +2,7 @@
 //! policy, locked, and located again under the lock.
 
 use crate::lock;
+use crate::policy::Access;
 use crate::refusal::Outcome;
 use crate::workspace::Location;
 
@@ -49,7 +50,7 @@ fn checked(ctx: &Context, raw: &str, own_links: bool) -> Outcome<Location> {
         ctx.ws.locate(raw)
     }
     .map_err(|e| refuse::path(ctx, raw, e))?;
-    refuse::protected(ctx, &location, true)?;
-    approve::rules(ctx, &location, true)?;
+    refuse::protected(ctx, &location, Access::Change)?;
+    approve::rules(ctx, &location, Access::Change)?;
     Ok(location)
 }

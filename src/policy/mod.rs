@@ -238,15 +238,15 @@ impl Policy {
     }
 
     /// The rule that forbids touching any of `paths` (as written and as resolved), if
-    /// one does. `mutation` also consults `readOnly`.
+    /// one does. [`Access::Change`] also consults `readOnly`.
     #[must_use]
-    pub fn forbids(&self, paths: &[&str], mutation: bool) -> Option<Rule> {
+    pub fn forbids(&self, paths: &[&str], access: Access) -> Option<Rule> {
         if let Some(deny) = &self.deny {
             if paths.iter().any(|p| matches(deny, p)) {
                 return Some(Rule::Deny);
             }
         }
-        if mutation {
+        if access == Access::Change {
             if let Some(read_only) = &self.read_only {
                 if paths.iter().any(|p| matches(read_only, p)) {
                     return Some(Rule::ReadOnly);
@@ -255,6 +255,15 @@ impl Policy {
         }
         None
     }
+}
+
+/// What a call does to a path, as the policy's rules and the protected places ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Reads it, lists it or searches it.
+    Read,
+    /// Writes, edits, deletes, moves or restores it.
+    Change,
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! `list_changes`: the workspace's journal of changes, newest first (§11).
 
+use crate::policy::Access;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -100,8 +101,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<HistoryResult> {
         None => None,
         Some(raw) => {
             let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
-            refuse::protected(ctx, &location, false)?;
-            approve::rules(ctx, &location, false)?;
+            refuse::protected(ctx, &location, Access::Read)?;
+            approve::rules(ctx, &location, Access::Read)?;
             Some(location.real)
         }
     };

@@ -6,6 +6,7 @@
 //! replaced only with `overwrite` (or a matching session observation), and then its
 //! version is kept by the journal before the rename replaces it.
 
+use crate::policy::Access;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -146,7 +147,7 @@ fn leads_inside(ctx: &Context, to: &Location, target: &str) -> Outcome<()> {
         .ws
         .locate(&from_there)
         .map_err(|e| refuse::path(ctx, &to.shown, e))?;
-    refuse::protected(ctx, &location, true)?;
+    refuse::protected(ctx, &location, Access::Change)?;
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! `read_file`: a text file, paged by lines, with the whole file's digest; or an image
 //! or a PDF, told by its leading bytes, whole and base64-encoded ([`super::media`]).
 
+use crate::policy::Access;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -120,8 +121,8 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<Read> {
         .locate(&req.path)
         .map_err(|e| refuse::path(ctx, &req.path, e))?;
     refuse::file_path(&req.path, &location)?;
-    refuse::protected(ctx, &location, false)?;
-    approve::rules(ctx, &location, false)?;
+    refuse::protected(ctx, &location, Access::Read)?;
+    approve::rules(ctx, &location, Access::Read)?;
     if location.kind.is_none() {
         session_check::note_read(ctx, &location.shown, &location.real, Seen::Absent)?;
         return Err(refuse::not_found(ctx, &location.shown).into());

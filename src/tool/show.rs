@@ -7,6 +7,7 @@
 //! it. Where neither has a version, or it is not text, or the policy denies the path, the
 //! file says why (`diffUnavailable`) instead of a diff: a change is always shown.
 
+use crate::policy::Access;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -149,8 +150,8 @@ fn shown(ctx: &Context, record: &FileRecord, file: ChangedFile) -> ShownFile {
 fn versions(ctx: &Context, record: &FileRecord) -> Result<(String, String), String> {
     for path in std::iter::once(&record.path).chain(record.from.as_ref()) {
         let location = ctx.ws.locate_own(path).map_err(|_| unreadable(path))?;
-        if refuse::protected(ctx, &location, false).is_err()
-            || approve::rules(ctx, &location, false).is_err()
+        if refuse::protected(ctx, &location, Access::Read).is_err()
+            || approve::rules(ctx, &location, Access::Read).is_err()
         {
             return Err(format!("the workspace policy denies reading `{path}`"));
         }

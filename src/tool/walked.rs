@@ -1,6 +1,7 @@
 //! What the discovery tools (list, glob, search) share: locating the directory they walk,
 //! with the refusals that go with it, and reporting walked paths and what a walk left out.
 
+use crate::policy::Access;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -22,8 +23,8 @@ pub enum Start {
 /// Locates `raw` as where a walk starts, as `start` allows.
 pub fn locate(ctx: &Context, raw: &str, start: Start) -> Outcome<Location> {
     let location = ctx.ws.locate(raw).map_err(|e| refuse::path(ctx, raw, e))?;
-    refuse::protected(ctx, &location, false)?;
-    super::approve::rules(ctx, &location, false)?;
+    refuse::protected(ctx, &location, Access::Read)?;
+    super::approve::rules(ctx, &location, Access::Read)?;
     match location.kind {
         None => Err(refuse::not_found(ctx, &location.shown).into()),
         Some(Kind::Directory) => Ok(location),

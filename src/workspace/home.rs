@@ -17,7 +17,8 @@ use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptions};
 
 use super::state::{
-    look, open_dir, open_dir_opt, open_file, read_bounded, read_file, Expect, MAX_CONFIG_BYTES,
+    look, open_dir, open_dir_opt, open_file, read_bounded, read_file, Expect, Missing,
+    MAX_CONFIG_BYTES,
 };
 use super::Error;
 
@@ -136,7 +137,7 @@ impl Home {
     /// at `root`: a file named by the digest, holding the root's path (for `untrust` and
     /// for a person looking), written whole under a temporary name and renamed.
     pub fn record_trust(&self, digest: &str, root: &Path) -> Result<(), Error> {
-        let trusted = self.trust_dir(true)?.ok_or(Error::NotFound)?;
+        let trusted = self.trust_dir(Missing::Make)?.ok_or(Error::NotFound)?;
         let temp = format!(".{digest}.{}.tmp", std::process::id());
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
@@ -155,7 +156,7 @@ impl Home {
     /// Removes every trust record that names the workspace at `root` (whatever config
     /// bytes it was made for); returns how many went.
     pub fn remove_trust(&self, root: &Path) -> Result<usize, Error> {
-        let Some(trusted) = self.trust_dir(false)? else {
+        let Some(trusted) = self.trust_dir(Missing::Leave)? else {
             return Ok(0);
         };
         let mut wanted = root.as_os_str().as_encoded_bytes().to_vec();
@@ -179,13 +180,13 @@ impl Home {
         Ok(removed)
     }
 
-    /// `$XDG_DATA_HOME/stitch/trusted`, created (mode 0700) when `create` asks.
-    fn trust_dir(&self, create: bool) -> Result<Option<Dir>, Error> {
+    /// `$XDG_DATA_HOME/stitch/trusted`, created (mode 0700) when `missing` asks.
+    fn trust_dir(&self, missing: Missing) -> Result<Option<Dir>, Error> {
         let Some((base, _)) = &self.data else {
             return Ok(None);
         };
         let shown = self.trust_shown();
-        if create {
+        if missing == Missing::Make {
             make_private(base, "stitch")?;
             make_private(&base.join("stitch"), "trusted")?;
         }

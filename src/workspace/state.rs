@@ -105,18 +105,27 @@ pub(super) fn open_dir(dir: &Dir, name: &str, path: &str) -> Result<Dir, Error> 
     dir.open_dir_nofollow(name).map_err(|e| opening(path, e))
 }
 
-/// [`open_dir_opt`], creating the directory first when it does not exist and `create`
+/// What opening a directory of stitch's own that does not exist does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Missing {
+    /// Makes it (a change is about to write there).
+    Make,
+    /// Leaves it missing (a reader finds nothing there).
+    Leave,
+}
+
+/// [`open_dir_opt`], creating the directory first when it does not exist and `missing`
 /// asks for it.
 pub(super) fn open_dir_made(
     dir: &Dir,
     name: &str,
     path: &str,
-    create: bool,
+    missing: Missing,
 ) -> Result<Option<Dir>, Error> {
     if let Some(opened) = open_dir_opt(dir, name, path)? {
         return Ok(Some(opened));
     }
-    if !create {
+    if missing == Missing::Leave {
         return Ok(None);
     }
     match dir.create_dir(name) {
@@ -227,18 +236,18 @@ fn read_sized(mut file: File, size: u64, path: &str, limit: u64) -> Result<Vec<u
 
 impl Workspace {
     /// The `.stitch` directory, opened without following links and with every known name
-    /// under it checked; `None` when it does not exist and `create` is false.
-    fn state_dir(&self, create: bool) -> Result<Option<&Dir>, Error> {
-        Ok(self.checked_state_dir(create)?.map(|state| &state.dir))
+    /// under it checked; `None` when it does not exist and `missing` leaves it so.
+    fn state_dir(&self, missing: Missing) -> Result<Option<&Dir>, Error> {
+        Ok(self.checked_state_dir(missing)?.map(|state| &state.dir))
     }
 
-    fn checked_state_dir(&self, create: bool) -> Result<Option<&StateDir>, Error> {
+    fn checked_state_dir(&self, missing: Missing) -> Result<Option<&StateDir>, Error> {
         if let Some(state) = self.state.get() {
             return Ok(Some(state));
         }
         let dir = match open_dir_opt(&self.dir, STATE_DIR, STATE_DIR)? {
             Some(dir) => Some(dir),
-            None => self.create_state_dir(create)?,
+            None => self.create_state_dir(missing)?,
         };
         let Some(dir) = dir else { return Ok(None) };
         let mut has_config = false;
@@ -251,10 +260,10 @@ impl Workspace {
         ))
     }
 
-    /// Creates `.stitch` (when `create` asks) with its `.gitignore`, and opens it.
+    /// Creates `.stitch` (when `missing` asks) with its `.gitignore`, and opens it.
     #[cold]
-    fn create_state_dir(&self, create: bool) -> Result<Option<Dir>, Error> {
-        if !create {
+    fn create_state_dir(&self, missing: Missing) -> Result<Option<Dir>, Error> {
+        if missing == Missing::Leave {
             return Ok(None);
         }
         match self.dir.create_dir(STATE_DIR) {
@@ -274,24 +283,28 @@ impl Workspace {
         open_dir(&self.dir, STATE_DIR, STATE_DIR).map(Some)
     }
 
-    /// Opens `.stitch/<sub>/`, creating it (and `.stitch`) when `create` is true;
-    /// `None` when it does not exist and `create` is false.
-    fn state_subdir(&self, sub: &str, create: bool) -> Result<Option<Dir>, Error> {
-        let Some(state_dir) = self.state_dir(create)? else {
+    /// Opens `.stitch/<sub>/`, creating it (and `.stitch`) when `missing` asks; `None`
+    /// when it does not exist and `missing` leaves it so.
+    fn state_subdir(&self, sub: &str, missing: Missing) -> Result<Option<Dir>, Error> {
+        let Some(state_dir) = self.state_dir(missing)? else {
             return Ok(None);
         };
-        open_dir_made(state_dir, sub, &format!("{STATE_DIR}/{sub}"), create)
+        open_dir_made(state_dir, sub, &format!("{STATE_DIR}/{sub}"), missing)
     }
 
-    /// Opens `.stitch/<sub>/`, creating it when `create` is true; `None` when it does
-    /// not exist and `create` is false.
-    pub(super) fn state_subdir_opt(&self, sub: &str, create: bool) -> Result<Option<Dir>, Error> {
-        self.state_subdir(sub, create)
+    /// Opens `.stitch/<sub>/`, creating it when `missing` asks; `None` when it does not
+    /// exist and `missing` leaves it so.
+    pub(super) fn state_subdir_opt(
+        &self,
+        sub: &str,
+        missing: Missing,
+    ) -> Result<Option<Dir>, Error> {
+        self.state_subdir(sub, missing)
     }
 
     /// Opens `.stitch/<sub>/`, creating it if needed.
     pub(super) fn state_subdir_created(&self, sub: &str) -> Result<Dir, Error> {
-        self.state_subdir(sub, true)?
+        self.state_subdir(sub, Missing::Make)?
             .ok_or_else(|| Error::Io(std::io::ErrorKind::NotFound.into()))
     }
 
@@ -323,7 +336,7 @@ impl Workspace {
     /// Reads `.stitch/<sub>/<name>` with a bound of `limit` bytes, `None` when it does
     /// not exist.
     pub fn read_state(&self, sub: &str, name: &str, limit: u64) -> Result<Option<Vec<u8>>, Error> {
-        let Some(dir) = self.state_subdir(sub, false)? else {
+        let Some(dir) = self.state_subdir(sub, Missing::Leave)? else {
             return Ok(None);
         };
         let path = format!("{STATE_DIR}/{sub}/{name}");
@@ -437,7 +450,7 @@ impl Workspace {
             rustix::fs::accessat(dir, name, Access::WRITE_OK, AtFlags::EACCESS)
                 .map_err(|e| opening(path, e.into()))
         };
-        let Some(state_dir) = self.state_dir(false)? else {
+        let Some(state_dir) = self.state_dir(Missing::Leave)? else {
             return writable(&self.dir, ".", STATE_DIR);
         };
         writable(state_dir, ".", STATE_DIR)?;
@@ -447,7 +460,7 @@ impl Workspace {
                 writable(state_dir, sub, &path)?;
             }
         }
-        let Some(locks) = self.state_subdir("locks", false)? else {
+        let Some(locks) = self.state_subdir("locks", Missing::Leave)? else {
             return Ok(());
         };
         for entry in locks.entries().map_err(Error::Io)?.flatten() {
@@ -472,7 +485,7 @@ impl Workspace {
     /// The bytes of `.stitch/config.json` (at most `MAX_CONFIG_BYTES`), `None` when
     /// there is none. `.stitch` and everything known under it are checked first.
     pub fn read_config(&self) -> Result<Option<Vec<u8>>, Error> {
-        let Some(state) = self.checked_state_dir(false)? else {
+        let Some(state) = self.checked_state_dir(Missing::Leave)? else {
             return Ok(None);
         };
         // Looked at (never followed, a regular file) when `.stitch` was checked.

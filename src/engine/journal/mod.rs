@@ -20,7 +20,7 @@ pub mod time;
 
 use crate::refusal::{Failure, Outcome};
 use crate::workspace::home::Home;
-use crate::workspace::journal::{Kept, Shelf, Unsynced};
+use crate::workspace::journal::{Kept, Provenance, Shelf, Unsynced};
 use crate::workspace::{Location, OpenFile, Staged};
 
 use crate::engine::{refuse, Context};
@@ -439,7 +439,7 @@ impl Pending {
     /// and both are looked in.
     pub fn adopt(&mut self, ws: &crate::workspace::Workspace) {
         let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
-        ws.journal_adopt(&kept, true);
+        ws.journal_adopt(&kept, Provenance::Own);
         self.kept.clear();
     }
 
@@ -451,7 +451,10 @@ impl Pending {
             return None;
         }
         let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
-        let committed = ctx.ws.journal_commit(&self.name, &kept, true).is_ok();
+        let committed = ctx
+            .ws
+            .journal_commit(&self.name, &kept, Provenance::Own)
+            .is_ok();
         // The prune below takes the journal's lock for itself.
         drop(self.shared);
         if committed {

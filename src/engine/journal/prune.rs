@@ -107,7 +107,7 @@ pub fn bound(ctx: &Context, keyed: &Keyed, name: &str) {
     if listed.unread || pending.unread {
         return;
     }
-    let Ok(objects) = ctx.ws.journal_objects(false) else {
+    let Ok(objects) = ctx.ws.journal_objects() else {
         return;
     };
     for object in objects {

@@ -19,7 +19,7 @@
 
 use std::collections::HashSet;
 
-use crate::workspace::journal::Shelf;
+use crate::workspace::journal::{Provenance, Shelf};
 use crate::workspace::{Dirty, Location};
 
 use super::change::{Expected, FileOp, New, Op};
@@ -164,7 +164,7 @@ fn sweep(
     let orphans = if others_pending {
         Ok(Vec::new())
     } else {
-        ctx.ws.journal_objects(true)
+        ctx.ws.journal_pending_objects()
     };
     if let Ok(orphans) = orphans {
         for orphan in orphans {
@@ -212,7 +212,7 @@ fn settle(ctx: &Context, name: &str, entry: &Entry) {
         .collect();
     remove_new_versions(ctx, entry);
     if published && !entry.record_only {
-        let _ = ctx.ws.journal_commit(name, &kept, false);
+        let _ = ctx.ws.journal_commit(name, &kept, Provenance::Found);
     } else {
         drop_entry(ctx, name, &kept);
     }
@@ -315,7 +315,7 @@ fn finish(ctx: &Context, keyed: Option<&Keyed>, name: &str, mut entry: Entry) {
             let _ = ctx.ws.journal_commit_as(name, &bytes, &kept);
         }
         _ => {
-            let _ = ctx.ws.journal_commit(name, &kept, false);
+            let _ = ctx.ws.journal_commit(name, &kept, Provenance::Found);
         }
     }
 }

@@ -10,7 +10,7 @@ use cap_std::fs::{OpenOptions, OpenOptionsExt};
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
-use super::{io, list, remove_regular, shown, Missing, Shelf, Unsynced};
+use super::{io, list, remove_regular, shown, Missing, Provenance, Shelf, Unsynced};
 use crate::platform;
 use crate::workspace::state::{
     create_file, each_name, look, open_file, read_bounded, read_dir, Expect,
@@ -75,15 +75,20 @@ impl Workspace {
     }
 
     /// Moves the entry `name` from `pending/` to `entries/`, and the versions it kept
-    /// (`kept`) to `objects/`: its change was published. With `own`, the versions are
-    /// this process's own, kept from what it read: each replaces whatever stands under
-    /// its name in `objects/` (a result kept earlier, or one planted). Not synced: what a
+    /// (`kept`) to `objects/`: its change was published. [`Provenance::Own`] are this
+    /// process's own, kept from what it read: each replaces whatever stands under its
+    /// name in `objects/` (a result kept earlier, or one planted). Not synced: what a
     /// crash leaves under `pending/` is reconciled by the next call.
-    pub fn journal_commit(&self, name: &str, kept: &[&str], own: bool) -> Result<(), Error> {
+    pub fn journal_commit(
+        &self,
+        name: &str,
+        kept: &[&str],
+        provenance: Provenance,
+    ) -> Result<(), Error> {
         let pending = self
             .journal_sub(Shelf::Pending.name(), Missing::Leave)?
             .ok_or(Error::NotFound)?;
-        self.journal_adopt(kept, own);
+        self.journal_adopt(kept, provenance);
         let entries = self
             .journal_sub(Shelf::Entries.name(), Missing::Make)?
             .ok_or(Error::NotFound)?;

@@ -20,7 +20,7 @@ use cap_std::fs::Dir;
 use rustix::io::Errno;
 
 use super::atomic::sync_dir;
-use super::state::{each_name, open_dir_made, STATE_DIR};
+use super::state::{each_name, open_dir_made, Missing, STATE_DIR};
 use super::{Error, Workspace};
 
 mod entries;
@@ -49,13 +49,15 @@ impl Shelf {
 
 const OBJECTS: &str = "objects";
 
-/// What opening a journal directory that does not exist does.
+/// Whose kept versions a commit moves to `objects/`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Missing {
-    /// Makes it (a change is about to write there).
-    Make,
-    /// Leaves it missing (a reader finds nothing there).
-    Leave,
+pub enum Provenance {
+    /// This process's own, kept from what it read: each replaces whatever stands under
+    /// its name (a result kept earlier, or one planted).
+    Own,
+    /// Left by a process that died: where one with that name already stands, the one
+    /// found goes.
+    Found,
 }
 
 /// The journal's directories, opened once a call.
@@ -160,22 +162,22 @@ impl Workspace {
         if let Some(dir) = slot.get() {
             return Ok(Some(dir));
         }
-        let Some(dir) = self.open_journal_sub(sub, missing == Missing::Make)? else {
+        let Some(dir) = self.open_journal_sub(sub, missing)? else {
             return Ok(None);
         };
         Ok(Some(slot.get_or_init(|| dir)))
     }
 
-    fn open_journal_sub(&self, sub: &str, create: bool) -> Result<Option<Dir>, Error> {
+    fn open_journal_sub(&self, sub: &str, missing: Missing) -> Result<Option<Dir>, Error> {
         let journal = if let Some(journal) = self.journal.journal.get() {
             journal
         } else {
-            let Some(journal) = self.state_subdir_opt("journal", create)? else {
+            let Some(journal) = self.state_subdir_opt("journal", missing)? else {
                 return Ok(None);
             };
             self.journal.journal.get_or_init(|| journal)
         };
-        open_dir_made(journal, sub, &format!("{STATE_DIR}/journal/{sub}"), create)
+        open_dir_made(journal, sub, &format!("{STATE_DIR}/journal/{sub}"), missing)
     }
 
     fn objects(&self) -> Result<&Dir, Error> {

@@ -10,7 +10,9 @@ use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
 
-use super::{io, list, remove_regular, shown, Kept, Missing, ObjectName, Shelf, OBJECTS};
+use super::{
+    io, list, remove_regular, shown, Kept, Missing, ObjectName, Provenance, Shelf, OBJECTS,
+};
 use crate::platform;
 use crate::workspace::atomic::Dirty;
 use crate::workspace::state::{create_file, look, open_file, read_bounded, read_file, Expect};
@@ -182,13 +184,12 @@ impl Workspace {
     }
 
     /// Moves the versions `kept` from `pending/` to `objects/`, as
-    /// [`Workspace::journal_commit`] does (`own`: over whatever stands there).
-    pub fn journal_adopt(&self, kept: &[&str], own: bool) {
+    /// [`Workspace::journal_commit`] does ([`Provenance::Own`]: over whatever stands there).
+    pub fn journal_adopt(&self, kept: &[&str], provenance: Provenance) {
         for sha in kept {
-            if own {
-                self.adopt_own(sha);
-            } else {
-                self.adopt_kept(sha);
+            match provenance {
+                Provenance::Own => self.adopt_own(sha),
+                Provenance::Found => self.adopt_kept(sha),
             }
         }
     }
@@ -224,14 +225,18 @@ impl Workspace {
         }
     }
 
-    /// The kept versions' names (64 hex digits only) and ages, under `objects/` or, with
-    /// `on_shelf`, those still under `pending/`.
-    pub fn journal_objects(&self, on_shelf: bool) -> Result<Vec<ObjectName>, Error> {
-        let sub = if on_shelf {
-            Shelf::Pending.name()
-        } else {
-            OBJECTS
-        };
+    /// The kept versions' names (64 hex digits only) and ages, under `objects/`.
+    pub fn journal_objects(&self) -> Result<Vec<ObjectName>, Error> {
+        self.objects_in(OBJECTS)
+    }
+
+    /// The kept versions' names and ages still under `pending/`, beside their entries.
+    pub fn journal_pending_objects(&self) -> Result<Vec<ObjectName>, Error> {
+        self.objects_in(Shelf::Pending.name())
+    }
+
+    /// The kept versions' names and ages under `.stitch/journal/<sub>/`.
+    fn objects_in(&self, sub: &str) -> Result<Vec<ObjectName>, Error> {
         let Some(dir) = self.journal_sub(sub, Missing::Leave)? else {
             return Ok(Vec::new());
         };

@@ -132,11 +132,20 @@ fn components(rel: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The order in which the walker reads each directory's entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// By file name, on one thread.
+    ByName,
+    /// As the filesystem gives them, on several threads.
+    AsRead,
+}
+
 impl Workspace {
-    /// The walker and its filter; `sorted` has the (sequential) walker read each
+    /// The walker and its filter; [`Order::ByName`] has the (sequential) walker read each
     /// directory in file-name order, so which of two links to one directory is followed
     /// does not depend on the filesystem's order.
-    fn builder(&self, walk: &Walk, sorted: bool) -> (WalkBuilder, Arc<Filter>) {
+    fn builder(&self, walk: &Walk, order: Order) -> (WalkBuilder, Arc<Filter>) {
         let start: Vec<String> = components(&walk.start)
             .into_iter()
             .map(str::to_owned)
@@ -178,7 +187,7 @@ impl Workspace {
             .require_git(false)
             .follow_links(true)
             .max_depth(max_depth);
-        if sorted {
+        if order == Order::ByName {
             builder.sort_by_file_name(std::ffi::OsStr::cmp);
         }
         let shared = Arc::clone(&filter);
@@ -193,7 +202,7 @@ impl Workspace {
         if let Some(omitted) = unsafe_root(self, walk) {
             return omitted;
         }
-        let (builder, filter) = self.builder(walk, true);
+        let (builder, filter) = self.builder(walk, Order::ByName);
         for entry in builder.build() {
             match entry {
                 Ok(entry) => {
@@ -222,7 +231,7 @@ impl Workspace {
         if let Some(omitted) = unsafe_root(self, walk) {
             return omitted;
         }
-        let (builder, filter) = self.builder(walk, false);
+        let (builder, filter) = self.builder(walk, Order::AsRead);
         builder.build_parallel().run(|| {
             Box::new(|entry| {
                 let entry = match entry {
