@@ -26,11 +26,11 @@ pub mod pin;
 pub mod pipeline;
 pub mod recover;
 pub(crate) mod refuse;
+pub mod revert;
 pub mod session_check;
 pub mod target;
 #[cfg(test)]
 pub(crate) mod testing;
-pub mod undo;
 
 use crate::policy::{Limits, Policy};
 use crate::refusal::{key, Code, Failure, Refusal};

@@ -15,7 +15,7 @@ mod error;
 mod file;
 mod guard;
 pub mod home;
-pub mod journal;
+pub mod journal_files;
 mod key;
 mod link;
 pub mod path;
@@ -54,7 +54,7 @@ pub struct Workspace {
     /// `.stitch`, once opened and checked (see [`state`]).
     state: std::sync::OnceLock<state::StateDir>,
     /// `.stitch/journal/`'s directories, once opened.
-    journal: journal::Dirs,
+    journal: journal_files::Dirs,
     /// `.stitch/locks/`, once opened: a change takes its files' locks and the journal's.
     locks: std::sync::OnceLock<Dir>,
     /// stitch's user-level directories, by identity, once looked up (see [`user_state`]).
@@ -184,7 +184,7 @@ impl Workspace {
             given,
             canonical,
             state: std::sync::OnceLock::new(),
-            journal: journal::Dirs::default(),
+            journal: journal_files::Dirs::default(),
             locks: std::sync::OnceLock::new(),
             user_state: std::sync::OnceLock::new(),
         })
@@ -199,7 +199,7 @@ impl Workspace {
             given: self.given.clone(),
             canonical: self.canonical.clone(),
             state: std::sync::OnceLock::new(),
-            journal: journal::Dirs::default(),
+            journal: journal_files::Dirs::default(),
             locks: std::sync::OnceLock::new(),
             user_state: std::sync::OnceLock::new(),
         })

@@ -148,7 +148,7 @@ fn tag(key: &[u8], root: &[u8], body: &[u8]) -> Tag {
 /// finds the record where it was written can check it.
 #[must_use]
 pub fn record_key(
-    identity: crate::workspace::journal::FileIdentity,
+    identity: crate::workspace::journal_files::FileIdentity,
     home: Option<&[u8]>,
 ) -> [u8; 32] {
     use sha2::Digest;

@@ -20,7 +20,7 @@ pub mod time;
 
 use crate::refusal::{Failure, Outcome};
 use crate::workspace::home::Home;
-use crate::workspace::journal::{Kept, Provenance, Shelf, Unsynced};
+use crate::workspace::journal_files::{Kept, Provenance, Shelf, Unsynced};
 use crate::workspace::{Location, OpenFile, Staged};
 
 use crate::engine::{refuse, Context};

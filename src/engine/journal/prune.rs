@@ -20,7 +20,7 @@ use std::collections::HashSet;
 
 use sha2::{Digest, Sha256};
 
-use crate::workspace::journal::Shelf;
+use crate::workspace::journal_files::Shelf;
 
 use super::store::read_ours;
 use super::{entry, maybe_ours, scan, Entry, Keyed};

@@ -10,7 +10,7 @@ use std::collections::HashSet;
 
 use crate::engine::Context;
 use crate::refusal::Outcome;
-use crate::workspace::journal::Shelf;
+use crate::workspace::journal_files::Shelf;
 
 use super::{entry, keyed, state_failure, Entry, Keyed};
 

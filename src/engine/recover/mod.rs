@@ -19,7 +19,7 @@
 
 use std::collections::HashSet;
 
-use crate::workspace::journal::{Provenance, Shelf};
+use crate::workspace::journal_files::{Provenance, Shelf};
 use crate::workspace::{Dirty, Location};
 
 use super::change::{Expected, FileOp, New, Op};

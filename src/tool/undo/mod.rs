@@ -11,7 +11,7 @@ mod steps;
 
 use std::collections::BTreeMap;
 
-use crate::engine::undo::{merge, plan};
+use crate::engine::revert::{merge, plan};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

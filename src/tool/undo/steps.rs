@@ -17,9 +17,9 @@ use crate::engine::change::{AsRead, ChangeSet, Expected, FileOp, New, Op};
 use crate::engine::journal::{entry::link_version, About, Entry, FileRecord, Keep};
 use crate::engine::payload::Payload;
 use crate::engine::pipeline::Cleared;
+use crate::engine::revert::merge::Merged;
+use crate::engine::revert::plan::Step;
 use crate::engine::session_check::Mutation;
-use crate::engine::undo::merge::Merged;
-use crate::engine::undo::plan::Step;
 
 /// One of the undo's records, with the path whose file as it is now is kept.
 pub type Record<'s> = (FileRecord, Option<&'s str>);
@@ -410,7 +410,7 @@ fn recorded_mode(target: &Entry, sha: &str) -> Option<u32> {
 /// The kept version `sha`, checked against its digest: a missing or damaged one is
 /// `INVALID_CONFIG` naming it, and nothing changes.
 fn kept_version(ctx: &Context, sha: &str) -> Outcome<(Vec<u8>, u32)> {
-    let shown = crate::workspace::journal::shown("objects", sha);
+    let shown = crate::workspace::journal_files::shown("objects", sha);
     let damaged = |reason: &str| -> Failure {
         Refusal::new(
             Code::InvalidConfig,
