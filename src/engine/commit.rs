@@ -8,11 +8,12 @@
 //! point, a change of several files is finished by the next call.
 
 use crate::refusal::Outcome;
+use crate::workspace::journal_files::Unsynced;
 use crate::workspace::{sync_all, Dirty, Staged};
 
 use super::change::{ChangeSet, FileOp};
 use super::execute;
-use super::journal::{self, Pending};
+use super::journal::{self, Linked, Pending};
 use super::kill_hook::{self, Moment};
 use super::session_check;
 use crate::engine::Context;
@@ -37,65 +38,20 @@ pub(super) fn commit<'w>(ctx: &'w Context, mut change: ChangeSet<'w>) -> Outcome
     committed
 }
 
-/// [`commit`] once the new versions are staged.
+/// The entry [`journal::prepare`] wrote, with what syncs it and the versions it kept by a
+/// hard link: `None` when the change writes none (the journal off, one file).
+type Prepared<'w, 'p> = Option<(Pending, Unsynced<'w>, Vec<Linked<'p>>)>;
+
+/// [`commit`] once the new versions are staged: the entry written and synced beside
+/// them ([`prepare_entry`], [`sync_before_publish`]), the change published, and then
+/// the entry committed or left for recovery ([`settle`]).
 fn journal_and_publish<'w>(
     ctx: &'w Context,
     change: &ChangeSet<'w>,
     mut staged: Vec<Option<Staged<'w>>>,
 ) -> Outcome<Option<String>> {
-    // A change of several files is recorded even with the journal off, so that a crash
-    // past its commit point is finished by a later call (§11).
-    let prepared = if journal::keyed(ctx).is_ok() || change.files.len() > 1 {
-        // One file's change is one rename or unlink: there is nothing to finish after a
-        // crash, so its new version is not kept beside the entry.
-        let keep: &mut [Option<Staged<'w>>] = if change.files.len() > 1 {
-            &mut staged
-        } else {
-            &mut []
-        };
-        let results = journal::results_bytes(&change.results);
-        journal::prepare(
-            ctx,
-            change.tool,
-            (change.planned(), change.stat.clone()),
-            (&change.about, results),
-            keep,
-        )?
-    } else {
-        None
-    };
-    let files: Vec<&Staged<'_>> = staged.iter().flatten().collect();
-    let (entry, synced) = match prepared.as_ref().map(|(_, unsynced, _)| unsynced) {
-        None => (None, sync_all(&files)),
-        // The new versions, the entry and its directory synced side by side; the results
-        // kept meanwhile, in the shadow of the flushes.
-        Some(unsynced) => {
-            let journaled = prepared.as_ref().is_some_and(|(p, _, _)| p.journaled());
-            let keep = || {
-                if journaled {
-                    journal::keep_results(&ctx.ws, &change.results);
-                }
-            };
-            let (entry, synced) = unsynced.sync_beside(|| sync_all(&files), &keep);
-            (Some(entry), synced)
-        }
-    };
-    drop(files);
-    let (pending, linked) = match prepared {
-        Some((pending, _, linked)) => (Some(pending), linked),
-        None => (None, Vec::new()),
-    };
-    let failed = match (entry, synced) {
-        (Some(Err(e)), _) => Some(journal::state_failure(ctx, e)),
-        (_, Err(e)) => Some(anyhow::Error::new(e).context("syncing new versions").into()),
-        _ => None,
-    };
-    if let Some(failure) = failed {
-        if let Some(pending) = pending {
-            pending.abandon(ctx);
-        }
-        return Err(failure);
-    }
+    let prepared = prepare_entry(ctx, change, &mut staged)?;
+    let (pending, linked) = sync_before_publish(ctx, change, &staged, prepared)?;
     // Past the commit point: what is not published yet stays kept for a later call to
     // finish, whatever stops this one.
     if pending.as_ref().is_some_and(Pending::rolls_forward) {
@@ -120,6 +76,94 @@ fn journal_and_publish<'w>(
             })
             .map_err(|e| anyhow::Error::new(e).context("syncing directories").into())
     });
+    settle(ctx, change, outcome, pending, started)
+}
+
+/// Writes the change's entry when it needs one, keeping each version before (and, for a
+/// change of several files, each new one) beside it. A change of several files is
+/// recorded even with the journal off, so that a crash past its commit point is
+/// finished by a later call (§11).
+fn prepare_entry<'w>(
+    ctx: &'w Context,
+    change: &ChangeSet<'w>,
+    staged: &mut [Option<Staged<'w>>],
+) -> Outcome<Prepared<'w, 'w>> {
+    if journal::keyed(ctx).is_err() && change.files.len() <= 1 {
+        return Ok(None);
+    }
+    // One file's change is one rename or unlink: there is nothing to finish after a
+    // crash, so its new version is not kept beside the entry.
+    let keep: &mut [Option<Staged<'w>>] = if change.files.len() > 1 {
+        staged
+    } else {
+        &mut []
+    };
+    let results = journal::results_bytes(&change.results);
+    journal::prepare(
+        ctx,
+        change.tool,
+        (change.planned(), change.stat.clone()),
+        (&change.about, results),
+        keep,
+    )
+}
+
+/// Syncs the new versions, and the entry and its directory side by side with them (the
+/// results kept meanwhile, in the shadow of the flushes). A failure abandons the entry:
+/// nothing was published.
+fn sync_before_publish<'w, 'p>(
+    ctx: &'w Context,
+    change: &ChangeSet<'w>,
+    staged: &[Option<Staged<'w>>],
+    prepared: Prepared<'w, 'p>,
+) -> Outcome<(Option<Pending>, Vec<Linked<'p>>)> {
+    let files: Vec<&Staged<'_>> = staged.iter().flatten().collect();
+    let (entry, synced) = match prepared.as_ref().map(|(_, unsynced, _)| unsynced) {
+        None => (None, sync_all(&files)),
+        Some(unsynced) => {
+            let journaled = prepared.as_ref().is_some_and(|(p, _, _)| p.journaled());
+            let keep = || {
+                if journaled {
+                    journal::keep_results(&ctx.ws, &change.results);
+                }
+            };
+            let (entry, synced) = unsynced.sync_beside(|| sync_all(&files), &keep);
+            (Some(entry), synced)
+        }
+    };
+    let (pending, linked) = match prepared {
+        Some((pending, _, linked)) => (Some(pending), linked),
+        None => (None, Vec::new()),
+    };
+    let failed = match (entry, synced) {
+        (Some(Err(e)), _) => Some(journal::state_failure(ctx, e)),
+        (_, Err(e)) => Some(anyhow::Error::new(e).context("syncing new versions").into()),
+        _ => None,
+    };
+    match failed {
+        Some(failure) => {
+            if let Some(pending) = pending {
+                pending.abandon(ctx);
+            }
+            Err(failure)
+        }
+        None => Ok((pending, linked)),
+    }
+}
+
+/// Once the change was published (or failed to be, `started` saying whether any file
+/// already was): the entry committed, the directories the change left empty removed and
+/// the ledger told; or, past the commit point, the entry left under `pending/` for the
+/// next call of any kind to settle as after a crash (`recover`): a change that keeps its
+/// new versions is finished, so the tree ends all-new rather than half; one file's
+/// change, published, is kept. Before any file was published, the entry is abandoned.
+fn settle(
+    ctx: &Context,
+    change: &ChangeSet<'_>,
+    outcome: Outcome<()>,
+    pending: Option<Pending>,
+    started: bool,
+) -> Outcome<Option<String>> {
     match (outcome, pending) {
         (Ok(()), pending) => {
             let id = pending.and_then(|p| p.commit(ctx));
@@ -127,10 +171,6 @@ fn journal_and_publish<'w>(
             record(ctx, change);
             Ok(id)
         }
-        // Past the commit point, some file already published: the entry stays under
-        // `pending/`, and the next call of any kind settles it as after a crash
-        // (`recover`): a change that keeps its new versions is finished, so the
-        // tree ends all-new rather than half; one file's change, published, is kept.
         (Err(e), Some(pending)) if started => {
             drop(pending);
             Err(e)

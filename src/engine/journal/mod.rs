@@ -204,9 +204,9 @@ pub fn prepare<'w, 'p>(
         Some(target) if stat.is_empty() => undo_stat(ctx, &records, target),
         _ => stat,
     };
-    let mut nanos = time::now_nanos();
+    let nanos = time::now_nanos();
     let session = ctx.session.as_ref().map(|s| s.id().to_owned());
-    let mut rolling = staged.iter().any(Option::is_some);
+    let rolling = staged.iter().any(Option::is_some);
     let entry = |id: String, nanos: u128, rolling: bool| Entry {
         id,
         time: time::rfc3339(nanos),
@@ -232,6 +232,48 @@ pub fn prepare<'w, 'p>(
         }
         return Err(too_large(records.len(), largest.len()));
     }
+    let written = write_under_free_id(ctx, keyed, &entry, staged, (nanos, rolling), kept_bytes)?;
+    let kept = records
+        .iter()
+        .flat_map(FileRecord::kept_versions)
+        .cloned()
+        .collect();
+    Ok(Some((
+        Pending {
+            id: written.id,
+            name: written.name,
+            kept,
+            rolls_forward: written.rolling,
+            files: staged.len(),
+            shared: Some(shared),
+            record_only: false,
+        },
+        written.unsynced,
+        linked,
+    )))
+}
+
+/// An entry written under `pending/`, not yet synced.
+struct Written<'w> {
+    id: String,
+    name: String,
+    unsynced: Unsynced<'w>,
+    /// Whether the change's new versions were kept beside it.
+    rolling: bool,
+}
+
+/// Writes the entry `entry` makes (of an id, its time and whether it rolls forward)
+/// under the first id from `nanos` that no other process took, with the new versions
+/// `staged` kept beside it when `rolling` (and when they can be: else it does not roll
+/// forward).
+fn write_under_free_id<'w>(
+    ctx: &'w Context,
+    keyed: &Keyed,
+    entry: &dyn Fn(String, u128, bool) -> Entry,
+    staged: &mut [Option<Staged<'_>>],
+    (mut nanos, mut rolling): (u128, bool),
+    kept_bytes: u64,
+) -> Outcome<Written<'w>> {
     loop {
         let id = time::id(nanos);
         if rolling {
@@ -250,24 +292,12 @@ pub fn prepare<'w, 'p>(
         let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
         match ctx.ws.journal_write(&name, &bytes) {
             Ok(unsynced) => {
-                let kept = records
-                    .iter()
-                    .flat_map(FileRecord::kept_versions)
-                    .cloned()
-                    .collect();
-                return Ok(Some((
-                    Pending {
-                        id: entry.id,
-                        name,
-                        kept,
-                        rolls_forward: rolling,
-                        files: staged.len(),
-                        shared: Some(shared),
-                        record_only: false,
-                    },
+                return Ok(Written {
+                    id: entry.id,
+                    name,
                     unsynced,
-                    linked,
-                )));
+                    rolling,
+                })
             }
             // Another process took this nanosecond: the next one (the new versions kept
             // are renamed to it).

@@ -79,56 +79,17 @@ pub fn reconcile(ctx: &Context, keyed: Option<&Keyed>) {
     let Ok(names) = ctx.ws.journal_list(Shelf::Pending) else {
         return;
     };
-    let mut named_before = Vec::new();
+    let mut others = Others::default();
     let mut entry_ids: HashSet<&str> = HashSet::new();
-    // Another key's entry is pending: the kept versions beside it may be its own.
-    let mut others_pending = false;
     for name in &names {
         let Some((id, _)) = entry::parse_name(name) else {
             continue;
         };
         entry_ids.insert(id);
-        // Another key's, by its name: left unread to that key's recovery.
-        let key = entry::key_of(name);
-        let foreign = key.is_some_and(|key| {
-            key != entry::RECORD_KEY
-                && keyed.is_none_or(|keyed| !super::journal::maybe_ours(keyed, name))
-        });
-        if foreign {
-            others_pending = true;
-            continue;
-        }
-        let Ok(Some(bytes)) = ctx
-            .ws
-            .journal_read(Shelf::Pending, name, entry::MAX_ENTRY_BYTES)
-        else {
+        let Some(entry) = read_ours(ctx, keyed, (name, id), &mut others, &mut entry_ids) else {
             continue;
         };
-        let entry = match found(ctx, keyed, name, id, &bytes) {
-            Found::Ours(entry) => entry,
-            // Another key's (a checkout shared by several users or containers): its own
-            // recovery settles it; what it names stays.
-            Found::Foreign(entry) => {
-                others_pending = true;
-                named_before.extend(kept_by(&entry));
-                continue;
-            }
-            // Torn by a process killed while writing it (its change was never published),
-            // or not an entry at all: nothing to finish, and it goes once it is old.
-            Found::Torn => {
-                if ctx
-                    .ws
-                    .journal_age_secs(Shelf::Pending, name)
-                    .is_some_and(|age| age >= prune::IN_FLIGHT_SECS)
-                {
-                    ctx.ws.journal_remove(Shelf::Pending, name);
-                    // The new versions kept for it go with it, below, as orphans.
-                    entry_ids.remove(id);
-                }
-                continue;
-            }
-        };
-        named_before.extend(kept_by(&entry));
+        others.named_before.extend(kept_by(&entry));
         let paths: Vec<&str> = entry
             .files
             .iter()
@@ -147,7 +108,72 @@ pub fn reconcile(ctx: &Context, keyed: Option<&Keyed>) {
             settle(ctx, name, &entry);
         }
     }
-    sweep(ctx, &names, &entry_ids, (&named_before, others_pending));
+    sweep(
+        ctx,
+        &names,
+        &entry_ids,
+        (&others.named_before, others.pending),
+    );
+}
+
+/// What reading `pending/` found besides this key's own entries.
+#[derive(Debug, Default)]
+struct Others {
+    /// The versions the entries read name as kept.
+    named_before: Vec<String>,
+    /// Another key's entry is pending: the kept versions beside it may be its own.
+    pending: bool,
+}
+
+/// The pending entry `name` (of id `id`) when it is this key's own (or a record of this
+/// workspace's). Another key's is left to that key's recovery and noted in `others`; a
+/// torn one goes once it is old, and its id leaves `entry_ids`, so that the new versions
+/// kept for it go too, as orphans.
+fn read_ours<'n>(
+    ctx: &Context,
+    keyed: Option<&Keyed>,
+    (name, id): (&str, &'n str),
+    others: &mut Others,
+    entry_ids: &mut HashSet<&'n str>,
+) -> Option<Entry> {
+    // Another key's, by its name: left unread.
+    let foreign = entry::key_of(name).is_some_and(|key| {
+        key != entry::RECORD_KEY
+            && keyed.is_none_or(|keyed| !super::journal::maybe_ours(keyed, name))
+    });
+    if foreign {
+        others.pending = true;
+        return None;
+    }
+    let Ok(Some(bytes)) = ctx
+        .ws
+        .journal_read(Shelf::Pending, name, entry::MAX_ENTRY_BYTES)
+    else {
+        return None;
+    };
+    match found(ctx, keyed, name, id, &bytes) {
+        Found::Ours(entry) => Some(entry),
+        // Another key's (a checkout shared by several users or containers): its own
+        // recovery settles it; what it names stays.
+        Found::Foreign(entry) => {
+            others.pending = true;
+            others.named_before.extend(kept_by(&entry));
+            None
+        }
+        // Torn by a process killed while writing it (its change was never published),
+        // or not an entry at all: nothing to finish, and it goes once it is old.
+        Found::Torn => {
+            if ctx
+                .ws
+                .journal_age_secs(Shelf::Pending, name)
+                .is_some_and(|age| age >= prune::IN_FLIGHT_SECS)
+            {
+                ctx.ws.journal_remove(Shelf::Pending, name);
+                entry_ids.remove(id);
+            }
+            None
+        }
+    }
 }
 
 /// What no entry of ours names any more under `pending/`, once it is old enough not to
@@ -248,56 +274,7 @@ fn finish(ctx: &Context, keyed: Option<&Keyed>, name: &str, mut entry: Entry) {
     let mut vacated = Vec::new();
     let id = entry.id.clone();
     for (index, file) in entry.files.iter_mut().enumerate() {
-        let done = match (&file.from, &file.after) {
-            (None, Some(after)) if file.link.is_some() => make_link(
-                ctx,
-                &file.path,
-                (file.before.as_deref(), after),
-                file.link.as_deref().unwrap_or_default(),
-                &mut dirty,
-            ),
-            (None, Some(after)) => put(
-                ctx,
-                &id,
-                index,
-                &file.path,
-                file.before.as_deref(),
-                after,
-                &mut dirty,
-            ),
-            (None, None) => remove(ctx, &file.path, file.before.as_deref(), &mut dirty),
-            // A move that changed the content: the new version at the new path, then the
-            // source (still at its version before) removed.
-            (Some(from), Some(after)) if file.from_before.is_some() => {
-                let done = put(
-                    ctx,
-                    &id,
-                    index,
-                    &file.path,
-                    file.before.as_deref(),
-                    after,
-                    &mut dirty,
-                ) && remove(ctx, from, file.from_before.as_deref(), &mut dirty);
-                if done {
-                    vacated.push(from.clone());
-                }
-                done
-            }
-            (Some(from), after) => {
-                let moved = move_back(
-                    ctx,
-                    from,
-                    &file.path,
-                    file.before.as_deref(),
-                    after.as_deref(),
-                    &mut dirty,
-                );
-                if moved {
-                    vacated.push(from.clone());
-                }
-                moved
-            }
-        };
+        let done = roll_forward(ctx, (&id, index), file, &mut dirty, &mut vacated);
         if file.after.is_none() && done {
             vacated.push(file.path.clone());
         }
@@ -307,15 +284,61 @@ fn finish(ctx: &Context, keyed: Option<&Keyed>, name: &str, mut entry: Entry) {
     let _ = dirty.sync();
     remove_new_versions(ctx, &entry);
     ctx.ws.vacate(vacated.iter().map(String::as_str));
+    record_finished(ctx, keyed, name, &entry, &kept);
+}
+
+/// Brings one `file` of the entry `id` (its `index`-th) to its new version: its kept new
+/// version put in place, a link made, the file removed, or a move done. The source a move
+/// emptied goes into `vacated`. Whether it is done.
+fn roll_forward(
+    ctx: &Context,
+    (id, index): (&str, usize),
+    file: &FileRecord,
+    dirty: &mut Dirty,
+    vacated: &mut Vec<String>,
+) -> bool {
+    let before = file.before.as_deref();
+    match (&file.from, &file.after) {
+        (None, Some(after)) if file.link.is_some() => make_link(
+            ctx,
+            &file.path,
+            (before, after),
+            file.link.as_deref().unwrap_or_default(),
+            dirty,
+        ),
+        (None, Some(after)) => put(ctx, id, index, &file.path, before, after, dirty),
+        (None, None) => remove(ctx, &file.path, before, dirty),
+        // A move that changed the content: the new version at the new path, then the
+        // source (still at its version before) removed.
+        (Some(from), Some(after)) if file.from_before.is_some() => {
+            let done = put(ctx, id, index, &file.path, before, after, dirty)
+                && remove(ctx, from, file.from_before.as_deref(), dirty);
+            if done {
+                vacated.push(from.clone());
+            }
+            done
+        }
+        (Some(from), after) => {
+            let moved = move_back(ctx, from, &file.path, before, after.as_deref(), dirty);
+            if moved {
+                vacated.push(from.clone());
+            }
+            moved
+        }
+    }
+}
+
+/// Commits a finished entry (rewritten when some file could not be finished, so that it
+/// says which); one only recorded, not journaled, goes.
+fn record_finished(ctx: &Context, keyed: Option<&Keyed>, name: &str, entry: &Entry, kept: &[&str]) {
     match keyed {
-        // Only recorded, not journaled: it goes, its change finished.
         _ if entry.record_only => ctx.ws.journal_remove(Shelf::Pending, name),
         Some(keyed) if entry.files.iter().any(|f| f.unfinished) => {
-            let bytes = entry::encode(&entry, &keyed.key, &keyed.root);
-            let _ = ctx.ws.journal_commit_as(name, &bytes, &kept);
+            let bytes = entry::encode(entry, &keyed.key, &keyed.root);
+            let _ = ctx.ws.journal_commit_as(name, &bytes, kept);
         }
         _ => {
-            let _ = ctx.ws.journal_commit(name, &kept, Provenance::Found);
+            let _ = ctx.ws.journal_commit(name, kept, Provenance::Found);
         }
     }
 }
