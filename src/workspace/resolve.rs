@@ -82,17 +82,7 @@ pub(super) fn resolve(
         let here = join(&real);
         let meta = match dir.symlink_metadata(&here) {
             Ok(meta) => meta,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                let missing_from = real.len() - 1;
-                lexical_rest(&mut real, queue)?;
-                ids.truncate(real.len());
-                return Ok(Resolved {
-                    real,
-                    ids,
-                    missing_from: Some(missing_from),
-                    kind: None,
-                });
-            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return missing(real, ids, queue),
             Err(e) if e.raw_os_error() == Some(rustix::io::Errno::NOTDIR.raw_os_error()) => {
                 real.pop();
                 return Err(Error::NotADirectory { at: join(&real) });
@@ -104,35 +94,7 @@ pub(super) fn resolve(
             if links > MAX_LINKS {
                 return Err(Error::Loop { link: here });
             }
-            let target = match dir.read_link_contents(&here) {
-                Ok(target) => target,
-                // No longer a link (swapped since the lstat): look at it again. The
-                // link count bounds the retries.
-                Err(e) if e.raw_os_error() == Some(rustix::io::Errno::INVAL.raw_os_error()) => {
-                    if let Some(name) = real.pop() {
-                        queue.push_front(name);
-                    }
-                    continue;
-                }
-                Err(e) => return Err(Error::classify(e)),
-            };
-            if target.is_absolute() {
-                return Err(Error::Outside {
-                    link: Some(here),
-                    inside_target: inside_spelling(&target, roots),
-                });
-            }
-            real.pop();
-            for part in spliced(&target, &here)?.into_iter().rev() {
-                queue.push_front(part);
-            }
-            // A `..` in the target that climbs above the root is checked as it is popped.
-            if real.is_empty() && queue.front().is_some_and(|c| c == "..") {
-                return Err(Error::Outside {
-                    link: Some(here),
-                    inside_target: None,
-                });
-            }
+            splice_link(dir, here, roots, &mut real, &mut queue)?;
             continue;
         }
         if !queue.is_empty() && !meta.is_dir() {
@@ -155,6 +117,65 @@ pub(super) fn resolve(
         missing_from: None,
         kind: Some(Kind::Directory),
     })
+}
+
+/// What resolves when the last of `real` does not exist: the rest of the path (`queue`)
+/// taken lexically, missing from there on.
+fn missing(
+    mut real: Vec<String>,
+    mut ids: Vec<(u64, u64)>,
+    queue: VecDeque<String>,
+) -> Result<Resolved, Error> {
+    let missing_from = real.len() - 1;
+    lexical_rest(&mut real, queue)?;
+    ids.truncate(real.len());
+    Ok(Resolved {
+        real,
+        ids,
+        missing_from: Some(missing_from),
+        kind: None,
+    })
+}
+
+/// Puts the target of the link `here` (the last of `real`) at the head of `queue`, to be
+/// walked in its place: refused when it is absolute or climbs above the root. A link
+/// swapped for something else since it was looked at is looked at again (the caller's
+/// link count bounds the retries).
+fn splice_link(
+    dir: &Dir,
+    here: String,
+    roots: &[&Path],
+    real: &mut Vec<String>,
+    queue: &mut VecDeque<String>,
+) -> Result<(), Error> {
+    let target = match dir.read_link_contents(&here) {
+        Ok(target) => target,
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::INVAL.raw_os_error()) => {
+            if let Some(name) = real.pop() {
+                queue.push_front(name);
+            }
+            return Ok(());
+        }
+        Err(e) => return Err(Error::classify(e)),
+    };
+    if target.is_absolute() {
+        return Err(Error::Outside {
+            inside_target: inside_spelling(&target, roots),
+            link: Some(here),
+        });
+    }
+    real.pop();
+    for part in spliced(&target, &here)?.into_iter().rev() {
+        queue.push_front(part);
+    }
+    // A `..` in the target that climbs above the root is checked as it is popped.
+    if real.is_empty() && queue.front().is_some_and(|c| c == "..") {
+        return Err(Error::Outside {
+            link: Some(here),
+            inside_target: None,
+        });
+    }
+    Ok(())
 }
 
 /// The components of a relative link target, to be walked in the link's place.

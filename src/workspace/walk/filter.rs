@@ -62,33 +62,9 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
     if entry.depth() == 0 {
         return true;
     }
-    let Some(rel) = relative(&filter.root, entry.path()) else {
-        // A name that is not UTF-8 cannot be spelled in a result without being mistaken
-        // for another: it is counted instead, and a directory is not entered. Its parent
-        // was kept, so below the start's depth it is below the start.
-        if entry.depth() > filter.start.len() {
-            filter.non_utf8.fetch_add(1, Ordering::Relaxed);
-        }
+    let Some((rel, shown)) = placed(entry, filter) else {
         return false;
     };
-    let parts = components(&rel);
-    if parts
-        .first()
-        .is_some_and(|first| first.eq_ignore_ascii_case(STATE_DIR))
-    {
-        return false;
-    }
-    let start = &filter.start;
-    let common = parts.iter().zip(start).take_while(|(a, b)| *a == b).count();
-    let below_start = common == start.len();
-    if !below_start && common < parts.len() {
-        // Neither on the way to the start nor below it.
-        return false;
-    }
-    if below_start && parts.len() == start.len() {
-        filter.reached.store(true, Ordering::Relaxed);
-    }
-    let shown = below_start && parts.len() > start.len();
     let is_link = entry.path_is_symlink();
     let target = if is_link {
         link_target(entry.path(), &filter.canonical)
@@ -104,31 +80,98 @@ pub(super) fn keep(entry: &DirEntry, filter: &Filter) -> bool {
         return false;
     }
     let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-    if reserved(entry, is_dir, target.as_deref(), filter) {
+    if reserved(entry, is_dir, target.as_deref(), filter)
+        || excluded(filter, &rel, target.as_deref(), shown)
+    {
         return false;
     }
-    if let Some(exclude) = &filter.exclude {
-        // A link, or a path through one, is judged by where it leads too, so that a
-        // link cannot route around the rule.
-        let real = match &target {
-            Some(real) => Some(real.clone()),
-            None => through_links(&rel, &lock(&filter.links)),
-        };
-        let excluded =
-            exclude.is_match(&rel) || real.is_some_and(|real| matches_or_ancestor(exclude, &real));
-        if excluded {
-            if shown {
-                filter.excluded.fetch_add(1, Ordering::Relaxed);
-            }
-            return false;
+    let met = Met {
+        rel,
+        shown,
+        is_link,
+        is_dir,
+    };
+    admit(entry, filter, met, target)
+}
+
+/// Where `entry` lies: its workspace-relative path, and whether it is shown (below the
+/// start, not the start itself). `None` for what the walk neither shows nor enters: a
+/// name that is not UTF-8 (counted), `.stitch/`, and what is neither on the way to the
+/// start nor below it.
+fn placed(entry: &DirEntry, filter: &Filter) -> Option<(String, bool)> {
+    let Some(rel) = relative(&filter.root, entry.path()) else {
+        // A name that is not UTF-8 cannot be spelled in a result without being mistaken
+        // for another: it is counted instead, and a directory is not entered. Its parent
+        // was kept, so below the start's depth it is below the start.
+        if entry.depth() > filter.start.len() {
+            filter.non_utf8.fetch_add(1, Ordering::Relaxed);
         }
+        return None;
+    };
+    let parts = components(&rel);
+    if parts
+        .first()
+        .is_some_and(|first| first.eq_ignore_ascii_case(STATE_DIR))
+    {
+        return None;
     }
+    let start = &filter.start;
+    let common = parts.iter().zip(start).take_while(|(a, b)| *a == b).count();
+    let below_start = common == start.len();
+    if !below_start && common < parts.len() {
+        // Neither on the way to the start nor below it.
+        return None;
+    }
+    if below_start && parts.len() == start.len() {
+        filter.reached.store(true, Ordering::Relaxed);
+    }
+    let shown = below_start && parts.len() > start.len();
+    Some((rel, shown))
+}
+
+/// Whether the walk's exclude rule covers `rel`, or the place a link on its way (or
+/// `target`, the real place of a link) leads: a link cannot route around the rule. A
+/// shown entry left out is counted.
+fn excluded(filter: &Filter, rel: &str, target: Option<&str>, shown: bool) -> bool {
+    let Some(exclude) = &filter.exclude else {
+        return false;
+    };
+    let real = match target {
+        Some(real) => Some(real.to_owned()),
+        None => through_links(rel, &lock(&filter.links)),
+    };
+    let excluded =
+        exclude.is_match(rel) || real.is_some_and(|real| matches_or_ancestor(exclude, &real));
+    if excluded && shown {
+        filter.excluded.fetch_add(1, Ordering::Relaxed);
+    }
+    excluded
+}
+
+/// An entry the walk met, placed and not left out.
+struct Met {
+    rel: String,
+    shown: bool,
+    is_link: bool,
+    is_dir: bool,
+}
+
+/// Whether the walk enters (or shows) an entry it met: a link is followed once, to a
+/// place outside the walked subtree; a directory seen before under another name, or a
+/// link that cannot be followed, is shown as not followed.
+fn admit(entry: &DirEntry, filter: &Filter, met: Met, target: Option<String>) -> bool {
+    let Met {
+        rel,
+        shown,
+        is_link,
+        is_dir,
+    } = met;
     match target {
         Some(real) => {
             let real = through_links(&real, &lock(&filter.links)).unwrap_or(real);
             // A directory inside the walked subtree is walked under its own path; one
             // outside it is walked through the first link that reaches it.
-            if is_dir && (inside(&real, start) || !first_visit(entry, filter)) {
+            if is_dir && (inside(&real, &filter.start) || !first_visit(entry, filter)) {
                 if shown {
                     lock(&filter.unfollowed).push(unfollowed_link(rel));
                 }
