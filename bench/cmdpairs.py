@@ -15,6 +15,8 @@ Candidates of the journal's layout, at their floor (bench/floor.c's modes; not b
   floorpar     the journaled floor with its three syncs at once, beside it one by one
   floorlog     the entry appended to a log, beside a file of its own
   floorlogpar  both, beside the parallel floor (what a log adds to parallel syncs)
+  floorparplain  the parallel floor (today's layout) beside the plain floor
+  floorlogcopy   the entry and the version before appended to a log, beside the plain floor
   floorp       a 10 KiB edit beside the parallel floor
 
 Each call is timed from Python's fork to its exit (the same overhead on both sides), and
@@ -127,6 +129,10 @@ def edit_scenarios(names, stitch, floor, work, pairs):
                       "journaled floor": floor_mode("file", "b")}, ("a", "b")),
         "floorlogpar": ({"log-parallel floor": floor_mode("log-parallel", "a"),
                          "parallel floor": floor_mode("parallel", "b")}, ("a", "b")),
+        "floorparplain": ({"parallel floor": floor_mode("parallel", "a"),
+                           "floor": [([floor, "t.txt", old, new], dirs["b"])]}, ("a", "b")),
+        "floorlogcopy": ({"log-copy floor": floor_mode("log-copy", "a"),
+                          "floor": [([floor, "t.txt", old, new], dirs["b"])]}, ("a", "b")),
         "floorp": ({"stitch edit": [(edit, dirs["a"])],
                     "parallel floor": floor_mode("parallel", "b")}, ("a", "b")),
     })
@@ -187,7 +193,7 @@ def apply_scenario(name, commit, stitch, repo, work, pairs):
 
 APPLY = {"apply5": "5b66657", "apply27": "b987776"}
 ALL = ["journal", "sed", "floor", "floors", "apply5", "apply27"]
-CANDIDATES = ["floorpar", "floorlog", "floorlogpar", "floorp"]
+CANDIDATES = ["floorpar", "floorlog", "floorlogpar", "floorp", "floorparplain", "floorlogcopy"]
 
 
 def main():

@@ -19,7 +19,10 @@
  * new file's fsync, the entry's fdatasync and pending/'s fsync issued at once, on three
  * threads, joined before the publish: what stitch does), `log` (the entry appended to
  * one log file that already exists, JOURNAL/log, so no new inode and no rename for it;
- * the kept inode's link still needs pending/'s fsync), and `log-parallel` (both).
+ * the kept inode's link still needs pending/'s fsync), `log-parallel` (both), and
+ * `log-copy` (the entry and the replaced version's bytes appended to JOURNAL/log, synced
+ * beside the new file on a thread: no link, no new inode, no directory synced before the
+ * publish; what a journal whose small kept versions live in its log would cost).
  *
  *   floor FILE OLD NEW [JOURNAL [MODE]]   exit 0 edited, 1 not found or not unique, 2 error
  */
@@ -70,9 +73,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *mode = argc == 6 ? argv[5] : "file";
-    int parallel = strstr(mode, "parallel") != NULL, log = strncmp(mode, "log", 3) == 0;
+    int copy = strcmp(mode, "log-copy") == 0;
+    int parallel = copy || strstr(mode, "parallel") != NULL, log = strncmp(mode, "log", 3) == 0;
     if (!parallel && !log && strcmp(mode, "file") != 0) {
-        fprintf(stderr, "floor: no mode %s (file, parallel, log, log-parallel)\n", mode);
+        fprintf(stderr, "floor: no mode %s (file, parallel, log, log-parallel, log-copy)\n", mode);
         return 2;
     }
     if (argc == 6) argc = 5;
@@ -137,7 +141,7 @@ int main(int argc, char **argv) {
         if (pending < 0) return fail("open pending");
         char kept[80];
         snprintf(kept, sizeof kept, "%s.old", name);
-        if (linkat(AT_FDCWD, path, pending, kept, 0) != 0) return fail("linkat kept");
+        if (!copy && linkat(AT_FDCWD, path, pending, kept, 0) != 0) return fail("linkat kept");
         char entry[80], record[480];
         snprintf(entry, sizeof entry, "%s.entry", name);
         memset(record, 'e', sizeof record);
@@ -145,7 +149,14 @@ int main(int argc, char **argv) {
                       : openat(pending, entry, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (efd < 0) return fail("open entry");
         if (write(efd, record, sizeof record) != (ssize_t)sizeof record) return fail("write entry");
-        if (parallel) {
+        if (copy) {
+            /* The version before, copied after its entry: one write, one data sync. */
+            if (write(efd, buf, got) != got) return fail("write kept");
+            struct sync_job data = {0};
+            start_sync(&data, efd, 1);
+            if (join_sync(&data) != 0) return fail("fdatasync log");
+            if (join_sync(&made) != 0) return fail("fsync");
+        } else if (parallel) {
             struct sync_job data = {0};
             start_sync(&data, efd, 1);
             int named = fsync(pending);
@@ -178,7 +189,7 @@ int main(int argc, char **argv) {
         }
         snprintf(from, sizeof from, "pending/%s.old", name);
         snprintf(to, sizeof to, "objects/%s", name);
-        if (renameat(jfd, from, jfd, to) != 0) return fail("rename kept");
+        if (!copy && renameat(jfd, from, jfd, to) != 0) return fail("rename kept");
         close(jfd);
     }
     return 0;

@@ -51,7 +51,7 @@ fn journal_and_publish<'w>(
     mut staged: Vec<Option<Staged<'w>>>,
 ) -> Outcome<Option<String>> {
     let prepared = prepare_entry(ctx, change, &mut staged)?;
-    let (pending, linked) = sync_before_publish(ctx, change, &staged, prepared)?;
+    let (mut pending, linked) = sync_before_publish(ctx, change, &staged, prepared)?;
     // Past the commit point: what is not published yet stays kept for a later call to
     // finish, whatever stops this one.
     if pending.as_ref().is_some_and(Pending::rolls_forward) {
@@ -64,7 +64,6 @@ fn journal_and_publish<'w>(
     let published = execute::publish(ctx, change, staged, &mut dirty);
     kill_hook::pause(Moment::AfterPublish);
     let started = !dirty.is_empty();
-    let mut pending = pending;
     let outcome = published.and_then(|()| {
         journal::recheck(ctx, &linked);
         // The versions kept before moved to `objects/` while the directories are synced.
