@@ -10,7 +10,7 @@ use crate::engine::session_check;
 use crate::refusal::Refusal;
 use crate::workspace::Location;
 
-use super::super::edit::region::{self, ByRegion};
+use super::super::edit::stale_read::{self, ByRegion};
 use super::super::Context;
 use super::build::{Body, Built, Held, Original};
 use super::Changed;
@@ -41,7 +41,7 @@ pub fn check(
         return None;
     }
     let spans = step.landed.region.as_ref()?;
-    region::check_spans(ctx, location, (text.as_bytes(), &original.sha256), spans)
+    stale_read::check_spans(ctx, location, (text.as_bytes(), &original.sha256), spans)
 }
 
 /// The result's word on each file that landed by region (`staleRead`, `foreignChanges`),

@@ -9,12 +9,13 @@
 //! OpenAI Responses API `apply_patch` operations. Every form is brought to one list of
 //! changes, built in memory ([`build`]) and reported and journaled ([`summary`]) alike.
 
+mod already_applied;
 mod anchor;
-mod applied;
 mod budget;
 mod build;
 mod by_region;
 mod changes;
+mod draft;
 mod gate;
 mod mode;
 mod not_applied;
@@ -23,7 +24,6 @@ mod refusals;
 mod summary;
 #[cfg(test)]
 mod tests;
-mod tree;
 
 use std::collections::BTreeMap;
 
@@ -37,7 +37,7 @@ use crate::refusal::{Code, Outcome, Refusal};
 use crate::workspace::{Kind, Location, Reuse, WriteMode};
 
 use super::args::{self, Request};
-use super::edit::region::ByRegion;
+use super::edit::stale_read::ByRegion;
 use super::{refuse, syntax_gate, textfile, Context};
 use crate::engine::change::{ChangeSet, Expected, FileOp, New, Op};
 use crate::engine::journal::{self, FileRecord, Keep};
@@ -165,7 +165,7 @@ pub struct Changed {
     /// The lines another program changed since the session's read (the file's numbering
     /// before this change).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub foreign_changes: Vec<super::edit::region::Lines>,
+    pub foreign_changes: Vec<super::edit::stale_read::Lines>,
     pub diff: String,
 }
 
@@ -270,7 +270,7 @@ fn apply(
     let built = match build::build(ctx, changes, located, &originals, budget) {
         Ok(built) => built,
         Err(refusal) if req.ok_if_applied && refusal.code() != Code::Busy => {
-            let each = applied::applied_each(changes, located, &originals);
+            let each = already_applied::applied_each(changes, located, &originals);
             if each.iter().all(|&applied| applied) {
                 let paths: Vec<&str> = located.values().map(|l| l.real.as_str()).collect();
                 return Ok(ApplyResult {
@@ -284,7 +284,8 @@ fn apply(
                     syntax_unchecked: Vec::new(),
                 });
             }
-            let hunks = |change: &op::Part| applied::applied_hunks(change, located, &originals);
+            let hunks =
+                |change: &op::Part| already_applied::applied_hunks(change, located, &originals);
             let found = not_applied::AlreadyApplied {
                 changes: &each,
                 hunks: &hunks,

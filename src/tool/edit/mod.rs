@@ -1,12 +1,12 @@
 //! `edit_file`: replace exact snippets in one file, all or nothing, atomically.
 
-pub(super) mod apply;
 mod earlier;
+pub(super) mod edited;
 pub(super) mod insert;
 mod large;
-pub(super) mod region;
 pub(super) mod request;
 pub(super) mod snippet;
+pub(super) mod stale_read;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -27,7 +27,7 @@ use crate::engine::payload::Payload;
 use crate::engine::pipeline::{self, Steps};
 use crate::engine::session_check::{self, Mutation};
 use crate::engine::stale_while_changing;
-use apply::{apply_with, Edited};
+use edited::{apply_with, Edited};
 use request::EditItem;
 pub use request::EditRequest;
 
@@ -135,7 +135,7 @@ fn edit_loaded(
     let earlier = earlier::Earlier::new(ctx, &location.real);
     let applied_by = |item: &EditItem, text: &str| earlier.applied_by(item, text);
     let versions = |text: &str| earlier.versions(text);
-    let evidence = apply::Evidence {
+    let evidence = edited::Evidence {
         ok_if_applied: req.ok_if_applied,
         applied_by: Some(&applied_by),
         versions: Some(&versions),
@@ -243,8 +243,8 @@ fn mutation_of(
     (base_sha256, expected): (&str, Option<&str>),
     edited: Option<&Edited<'_>>,
     insert_after: Option<u64>,
-) -> Outcome<(Mutation, Option<region::ByRegion>)> {
-    let by_region = region::check(
+) -> Outcome<(Mutation, Option<stale_read::ByRegion>)> {
+    let by_region = stale_read::check(
         ctx,
         location,
         (loaded.bytes(), base_sha256),
@@ -355,7 +355,7 @@ fn remember(
     ctx: &Context,
     location: &Location,
     (edited, sha256): (&Edited<'_>, &str),
-    by_region: Option<&region::ByRegion>,
+    by_region: Option<&stale_read::ByRegion>,
 ) {
     if ctx.session.is_none() {
         return;
@@ -417,7 +417,7 @@ pub struct EditResult {
     /// The lines another program changed since the session's read (today's numbering,
     /// before this edit).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub foreign_changes: Vec<region::Lines>,
+    pub foreign_changes: Vec<stale_read::Lines>,
     /// The syntax errors the edit leaves, when the gate only warns, was overridden
     /// (allowSyntaxErrors) or the call was a dry run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
