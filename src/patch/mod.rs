@@ -9,7 +9,6 @@
 
 mod codex;
 mod hunks;
-mod lines;
 mod place;
 mod search_replace;
 mod unified;
