@@ -162,36 +162,14 @@ pub fn apply_with<'a>(
         }
         if count == 0 {
             // Earlier versions tell a stale quote only of the file as it was read.
-            let versions = match (&text, evidence.versions) {
-                (Cow::Borrowed(_), Some(versions)) => versions(&text),
-                _ => Vec::new(),
+            let as_read = matches!(text, Cow::Borrowed(_));
+            let evidence = Evidence {
+                versions: evidence.versions.filter(|_| as_read),
+                ..evidence
             };
-            // The journal's word that this very edit made today's text.
-            let by = evidence
-                .applied_by
-                .and_then(|by| by(item, &text))
-                .filter(|id| !id.is_empty());
-            return Err(snippet::no_match_in(
-                shown,
-                &text,
-                item,
-                edit_index,
-                (&versions, by),
-            ));
+            return Err(no_match(shown, &text, item, edit_index, evidence));
         }
-        if let Some(expected) = item.expected_replacements {
-            if expected != count as u64 {
-                return Err(snippet::count_mismatch(
-                    shown,
-                    expected,
-                    count,
-                    starts(),
-                    edit_index,
-                ));
-            }
-        } else if count > 1 && !item.replace_all {
-            return Err(snippet::ambiguous(shown, count, starts(), edit_index));
-        }
+        as_many_as_asked(shown, item, count, starts, edit_index)?;
         replacements += count;
         crlf_converted |= located.new_converted;
         if items.len() == 1 {
@@ -213,20 +191,7 @@ pub fn apply_with<'a>(
             text = Cow::Owned(next);
         }
     }
-    let (head, middle, tail) = span.unwrap_or_else(|| {
-        let (old, new) = (original.as_bytes(), text.as_bytes());
-        let mut head = diff::common_prefix(old, new);
-        let room = old.len().min(new.len()) - head;
-        let mut tail = diff::common_suffix(&old[old.len() - room..], &new[new.len() - room..]);
-        // Shared bytes can end inside a character that then differs: cut before it.
-        while !text.is_char_boundary(head) {
-            head -= 1;
-        }
-        while !text.is_char_boundary(text.len() - tail) {
-            tail -= 1;
-        }
-        (head, text[head..text.len() - tail].to_owned(), tail)
-    });
+    let (head, middle, tail) = span.unwrap_or_else(|| around_middle(original, &text));
     Ok(Edited {
         original,
         head,
@@ -237,6 +202,69 @@ pub fn apply_with<'a>(
         already_applied,
         applied_by,
     })
+}
+
+/// `NO_MATCH` for `item` in `text`, told what the journal knows: the file's earlier
+/// versions, when the evidence offers them, and the entry whose word is that this very
+/// edit made today's text.
+fn no_match(
+    shown: &str,
+    text: &str,
+    item: &EditItem,
+    edit_index: Option<usize>,
+    evidence: Evidence<'_>,
+) -> Refusal {
+    let versions = evidence
+        .versions
+        .map_or_else(Vec::new, |versions| versions(text));
+    let by = evidence
+        .applied_by
+        .and_then(|by| by(item, text))
+        .filter(|id| !id.is_empty());
+    snippet::no_match_in(shown, text, item, edit_index, (&versions, by))
+}
+
+/// Refuses `count` matches of `item` other than it asked for: a count other than its
+/// `expectedReplacements`, or, without one, more than one match not to be replaced all.
+/// `starts` gives the matches' lines, for the refusal.
+fn as_many_as_asked(
+    shown: &str,
+    item: &EditItem,
+    count: usize,
+    starts: impl FnOnce() -> Vec<usize>,
+    edit_index: Option<usize>,
+) -> Result<(), Refusal> {
+    if let Some(expected) = item.expected_replacements {
+        if expected != count as u64 {
+            return Err(snippet::count_mismatch(
+                shown,
+                expected,
+                count,
+                starts(),
+                edit_index,
+            ));
+        }
+    } else if count > 1 && !item.replace_all {
+        return Err(snippet::ambiguous(shown, count, starts(), edit_index));
+    }
+    Ok(())
+}
+
+/// `text` as the bytes it shares with `original` at its head and tail, around the middle
+/// that differs: (head length, middle, tail length), each cut at a character boundary.
+fn around_middle(original: &str, text: &str) -> (usize, String, usize) {
+    let (old, new) = (original.as_bytes(), text.as_bytes());
+    let mut head = diff::common_prefix(old, new);
+    let room = old.len().min(new.len()) - head;
+    let mut tail = diff::common_suffix(&old[old.len() - room..], &new[new.len() - room..]);
+    // Shared bytes can end inside a character that then differs: cut before it.
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    while !text.is_char_boundary(text.len() - tail) {
+        tail -= 1;
+    }
+    (head, text[head..text.len() - tail].to_owned(), tail)
 }
 
 /// Refuses an edit whose result and match offsets could not be held in memory now.

@@ -121,45 +121,20 @@ fn edit_once(
 /// Applies the edits to the loaded file, checks, and writes: the rest of [`run`].
 fn edit_loaded(
     ctx: &Context,
-    &EditPlan {
-        req,
-        items,
-        multi,
-        insert,
-    }: &EditPlan<'_>,
+    plan: &EditPlan<'_>,
     location: &Location,
     loaded: &Loaded,
     steps: Steps<'_>,
 ) -> Outcome<EditResult> {
+    let &EditPlan { req, items, .. } = plan;
     let shown = location.shown.clone();
-    let earlier = earlier::Earlier::new(ctx, &location.real);
-    let applied_by = |item: &EditItem, text: &str| earlier.applied_by(item, text);
-    let versions = |text: &str| earlier.versions(text);
-    let evidence = edited::Evidence {
-        ok_if_applied: req.ok_if_applied,
-        applied_by: Some(&applied_by),
-        versions: Some(&versions),
-    };
-    let apply = || match insert {
-        Some(insert) => insert::apply(&shown, loaded.text(), insert, &items[0].new_text),
-        None => apply_with(&shown, loaded.text(), items, multi, evidence),
-    };
-    // On a small file a thread costs more than it saves.
-    let (base_sha256, applied, staged) = if loaded.bytes().len() >= PARALLEL_BYTES {
-        large::prepare(ctx, location, loaded, apply, req.dry_run)
-    } else {
-        let applied = apply().map(|edited| {
-            let sha256 = edited.sha256();
-            (edited, sha256)
-        });
-        (sha256_hex(loaded.bytes()), applied, None)
-    };
+    let (base_sha256, applied, staged) = prepare(ctx, plan, location, loaded);
     let (mutation, by_region) = mutation_of(
         ctx,
         (location, loaded),
         (&base_sha256, req.expected_sha256.as_deref()),
         applied.as_ref().ok().map(|(edited, _)| edited),
-        insert.map(|insert| insert.after),
+        plan.insert.map(|insert| insert.after),
     )?;
     // The change first, then its check: an edit whose text did not match is checked as a
     // change not made yet, so that a file the session never read is told so before the
@@ -200,39 +175,101 @@ fn edit_loaded(
         id = approved.commit(change)?;
         remember(ctx, location, (edited, sha256), by_region.as_ref());
     }
-    // Every item already applied: nothing was (or would be) written.
-    let already_applied = edited.already_applied.len() == items.len();
-    let applied_by = already_applied
-        .then(|| journal_applied_by(ctx, location, items, loaded))
-        .flatten();
+    let skipped = Skipped::of(ctx, plan, (location, loaded), edited);
     let result = EditResult {
         path: shown,
         base_sha256,
         sha256: sha256.clone(),
         replacements: edited.replacements,
         bytes,
-        applied: !req.dry_run && !already_applied,
+        applied: !req.dry_run && !skipped.all,
         id,
         diff: diff.text,
         diff_truncated: diff.truncated,
         line_endings: edited.crlf_converted.then(|| "crlf".to_owned()),
-        already_applied,
-        applied_by: edited
-            .applied_by
-            .clone()
-            .filter(|_| already_applied)
-            .or(applied_by),
-        skipped_edits: if multi && !already_applied {
-            edited.already_applied.clone()
-        } else {
-            Vec::new()
-        },
+        already_applied: skipped.all,
+        applied_by: skipped.applied_by,
+        skipped_edits: skipped.items,
         stale_read: by_region.is_some(),
         foreign_changes: by_region.map(|r| r.foreign).unwrap_or_default(),
         syntax_errors,
         syntax_unchecked,
     };
     Ok(result)
+}
+
+/// The edits applied to the loaded file in memory, with the base digest and the
+/// result's: on two cores, the result staged meanwhile, for a large file (see `large`);
+/// in turn for a small one, where a thread costs more than it saves.
+fn prepare<'a>(
+    ctx: &'a Context,
+    &EditPlan {
+        req,
+        items,
+        multi,
+        insert,
+    }: &EditPlan<'_>,
+    location: &Location,
+    loaded: &'a Loaded,
+) -> large::Prepared<'a> {
+    let shown = location.shown.clone();
+    let earlier = earlier::Earlier::new(ctx, &location.real);
+    let applied_by = |item: &EditItem, text: &str| earlier.applied_by(item, text);
+    let versions = |text: &str| earlier.versions(text);
+    let evidence = edited::Evidence {
+        ok_if_applied: req.ok_if_applied,
+        applied_by: Some(&applied_by),
+        versions: Some(&versions),
+    };
+    let apply = || match insert {
+        Some(insert) => insert::apply(&shown, loaded.text(), insert, &items[0].new_text),
+        None => apply_with(&shown, loaded.text(), items, multi, evidence),
+    };
+    if loaded.bytes().len() >= PARALLEL_BYTES {
+        large::prepare(ctx, location, loaded, apply, req.dry_run)
+    } else {
+        let applied = apply().map(|edited| {
+            let sha256 = edited.sha256();
+            (edited, sha256)
+        });
+        (sha256_hex(loaded.bytes()), applied, None)
+    }
+}
+
+/// The items an edit skipped as applied already (only with `okIfApplied`), and by which
+/// journal entry.
+struct Skipped {
+    /// Every item was applied already: nothing was (or would be) written.
+    all: bool,
+    /// With `all`: the journal entry that made the change, when the file is still at its
+    /// result.
+    applied_by: Option<String>,
+    /// Of several items, the ones skipped while the others applied.
+    items: Vec<usize>,
+}
+
+impl Skipped {
+    /// What `edited` skipped of the plan's items in the loaded file.
+    fn of(
+        ctx: &Context,
+        &EditPlan { items, multi, .. }: &EditPlan<'_>,
+        (location, loaded): (&Location, &Loaded),
+        edited: &Edited<'_>,
+    ) -> Skipped {
+        let all = edited.already_applied.len() == items.len();
+        let journal = all
+            .then(|| journal_applied_by(ctx, location, items, loaded))
+            .flatten();
+        Skipped {
+            all,
+            applied_by: edited.applied_by.clone().filter(|_| all).or(journal),
+            items: if multi && !all {
+                edited.already_applied.clone()
+            } else {
+                Vec::new()
+            },
+        }
+    }
 }
 
 /// What the session's rules are asked about the edit: the whole-file rule, or — a
