@@ -19,7 +19,7 @@ mod respace;
 mod split;
 
 pub use align::token_distance;
-use align::{align, stretches};
+use align::{align, stretches, Pairing};
 use chars::{changes, merge_indented};
 use indent::{leading, Indent};
 
@@ -70,8 +70,8 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
     let (b_cut, t_cut) = cut_continued(&b, &o, &t)?;
     let b: Vec<&str> = b_cut.iter().map(String::as_str).collect();
     let t: Vec<&str> = t_cut.iter().map(String::as_str).collect();
-    let to_ours = align(&b, &o, false, parts);
-    let to_theirs = align(&b, &t, true, Parts::Copied);
+    let to_ours = align(&b, &o, Pairing::BySimilarity, parts);
+    let to_theirs = align(&b, &t, Pairing::LineForLine, Parts::Copied);
     if parts == Parts::Copied && continued_past(&b, &o, &to_ours.paired) {
         return None;
     }
@@ -250,7 +250,7 @@ fn cut_continued(
     if runs.is_empty() {
         return Some((owned(base), owned(theirs)));
     }
-    let to_theirs = align(base, theirs, true, Parts::Copied);
+    let to_theirs = align(base, theirs, Pairing::LineForLine, Parts::Copied);
     let mut cut_base = Vec::with_capacity(base.len() + runs.len());
     let mut cut_theirs: Vec<Option<Vec<String>>> = vec![None; theirs.len()];
     for (i, line) in base.iter().enumerate() {

@@ -196,14 +196,14 @@ impl State<'_> {
                 hunks,
                 executable,
             } => self.update(path, move_to.as_deref(), hunks, *executable, expected),
-            Action::Edit { path, items, multi } => {
+            Action::Edit { path, items, form } => {
                 let location = self.location(path);
                 let (real, shown) = (location.real.clone(), location.shown.clone());
                 let Some(text) = self.text(&real, &shown)? else {
                     return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "edit"));
                 };
                 self.expect(expected, &real, &shown)?;
-                let edited = edit::edited::apply(&shown, &text, items, *multi, None)?;
+                let edited = edit::edited::apply(&shown, &text, items, *form, None)?;
                 let new = String::from_utf8(edited.parts().concat())
                     .expect("an edit of text with text is text");
                 let landed = Landed {

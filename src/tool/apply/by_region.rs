@@ -44,6 +44,14 @@ pub fn check(
     stale_read::check_spans(ctx, location, (text.as_bytes(), &original.sha256), spans)
 }
 
+/// Whether the change was published (not a dry run, nor withheld by the authorize
+/// command).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Published {
+    No,
+    Yes,
+}
+
 /// The result's word on each file that landed by region (`staleRead`, `foreignChanges`),
 /// and — once published — the session's ledger told which lines of the result it has
 /// not seen, and the result's line digests kept where the journal does not keep it.
@@ -51,7 +59,7 @@ pub fn report(
     ctx: &Context,
     (built, landed): (&Built, &BTreeMap<String, (String, ByRegion)>),
     changed: &mut [Changed],
-    published: bool,
+    published: Published,
 ) {
     for (real, (shown, by_region)) in landed {
         let Some(entry) = changed.iter_mut().find(|c| &c.path == shown) else {
@@ -59,7 +67,11 @@ pub fn report(
         };
         entry.stale_read = true;
         entry.foreign_changes.clone_from(&by_region.foreign);
-        let Some(sha256) = entry.sha256.as_deref().filter(|_| published) else {
+        let Some(sha256) = entry
+            .sha256
+            .as_deref()
+            .filter(|_| published == Published::Yes)
+        else {
             continue;
         };
         session_check::note_written_lines(ctx, real, sha256, by_region.unseen_after.clone());

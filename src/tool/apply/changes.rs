@@ -17,7 +17,8 @@ use crate::patch::{self, PatchError};
 use crate::refusal::{key, Code, Refusal};
 
 use super::super::args::{invalid, Request};
-use super::super::edit::{self, request::EditItem, EditRequest};
+use super::super::edit::request::{EditItem, Form};
+use super::super::edit::{self, EditRequest};
 use super::op::{Action, Added, Part};
 use super::{invalid_patch, ApplyRequest};
 
@@ -425,8 +426,8 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Part, Refusal> {
         },
         "edit" => {
             let path = needs("path", item.path.clone())?;
-            let (items, multi) = edit_items(item, place)?;
-            Action::Edit { path, items, multi }
+            let (items, form) = edit_items(item, place)?;
+            Action::Edit { path, items, form }
         }
         "delete" | "delete_file" => Action::Delete {
             path: needs("path", item.path)?,
@@ -465,7 +466,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Part, Refusal> {
 }
 
 /// An edit item's replacements, read as edit_file reads its arguments.
-fn edit_items(item: ChangeItem, place: &Place) -> Result<(Vec<EditItem>, bool), Refusal> {
+fn edit_items(item: ChangeItem, place: &Place) -> Result<(Vec<EditItem>, Form), Refusal> {
     let request = EditRequest {
         path: item.path.unwrap_or_default(),
         old_text: item.old_text,
@@ -480,9 +481,9 @@ fn edit_items(item: ChangeItem, place: &Place) -> Result<(Vec<EditItem>, bool), 
         insert_after: None,
         expected_line: None,
     };
-    let (items, multi) = request.items().map_err(|r| place.mark(r))?;
-    edit::validate(&items, multi).map_err(|r| place.mark(r))?;
-    Ok((items, multi))
+    let (items, form) = request.items().map_err(|r| place.mark(r))?;
+    edit::validate(&items, form).map_err(|r| place.mark(r))?;
+    Ok((items, form))
 }
 
 /// `INVALID_PATCH` for a Responses operation's `diff` that does not parse: its line,

@@ -45,6 +45,7 @@ use crate::engine::payload::Payload;
 use crate::engine::pipeline::{self, Steps};
 use budget::Budget;
 use build::{Body, Original};
+use by_region::Published;
 use change_set::{change, LandedByRegion};
 
 /// The arguments of `apply_patch`.
@@ -292,7 +293,7 @@ fn apply(
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
     let Some(approved) = checked.authorize(first, &payload(ctx, &changed, &change, req))? else {
-        by_region::report(ctx, (&built, &landed), &mut changed, false);
+        by_region::report(ctx, (&built, &landed), &mut changed, Published::No);
         return Ok(ApplyResult {
             dialect: dialect.as_str(),
             applied: false,
@@ -305,7 +306,7 @@ fn apply(
         });
     };
     let id = approved.commit(change)?;
-    by_region::report(ctx, (&built, &landed), &mut changed, true);
+    by_region::report(ctx, (&built, &landed), &mut changed, Published::Yes);
     Ok(ApplyResult {
         dialect: dialect.as_str(),
         applied: true,

@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use crate::refusal::Refusal;
 use crate::text::{diff, lines, matching};
 
-use super::request::EditItem;
+use super::request::{EditItem, Form};
 use super::snippet;
 
 /// The edited text: the original's first `head` bytes, then `middle`, then the
@@ -119,7 +119,7 @@ pub fn apply<'a>(
     shown: &str,
     original: &'a str,
     items: &[EditItem],
-    multi: bool,
+    form: Form,
     ok_if_applied: Option<Journaled<'_>>,
 ) -> Result<Edited<'a>, Refusal> {
     let journaled =
@@ -129,7 +129,7 @@ pub fn apply<'a>(
         applied_by: journaled.as_ref().map(|j| j as AppliedBy<'_>),
         versions: None,
     };
-    apply_with(shown, original, items, multi, evidence)
+    apply_with(shown, original, items, form, evidence)
 }
 
 /// [`apply`], with what the journal knows ([`Evidence`]).
@@ -137,7 +137,7 @@ pub fn apply_with<'a>(
     shown: &str,
     original: &'a str,
     items: &[EditItem],
-    multi: bool,
+    form: Form,
     evidence: Evidence<'_>,
 ) -> Result<Edited<'a>, Refusal> {
     check_room(shown, original, items)?;
@@ -148,7 +148,7 @@ pub fn apply_with<'a>(
     let mut applied_by = None;
     let mut span = None;
     for (index, item) in items.iter().enumerate() {
-        let edit_index = multi.then_some(index);
+        let edit_index = form.index(index);
         let located = matching::locate(&text, &item.old_text, &item.new_text);
         let count = located.offsets.len();
         let starts = || lines::lines_of(text.as_bytes(), &located.offsets);
@@ -296,7 +296,7 @@ fn check_room(shown: &str, original: &str, items: &[EditItem]) -> Result<(), Ref
 #[cfg(test)]
 mod tests {
     use super::apply;
-    use crate::tool::edit::request::EditItem;
+    use crate::tool::edit::request::{EditItem, Form};
 
     fn item(old: &str, new: &str) -> EditItem {
         EditItem {
@@ -308,14 +308,26 @@ mod tests {
     }
 
     fn result(original: &str, items: &[EditItem]) -> String {
-        let edited = apply("f", original, items, items.len() > 1, None).unwrap();
+        let form = if items.len() > 1 {
+            Form::Edits
+        } else {
+            Form::Single
+        };
+        let edited = apply("f", original, items, form, None).unwrap();
         let bytes: Vec<u8> = edited.parts().concat();
         String::from_utf8(bytes).unwrap()
     }
 
     #[test]
     fn one_edit_keeps_head_and_tail_in_place() {
-        let edited = apply("f", "aaa b ccc b ddd", &[item("b", "X")], false, None).unwrap();
+        let edited = apply(
+            "f",
+            "aaa b ccc b ddd",
+            &[item("b", "X")],
+            Form::Single,
+            None,
+        )
+        .unwrap();
         assert_eq!(
             (edited.head, edited.middle.as_str(), edited.tail),
             (4, "X ccc X", 4)
@@ -329,7 +341,7 @@ mod tests {
         let items = [item("\u{e9} one", "\u{e8} one"), item("two", "2")];
         assert_eq!(result(text, &items), "caf\u{e8} one\n2 caf\u{e9}\n");
         let items = [item("one", "x"), item("x", "one")];
-        let edited = apply("f", text, &items, true, None).unwrap();
+        let edited = apply("f", text, &items, Form::Edits, None).unwrap();
         assert!(edited.is_unchanged());
     }
 
@@ -337,14 +349,14 @@ mod tests {
     fn applied_items_are_skipped_only_when_asked() {
         let text = "alpha\nbeta two\ngamma\n";
         let items = [item("beta one", "beta two"), item("gamma", "delta")];
-        assert!(apply("f", text, &items, true, None).is_err());
-        let edited = apply("f", text, &items, true, Some(&|_, _| false)).unwrap();
+        assert!(apply("f", text, &items, Form::Edits, None).is_err());
+        let edited = apply("f", text, &items, Form::Edits, Some(&|_, _| false)).unwrap();
         assert_eq!(edited.already_applied, vec![0]);
         assert_eq!(edited.replacements, 1);
         assert_eq!(result_of(&edited), "alpha\nbeta two\ndelta\n");
         let missing = [item("beta one", "beta three")];
-        assert!(apply("f", text, &missing, false, Some(&|_, _| false)).is_err());
-        let once = apply("f", text, &items[..1], false, Some(&|_, _| false)).unwrap();
+        assert!(apply("f", text, &missing, Form::Single, Some(&|_, _| false)).is_err());
+        let once = apply("f", text, &items[..1], Form::Single, Some(&|_, _| false)).unwrap();
         assert!(once.is_unchanged());
         assert_eq!(once.already_applied, vec![0]);
     }

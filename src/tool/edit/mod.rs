@@ -28,8 +28,8 @@ use crate::engine::pipeline::{self, Steps};
 use crate::engine::session_check::{self, Mutation};
 use crate::engine::stale_while_changing;
 use edited::{apply_with, Edited};
-use request::EditItem;
 pub use request::EditRequest;
+use request::{EditItem, Form};
 
 /// From this size on, an edit is prepared on two cores (see `large`).
 const PARALLEL_BYTES: usize = 1 << 20;
@@ -41,7 +41,7 @@ pub const MAX_DIFF_BYTES: usize = 64 * 1024;
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
     let req: EditRequest = args::parse(arguments)?;
     let insert = insert::of(&req)?;
-    let (items, multi) = if insert.is_some() {
+    let (items, form) = if insert.is_some() {
         // An insert replaces nothing: its one item carries the text, for the journal.
         let item = EditItem {
             old_text: String::new(),
@@ -49,18 +49,18 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
             replace_all: false,
             expected_replacements: None,
         };
-        (vec![item], false)
+        (vec![item], Form::Single)
     } else {
-        let (items, multi) = req.items()?;
-        validate(&items, multi)?;
-        (items, multi)
+        let (items, form) = req.items()?;
+        validate(&items, form)?;
+        (items, form)
     };
     pipeline::run(
         ctx,
         &EditPlan {
             req: &req,
             items: &items,
-            multi,
+            form,
             insert: insert.as_ref(),
         },
     )
@@ -70,7 +70,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
 struct EditPlan<'r> {
     req: &'r EditRequest,
     items: &'r [EditItem],
-    multi: bool,
+    form: Form,
     /// The insert form: the text goes after a line, replacing nothing.
     insert: Option<&'r insert::Insert>,
 }
@@ -206,7 +206,7 @@ fn prepare<'a>(
     &EditPlan {
         req,
         items,
-        multi,
+        form,
         insert,
     }: &EditPlan<'_>,
     location: &Location,
@@ -223,7 +223,7 @@ fn prepare<'a>(
     };
     let apply = || match insert {
         Some(insert) => insert::apply(&shown, loaded.text(), insert, &items[0].new_text),
-        None => apply_with(&shown, loaded.text(), items, multi, evidence),
+        None => apply_with(&shown, loaded.text(), items, form, evidence),
     };
     if loaded.bytes().len() >= PARALLEL_BYTES {
         large::prepare(ctx, location, loaded, apply, req.dry_run)
@@ -252,7 +252,7 @@ impl Skipped {
     /// What `edited` skipped of the plan's items in the loaded file.
     fn of(
         ctx: &Context,
-        &EditPlan { items, multi, .. }: &EditPlan<'_>,
+        &EditPlan { items, form, .. }: &EditPlan<'_>,
         (location, loaded): (&Location, &Loaded),
         edited: &Edited<'_>,
     ) -> Skipped {
@@ -263,7 +263,7 @@ impl Skipped {
         Skipped {
             all,
             applied_by: edited.applied_by.clone().filter(|_| all).or(journal),
-            items: if multi && !all {
+            items: if form == Form::Edits && !all {
                 edited.already_applied.clone()
             } else {
                 Vec::new()
@@ -548,9 +548,9 @@ fn stage<'a>(
 }
 
 /// Refuses empty snippets and edits that would change nothing, naming the item.
-pub(super) fn validate(items: &[EditItem], multi: bool) -> Result<(), Refusal> {
+pub(super) fn validate(items: &[EditItem], form: Form) -> Result<(), Refusal> {
     let field = |index: usize, name: &str| {
-        if multi {
+        if form == Form::Edits {
             format!("edits[{index}].{name}")
         } else {
             name.to_owned()

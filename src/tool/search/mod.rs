@@ -142,7 +142,7 @@ pub fn run(ctx: &Context, arguments: Value, summary: Option<Summary>) -> Outcome
         summary,
         ..args::parse(arguments)?
     };
-    let (context, path_mode, asked) = checks(ctx, &req)?;
+    let (context, mode, asked) = checks(ctx, &req)?;
     // Summed up per file, the search takes every file (or stops at the first match).
     let limit = req.summary.map_or(asked, Summary::total);
     let matcher = grep::matcher(&req.query, req.regex, req.case_sensitive)?;
@@ -166,7 +166,7 @@ pub fn run(ctx: &Context, arguments: Value, summary: Option<Summary>) -> Outcome
         include,
         prefix,
         context,
-        path_mode,
+        mode,
         limit,
         found: Mutex::new(Gathered::default()),
         full: AtomicBool::new(false),
@@ -195,7 +195,7 @@ struct Search<'a> {
     /// before `include` matches it.
     prefix: usize,
     context: usize,
-    path_mode: bool,
+    mode: Mode,
     limit: usize,
     found: Mutex<Gathered>,
     /// `limit` matches are held: a file sorting after the last one kept is passed over.
@@ -248,7 +248,7 @@ impl Search<'_> {
     /// whether it has more. `None` when it gives nothing.
     fn hits(&self, entry: &Listed) -> Option<(Vec<Hit>, bool)> {
         let ctx = self.ctx;
-        if self.path_mode {
+        if self.mode == Mode::Path {
             let shown = respell(&self.location.shown, &self.location.real, &entry.path);
             if !self.matcher.is_match(shown.as_bytes()).unwrap_or(false)
                 || !confirmed(ctx, entry, &self.skipped)
@@ -276,7 +276,7 @@ impl Search<'_> {
             location,
             single_file,
             context,
-            path_mode,
+            mode,
             limit,
             ..
         } = self;
@@ -298,7 +298,7 @@ impl Search<'_> {
             limit,
             |hit, shown, path| Match {
                 count: counts.get(path).copied(),
-                ..render(shown, hit, path_mode, context > 0)
+                ..render(shown, hit, mode, context)
             },
         );
         SearchResult {
@@ -534,11 +534,11 @@ fn searchable(ctx: &Context, path: &str, skipped: &Skipped) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
-/// Checks the arguments that need no workspace: returns (context, path mode, limit).
+/// Checks the arguments that need no workspace: returns (context, mode, limit).
 fn checks(
     ctx: &Context,
     req: &SearchRequest,
-) -> Result<(usize, bool, usize), crate::refusal::Refusal> {
+) -> Result<(usize, Mode, usize), crate::refusal::Refusal> {
     if req.query.is_empty() {
         return Err(invalid("query", "query is empty"));
     }
@@ -549,13 +549,16 @@ fn checks(
             format!("context must be from 0 to {MAX_CONTEXT}"),
         ));
     }
-    let path_mode = req.mode == Some(Mode::Path);
+    let mode = req.mode.unwrap_or(Mode::Content);
     let limit = count_limit::count(req.limit, ctx.limits.search)?;
-    Ok((usize::try_from(context).unwrap_or(0), path_mode, limit))
+    Ok((usize::try_from(context).unwrap_or(0), mode, limit))
 }
 
-fn render(shown: &str, hit: &Hit, path_mode: bool, with_context: bool) -> Match {
-    let context = |lines: &Vec<String>| with_context.then(|| lines.clone());
+/// One hit as the result lists it: matched by its path, the path alone; else with its
+/// line, text and spans, and the lines around it when `context` asks for any.
+fn render(shown: &str, hit: &Hit, mode: Mode, context: usize) -> Match {
+    let path_mode = mode == Mode::Path;
+    let context = |lines: &Vec<String>| (context > 0).then(|| lines.clone());
     Match {
         path: shown.to_owned(),
         line: (!path_mode).then_some(hit.line),
