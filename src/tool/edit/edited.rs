@@ -221,7 +221,11 @@ fn no_match(
         .applied_by
         .and_then(|by| by(item, text))
         .filter(|id| !id.is_empty());
-    snippet::no_match_in(shown, text, item, edit_index, (&versions, by))
+    let journaled = snippet::Journaled {
+        versions: &versions,
+        applied_by: by,
+    };
+    snippet::no_match_in(shown, text, item, edit_index, journaled)
 }
 
 /// Refuses `count` matches of `item` other than it asked for: a count other than its

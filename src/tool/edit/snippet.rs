@@ -51,7 +51,16 @@ fn another_line_like(text: &str, old: &str, candidate: &str) -> bool {
 /// already.
 #[cold]
 pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usize>) -> Refusal {
-    no_match_in(shown, text, item, edit_index, (&[], None))
+    no_match_in(shown, text, item, edit_index, Journaled::default())
+}
+
+/// What the journal knows of a file an edit did not match in: its earlier versions
+/// (newest first), and the entry that made this very edit, when the file is still at its
+/// result.
+#[derive(Debug, Default)]
+pub struct Journaled<'a> {
+    pub versions: &'a [String],
+    pub applied_by: Option<String>,
 }
 
 /// [`no_match`], told what the journal knows: the file's earlier `versions` (newest
@@ -64,7 +73,10 @@ pub fn no_match_in(
     text: &str,
     item: &EditItem,
     edit_index: Option<usize>,
-    (versions, applied_by): (&[String], Option<String>),
+    Journaled {
+        versions,
+        applied_by,
+    }: Journaled<'_>,
 ) -> Refusal {
     // An oldText pasted from a numbered read: look for it, and carry the change, without
     // the numbers.

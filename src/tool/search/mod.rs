@@ -262,7 +262,10 @@ impl Search<'_> {
             self.req.summary,
             &self.matcher,
             &entry.path,
-            (self.context, self.limit),
+            Taken {
+                context: self.context,
+                limit: self.limit,
+            },
             &self.skipped,
             &self.counts,
         )
@@ -399,6 +402,14 @@ pub struct Match {
     pub spans: Vec<(usize, usize)>,
 }
 
+/// How many of a file's matching lines a search takes: the first `limit`, each with
+/// `context` lines either side.
+#[derive(Debug, Clone, Copy)]
+struct Taken {
+    context: usize,
+    limit: usize,
+}
+
 /// Files a content search passed over, by why.
 #[derive(Debug, Default)]
 struct Skipped {
@@ -427,7 +438,7 @@ fn content_hits(
     ctx: &Context,
     matcher: &grep_regex::RegexMatcher,
     path: &str,
-    (context, limit): (usize, usize),
+    Taken { context, limit }: Taken,
     skipped: &Skipped,
 ) -> Option<(Vec<Hit>, bool)> {
     let bytes = match ctx.ws.read_walked(path, ctx.limits.max_file_bytes) {
@@ -462,7 +473,7 @@ fn file_hits(
     summary: Option<Summary>,
     matcher: &grep_regex::RegexMatcher,
     path: &str,
-    (context, limit): (usize, usize),
+    taken: Taken,
     skipped: &Skipped,
     counts: &Mutex<BTreeMap<String, u64>>,
 ) -> Option<(Vec<Hit>, bool)> {
@@ -474,10 +485,14 @@ fn file_hits(
             Some((vec![Hit::default()], false))
         }
         Some(Summary::Files | Summary::Quiet) => {
-            let (hits, _) = content_hits(ctx, matcher, path, (0, 1), skipped)?;
+            let first = Taken {
+                context: 0,
+                limit: 1,
+            };
+            let (hits, _) = content_hits(ctx, matcher, path, first, skipped)?;
             Some((hits, false))
         }
-        None => content_hits(ctx, matcher, path, (context, limit), skipped),
+        None => content_hits(ctx, matcher, path, taken, skipped),
     }
 }
 
