@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::affix::{common_prefix, common_suffix};
 use crate::engine::change::{ChangeSet, Expected, FileOp, New, Op};
 use crate::engine::journal::{FileRecord, Keep};
 use crate::engine::session_check::Mutation;
@@ -166,12 +167,9 @@ fn shared<'o>(original: Option<&'o Original>, text: &str) -> Option<Reuse<'o>> {
         return None;
     };
     let (old, new) = (old.as_bytes(), text.as_bytes());
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let prefix = common_prefix(old, new);
     let room = old.len().min(new.len()) - prefix;
-    let suffix = (old.iter().rev().zip(new.iter().rev()))
-        .take(room)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let suffix = common_suffix(&old[old.len() - room..], &new[new.len() - room..]);
     Some(Reuse {
         source: &original.file,
         prefix,
