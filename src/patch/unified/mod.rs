@@ -303,7 +303,7 @@ fn body(lines: &[&str], start: usize, counts: Option<(usize, usize)>) -> Option<
 
 /// Parses a unified diff; `lines` are the text's lines, `\r` already dropped.
 pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
-    let mut reader = Reader {
+    let mut sections = Sections {
         lines,
         changes: Vec::new(),
         section: None,
@@ -312,28 +312,28 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
     while i < lines.len() {
         let line = lines[i];
         if let Some(rest) = line.strip_prefix("diff --git ") {
-            reader.close(i)?;
+            sections.close(i)?;
             let git_paths = rest
                 .split_once(" b/")
                 .map(|(a, b)| (a.trim_start_matches("a/").to_owned(), b.to_owned()));
-            reader.section = Some(Section {
+            sections.section = Some(Section {
                 git_paths,
                 ..Section::default()
             });
         } else if line.starts_with("GIT binary patch") || line.starts_with("Binary files ") {
-            i = reader.binary(i)?;
+            i = sections.binary(i)?;
         } else if let Some(rest) = line.strip_prefix("--- ") {
-            i = reader.headers(i, rest)?;
+            i = sections.headers(i, rest)?;
         } else if line.starts_with("@@ -") {
-            i = reader.hunk(i)?;
+            i = sections.hunk(i)?;
             continue;
-        } else if let Some(s) = reader.section.as_mut() {
+        } else if let Some(s) = sections.section.as_mut() {
             s.extended(line, i)?;
         }
         i += 1;
     }
-    reader.close(lines.len())?;
-    if reader.changes.is_empty() {
+    sections.close(lines.len())?;
+    if sections.changes.is_empty() {
         return Err(err(
             1,
             lines.first().copied().unwrap_or_default(),
@@ -342,18 +342,18 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
     }
     Ok(Patch {
         dialect: Format::Unified,
-        changes: reader.changes,
+        changes: sections.changes,
     })
 }
 
 /// A unified diff read line by line: the file changes read, and the one being read.
-struct Reader<'a> {
+struct Sections<'a> {
     lines: &'a [&'a str],
     changes: Vec<FileChange>,
     section: Option<Section>,
 }
 
-impl Reader<'_> {
+impl Sections<'_> {
     /// Ends the file change being read, if any, at line index `i`: it joins the others.
     fn close(&mut self, i: usize) -> Result<(), PatchError> {
         if let Some(s) = self.section.take() {

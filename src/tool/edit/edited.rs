@@ -221,7 +221,7 @@ fn no_match(
         .applied_by
         .and_then(|by| by(item, text))
         .filter(|id| !id.is_empty());
-    let journaled = snippet::Journaled {
+    let journaled = snippet::FromJournal {
         versions: &versions,
         applied_by: by,
     };

@@ -175,7 +175,7 @@ fn edit_loaded(
         id = approved.commit(change)?;
         remember(ctx, location, (edited, sha256), by_region.as_ref());
     }
-    let skipped = Skipped::of(ctx, plan, (location, loaded), edited);
+    let skipped = SkippedItems::of(ctx, plan, (location, loaded), edited);
     let result = EditResult {
         path: shown,
         base_sha256,
@@ -238,7 +238,7 @@ fn prepare<'a>(
 
 /// The items an edit skipped as applied already (only with `okIfApplied`), and by which
 /// journal entry.
-struct Skipped {
+struct SkippedItems {
     /// Every item was applied already: nothing was (or would be) written.
     all: bool,
     /// With `all`: the journal entry that made the change, when the file is still at its
@@ -248,19 +248,19 @@ struct Skipped {
     items: Vec<usize>,
 }
 
-impl Skipped {
+impl SkippedItems {
     /// What `edited` skipped of the plan's items in the loaded file.
     fn of(
         ctx: &Context,
         &EditPlan { items, form, .. }: &EditPlan<'_>,
         (location, loaded): (&Location, &Loaded),
         edited: &Edited<'_>,
-    ) -> Skipped {
+    ) -> SkippedItems {
         let all = edited.already_applied.len() == items.len();
         let journal = all
             .then(|| journal_applied_by(ctx, location, items, loaded))
             .flatten();
-        Skipped {
+        SkippedItems {
             all,
             applied_by: edited.applied_by.clone().filter(|_| all).or(journal),
             items: if form == Form::Edits && !all {

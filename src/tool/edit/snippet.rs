@@ -51,14 +51,14 @@ fn another_line_like(text: &str, old: &str, candidate: &str) -> bool {
 /// already.
 #[cold]
 pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usize>) -> Refusal {
-    no_match_in(shown, text, item, edit_index, Journaled::default())
+    no_match_in(shown, text, item, edit_index, FromJournal::default())
 }
 
 /// What the journal knows of a file an edit did not match in: its earlier versions
 /// (newest first), and the entry that made this very edit, when the file is still at its
 /// result.
 #[derive(Debug, Default)]
-pub struct Journaled<'a> {
+pub struct FromJournal<'a> {
     pub versions: &'a [String],
     pub applied_by: Option<String>,
 }
@@ -73,10 +73,10 @@ pub fn no_match_in(
     text: &str,
     item: &EditItem,
     edit_index: Option<usize>,
-    Journaled {
+    FromJournal {
         versions,
         applied_by,
-    }: Journaled<'_>,
+    }: FromJournal<'_>,
 ) -> Refusal {
     // An oldText pasted from a numbered read: look for it, and carry the change, without
     // the numbers.

@@ -277,7 +277,7 @@ pub fn change<'a>(
             results.push((sha, bytes));
             new
         });
-        let source = record.from.as_deref().map(|from| Source {
+        let source = record.from.as_deref().map(|from| MoveSource {
             location: location_of(from),
             base: from_base,
             expect: from_expect,
@@ -329,7 +329,7 @@ fn keep_of<'a>(path: Option<&str>, originals: &'a BTreeMap<String, Current>) -> 
 /// A move's source as the undo's check holds it: where it is, the file read there
 /// before the undo (at the first step there), the version it is expected at and the
 /// version it is read at.
-struct Source<'a> {
+struct MoveSource<'a> {
     location: &'a Location,
     base: Option<&'a OpenFile>,
     expect: Expected<'a>,
@@ -342,7 +342,7 @@ struct Source<'a> {
 fn op_of<'a>(
     record: &FileRecord,
     new: Option<New<'a>>,
-    source: Option<Source<'a>>,
+    source: Option<MoveSource<'a>>,
 ) -> (Op<'a>, &'static str) {
     match (source, &record.link, &record.after, new) {
         (Some(source), link, _, new) => (
