@@ -94,6 +94,17 @@ fn from_file(flag: &str, field: &str, path: &std::path::Path, limit: u64) -> Out
 /// rename where a flag is named otherwise: `--old` is `oldText`); a flag not given is
 /// no key at all. Files named by `--from`-style flags are read up to `limit` bytes.
 pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
+    let mut value = given(command)?;
+    let Value::Object(map) = &mut value else {
+        return Err(anyhow::anyhow!("flags did not make a JSON object").into());
+    };
+    spelled_otherwise(command, map, limit)?;
+    Ok(value)
+}
+
+/// The flags given to `command`, serialized under the request's field names: a flag not
+/// given (null) and a switch not given (false) are no key.
+fn given(command: &Command) -> Outcome<Value> {
     let mut value = match command {
         Command::Read(a) => serde_json::to_value(a),
         Command::Write(a) => serde_json::to_value(a),
@@ -113,12 +124,18 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         }
     }
     .map_err(|e| anyhow::Error::new(e).context("flags as JSON"))?;
-    let Value::Object(map) = &mut value else {
-        return Err(anyhow::anyhow!("flags did not make a JSON object").into());
-    };
     // A flag not given serializes as null, a switch not given as false: neither is an
     // argument.
-    map.retain(|_, v| !v.is_null() && *v != Value::Bool(false));
+    if let Value::Object(map) = &mut value {
+        map.retain(|_, v| !v.is_null() && *v != Value::Bool(false));
+    }
+    Ok(value)
+}
+
+/// Adds to `map` the arguments whose flags do not serialize as their fields: read's
+/// paths, the files `--from`-style flags name (read up to `limit` bytes), and search's
+/// switches that set another field.
+fn spelled_otherwise(command: &Command, map: &mut Map<String, Value>, limit: u64) -> Outcome<()> {
     match command {
         // One path is read_file's `path`; several, or a glob, are read_files' `paths`,
         // or the directory the glob is relative to.
@@ -178,7 +195,7 @@ pub fn to_json(command: &Command, limit: u64) -> Outcome<Value> {
         }
         _ => {}
     }
-    Ok(value)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -75,6 +75,56 @@ pub fn serve(cli: &Cli) -> Outcome<Answered> {
 
 /// Serves one parsed command in `ctx`.
 fn serve_command(ctx: &Context, c: EditorCommand) -> Outcome<Answered> {
+    let Call {
+        tool,
+        arguments,
+        line,
+        until,
+    } = call_of(ctx, &c)?;
+    let run = |name: &'static str, arguments: Value| {
+        let spec = registry::find(name)
+            .ok_or_else(|| Failure::from(anyhow::anyhow!("{name} is not in the registry")))?;
+        tool::run(ctx, spec, arguments, tool::Shape::default())
+    };
+    let outcome = match run(tool, arguments) {
+        // `view` of a directory lists it two levels deep.
+        Err(Failure::Refused(refusal))
+            if tool == names::READ_FILE && refusal.code() == Code::NotAFile =>
+        {
+            let listed = run(names::LIST_DIRECTORY, json!({"path": c.path, "depth": 2}));
+            return listed.map(|output| Answered {
+                command: c.command,
+                path: c.path,
+                tool: names::LIST_DIRECTORY,
+                output,
+                line: 0,
+                until: None,
+            });
+        }
+        outcome => outcome?,
+    };
+    Ok(Answered {
+        command: c.command,
+        path: c.path,
+        tool,
+        output: outcome,
+        line,
+        until,
+    })
+}
+
+/// A command as the call of a stitch tool that serves it: the tool and its arguments,
+/// and the line the answer numbers from (with `until`, the last of a view's window).
+struct Call {
+    tool: &'static str,
+    arguments: Value,
+    line: u64,
+    until: Option<u64>,
+}
+
+/// The call that serves command `c` in `ctx`; refused when the command is not one of the
+/// tool's, or lacks what it needs.
+fn call_of(ctx: &Context, c: &EditorCommand) -> Outcome<Call> {
     let mut until = None;
     let (tool, arguments, line) = match c.command.as_str() {
         "view" => {
@@ -130,33 +180,9 @@ fn serve_command(ctx: &Context, c: EditorCommand) -> Outcome<Answered> {
             .into())
         }
     };
-    let run = |name: &'static str, arguments: Value| {
-        let spec = registry::find(name)
-            .ok_or_else(|| Failure::from(anyhow::anyhow!("{name} is not in the registry")))?;
-        tool::run(ctx, spec, arguments, tool::Shape::default())
-    };
-    let outcome = match run(tool, arguments) {
-        // `view` of a directory lists it two levels deep.
-        Err(Failure::Refused(refusal))
-            if tool == names::READ_FILE && refusal.code() == Code::NotAFile =>
-        {
-            let listed = run(names::LIST_DIRECTORY, json!({"path": c.path, "depth": 2}));
-            return listed.map(|output| Answered {
-                command: c.command,
-                path: c.path,
-                tool: names::LIST_DIRECTORY,
-                output,
-                line: 0,
-                until: None,
-            });
-        }
-        outcome => outcome?,
-    };
-    Ok(Answered {
-        command: c.command,
-        path: c.path,
+    Ok(Call {
         tool,
-        output: outcome,
+        arguments,
         line,
         until,
     })

@@ -108,3 +108,28 @@ pub(super) fn invalid_config(refusal: &Refusal) -> String {
         },
     }
 }
+
+/// The hint of an `INVALID_PATH`: the spelling to use, or the symlink to go around.
+pub(super) fn invalid_path(refusal: &Refusal) -> String {
+    match text(refusal, key::SUGGESTION) {
+        Some(s) => format!("Use the path `{s}` instead."),
+        None if refusal.detail(key::SYMLINK).is_some() => format!(
+            "The symlink `{}` cannot be followed: use a path that does not go through it.",
+            text(refusal, key::SYMLINK).unwrap_or_default()
+        ),
+        None => "Use a non-empty, workspace-relative path with `/` separators.".into(),
+    }
+}
+
+/// The hint of an `INVALID_PATTERN`: a regex rewritten to run in linear time or to
+/// compile smaller, a glob fixed, or a search made literal.
+pub(super) fn invalid_pattern(refusal: &Refusal) -> String {
+    match refusal.detail(key::REWRITE).and_then(Value::as_bool) {
+        Some(true) => "Regexes run in linear time: rewrite without look-around or backreferences, or search literally.".into(),
+        _ if matches!(text(refusal, key::FIELD), Some("pattern" | "include")) => {
+            "Fix the glob (globset syntax: `*`, `**`, `?`, `[ab]`, `{a,b}`).".into()
+        }
+        _ if refusal.detail("limit").is_some() => "The regex compiles larger than a search may hold: use fewer or shorter repetitions (a smaller `{n}`), or search literally.".into(),
+        _ => "Fix the pattern, or search literally (without regex).".into(),
+    }
+}

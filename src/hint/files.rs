@@ -1,5 +1,6 @@
 //! Hints about the files a change meets: one that exists where the change would create
-//! it, one the session has not read, one that moved on since a change, one too large.
+//! it, one the session has not read, one that moved on since a change, one too large, one
+//! not found, one another call or program holds.
 
 use serde_json::Value;
 
@@ -133,5 +134,49 @@ pub(super) fn too_large(refusal: &Refusal, d: Caller, path: &str) -> String {
         _ => format!(
             "`{path}` is over the workspace's limits.maxFileBytes: work on smaller files, or ask the workspace owner to raise limits.maxFileBytes."
         ),
+    }
+}
+
+/// The hint of a `NOT_FOUND`: the nearest existing name, else where to look (or, for an
+/// edit, how to create the file).
+pub(super) fn not_found(refusal: &Refusal, d: Caller, path: &str) -> String {
+    let tool = |name| d.tool(name);
+    match refusal
+        .detail(key::NEAR_NAMES)
+        .and_then(Value::as_array)
+        .and_then(|names| names.first())
+        .and_then(Value::as_str)
+    {
+        Some(near) if text(refusal, key::OPERATION) == Some("edit") => format!(
+            "Did you mean `{near}`? If `{path}` is a new file, create it with {} instead.",
+            tool(names::WRITE_FILE)
+        ),
+        Some(near) => format!("Did you mean `{near}`? Otherwise list the parent directory."),
+        None => match text(refusal, key::OPERATION) {
+            Some("edit") => format!(
+                "Create the file with {}, or list the parent directory.",
+                tool(names::WRITE_FILE)
+            ),
+            Some("undo" | "show") => format!(
+                "List the changes there are with {}.",
+                tool(names::LIST_CHANGES)
+            ),
+            _ => "List the parent directory to see what exists.".into(),
+        },
+    }
+}
+
+/// The hint of a `BUSY`: what the file or the server was busy with, and when to retry.
+pub(super) fn busy(refusal: &Refusal, path: &str) -> String {
+    // A server at its bound on concurrent calls says how many; a lock wait does not.
+    if refusal.detail("limit").is_some() {
+        return "The server is running as many calls as it takes at once: retry when one has answered.".into();
+    }
+    match text(refusal, key::REASON) {
+        Some(key::CHANGED_WHILE_READ) => {
+            format!("Another program is rewriting `{path}`: retry once it has finished.")
+        }
+        Some(key::OUT_OF_TIME) => "The change could not be made in the time stitch may hold its files' locks: retry when the machine is less busy, or send it as several smaller patches.".into(),
+        _ => "Another call holds the lock: retry in a moment.".into(),
     }
 }

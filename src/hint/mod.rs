@@ -16,9 +16,9 @@ mod files;
 mod landed;
 mod syntax;
 
-use arguments::{denied, invalid_argument, invalid_config};
+use arguments::{denied, invalid_argument, invalid_config, invalid_path, invalid_pattern};
 pub use dialect::{cut, flag, Caller, Narrow};
-use files::{already_exists, not_observed, too_large, undo_moved_on};
+use files::{already_exists, busy, not_found, not_observed, too_large, undo_moved_on};
 pub use landed::landed_hint;
 
 /// The remedy for `STALE_VERSION`, quoted verbatim by the docs.
@@ -66,43 +66,13 @@ pub fn compose(refusal: &Refusal, dialect: Caller) -> Option<String> {
     let (d, tool) = (dialect, |name| dialect.tool(name));
     let hint = match refusal.code() {
         Code::InvalidArgument => invalid_argument(refusal, d),
-        Code::InvalidPath => match text(refusal, key::SUGGESTION) {
-            Some(s) => format!("Use the path `{s}` instead."),
-            None if refusal.detail(key::SYMLINK).is_some() => format!(
-                "The symlink `{}` cannot be followed: use a path that does not go through it.",
-                text(refusal, key::SYMLINK).unwrap_or_default()
-            ),
-            None => "Use a non-empty, workspace-relative path with `/` separators.".into(),
-        },
-        Code::InvalidPattern => match refusal.detail(key::REWRITE).and_then(Value::as_bool) {
-            Some(true) => "Regexes run in linear time: rewrite without look-around or backreferences, or search literally.".into(),
-            _ if matches!(text(refusal, key::FIELD), Some("pattern" | "include")) => {
-                "Fix the glob (globset syntax: `*`, `**`, `?`, `[ab]`, `{a,b}`).".into()
-            }
-            _ if refusal.detail("limit").is_some() => "The regex compiles larger than a search may hold: use fewer or shorter repetitions (a smaller `{n}`), or search literally.".into(),
-            _ => "Fix the pattern, or search literally (without regex).".into(),
-        },
+        Code::InvalidPath => invalid_path(refusal),
+        Code::InvalidPattern => invalid_pattern(refusal),
         Code::OutsideRoot => match text(refusal, key::INSIDE_TARGET) {
             Some(inside) => format!("The link's target is inside the workspace: use `{inside}`."),
             None => "Use a path inside the workspace.".into(),
         },
-        Code::NotFound => match refusal
-            .detail(key::NEAR_NAMES)
-            .and_then(Value::as_array)
-            .and_then(|names| names.first())
-            .and_then(Value::as_str)
-        {
-            Some(near) if text(refusal, key::OPERATION) == Some("edit") => format!(
-                "Did you mean `{near}`? If `{path}` is a new file, create it with {} instead.",
-                tool("write_file")
-            ),
-            Some(near) => format!("Did you mean `{near}`? Otherwise list the parent directory."),
-            None => match text(refusal, key::OPERATION) {
-                Some("edit") => format!("Create the file with {}, or list the parent directory.", tool(names::WRITE_FILE)),
-                Some("undo" | "show") => format!("List the changes there are with {}.", tool(names::LIST_CHANGES)),
-                _ => "List the parent directory to see what exists.".into(),
-            },
-        },
+        Code::NotFound => not_found(refusal, d, path),
         // A patch's deletion or move of a link: the tools that act on the link itself.
         Code::NotAFile if refusal.detail(key::SYMLINK).is_some() => format!(
             "To remove or rename the link `{path}` itself, use {} or {}; to change the file it leads to, name that file in the patch.",
@@ -124,23 +94,7 @@ pub fn compose(refusal: &Refusal, dialect: Caller) -> Option<String> {
         ),
         Code::TooLarge => too_large(refusal, d, path),
         Code::NoMatch => no_match(refusal, d, path),
-        Code::AmbiguousMatch if refusal.detail(HUNK_INDEX).is_some() => {
-            "Add context lines to the hunk (in a Codex patch, or an `@@ ANCHOR` line before it) until its old side matches once.".into()
-        }
-        // Past a handful of matches, replacing them all is rarely what was meant: the
-        // hint leads with the longer snippet and names the count replaceAll would change.
-        Code::AmbiguousMatch => match refusal.detail(key::OCCURRENCES).and_then(Value::as_u64) {
-            Some(count) if count > AMBIGUOUS_HANDFUL => format!(
-                "{} matches {count} times, so it is too short to place: add surrounding lines to it until it matches once ({} would change all {count}).",
-                d.name("oldText"),
-                d.switch("replaceAll")
-            ),
-            _ => format!(
-                "Add surrounding lines to {} until it matches once, or pass {}.",
-                d.name("oldText"),
-                d.switch("replaceAll")
-            ),
-        },
+        Code::AmbiguousMatch => ambiguous_match(refusal, d),
         Code::MatchCountMismatch => format!(
             "Check the count: re-read the file, then set {} to the number of matches you intend.",
             d.name("expectedReplacements")
@@ -154,15 +108,7 @@ pub fn compose(refusal: &Refusal, dialect: Caller) -> Option<String> {
         Code::NotObserved => not_observed(refusal, d),
         Code::InvalidConfig => invalid_config(refusal),
         Code::SyntaxError => syntax::syntax_error(refusal, d),
-        // A server at its bound on concurrent calls says how many; a lock wait does not.
-        Code::Busy if refusal.detail("limit").is_some() => {
-            "The server is running as many calls as it takes at once: retry when one has answered.".into()
-        }
-        Code::Busy if text(refusal, key::REASON) == Some(key::CHANGED_WHILE_READ) => format!(
-            "Another program is rewriting `{path}`: retry once it has finished."
-        ),
-        Code::Busy if text(refusal, key::REASON) == Some(key::OUT_OF_TIME) => "The change could not be made in the time stitch may hold its files' locks: retry when the machine is less busy, or send it as several smaller patches.".into(),
-        Code::Busy => "Another call holds the lock: retry in a moment.".into(),
+        Code::Busy => busy(refusal, path),
     };
     Some(hint)
 }
@@ -230,6 +176,28 @@ fn invalid_patch(refusal: &Refusal) -> String {
 
 /// The detail of a refusal about one hunk of a patch: its 0-based index in its file.
 const HUNK_INDEX: &str = "hunkIndex";
+
+/// The hint of an `AMBIGUOUS_MATCH`: a hunk's old side, or an edit's `oldText`, made to
+/// match once.
+fn ambiguous_match(refusal: &Refusal, d: Caller) -> String {
+    if refusal.detail(HUNK_INDEX).is_some() {
+        return "Add context lines to the hunk (in a Codex patch, or an `@@ ANCHOR` line before it) until its old side matches once.".into();
+    }
+    // Past a handful of matches, replacing them all is rarely what was meant: the
+    // hint leads with the longer snippet and names the count replaceAll would change.
+    match refusal.detail(key::OCCURRENCES).and_then(Value::as_u64) {
+        Some(count) if count > AMBIGUOUS_HANDFUL => format!(
+            "{} matches {count} times, so it is too short to place: add surrounding lines to it until it matches once ({} would change all {count}).",
+            d.name("oldText"),
+            d.switch("replaceAll")
+        ),
+        _ => format!(
+            "Add surrounding lines to {} until it matches once, or pass {}.",
+            d.name("oldText"),
+            d.switch("replaceAll")
+        ),
+    }
+}
 
 /// The hint of an edit whose `oldText` is not in the file: accept an edit already
 /// applied, copy a candidate, or re-read.

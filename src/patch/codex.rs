@@ -37,7 +37,49 @@ fn err(line: usize, found: &str, expected: impl Into<String>) -> PatchError {
 
 /// Parses a Codex patch; `lines` are the text's lines, `\r` already dropped.
 pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
-    // The meaningful stretch: from `*** Begin Patch` to `*** End Patch`, past a heredoc.
+    let (begin, end) = stretch(lines)?;
+    let mut changes = Vec::new();
+    let mut i = begin + 1;
+    while i < end {
+        let line = lines[i];
+        let marker = line.trim();
+        if marker.is_empty() {
+            i += 1;
+            continue;
+        }
+        let (change, next) = if let Some(path) = marker.strip_prefix(ADD) {
+            added(lines, (i + 1, end), path)?
+        } else if let Some(path) = marker.strip_prefix(DELETE) {
+            let change = FileChange::Delete {
+                path: path.trim().to_owned(),
+                whole: None,
+            };
+            (change, i + 1)
+        } else if let Some(path) = marker.strip_prefix(UPDATE) {
+            updated(lines, (i + 1, end), path)?
+        } else {
+            return Err(err(
+                i + 1,
+                line,
+                format!("`{ADD}PATH`, `{DELETE}PATH`, `{UPDATE}PATH` or `{END}`"),
+            ));
+        };
+        changes.push(change);
+        i = next;
+    }
+    if changes.is_empty() {
+        return Err(err(begin + 1, lines[begin], "at least one file change"));
+    }
+    Ok(Patch {
+        dialect: Format::Codex,
+        changes,
+    })
+}
+
+/// The meaningful stretch of a patch: the indices of its `*** Begin Patch` line (the
+/// first line when there is none) and of its `*** End Patch`, past a heredoc; refused
+/// when nothing closes the patch, or something but a heredoc's end comes after.
+fn stretch(lines: &[&str]) -> Result<(usize, usize), PatchError> {
     let begin = lines
         .iter()
         .position(|l| l.trim() == BEGIN)
@@ -58,80 +100,66 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
             return Err(err(i + 1, line, format!("nothing after `{END}`")));
         }
     }
-    let mut changes = Vec::new();
-    let mut i = begin + 1;
-    while i < end {
-        let line = lines[i];
-        let marker = line.trim();
-        if marker.is_empty() {
-            i += 1;
-            continue;
-        }
-        if let Some(path) = marker.strip_prefix(ADD) {
-            let mut content = String::new();
-            i += 1;
-            while i < end && !lines[i].trim_start().starts_with("*** ") {
-                let Some(body) = lines[i].strip_prefix('+') else {
-                    return Err(err(
-                        i + 1,
-                        lines[i],
-                        "a line of the added file, starting with `+`",
-                    ));
-                };
-                content.push_str(body);
-                content.push('\n');
-                i += 1;
-            }
-            changes.push(FileChange::Add {
-                path: path.trim().to_owned(),
-                content,
-                executable: None,
-            });
-        } else if let Some(path) = marker.strip_prefix(DELETE) {
-            changes.push(FileChange::Delete {
-                path: path.trim().to_owned(),
-                whole: None,
-            });
-            i += 1;
-        } else if let Some(path) = marker.strip_prefix(UPDATE) {
-            i += 1;
-            let mut move_to = None;
-            // The line after the marker may be the first chunk's first line, which
-            // begins with a space when it is context: only an unpadded start is a marker.
-            if let Some(to) = lines.get(i).and_then(|l| l.trim_end().strip_prefix(MOVE)) {
-                move_to = Some(to.trim().to_owned());
-                i += 1;
-            }
-            let (hunks, next) = chunks(lines, i, end)?;
-            if hunks.is_empty() && move_to.is_none() {
-                return Err(err(
-                    i + 1,
-                    lines.get(i).copied().unwrap_or_default(),
-                    "a chunk (`@@`, then lines starting with ` `, `-` or `+`)",
-                ));
-            }
-            changes.push(FileChange::Update {
-                path: path.trim().to_owned(),
-                move_to,
-                hunks,
-                executable: None,
-            });
-            i = next;
-        } else {
+    Ok((begin, end))
+}
+
+/// The added file `path` whose `+` lines start at index `i`, up to the next marker or
+/// `end`; returns it and the index after it.
+fn added(
+    lines: &[&str],
+    (mut i, end): (usize, usize),
+    path: &str,
+) -> Result<(FileChange, usize), PatchError> {
+    let mut content = String::new();
+    while i < end && !lines[i].trim_start().starts_with("*** ") {
+        let Some(body) = lines[i].strip_prefix('+') else {
             return Err(err(
                 i + 1,
-                line,
-                format!("`{ADD}PATH`, `{DELETE}PATH`, `{UPDATE}PATH` or `{END}`"),
+                lines[i],
+                "a line of the added file, starting with `+`",
             ));
-        }
+        };
+        content.push_str(body);
+        content.push('\n');
+        i += 1;
     }
-    if changes.is_empty() {
-        return Err(err(begin + 1, lines[begin], "at least one file change"));
+    let change = FileChange::Add {
+        path: path.trim().to_owned(),
+        content,
+        executable: None,
+    };
+    Ok((change, i))
+}
+
+/// The update of `path` whose body (an optional `*** Move to:`, then chunks) starts at
+/// index `i`, up to the next marker or `end`; returns it and the index after it.
+fn updated(
+    lines: &[&str],
+    (mut i, end): (usize, usize),
+    path: &str,
+) -> Result<(FileChange, usize), PatchError> {
+    let mut move_to = None;
+    // The line after the marker may be the first chunk's first line, which
+    // begins with a space when it is context: only an unpadded start is a marker.
+    if let Some(to) = lines.get(i).and_then(|l| l.trim_end().strip_prefix(MOVE)) {
+        move_to = Some(to.trim().to_owned());
+        i += 1;
     }
-    Ok(Patch {
-        dialect: Format::Codex,
-        changes,
-    })
+    let (hunks, next) = chunks(lines, i, end)?;
+    if hunks.is_empty() && move_to.is_none() {
+        return Err(err(
+            i + 1,
+            lines.get(i).copied().unwrap_or_default(),
+            "a chunk (`@@`, then lines starting with ` `, `-` or `+`)",
+        ));
+    }
+    let change = FileChange::Update {
+        path: path.trim().to_owned(),
+        move_to,
+        hunks,
+        executable: None,
+    };
+    Ok((change, next))
 }
 
 /// The lines of a body, as [`super::parse`] splits a patch: without terminators, a final

@@ -7,15 +7,14 @@
 //! parsed by the same code ([`update_body`], [`create_body`]). Pure functions over text:
 //! nothing here touches a file.
 
-mod apply;
 mod codex;
-mod lines;
+mod hunks;
 mod place;
 mod search_replace;
 mod unified;
 
-pub use apply::{apply, apply_until, is_whole, Applied, HunkFailure, Placed, Spans};
 pub use codex::{create_body, update_body};
+pub use hunks::{apply, apply_until, is_whole, Applied, HunkFailure, Placed, Spans};
 
 /// The patch formats recognised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,8 +6,8 @@
 //! stated line (the earlier of two as near), the only match after a Codex chunk's anchor,
 //! the only match anywhere of a SEARCH block.
 
-use super::lines::Line;
 use super::{Hunk, HunkFailure, Placement};
+use crate::text::lines::Line;
 
 /// Hunks a file may have before its lines are indexed: fewer are each looked for by a
 /// scan from the cursor, which costs less than an index would.
@@ -253,9 +253,9 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::super::lines::lines;
     use super::super::{Hunk, HunkFailure, Placement};
     use super::{place, Index};
+    use crate::text::lines::with_ends;
 
     thread_local! {
         /// How many places a hunk was tried at, on this thread.
@@ -265,7 +265,7 @@ mod tests {
     /// Where a scan of the whole file would put `hunk`: every match from the cursor,
     /// then the nearest, the only one, or the one at the end.
     fn scanned(text: &str, hunk: &Hunk, after: usize) -> Result<usize, HunkFailure> {
-        let file: Vec<&str> = lines(text).iter().map(|l| l.text).collect();
+        let file: Vec<&str> = with_ends(text).iter().map(|l| l.text).collect();
         let matches = |from: usize| -> Vec<usize> {
             (from..=file.len().saturating_sub(hunk.old.len()))
                 .filter(|&at| {
@@ -344,7 +344,7 @@ mod tests {
             let placement = [Placement::Anywhere, Placement::After, Placement::Near][usize::from(kind)];
             let anchor = anchor.filter(|_| placement == Placement::After).map(|a| format!("l{a}"));
             let hunk = hunk(old, placement, stated, anchor, at_end && placement == Placement::After);
-            let cut = lines(&text);
+            let cut = with_ends(&text);
             let after = after.min(cut.len());
             for hunks in [1, 1000] {
                 let placed = place(&cut, &Index::new(&cut, hunks), &hunk, 0, after);
@@ -365,7 +365,7 @@ mod tests {
             (Placement::Near, &shifted, 2),
             (Placement::After, &text, 0),
         ] {
-            let cut = lines(text);
+            let cut = with_ends(text);
             let index = Index::new(&cut, 25_000);
             TRIED.with(|tried| tried.set(0));
             let mut after = 0;

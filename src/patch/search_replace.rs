@@ -44,47 +44,22 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
                 )
             })?
             .to_owned();
-        let mut old = Vec::new();
-        i += 1;
-        while i < lines.len() && lines[i].trim_end() != DIVIDER {
-            if lines[i].trim_end() == SEARCH || lines[i].trim_end() == REPLACE {
-                return Err(err(
-                    i + 1,
-                    lines[i],
-                    format!("`{DIVIDER}` between the SEARCH and REPLACE lines"),
-                ));
-            }
-            old.push(lines[i].to_owned());
-            i += 1;
-        }
-        if i == lines.len() {
-            return Err(err(
-                i,
-                lines[i - 1],
-                format!("`{DIVIDER}` after the SEARCH lines"),
-            ));
-        }
-        let mut new = Vec::new();
-        i += 1;
-        while i < lines.len() && lines[i].trim_end() != REPLACE {
-            if lines[i].trim_end() == SEARCH || lines[i].trim_end() == DIVIDER {
-                return Err(err(
-                    i + 1,
-                    lines[i],
-                    format!("`{REPLACE}` to close the block"),
-                ));
-            }
-            new.push(lines[i].to_owned());
-            i += 1;
-        }
-        if i == lines.len() {
-            return Err(err(
-                i,
-                lines[i - 1],
-                format!("`{REPLACE}` to close the block"),
-            ));
-        }
-        i += 1;
+        let old = Side {
+            close: DIVIDER,
+            stray: [SEARCH, REPLACE],
+            at_stray: format!("`{DIVIDER}` between the SEARCH and REPLACE lines"),
+            at_end: format!("`{DIVIDER}` after the SEARCH lines"),
+        };
+        let (old, divider) = old.read(lines, start + 1)?;
+        let closed = format!("`{REPLACE}` to close the block");
+        let new = Side {
+            close: REPLACE,
+            stray: [SEARCH, DIVIDER],
+            at_stray: closed.clone(),
+            at_end: closed,
+        };
+        let (new, replace) = new.read(lines, divider + 1)?;
+        i = replace + 1;
         if old.is_empty() {
             let mut content = new.join("\n");
             if !new.is_empty() {
@@ -103,23 +78,57 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
             placement: Placement::Anywhere,
             ..Hunk::default()
         };
-        match changes
-            .iter_mut()
-            .find(|c| matches!(c, FileChange::Update { path: p, .. } if *p == path))
-        {
-            Some(FileChange::Update { hunks, .. }) => hunks.push(hunk),
-            _ => changes.push(FileChange::Update {
-                path,
-                move_to: None,
-                hunks: vec![hunk],
-                executable: None,
-            }),
-        }
+        add_hunk(&mut changes, path, hunk);
     }
     Ok(Patch {
         dialect: Format::SearchReplace,
         changes,
     })
+}
+
+/// One side of a block: the marker that closes it, the markers that may not stand inside
+/// it, and what a refusal says was expected at one of those, or at the end of the text.
+struct Side {
+    close: &'static str,
+    stray: [&'static str; 2],
+    at_stray: String,
+    at_end: String,
+}
+
+impl Side {
+    /// The side's lines from index `i` up to its closing marker; returns them and the
+    /// index of that marker.
+    fn read(&self, lines: &[&str], mut i: usize) -> Result<(Vec<String>, usize), PatchError> {
+        let mut side = Vec::new();
+        while i < lines.len() && lines[i].trim_end() != self.close {
+            if self.stray.contains(&lines[i].trim_end()) {
+                return Err(err(i + 1, lines[i], self.at_stray.as_str()));
+            }
+            side.push(lines[i].to_owned());
+            i += 1;
+        }
+        if i == lines.len() {
+            return Err(err(i, lines[i - 1], self.at_end.as_str()));
+        }
+        Ok((side, i))
+    }
+}
+
+/// Adds `hunk` to the update of `path` among `changes`, or a new update of it: several
+/// blocks for one path are hunks of one change.
+fn add_hunk(changes: &mut Vec<FileChange>, path: String, hunk: Hunk) {
+    match changes
+        .iter_mut()
+        .find(|c| matches!(c, FileChange::Update { path: p, .. } if *p == path))
+    {
+        Some(FileChange::Update { hunks, .. }) => hunks.push(hunk),
+        _ => changes.push(FileChange::Update {
+            path,
+            move_to: None,
+            hunks: vec![hunk],
+            executable: None,
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Line endings and line indexing: one definition of "a line" (it ends after its `\n`, inclusive) shared by every caller.
+//! Line endings and line indexing: one definition of "a line" (it ends after its `\n`, inclusive) shared by every caller, and texts cut into lines by it.
 
 /// The UTF-8 byte order mark, kept here so callers detect and preserve it the same way.
 pub const BOM: &str = "\u{feff}";
@@ -177,9 +177,65 @@ pub fn line_of(starts: &[usize], offset: usize) -> usize {
     starts.partition_point(|&start| start <= offset).max(1)
 }
 
+/// One line of a text, split from its terminator (`\n`, `\r\n`, or none at the end), so
+/// that code placing and rebuilding lines cuts a text once and compares lines without
+/// their endings.
+pub struct Line<'a> {
+    /// The line without its terminator.
+    pub text: &'a str,
+    /// `"\n"`, `"\r\n"`, or `""` for a last line without one.
+    pub end: &'a str,
+}
+
+/// One line (with its terminator, if any) split into its text and terminator.
+fn split_end(l: &str) -> Line<'_> {
+    let (text, end) = match l.strip_suffix("\r\n") {
+        Some(t) => (t, "\r\n"),
+        None => match l.strip_suffix('\n') {
+            Some(t) => (t, "\n"),
+            None => (l, ""),
+        },
+    };
+    Line { text, end }
+}
+
+/// The lines of `text` in order, each split from its terminator, cut where
+/// [`line_starts`] cuts (after each `\n`): empty text has none.
+#[must_use]
+pub fn with_ends(text: &str) -> Vec<Line<'_>> {
+    // Cut after each `\n`, found with memchr (as `split_inclusive` cuts, a line at a time).
+    let mut lines = Vec::with_capacity(text.len() / 32 + 1);
+    let mut start = 0;
+    for newline in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        lines.push(split_end(&text[start..=newline]));
+        start = newline + 1;
+    }
+    if start < text.len() {
+        lines.push(split_end(&text[start..]));
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_with_ends_are_cut_as_split_inclusive_cuts_them() {
+        for text in ["", "a", "a\n", "a\r\nb", "\n\n", "x\ry\r\n\nz\r", "é\nü"] {
+            let ours: Vec<(&str, &str)> = with_ends(text).iter().map(|l| (l.text, l.end)).collect();
+            let theirs: Vec<(&str, &str)> = text
+                .split_inclusive('\n')
+                .map(|l| {
+                    let l = split_end(l);
+                    (l.text, l.end)
+                })
+                .collect();
+            assert_eq!(ours, theirs, "{text:?}");
+            let joined: String = ours.iter().flat_map(|(t, e)| [*t, *e]).collect();
+            assert_eq!(joined, text);
+        }
+    }
 
     #[test]
     fn classifies_line_endings() {

@@ -122,17 +122,25 @@ pub fn components_at_most(pattern: &str) -> Option<usize> {
     }
     let chars: Vec<char> = pattern.chars().collect();
     let mut at = 0;
-    let slashes = slashes_in(&chars, &mut at, false)?;
+    let slashes = slashes_in(&chars, &mut at, Within::Pattern)?;
     (at == chars.len()).then_some(slashes + 1)
 }
 
+/// What a sequence of a glob is read within: the pattern itself, or a branch of an
+/// alternation (`{a,b}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Within {
+    Pattern,
+    Branch,
+}
+
 /// The most literal slashes in the sequence starting at `chars[*at]`, up to the end or,
-/// within an alternation, the `,` or `}` that ends the branch (left unread).
-fn slashes_in(chars: &[char], at: &mut usize, in_branch: bool) -> Option<usize> {
+/// within an alternation's branch, the `,` or `}` that ends it (left unread).
+fn slashes_in(chars: &[char], at: &mut usize, within: Within) -> Option<usize> {
     let mut slashes = 0;
     while let Some(&c) = chars.get(*at) {
         match c {
-            ',' | '}' if in_branch => return Some(slashes),
+            ',' | '}' if within == Within::Branch => return Some(slashes),
             '/' => {
                 slashes += 1;
                 *at += 1;
@@ -147,7 +155,7 @@ fn slashes_in(chars: &[char], at: &mut usize, in_branch: bool) -> Option<usize> 
                 *at += 1;
                 let mut longest = 0;
                 loop {
-                    longest = longest.max(slashes_in(chars, at, true)?);
+                    longest = longest.max(slashes_in(chars, at, Within::Branch)?);
                     let end = *chars.get(*at)?;
                     *at += 1;
                     if end == '}' {
@@ -159,7 +167,7 @@ fn slashes_in(chars: &[char], at: &mut usize, in_branch: bool) -> Option<usize> 
             _ => *at += 1,
         }
     }
-    (!in_branch).then_some(slashes)
+    (within == Within::Pattern).then_some(slashes)
 }
 
 /// The index just past the character class opened at `chars[open]`, as globset parses

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::digest::sha256_hex;
 use crate::refusal::{key, Failure, Outcome};
-use crate::workspace::{Kind, Location, WriteMode};
+use crate::workspace::{Kind, Location, OpenFile, WriteMode};
 
 use super::args::{self, Request};
 use super::syntax_gate::{self, Asked, Caveats, Gated, SyntaxReport, Unchecked};
@@ -100,57 +100,11 @@ fn write_once(
                 .into(),
         );
     }
-    let replaced = match location.kind {
-        Some(Kind::Directory | Kind::Other | Kind::Link) => {
-            return Err(refuse::not_a_file(&shown).into())
-        }
-        Some(Kind::File) => {
-            let mut file = ctx
-                .ws
-                .open_file(location)
-                .map_err(|e| refuse::path(ctx, &shown, e))?;
-            let actual = file
-                .sha256()
-                .map_err(|e| anyhow::Error::new(e).context("hashing the file to replace"))?;
-            if !file
-                .unchanged()
-                .map_err(|e| anyhow::Error::new(e).context("checking the file hashed"))?
-            {
-                return Err(refuse::changed(&shown).into());
-            }
-            Some((file, actual))
-        }
-        None => None,
-    };
+    let replaced = replaced(ctx, location)?;
     let previous = replaced.as_ref().map(|(_, actual)| actual.clone());
-    let mode = match &replaced {
-        Some((file, _)) => WriteMode::Replace {
-            mode: file.mode,
-            uid: file.uid,
-            gid: file.gid,
-        },
-        None => WriteMode::CreateNew,
-    };
     let sha256 = sha256_hex(bytes);
     let base = replaced.as_ref().map(|(file, _)| file);
-    let new = New::Bytes {
-        parts: vec![bytes],
-        mode,
-        reuse: None,
-    };
-    let operation = if previous.is_some() {
-        "replace"
-    } else {
-        "create"
-    };
-    let expect = Expected::Any
-        .or_named(req.expected_sha256.as_deref())
-        .creating(req.overwrite);
-    let file = FileOp::write(location, (previous.clone(), sha256.clone()), new, base)
-        .expecting(expect)
-        .keeping_base(None)
-        .shown(operation, Some(bytes.len() as u64));
-    let change = ChangeSet::of(WriteRequest::TOOL, vec![file]).keeping(&sha256, vec![bytes]);
+    let change = change(req, location, base, (previous.clone(), &sha256));
     let checked = steps.check_change(&change)?;
     let diff = req.diff.then(|| text_diff(ctx, location, bytes));
     let Caveats {
@@ -189,6 +143,70 @@ fn write_once(
         syntax_unchecked,
         diff,
     })
+}
+
+/// The write as one change: the content over the file it replaces (`base`, at digest
+/// `previous`) or as a new file, expected at the version the caller named (and, without
+/// `overwrite`, onto no file), its content kept as the result `sha256`.
+fn change<'a>(
+    req: &'a WriteRequest,
+    location: &'a Location,
+    base: Option<&'a OpenFile>,
+    (previous, sha256): (Option<String>, &str),
+) -> ChangeSet<'a> {
+    let bytes = req.content.as_bytes();
+    let new = New::Bytes {
+        parts: vec![bytes],
+        mode: match base {
+            Some(file) => WriteMode::Replace {
+                mode: file.mode,
+                uid: file.uid,
+                gid: file.gid,
+            },
+            None => WriteMode::CreateNew,
+        },
+        reuse: None,
+    };
+    let operation = if previous.is_some() {
+        "replace"
+    } else {
+        "create"
+    };
+    let expect = Expected::Any
+        .or_named(req.expected_sha256.as_deref())
+        .creating(req.overwrite);
+    let file = FileOp::write(location, (previous, sha256.to_owned()), new, base)
+        .expecting(expect)
+        .keeping_base(None)
+        .shown(operation, Some(bytes.len() as u64));
+    ChangeSet::of(WriteRequest::TOOL, vec![file]).keeping(sha256, vec![bytes])
+}
+
+/// The file the write replaces, opened and hashed (under the lock), with its digest;
+/// `None` when there is none. Refused when the path is not a regular file, or the file
+/// changed while it was hashed.
+fn replaced(ctx: &Context, location: &Location) -> Outcome<Option<(OpenFile, String)>> {
+    let shown = &location.shown;
+    match location.kind {
+        Some(Kind::Directory | Kind::Other | Kind::Link) => Err(refuse::not_a_file(shown).into()),
+        Some(Kind::File) => {
+            let mut file = ctx
+                .ws
+                .open_file(location)
+                .map_err(|e| refuse::path(ctx, shown, e))?;
+            let actual = file
+                .sha256()
+                .map_err(|e| anyhow::Error::new(e).context("hashing the file to replace"))?;
+            if !file
+                .unchanged()
+                .map_err(|e| anyhow::Error::new(e).context("checking the file hashed"))?
+            {
+                return Err(refuse::changed(shown).into());
+            }
+            Ok(Some((file, actual)))
+        }
+        None => Ok(None),
+    }
 }
 
 /// The syntax gate on the write: the file replaced (read again only when the gate wants

@@ -31,56 +31,8 @@ pub(super) fn report(out: &mut String, report: &ConfigReport, q: Quote) {
     );
     patterns(out, "deny", &report.deny, q);
     patterns(out, "readOnly", &report.read_only, q);
-    let _ = writeln!(out, "limits:");
-    let width = report
-        .limits
-        .0
-        .iter()
-        .map(|l| l.name.len())
-        .max()
-        .unwrap_or(0);
-    for limit in &report.limits.0 {
-        let _ = writeln!(
-            out,
-            "  {:width$}  {}  ({})",
-            limit.name,
-            limit.value,
-            limit.from.0.as_str()
-        );
-    }
-    if report.authorize.is_empty() {
-        let _ = writeln!(out, "authorize: (none)");
-    } else {
-        let _ = writeln!(out, "authorize:");
-        for hook in &report.authorize {
-            let _ = writeln!(
-                out,
-                "  {}  (timeout {} s, {})",
-                q.text(&hook.command.join(" ")),
-                // As the JSON writes it (`30.0`, `2.5`).
-                serde_json::to_string(&hook.timeout_secs).unwrap_or_default(),
-                hook.from.0.as_str()
-            );
-        }
-    }
-    match &report.authorize_program {
-        None => {}
-        Some(ProgramShown::Pinned { path, sha256 }) => {
-            let path = q.text(path);
-            let _ = match sha256 {
-                Some(sha) => writeln!(out, "authorize program: {path}  sha256 {sha}"),
-                None => writeln!(out, "authorize program: {path}  (missing)"),
-            };
-        }
-        Some(ProgramShown::Unpinnable { path, reason }) => {
-            let _ = writeln!(
-                out,
-                "authorize program: {}  ({})",
-                q.text(path),
-                q.text(reason)
-            );
-        }
-    }
+    limits(out, report);
+    authorize(out, report, q);
     let _ = writeln!(
         out,
         "journal: {}  ({})",
@@ -125,5 +77,64 @@ fn patterns(out: &mut String, key: &str, list: &[PatternFrom], q: Quote) {
             q.text(&item.pattern),
             item.from.0.as_str()
         );
+    }
+}
+
+/// The limits, one a line with the config each came from, their values aligned.
+fn limits(out: &mut String, report: &ConfigReport) {
+    let _ = writeln!(out, "limits:");
+    let width = report
+        .limits
+        .0
+        .iter()
+        .map(|l| l.name.len())
+        .max()
+        .unwrap_or(0);
+    for limit in &report.limits.0 {
+        let _ = writeln!(
+            out,
+            "  {:width$}  {}  ({})",
+            limit.name,
+            limit.value,
+            limit.from.0.as_str()
+        );
+    }
+}
+
+/// The authorize commands, one a line with its timeout and config, then the authorize
+/// program: pinned by its digest (or missing), or why it cannot be pinned.
+fn authorize(out: &mut String, report: &ConfigReport, q: Quote) {
+    if report.authorize.is_empty() {
+        let _ = writeln!(out, "authorize: (none)");
+    } else {
+        let _ = writeln!(out, "authorize:");
+        for hook in &report.authorize {
+            let _ = writeln!(
+                out,
+                "  {}  (timeout {} s, {})",
+                q.text(&hook.command.join(" ")),
+                // As the JSON writes it (`30.0`, `2.5`).
+                serde_json::to_string(&hook.timeout_secs).unwrap_or_default(),
+                hook.from.0.as_str()
+            );
+        }
+    }
+    match &report.authorize_program {
+        None => {}
+        Some(ProgramShown::Pinned { path, sha256 }) => {
+            let path = q.text(path);
+            let _ = match sha256 {
+                Some(sha) => writeln!(out, "authorize program: {path}  sha256 {sha}"),
+                None => writeln!(out, "authorize program: {path}  (missing)"),
+            };
+        }
+        Some(ProgramShown::Unpinnable { path, reason }) => {
+            let _ = writeln!(
+                out,
+                "authorize program: {}  ({})",
+                q.text(path),
+                q.text(reason)
+            );
+        }
     }
 }

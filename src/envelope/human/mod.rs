@@ -329,14 +329,7 @@ fn result(output: &Output, layout: Layout, dialect: crate::hint::Caller) -> (Str
         | Output::History(_)
         | Output::Show(_)
         | Output::Undo(_) => {
-            // A change shown is its diff: `--no-diff` is not one of its options.
-            let whole = |out: &mut String, diff: &str| shown_diff(out, diff, q, layout.color);
-            let show: ShowDiff = if matches!(output, Output::Show(_)) {
-                &whole
-            } else {
-                &diff
-            };
-            journal::result(&mut out, output, q, layout.stat, show);
+            changes(&mut out, output, layout, q, &diff);
             None
         }
         Output::Config(report) => {
@@ -352,6 +345,19 @@ fn result(output: &Output, layout: Layout, dialect: crate::hint::Caller) -> (Str
         ));
     }
     (out, footer)
+}
+
+/// A result about changes (a delete, a move, the history, a change shown or undone) to
+/// `out`, its diff written by `diff` — but a change shown, which is its diff whole:
+/// `--no-diff` is not one of its options.
+fn changes(out: &mut String, output: &Output, layout: Layout, q: quote::Quote, diff: ShowDiff<'_>) {
+    let whole = |out: &mut String, diff: &str| shown_diff(out, diff, q, layout.color);
+    let show: ShowDiff = if matches!(output, Output::Show(_)) {
+        &whole
+    } else {
+        diff
+    };
+    journal::result(out, output, q, layout.stat, show);
 }
 
 /// A search's matches as `rg` prints them, or summed up (`-l`, `-c`, `-q`), to `out`; a

@@ -135,20 +135,17 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
         return Vec::new();
     }
     let file = FileLines::new(text);
-    let votes = votes::vote(&file.all(), &snippet_lines, started, budget);
-    let mut starts: Vec<usize> = (0..votes.len()).filter(|&i| votes[i] > 0.0).collect();
-    let by_votes = |a: &usize, b: &usize| votes[*b].total_cmp(&votes[*a]).then(a.cmp(b));
-    if starts.len() > TOP_STARTS {
-        starts.select_nth_unstable_by(TOP_STARTS, by_votes);
-        starts.truncate(TOP_STARTS);
-    }
-    starts.sort_by(by_votes);
-
+    let starts = voted_starts(&file, &snippet_lines, started, budget);
     let n = snippet_lines.len();
-    let terminated = snippet.ends_with('\n');
     let normal_snippet = normalise(snippet);
-    let snippet_ends: Vec<&str> = normal_snippet.trim_end_matches('\n').split('\n').collect();
-    let flat_snippet = score::flat(snippet);
+    let wanted = Wanted {
+        snippet,
+        terminated: snippet.ends_with('\n'),
+        snippet_ends: normal_snippet.trim_end_matches('\n').split('\n').collect(),
+        flat_snippet: score::flat(snippet),
+        normal_snippet: &normal_snippet,
+        deadline,
+    };
     let mut seen = HashSet::new();
     let mut scored = Vec::new();
     for (rank, &start) in starts.iter().enumerate() {
@@ -175,37 +172,7 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
             if !seen.insert((first, last)) {
                 continue;
             }
-            let mut passage = file.span(first, last, terminated);
-            let mut similarity = similarity(passage, snippet, &normal_snippet, deadline);
-            let mut raw = None;
-            if let Some(part) = narrow(passage, snippet, deadline) {
-                let closer = score::similarity(part, snippet, &normal_snippet, deadline);
-                // Equal once whitespace is set aside, the part is still the closer when
-                // it leaves out what the snippet left out (the line's indentation).
-                let (whole, exact) = (
-                    score::char_ratio(passage, snippet, deadline),
-                    score::char_ratio(part, snippet, deadline),
-                );
-                if closer > similarity || (closer >= similarity && exact > whole) {
-                    (passage, similarity, raw) = (part, closer, Some(exact));
-                } else {
-                    raw = Some(whole);
-                }
-            }
-            if similarity >= MIN_SIMILARITY {
-                scored.push(Scored {
-                    flat: score::flat(passage) == flat_snippet,
-                    ends: score::ends(passage, &snippet_ends, deadline),
-                    raw: raw.unwrap_or_else(|| score::char_ratio(passage, snippet, deadline)),
-                    candidate: Candidate {
-                        start_line: first + 1,
-                        end_line: last + 1,
-                        text: passage.to_owned(),
-                        similarity,
-                        difference: classify(passage, snippet),
-                    },
-                });
-            }
+            scored.extend(wanted.scored(&file, first, last));
         }
     }
     let widened: Vec<Candidate> = select(scored, n, max)
@@ -213,6 +180,76 @@ pub fn closest(text: &str, snippet: &str, max: usize, budget: Duration) -> Vec<C
         .map(|c| widen(&file, c, snippet, &normal_snippet, deadline))
         .collect();
     apart(widened)
+}
+
+/// The window starts (0-based first lines) the votes favour, most votes first (the
+/// earlier of two as many), at most [`TOP_STARTS`] of them.
+fn voted_starts(
+    file: &FileLines<'_>,
+    snippet_lines: &[&[u8]],
+    started: Instant,
+    budget: Duration,
+) -> Vec<usize> {
+    let votes = votes::vote(&file.all(), snippet_lines, started, budget);
+    let mut starts: Vec<usize> = (0..votes.len()).filter(|&i| votes[i] > 0.0).collect();
+    let by_votes = |a: &usize, b: &usize| votes[*b].total_cmp(&votes[*a]).then(a.cmp(b));
+    if starts.len() > TOP_STARTS {
+        starts.select_nth_unstable_by(TOP_STARTS, by_votes);
+        starts.truncate(TOP_STARTS);
+    }
+    starts.sort_by(by_votes);
+    starts
+}
+
+/// The snippet a search scores windows against, in the forms the scores compare, and
+/// when scoring must stop.
+struct Wanted<'s> {
+    snippet: &'s str,
+    /// Whether the snippet ends with a line terminator (then a window takes its last).
+    terminated: bool,
+    normal_snippet: &'s str,
+    /// The normalised snippet's lines.
+    snippet_ends: Vec<&'s str>,
+    flat_snippet: String,
+    deadline: Instant,
+}
+
+impl Wanted<'_> {
+    /// Lines `first..=last` of the file scored against the snippet — or the part of them
+    /// that is closer ([`narrow`]) — when they are alike enough to be a candidate.
+    fn scored(&self, file: &FileLines<'_>, first: usize, last: usize) -> Option<Scored> {
+        let (snippet, normal_snippet, deadline) =
+            (self.snippet, self.normal_snippet, self.deadline);
+        let mut passage = file.span(first, last, self.terminated);
+        let mut similarity = similarity(passage, snippet, normal_snippet, deadline);
+        let mut raw = None;
+        if let Some(part) = narrow(passage, snippet, deadline) {
+            let closer = score::similarity(part, snippet, normal_snippet, deadline);
+            // Equal once whitespace is set aside, the part is still the closer when
+            // it leaves out what the snippet left out (the line's indentation).
+            let (whole, exact) = (
+                score::char_ratio(passage, snippet, deadline),
+                score::char_ratio(part, snippet, deadline),
+            );
+            if closer > similarity || (closer >= similarity && exact > whole) {
+                (passage, similarity, raw) = (part, closer, Some(exact));
+            } else {
+                raw = Some(whole);
+            }
+        }
+        (similarity >= MIN_SIMILARITY).then(|| Scored {
+            flat: score::flat(passage) == self.flat_snippet,
+            ends: score::ends(passage, &self.snippet_ends, deadline),
+            raw: raw.unwrap_or_else(|| score::char_ratio(passage, snippet, deadline)),
+            candidate: Candidate {
+                start_line: first + 1,
+                end_line: last + 1,
+                text: passage.to_owned(),
+                similarity,
+                difference: classify(passage, snippet),
+            },
+        })
+    }
 }
 
 /// Candidates best first once more after widening (a widened one is scored anew), each

@@ -165,10 +165,6 @@ impl FuzzyLine {
 ///
 /// Exact votes weigh `1/sqrt(occurrences)` so common lines such as `}` count little; fuzzy votes weigh `dice²` and run
 /// only for snippet lines with no exact match anywhere. Hashing stops at `started + budget`, fuzzy scanning at 60% of it.
-#[allow(
-    clippy::cast_precision_loss,
-    reason = "occurrence counts are far below 2^52"
-)]
 pub(super) fn vote(
     file: &[&[u8]],
     snippet: &[&[u8]],
@@ -177,6 +173,38 @@ pub(super) fn vote(
 ) -> Vec<f64> {
     let hard_deadline = started + budget;
     let fuzzy_deadline = started + budget.mul_f64(0.6);
+    let Exact {
+        mut votes,
+        matched,
+        lens,
+        hashes,
+    } = vote_exact(file, snippet, hard_deadline);
+    let seen = Measured {
+        lens: &lens,
+        hashes: &hashes,
+    };
+    vote_joined(file, snippet, &matched, &seen, &mut votes, hard_deadline);
+    vote_fuzzy(file, snippet, &matched, &lens, &mut votes, fuzzy_deadline);
+    votes
+}
+
+/// What the exact pass gives: the votes, whether each snippet line matched a file line,
+/// and what it learned of each file line it reached ([`Measured`]).
+struct Exact {
+    votes: Vec<f64>,
+    matched: Vec<bool>,
+    lens: Vec<usize>,
+    hashes: Vec<u64>,
+}
+
+/// The exact votes: each file line equal to a snippet line (whitespace set aside) votes
+/// for the window that puts them together, weighing `1/sqrt(occurrences)`. Hashing stops
+/// at `deadline`.
+#[allow(
+    clippy::cast_precision_loss,
+    reason = "occurrence counts are far below 2^52"
+)]
+fn vote_exact(file: &[&[u8]], snippet: &[&[u8]], deadline: Instant) -> Exact {
     let mut slots: HashMap<u64, usize> = HashMap::new();
     let mut slot_lines: Vec<Vec<usize>> = Vec::new();
     for (index, line) in snippet.iter().enumerate() {
@@ -196,7 +224,7 @@ pub(super) fn vote(
     for (line_no, line) in file.iter().enumerate() {
         // The first lines are always taken, so that a call held up before it began (a
         // loaded machine) still answers for a small file.
-        if line_no > 0 && line_no % CHECK_EVERY == 0 && Instant::now() >= hard_deadline {
+        if line_no > 0 && line_no % CHECK_EVERY == 0 && Instant::now() >= deadline {
             break;
         }
         let (hash, len) = fingerprint(line);
@@ -221,11 +249,26 @@ pub(super) fn vote(
             slots.get(&hash).is_some_and(|&slot| occurrences[slot] > 0)
         })
         .collect();
-    let seen = Measured {
-        lens: &lens,
-        hashes: &hashes,
-    };
-    vote_joined(file, snippet, &matched, &seen, &mut votes, hard_deadline);
+    Exact {
+        votes,
+        matched,
+        lens,
+        hashes,
+    }
+}
+
+/// The fuzzy votes, for the longest snippet lines that matched no file line exactly:
+/// each file line like one of them (by bigrams, or by tokens for a line of several)
+/// votes `dice²`. `lens` are the file lines' whitespace-free lengths the exact pass
+/// reached; scanning stops at `deadline`.
+fn vote_fuzzy(
+    file: &[&[u8]],
+    snippet: &[&[u8]],
+    matched: &[bool],
+    lens: &[usize],
+    votes: &mut [f64],
+    deadline: Instant,
+) {
     let mut unmatched: Vec<usize> = (0..snippet.len())
         .filter(|&i| !matched[i] && fingerprint(snippet[i]).1 >= 2)
         .collect();
@@ -237,12 +280,12 @@ pub(super) fn vote(
         .map(|&i| FuzzyLine::new(i, snippet[i], &mut grams))
         .collect();
     if fuzzy.is_empty() {
-        return votes;
+        return;
     }
     let mut seen = vec![0u8; 1 << 16];
     let mut file_tokens = Vec::new();
     for (line_no, &len) in lens.iter().enumerate() {
-        if line_no > 0 && line_no % CHECK_EVERY == 0 && Instant::now() >= fuzzy_deadline {
+        if line_no > 0 && line_no % CHECK_EVERY == 0 && Instant::now() >= deadline {
             break;
         }
         let total = len.saturating_sub(1);
@@ -265,7 +308,6 @@ pub(super) fn vote(
             }
         }
     }
-    votes
 }
 
 /// What the exact pass learned of each file line it reached: its whitespace-free length
@@ -296,7 +338,24 @@ fn vote_joined(
     votes: &mut [f64],
     deadline: Instant,
 ) {
-    let lens = seen.lens;
+    let mut hits = cut_by_caller(snippet, matched, seen);
+    hits.extend(joined_by_caller(
+        file, snippet, matched, seen.lens, deadline,
+    ));
+    let mut occurrences: HashMap<usize, usize> = HashMap::new();
+    for &(_, i) in &hits {
+        *occurrences.entry(i).or_default() += 1;
+    }
+    for (line_no, i) in hits {
+        let weight = 2.0 / (occurrences[&i] as f64).sqrt();
+        votes[line_no.saturating_sub(i)] += weight;
+    }
+}
+
+/// The file lines that two adjacent snippet lines, not both matched, are as one (the
+/// caller cut the line): (file line, the pair's first snippet line). Only a file line as
+/// long as one of the pairs is looked up.
+fn cut_by_caller(snippet: &[&[u8]], matched: &[bool], seen: &Measured) -> Vec<(usize, usize)> {
     // The snippet's pairs, by the fingerprint of the line they would be, with the index
     // of the pair's first line.
     let mut pairs: HashMap<u64, Vec<usize>> = HashMap::new();
@@ -309,6 +368,40 @@ fn vote_joined(
             pairs.entry(hash).or_default().push(i);
         }
     }
+    let mut hits = Vec::new();
+    if pairs.is_empty() {
+        return hits;
+    }
+    let mut lengths = Vec::new();
+    for i in 0..snippet.len().saturating_sub(1) {
+        let len = joined_fingerprint(snippet[i], snippet[i + 1]).1;
+        if lengths.len() <= len {
+            lengths.resize(len + 1, false);
+        }
+        lengths[len] = true;
+    }
+    for (line_no, &len) in seen.lens.iter().enumerate() {
+        if !lengths.get(len).copied().unwrap_or(false) {
+            continue;
+        }
+        if let Some(at) = pairs.get(&seen.hashes[line_no]) {
+            hits.extend(at.iter().map(|&i| (line_no, i)));
+        }
+    }
+    hits
+}
+
+/// The unmatched snippet lines that two adjacent file lines are as one (the caller
+/// joined them, a continuation `\\` dropped or not): (the pair's first file line, the
+/// snippet line). Only pairs whose lengths (`lens`) add up to such a line's are hashed;
+/// scanning stops at `deadline`.
+fn joined_by_caller(
+    file: &[&[u8]],
+    snippet: &[&[u8]],
+    matched: &[bool],
+    lens: &[usize],
+    deadline: Instant,
+) -> Vec<(usize, usize)> {
     // The snippet's unmatched lines, by their length, as a file pair would have to add up.
     let mut wholes: HashMap<usize, Vec<(u64, usize)>> = HashMap::new();
     for (i, line) in snippet.iter().enumerate().filter(|(i, _)| !matched[*i]) {
@@ -317,62 +410,37 @@ fn vote_joined(
             wholes.entry(len).or_default().push((hash, i));
         }
     }
-    let mut hits: Vec<(usize, usize)> = Vec::new();
-    if !pairs.is_empty() {
-        // Only a file line as long as one of the pairs is looked up.
-        let mut lengths = Vec::new();
-        for i in 0..snippet.len().saturating_sub(1) {
-            let len = joined_fingerprint(snippet[i], snippet[i + 1]).1;
-            if lengths.len() <= len {
-                lengths.resize(len + 1, false);
-            }
-            lengths[len] = true;
+    let mut hits = Vec::new();
+    if wholes.is_empty() {
+        return hits;
+    }
+    let mut whole_lengths = vec![false; wholes.keys().max().map_or(0, |m| m + 1)];
+    for &len in wholes.keys() {
+        whole_lengths[len] = true;
+    }
+    for line_no in 0..lens.len().saturating_sub(1) {
+        if line_no > 0 && line_no % CHECK_EVERY == 0 && Instant::now() >= deadline {
+            break;
         }
-        for (line_no, &len) in lens.iter().enumerate() {
-            if !lengths.get(len).copied().unwrap_or(false) {
+        let sum = lens[line_no] + lens[line_no + 1];
+        // The first line's continuation `\\` is not part of the line read as one.
+        for len in [sum, sum.saturating_sub(1)] {
+            if !whole_lengths.get(len).copied().unwrap_or(false) {
                 continue;
             }
-            if let Some(at) = pairs.get(&seen.hashes[line_no]) {
-                hits.extend(at.iter().map(|&i| (line_no, i)));
-            }
+            let Some(candidates) = wholes.get(&len) else {
+                continue;
+            };
+            let (hash, _) = joined_fingerprint(file[line_no], file[line_no + 1]);
+            hits.extend(
+                candidates
+                    .iter()
+                    .filter(|(h, _)| *h == hash)
+                    .map(|&(_, i)| (line_no, i)),
+            );
         }
     }
-    if !wholes.is_empty() {
-        let mut whole_lengths = vec![false; wholes.keys().max().map_or(0, |m| m + 1)];
-        for &len in wholes.keys() {
-            whole_lengths[len] = true;
-        }
-        for line_no in 0..lens.len().saturating_sub(1) {
-            if line_no > 0 && line_no % CHECK_EVERY == 0 && Instant::now() >= deadline {
-                break;
-            }
-            let sum = lens[line_no] + lens[line_no + 1];
-            // The first line's continuation `\\` is not part of the line read as one.
-            for len in [sum, sum.saturating_sub(1)] {
-                if !whole_lengths.get(len).copied().unwrap_or(false) {
-                    continue;
-                }
-                let Some(candidates) = wholes.get(&len) else {
-                    continue;
-                };
-                let (hash, _) = joined_fingerprint(file[line_no], file[line_no + 1]);
-                hits.extend(
-                    candidates
-                        .iter()
-                        .filter(|(h, _)| *h == hash)
-                        .map(|&(_, i)| (line_no, i)),
-                );
-            }
-        }
-    }
-    let mut occurrences: HashMap<usize, usize> = HashMap::new();
-    for &(_, i) in &hits {
-        *occurrences.entry(i).or_default() += 1;
-    }
-    for (line_no, i) in hits {
-        let weight = 2.0 / (occurrences[&i] as f64).sqrt();
-        votes[line_no.saturating_sub(i)] += weight;
-    }
+    hits
 }
 
 #[cfg(test)]

@@ -63,11 +63,19 @@ pub(super) struct Alignment {
     pub(super) inserted: Vec<Vec<usize>>,
 }
 
+/// How lines that differ are paired within a stretch where both texts differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pairing {
+    /// In order, each line with the next one like it enough.
+    BySimilarity,
+    /// Line for line where the stretch has as many lines on both sides (the caller's
+    /// change of a line is that line changed, however much), else by similarity.
+    LineForLine,
+}
+
 /// Aligns `a`'s lines with `b`'s: equal once whitespace is set aside, or, within a stretch
-/// that differs, paired in order by similarity — or, with `positional`, line for line
-/// where the stretch has as many lines on both sides (the caller's change of a line is
-/// that line changed, however much).
-pub(super) fn align(a: &[&str], b: &[&str], positional: bool, parts: Parts) -> Alignment {
+/// that differs, paired as `pairing` says.
+pub(super) fn align(a: &[&str], b: &[&str], pairing: Pairing, parts: Parts) -> Alignment {
     let na: Vec<String> = a.iter().map(|l| collapsed(l)).collect();
     let nb: Vec<String> = b.iter().map(|l| collapsed(l)).collect();
     let mut paired = vec![None; a.len()];
@@ -81,7 +89,7 @@ pub(super) fn align(a: &[&str], b: &[&str], positional: bool, parts: Parts) -> A
         if old_len == 0 || new_len == 0 {
             continue;
         }
-        if positional && old_len == new_len {
+        if pairing == Pairing::LineForLine && old_len == new_len {
             for i in 0..old_len {
                 paired[old_index + i] = Some(new_index + i);
             }

@@ -39,46 +39,85 @@ fn repeated(text: &str) -> Option<(char, usize)> {
         .then(|| (first, text.chars().count()))
 }
 
-impl Indent {
-    pub(super) fn learn(base: &[&str], ours: &[&str], paired: &[Option<usize>]) -> Indent {
-        let mut map: HashMap<String, String> = HashMap::new();
-        let mut doubtful = Vec::new();
-        for (i, j) in paired.iter().enumerate() {
-            let Some(j) = j else { continue };
-            if base[i].trim().is_empty() || ours[*j].trim().is_empty() {
-                continue;
-            }
-            let (from, to) = (leading(base[i]), leading(ours[*j]));
-            match map.get(from) {
-                Some(known) if known != to => doubtful.push(from.to_owned()),
-                Some(_) => {}
-                None => {
-                    map.insert(from.to_owned(), to.to_owned());
-                }
+/// The caller's indentation → the file's, as the paired lines show it, and the
+/// indentations in doubt: those the pairs show two ways, and of two the file writes
+/// alike, the one it writes otherwise than the caller (or both).
+fn paired_indents(
+    base: &[&str],
+    ours: &[&str],
+    paired: &[Option<usize>],
+) -> (HashMap<String, String>, Vec<String>) {
+    let mut map: HashMap<String, String> = HashMap::new();
+    let mut doubtful = Vec::new();
+    for (i, j) in paired.iter().enumerate() {
+        let Some(j) = j else { continue };
+        if base[i].trim().is_empty() || ours[*j].trim().is_empty() {
+            continue;
+        }
+        let (from, to) = (leading(base[i]), leading(ours[*j]));
+        match map.get(from) {
+            Some(known) if known != to => doubtful.push(from.to_owned()),
+            Some(_) => {}
+            None => {
+                map.insert(from.to_owned(), to.to_owned());
             }
         }
-        // Two of the caller's indentations the file writes alike: one was typed off. The
-        // one the file writes otherwise than the caller (or both, where the file writes
-        // each otherwise) tells nothing of a new line indented so.
-        let off: Vec<String> = map
-            .iter()
-            .filter(|(from, to)| from != to && map.iter().any(|(f, t)| f != *from && t == *to))
-            .map(|(from, _)| from.clone())
-            .collect();
-        doubtful.extend(off);
-        // Each pair's shift: what the file adds before the caller's indentation (or the
-        // caller before the file's); one shift for all is a passage moved as a whole.
-        let shifts: Vec<Option<(bool, &str)>> = map
-            .iter()
-            .map(|(from, to)| {
-                if let Some(added) = to.strip_suffix(from.as_str()) {
-                    Some((true, added))
-                } else {
-                    from.strip_suffix(to.as_str()).map(|taken| (false, taken))
-                }
-            })
-            .collect();
-        let shifted = shifts.iter().all(|s| s.is_some() && *s == shifts[0]);
+    }
+    // Two of the caller's indentations the file writes alike: one was typed off. The
+    // one the file writes otherwise than the caller (or both, where the file writes
+    // each otherwise) tells nothing of a new line indented so.
+    let off: Vec<String> = map
+        .iter()
+        .filter(|(from, to)| from != to && map.iter().any(|(f, t)| f != *from && t == *to))
+        .map(|(from, _)| from.clone())
+        .collect();
+    doubtful.extend(off);
+    (map, doubtful)
+}
+
+/// Whether every pair of `map` shifts by one and the same prefix — what the file adds
+/// before the caller's indentation (or the caller before the file's): a passage moved as
+/// a whole.
+fn shifted(map: &HashMap<String, String>) -> bool {
+    let shifts: Vec<Option<(bool, &str)>> = map
+        .iter()
+        .map(|(from, to)| {
+            if let Some(added) = to.strip_suffix(from.as_str()) {
+                Some((true, added))
+            } else {
+                from.strip_suffix(to.as_str()).map(|taken| (false, taken))
+            }
+        })
+        .collect();
+    shifts.iter().all(|s| s.is_some() && *s == shifts[0])
+}
+
+/// The smallest step between the file's space indentations among `ours` (its indented
+/// lines' `indents`), a line not indented counting as level 0.
+fn file_step(ours: &[&str], indents: &[&str]) -> Option<usize> {
+    let mut steps: Vec<usize> = indents
+        .iter()
+        .filter(|l| l.chars().all(|c| c == ' '))
+        .map(|l| l.len())
+        .collect();
+    // Where a line of the passage is not indented, its level counts too.
+    if ours
+        .iter()
+        .any(|l| !l.trim().is_empty() && leading(l).is_empty())
+    {
+        steps.push(0);
+    }
+    steps.sort_unstable();
+    steps.dedup();
+    steps.windows(2).map(|w| w[1] - w[0]).min()
+}
+
+impl Indent {
+    /// The file's indentation for the caller's, learned from the base lines (`oldText`)
+    /// `paired` with the file's lines `ours`, and from how `ours` are indented.
+    pub(super) fn learn(base: &[&str], ours: &[&str], paired: &[Option<usize>]) -> Indent {
+        let (map, doubtful) = paired_indents(base, ours, paired);
+        let shifted = shifted(&map);
         let mut units = units(&map);
         // A unit must give back every pair of pure levels it speaks for (a line typed off
         // by part of a level tells a unit its other lines belie): one that does not is
@@ -101,27 +140,12 @@ impl Indent {
             .map(|l| leading(l))
             .filter(|l| !l.is_empty())
             .collect();
-        let mut steps: Vec<usize> = indents
-            .iter()
-            .filter(|l| l.chars().all(|c| c == ' '))
-            .map(|l| l.len())
-            .collect();
-        // Where a line of the passage is not indented, its level counts too.
-        if ours
-            .iter()
-            .any(|l| !l.trim().is_empty() && leading(l).is_empty())
-        {
-            steps.push(0);
-        }
-        steps.sort_unstable();
-        steps.dedup();
-        let file_step = steps.windows(2).map(|w| w[1] - w[0]).min();
         Indent {
+            file_step: file_step(ours, &indents),
             map,
             doubtful,
             units,
             shifted,
-            file_step,
             file_spaces: !indents.is_empty() && indents.iter().all(|l| !l.contains('\t')),
             file_tabs: !indents.is_empty() && indents.iter().all(|l| l.starts_with('\t')),
         }

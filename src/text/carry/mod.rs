@@ -19,7 +19,7 @@ mod respace;
 mod split;
 
 pub use align::token_distance;
-use align::{align, stretches};
+use align::{align, stretches, Pairing};
 use chars::{changes, merge_indented};
 use indent::{leading, Indent};
 
@@ -55,7 +55,6 @@ enum Parts {
 }
 
 /// [`carry`], its lines paired as `parts` says.
-#[allow(clippy::many_single_char_names)]
 fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
     if base == ours {
         return Some(theirs.to_owned());
@@ -71,76 +70,144 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
     let (b_cut, t_cut) = cut_continued(&b, &o, &t)?;
     let b: Vec<&str> = b_cut.iter().map(String::as_str).collect();
     let t: Vec<&str> = t_cut.iter().map(String::as_str).collect();
-    let to_ours = align(&b, &o, false, parts);
-    let to_theirs = align(&b, &t, true, Parts::Copied);
+    let to_ours = align(&b, &o, Pairing::BySimilarity, parts);
+    let to_theirs = align(&b, &t, Pairing::LineForLine, Parts::Copied);
     if parts == Parts::Copied && continued_past(&b, &o, &to_ours.paired) {
         return None;
     }
-    let indent = Indent::learn(&b, &o, &to_ours.paired);
-    let wrapped = wrapped(&b, &o, &to_ours.paired);
-    let mut out: Vec<String> = Vec::new();
-    let mut gap = 0;
-    while gap <= b.len() {
-        // What each side put between base lines gap-1 and gap.
-        let ours_in = &to_ours.inserted[gap];
-        let theirs_in = &to_theirs.inserted[gap];
+    let sides = Sides {
+        indent: Indent::learn(&b, &o, &to_ours.paired),
+        wrapped: wrapped(&b, &o, &to_ours.paired),
+        b: &b,
+        o: &o,
+        t: &t,
+        to_ours,
+        to_theirs,
+    };
+    let out = sides.merged()?;
+    let terminated = if b_end == t_end { o_end } else { t_end };
+    let mut joined = out.join("\n");
+    if terminated {
+        joined.push('\n');
+    }
+    if crlf {
+        joined = joined.replace('\n', "\r\n");
+    }
+    Some(joined)
+}
+
+/// The three sides of a merge as lines — the base `b` (the caller's `oldText`), ours `o`
+/// (the file's passage) and theirs `t` (the caller's `newText`) — with how ours and theirs
+/// pair with the base, the file's indentation and the base's lines the file holds wrapped
+/// as one.
+struct Sides<'a> {
+    b: &'a [&'a str],
+    o: &'a [&'a str],
+    t: &'a [&'a str],
+    to_ours: align::Alignment,
+    to_theirs: align::Alignment,
+    indent: Indent,
+    /// For each base line that starts a run the file holds as one line: the run's last
+    /// base line and the file's line.
+    wrapped: Vec<Option<(usize, usize)>>,
+}
+
+impl Sides<'_> {
+    /// The merged lines, gap by gap of the base: what either side put in the gap, then
+    /// the base line after it (or the run of base lines the file joined), merged.
+    fn merged(&self) -> Option<Vec<String>> {
+        let mut out: Vec<String> = Vec::new();
+        let mut gap = 0;
+        while gap <= self.b.len() {
+            self.inserted(gap, &mut out)?;
+            if gap == self.b.len() {
+                break;
+            }
+            // Lines the caller wrapped that the file holds as one: the change made to them,
+            // joined, merged into the file's line.
+            if let Some((last, j)) = self.wrapped[gap] {
+                out.push(self.rejoined(gap, last, j)?);
+                gap = last + 1;
+                continue;
+            }
+            self.line(gap, &mut out)?;
+            gap += 1;
+        }
+        Some(out)
+    }
+
+    /// Pushes onto `out` what each side put between base lines `gap - 1` and `gap`: the
+    /// file's lines as they are, the caller's in the file's indentation. `None` when both
+    /// put lines there.
+    fn inserted(&self, gap: usize, out: &mut Vec<String>) -> Option<()> {
+        let (b, o, t) = (self.b, self.o, self.t);
+        let ours_in = &self.to_ours.inserted[gap];
+        let theirs_in = &self.to_theirs.inserted[gap];
         if !ours_in.is_empty() && !theirs_in.is_empty() {
             return None;
         }
         out.extend(ours_in.iter().map(|&j| o[j].to_owned()));
-        let mut above = line_above(&b, &o, &to_ours.paired, gap);
+        let mut above = line_above(b, o, &self.to_ours.paired, gap);
         for &k in theirs_in {
-            let line = indent.apply_below(t[k], above.as_ref())?;
+            let line = self.indent.apply_below(t[k], above.as_ref())?;
             if !t[k].trim().is_empty() {
                 above = Some((leading(t[k]).to_owned(), leading(&line).to_owned()));
             }
             out.push(line);
         }
-        if gap == b.len() {
-            break;
+        Some(())
+    }
+
+    /// Base lines `gap..=last`, which the file holds as its line `j`: the caller's change
+    /// to them, joined, merged into that line. `None` when a side put lines inside the
+    /// run, or the caller rewrote a piece of it.
+    fn rejoined(&self, gap: usize, last: usize, j: usize) -> Option<String> {
+        let (b, o, t) = (self.b, self.o, self.t);
+        let inside = gap + 1..=last;
+        if inside
+            .clone()
+            .any(|g| !self.to_ours.inserted[g].is_empty() || !self.to_theirs.inserted[g].is_empty())
+        {
+            return None;
         }
-        // Lines the caller wrapped that the file holds as one: the change made to them,
-        // joined, merged into the file's line.
-        if let Some((last, j)) = wrapped[gap] {
-            let inside = gap + 1..=last;
-            if inside
-                .clone()
-                .any(|g| !to_ours.inserted[g].is_empty() || !to_theirs.inserted[g].is_empty())
-            {
+        let mut theirs_lines = Vec::new();
+        for i in gap..=last {
+            let line = t[self.to_theirs.paired[i]?];
+            // A piece the caller rewrote is a line to the caller, a part of one to
+            // the file: what it meant for the file's line cannot be told.
+            if rewritten(b[i], line) {
                 return None;
             }
-            let mut theirs_lines = Vec::new();
-            for i in gap..=last {
-                let line = t[to_theirs.paired[i]?];
-                // A piece the caller rewrote is a line to the caller, a part of one to
-                // the file: what it meant for the file's line cannot be told.
-                if rewritten(b[i], line) {
-                    return None;
-                }
-                theirs_lines.push(line);
-            }
-            let (base_joined, theirs_joined) = (join(&b[gap..=last]), join(&theirs_lines));
-            out.push(if theirs_joined == base_joined {
-                o[j].to_owned()
-            } else {
-                merge_indented(&base_joined, o[j], &theirs_joined, &indent)?
-            });
-            gap = last + 1;
-            continue;
+            theirs_lines.push(line);
         }
+        let (base_joined, theirs_joined) = (join(&b[gap..=last]), join(&theirs_lines));
+        Some(if theirs_joined == base_joined {
+            o[j].to_owned()
+        } else {
+            merge_indented(&base_joined, o[j], &theirs_joined, &self.indent)?
+        })
+    }
+
+    /// Pushes onto `out` base line `gap` merged (nothing where the line goes); `None` when
+    /// the change to it cannot be carried.
+    // `b`, `o`, `t`, `j` and `k`: the names of a three-way merge, as in [`carry`].
+    #[allow(clippy::many_single_char_names)]
+    fn line(&self, gap: usize, out: &mut Vec<String>) -> Option<()> {
+        let (b, o, t) = (self.b, self.o, self.t);
         // A line the caller elided (`...`) must stand for lines of the file's own that sit
         // in its place; without them, the passage is not the one the caller meant.
-        if elided(b[gap]) && to_ours.paired[gap].is_none() {
-            let filled = !to_ours.inserted[gap].is_empty() || !to_ours.inserted[gap + 1].is_empty();
+        if elided(b[gap]) && self.to_ours.paired[gap].is_none() {
+            let filled = !self.to_ours.inserted[gap].is_empty()
+                || !self.to_ours.inserted[gap + 1].is_empty();
             if !filled {
                 return None;
             }
         }
-        let line = match (to_ours.paired[gap], to_theirs.paired[gap]) {
+        let line = match (self.to_ours.paired[gap], self.to_theirs.paired[gap]) {
             // The caller kept the line: the file's own.
             (Some(j), Some(k)) if t[k] == b[gap] => Some(o[j].to_owned()),
             (Some(j), Some(k)) if o[j] == b[gap] => Some(t[k].to_owned()),
-            (Some(j), Some(k)) => Some(merge_indented(b[gap], o[j], t[k], &indent)?),
+            (Some(j), Some(k)) => Some(merge_indented(b[gap], o[j], t[k], &self.indent)?),
             // The caller deleted the line: delete the file's, when it is the same line
             // but for whitespace (a space the caller dropped or added inside it too).
             (Some(j), None) if solid(o[j]) == solid(b[gap]) => None,
@@ -151,17 +218,8 @@ fn merge(base: &str, ours: &str, theirs: &str, parts: Parts) -> Option<String> {
             (Some(_), None) | (None, Some(_)) => return None,
         };
         out.extend(line);
-        gap += 1;
+        Some(())
     }
-    let terminated = if b_end == t_end { o_end } else { t_end };
-    let mut joined = out.join("\n");
-    if terminated {
-        joined.push('\n');
-    }
-    if crlf {
-        joined = joined.replace('\n', "\r\n");
-    }
-    Some(joined)
 }
 
 /// The line above gap `gap` (before base line `gap`), as the caller indents it and as
@@ -192,7 +250,7 @@ fn cut_continued(
     if runs.is_empty() {
         return Some((owned(base), owned(theirs)));
     }
-    let to_theirs = align(base, theirs, true, Parts::Copied);
+    let to_theirs = align(base, theirs, Pairing::LineForLine, Parts::Copied);
     let mut cut_base = Vec::with_capacity(base.len() + runs.len());
     let mut cut_theirs: Vec<Option<Vec<String>>> = vec![None; theirs.len()];
     for (i, line) in base.iter().enumerate() {

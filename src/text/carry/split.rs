@@ -9,14 +9,22 @@ fn squash(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
+/// Where a line of the file stands in the run of lines that continue one another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Position {
+    /// Continued on the next line: a trailing `\` is a continuation.
+    Continued,
+    /// The run's last line: a trailing `\` is its own.
+    Last,
+}
+
 /// A line of the file cut into the text it continues with, and what follows that text
 /// (a continuation ` \` and trailing whitespace): `(start, end)` of the text.
-fn piece(line: &str, last: bool) -> (usize, usize) {
+fn piece(line: &str, position: Position) -> (usize, usize) {
     let content = line.trim_end();
-    let body = if last {
-        content
-    } else {
-        content.strip_suffix('\\').map_or(content, str::trim_end)
+    let body = match position {
+        Position::Last => content,
+        Position::Continued => content.strip_suffix('\\').map_or(content, str::trim_end),
     };
     let start = body.len() - body.trim_start().len();
     (start, body.len())
@@ -85,13 +93,13 @@ pub(super) fn runs(base: &[&str], ours: &[&str]) -> Vec<(usize, usize, usize)> {
         for j in 0..ours.len() {
             let mut joined = String::new();
             for (m, own) in ours.iter().enumerate().take(j + MAX_PIECES).skip(j) {
-                let (s, e) = piece(own, true);
+                let (s, e) = piece(own, Position::Last);
                 let last_text = squash(&own[s..e]);
                 if m > j && joined.clone() + &last_text == *line {
                     matches.push((i, j, m));
                     break;
                 }
-                let (s, e) = piece(own, false);
+                let (s, e) = piece(own, Position::Continued);
                 joined.push_str(&squash(&own[s..e]));
                 if joined.is_empty() || !line.starts_with(&joined) {
                     break;
@@ -121,7 +129,14 @@ pub(super) fn split(
     let parts: Vec<(usize, usize)> = ours
         .iter()
         .enumerate()
-        .map(|(m, l)| piece(l, m == last))
+        .map(|(m, l)| {
+            let position = if m == last {
+                Position::Last
+            } else {
+                Position::Continued
+            };
+            piece(l, position)
+        })
         .collect();
     let texts: Vec<&str> = ours
         .iter()

@@ -15,7 +15,7 @@ const LIKE: f64 = 0.5;
 /// while its old side is, once or more; `None` when its old side is not there either
 /// (then the chunk's lines are what is wrong, and edit_file's candidates say how).
 pub fn no_anchor(shown: &str, text: &str, hunk: &Hunk, anchor: &str) -> Option<Refusal> {
-    wrong_anchor(shown, text, hunk, anchor, false)
+    wrong_anchor(shown, text, hunk, anchor, AnchorAt::Absent)
 }
 
 /// `NO_MATCH` for a hunk of `shown` whose old side is in the file, exactly, but not where
@@ -28,7 +28,7 @@ pub fn misplaced(shown: &str, text: &str, hunks: &[Hunk], index: usize) -> Optio
         return None;
     }
     if let Some(anchor) = &hunk.anchor {
-        return wrong_anchor(shown, text, hunk, anchor, true);
+        return wrong_anchor(shown, text, hunk, anchor, AnchorAt::OnlyAfter);
     }
     if index == 0 {
         return None;
@@ -73,14 +73,23 @@ fn exact(text: &str, old: &[String]) -> Vec<usize> {
         .collect()
 }
 
-/// The refusal of a chunk whose lines are in the file while its anchor is not (or is, but
-/// only after them: `after`).
+/// Where a chunk's anchor is, for a chunk whose lines are in the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AnchorAt {
+    /// Nowhere in the file.
+    Absent,
+    /// Only after the chunk's lines.
+    OnlyAfter,
+}
+
+/// The refusal of a chunk whose lines are in the file while its anchor is as `anchor_is` says:
+/// absent, or only after them.
 fn wrong_anchor(
     shown: &str,
     text: &str,
     hunk: &Hunk,
     anchor: &str,
-    after: bool,
+    anchor_is: AnchorAt,
 ) -> Option<Refusal> {
     let lines = lines_of(text);
     let line_at = |i: usize| lines[i];
@@ -104,7 +113,7 @@ fn wrong_anchor(
     let mut refusal = Refusal::new(
         Code::NoMatch,
         match found.len() {
-            _ if after => format!(
+            _ if anchor_is == AnchorAt::OnlyAfter => format!(
                 "The chunk's lines are in `{shown}` at line {}, but not after its anchor line `{anchor}`",
                 first + 1
             ),

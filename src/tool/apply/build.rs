@@ -19,7 +19,7 @@ use super::refusals::{already_exists, hunk_refusal, not_whole};
 use super::HunkPlaced;
 use crate::engine::{session_check, stale};
 
-pub use super::tree::{base_mode, Body, Built, Effect, Held, Landed, Original, Slot, Tree};
+pub use super::draft::{base_mode, Body, Built, Effect, Held, Landed, Original, Slot, Tree};
 
 /// The change being built.
 struct State<'a> {
@@ -196,18 +196,18 @@ impl State<'_> {
                 hunks,
                 executable,
             } => self.update(path, move_to.as_deref(), hunks, *executable, expected),
-            Action::Edit { path, items, multi } => {
+            Action::Edit { path, items, form } => {
                 let location = self.location(path);
                 let (real, shown) = (location.real.clone(), location.shown.clone());
                 let Some(text) = self.text(&real, &shown)? else {
                     return Err(refuse::not_found(self.ctx, &shown).with(key::OPERATION, "edit"));
                 };
                 self.expect(expected, &real, &shown)?;
-                let edited = edit::apply::apply(&shown, &text, items, *multi, None)?;
+                let edited = edit::edited::apply(&shown, &text, items, *form, None)?;
                 let new = String::from_utf8(edited.parts().concat())
                     .expect("an edit of text with text is text");
                 let landed = Landed {
-                    region: Some(vec![edit::region::edit_span(&edited)]),
+                    region: Some(vec![edit::stale_read::edit_span(&edited)]),
                     ..Landed::default()
                 };
                 self.edited(&real, text, new, landed, None);

@@ -10,7 +10,7 @@ use crate::engine::session_check;
 use crate::refusal::Refusal;
 use crate::workspace::Location;
 
-use super::super::edit::region::{self, ByRegion};
+use super::super::edit::stale_read::{self, ByRegion};
 use super::super::Context;
 use super::build::{Body, Built, Held, Original};
 use super::Changed;
@@ -41,7 +41,15 @@ pub fn check(
         return None;
     }
     let spans = step.landed.region.as_ref()?;
-    region::check_spans(ctx, location, (text.as_bytes(), &original.sha256), spans)
+    stale_read::check_spans(ctx, location, (text.as_bytes(), &original.sha256), spans)
+}
+
+/// Whether the change was published (not a dry run, nor withheld by the authorize
+/// command).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Published {
+    No,
+    Yes,
 }
 
 /// The result's word on each file that landed by region (`staleRead`, `foreignChanges`),
@@ -51,7 +59,7 @@ pub fn report(
     ctx: &Context,
     (built, landed): (&Built, &BTreeMap<String, (String, ByRegion)>),
     changed: &mut [Changed],
-    published: bool,
+    published: Published,
 ) {
     for (real, (shown, by_region)) in landed {
         let Some(entry) = changed.iter_mut().find(|c| &c.path == shown) else {
@@ -59,7 +67,11 @@ pub fn report(
         };
         entry.stale_read = true;
         entry.foreign_changes.clone_from(&by_region.foreign);
-        let Some(sha256) = entry.sha256.as_deref().filter(|_| published) else {
+        let Some(sha256) = entry
+            .sha256
+            .as_deref()
+            .filter(|_| published == Published::Yes)
+        else {
             continue;
         };
         session_check::note_written_lines(ctx, real, sha256, by_region.unseen_after.clone());

@@ -17,7 +17,8 @@ use crate::patch::{self, PatchError};
 use crate::refusal::{key, Code, Refusal};
 
 use super::super::args::{invalid, Request};
-use super::super::edit::{self, request::EditItem, EditRequest};
+use super::super::edit::request::{EditItem, Form};
+use super::super::edit::{self, EditRequest};
 use super::op::{Action, Added, Part};
 use super::{invalid_patch, ApplyRequest};
 
@@ -209,6 +210,22 @@ impl Place {
 
 /// The request's changes, whichever form they came in: `None` when it carries a patch.
 pub fn changes_of(req: &ApplyRequest) -> Result<Option<Vec<Part>>, Refusal> {
+    let direct = one_form(req)?;
+    only_with_operation(req)?;
+    let Some(items) = items_of(req, direct)? else {
+        return Ok(None);
+    };
+    items
+        .into_iter()
+        .map(|(value, place)| change_of(value, &place))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// Checks that the request carries its change in exactly one form: `patch`, `changes`,
+/// `operation`, or an operation given as the arguments — whose name, the first of its
+/// fields given, it returns.
+fn one_form(req: &ApplyRequest) -> Result<Option<&'static str>, Refusal> {
     // An operation given as the arguments, named by the first of its fields given.
     let direct = [
         (
@@ -230,23 +247,23 @@ pub fn changes_of(req: &ApplyRequest) -> Result<Option<Vec<Part>>, Refusal> {
     .filter_map(|(name, on)| on.then_some(*name))
     .collect();
     match forms.as_slice() {
-        [] => {
-            return Err(invalid(
-                "patch",
-                "apply_patch needs `patch` (the text of a patch) or `changes` (a list of changes)",
-            )
-            .with(key::ALLOWED, ApplyRequest::FIELDS.to_vec()))
-        }
-        [_] => {}
-        [first, second, ..] => {
-            return Err(invalid(
-                second,
-                format!("apply_patch takes exactly one of `patch`, `changes` and `operation`, but got both `{first}` and `{second}`"),
-            )
-            .with(key::ALLOWED, ApplyRequest::FIELDS.to_vec()));
-        }
+        [] => Err(invalid(
+            "patch",
+            "apply_patch needs `patch` (the text of a patch) or `changes` (a list of changes)",
+        )
+        .with(key::ALLOWED, ApplyRequest::FIELDS.to_vec())),
+        [_] => Ok(direct),
+        [first, second, ..] => Err(invalid(
+            second,
+            format!("apply_patch takes exactly one of `patch`, `changes` and `operation`, but got both `{first}` and `{second}`"),
+        )
+        .with(key::ALLOWED, ApplyRequest::FIELDS.to_vec())),
     }
-    // An apply_patch_call item's own fields come only with its operation.
+}
+
+/// Refuses an apply_patch_call item's own fields without its `operation`: they come only
+/// with it.
+fn only_with_operation(req: &ApplyRequest) -> Result<(), Refusal> {
     let call_fields = [
         ("id", req.id.is_some()),
         ("call_id", req.call_id.is_some()),
@@ -262,7 +279,17 @@ pub fn changes_of(req: &ApplyRequest) -> Result<Option<Vec<Part>>, Refusal> {
             ));
         }
     }
-    let items: Vec<(Value, Place)> = if let Some(changes) = &req.changes {
+    Ok(())
+}
+
+/// The request's change items, unparsed, each with its place in the request: the list
+/// of `changes`, the one `operation`, or the operation given as the arguments (`direct`).
+/// `None` when it carries a patch.
+fn items_of(
+    req: &ApplyRequest,
+    direct: Option<&str>,
+) -> Result<Option<Vec<(Value, Place)>>, Refusal> {
+    Ok(Some(if let Some(changes) = &req.changes {
         if changes.is_empty() {
             return Err(invalid("changes", "changes must hold at least one change"));
         }
@@ -287,12 +314,7 @@ pub fn changes_of(req: &ApplyRequest) -> Result<Option<Vec<Part>>, Refusal> {
         vec![(Value::Object(one), Place::named(""))]
     } else {
         return Ok(None);
-    };
-    items
-        .into_iter()
-        .map(|(value, place)| change_of(value, &place))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+    }))
 }
 
 /// The kind an item names, read before it is parsed, to list the fields it may have.
@@ -354,10 +376,10 @@ fn kind_of(item: &ChangeItem, place: &Place, allowed: &[&str]) -> Result<&'stati
     })
 }
 
-/// The change an item of `kind` makes, its fields checked against the kind's.
-fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Part, Refusal> {
+/// Refuses an item with a field that a change of `kind` has not.
+fn only_fields_of(item: &ChangeItem, kind: &str, place: &Place) -> Result<(), Refusal> {
     let allowed = fields_of(kind);
-    if let Some((name, _)) = given(&item)
+    if let Some((name, _)) = given(item)
         .iter()
         .find(|(name, on)| *on && !allowed.contains(name))
     {
@@ -373,6 +395,13 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Part, Refusal> {
             .with(key::ALLOWED, allowed.to_vec()),
         ));
     }
+    Ok(())
+}
+
+/// The change an item of `kind` makes, its fields checked against the kind's.
+fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Part, Refusal> {
+    let allowed = fields_of(kind);
+    only_fields_of(&item, kind, place)?;
     let needs = |name: &str, value: Option<String>| {
         value.ok_or_else(|| {
             place.mark(
@@ -397,8 +426,8 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Part, Refusal> {
         },
         "edit" => {
             let path = needs("path", item.path.clone())?;
-            let (items, multi) = edit_items(item, place)?;
-            Action::Edit { path, items, multi }
+            let (items, form) = edit_items(item, place)?;
+            Action::Edit { path, items, form }
         }
         "delete" | "delete_file" => Action::Delete {
             path: needs("path", item.path)?,
@@ -437,7 +466,7 @@ fn op_of(item: ChangeItem, kind: &str, place: &Place) -> Result<Part, Refusal> {
 }
 
 /// An edit item's replacements, read as edit_file reads its arguments.
-fn edit_items(item: ChangeItem, place: &Place) -> Result<(Vec<EditItem>, bool), Refusal> {
+fn edit_items(item: ChangeItem, place: &Place) -> Result<(Vec<EditItem>, Form), Refusal> {
     let request = EditRequest {
         path: item.path.unwrap_or_default(),
         old_text: item.old_text,
@@ -452,9 +481,9 @@ fn edit_items(item: ChangeItem, place: &Place) -> Result<(Vec<EditItem>, bool), 
         insert_after: None,
         expected_line: None,
     };
-    let (items, multi) = request.items().map_err(|r| place.mark(r))?;
-    edit::validate(&items, multi).map_err(|r| place.mark(r))?;
-    Ok((items, multi))
+    let (items, form) = request.items().map_err(|r| place.mark(r))?;
+    edit::validate(&items, form).map_err(|r| place.mark(r))?;
+    Ok((items, form))
 }
 
 /// `INVALID_PATCH` for a Responses operation's `diff` that does not parse: its line,

@@ -9,12 +9,14 @@
 //! OpenAI Responses API `apply_patch` operations. Every form is brought to one list of
 //! changes, built in memory ([`build`]) and reported and journaled ([`summary`]) alike.
 
+mod already_applied;
 mod anchor;
-mod applied;
 mod budget;
 mod build;
 mod by_region;
+mod change_set;
 mod changes;
+mod draft;
 mod gate;
 mod mode;
 mod not_applied;
@@ -23,7 +25,6 @@ mod refusals;
 mod summary;
 #[cfg(test)]
 mod tests;
-mod tree;
 
 use std::collections::BTreeMap;
 
@@ -34,18 +35,18 @@ use serde_json::{json, Value};
 use crate::digest::sha256_hex;
 use crate::patch::{self, Format, PatchError};
 use crate::refusal::{Code, Outcome, Refusal};
-use crate::workspace::{Kind, Location, Reuse, WriteMode};
+use crate::workspace::{Kind, Location};
 
 use super::args::{self, Request};
-use super::edit::region::ByRegion;
 use super::{refuse, syntax_gate, textfile, Context};
-use crate::engine::change::{ChangeSet, Expected, FileOp, New, Op};
-use crate::engine::journal::{self, FileRecord, Keep};
+use crate::engine::change::ChangeSet;
+use crate::engine::journal;
 use crate::engine::payload::Payload;
 use crate::engine::pipeline::{self, Steps};
-use crate::engine::session_check::Mutation;
 use budget::Budget;
-use build::{Body, Held, Original, Slot, Tree};
+use build::{Body, Original};
+use by_region::Published;
+use change_set::{change, LandedByRegion};
 
 /// The arguments of `apply_patch`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -165,7 +166,7 @@ pub struct Changed {
     /// The lines another program changed since the session's read (the file's numbering
     /// before this change).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub foreign_changes: Vec<super::edit::region::Lines>,
+    pub foreign_changes: Vec<super::edit::stale_read::Lines>,
     pub diff: String,
 }
 
@@ -270,45 +271,12 @@ fn apply(
     let built = match build::build(ctx, changes, located, &originals, budget) {
         Ok(built) => built,
         Err(refusal) if req.ok_if_applied && refusal.code() != Code::Busy => {
-            let each = applied::applied_each(changes, located, &originals);
-            if each.iter().all(|&applied| applied) {
-                let paths: Vec<&str> = located.values().map(|l| l.real.as_str()).collect();
-                return Ok(ApplyResult {
-                    dialect: dialect.as_str(),
-                    applied: false,
-                    already_applied: true,
-                    applied_by: journal::result_of(ctx, &paths),
-                    id: None,
-                    changes: Vec::new(),
-                    syntax_errors: Vec::new(),
-                    syntax_unchecked: Vec::new(),
-                });
-            }
-            let hunks = |change: &op::Part| applied::applied_hunks(change, located, &originals);
-            let found = not_applied::AlreadyApplied {
-                changes: &each,
-                hunks: &hunks,
-            };
-            let rest = |kept: &[op::Part]| build::build(ctx, kept, located, &originals, budget);
-            return Err(not_applied::blame(refusal, changes, &found, rest).into());
+            let plan = (dialect, changes);
+            return applied_already(ctx, plan, (located, &originals), budget, refusal);
         }
         Err(refusal) => return Err(refusal.into()),
     };
-    // A file that moved on since the session read it may still take its hunks where
-    // their lines are unchanged since (by region, §6).
-    let mut landed = BTreeMap::new();
-    for location in located.values() {
-        let slot = built.tree.get(&location.real);
-        let Some(original) = originals.get(&location.real) else {
-            continue;
-        };
-        if build::unchanged(original, slot) {
-            continue;
-        }
-        if let Some(by) = by_region::check(ctx, &built, location, original).transpose()? {
-            landed.insert(location.real.clone(), (location.shown.clone(), by));
-        }
-    }
+    let landed = landed_by_region(ctx, &built, located, &originals)?;
     // The session's rules for every file the change touches, read off the change (each
     // at its version as first read: an existing one must have been read at its
     // version, a new one must not have appeared since it was seen absent); and a file
@@ -325,7 +293,7 @@ fn apply(
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
     let Some(approved) = checked.authorize(first, &payload(ctx, &changed, &change, req))? else {
-        by_region::report(ctx, (&built, &landed), &mut changed, false);
+        by_region::report(ctx, (&built, &landed), &mut changed, Published::No);
         return Ok(ApplyResult {
             dialect: dialect.as_str(),
             applied: false,
@@ -338,7 +306,7 @@ fn apply(
         });
     };
     let id = approved.commit(change)?;
-    by_region::report(ctx, (&built, &landed), &mut changed, true);
+    by_region::report(ctx, (&built, &landed), &mut changed, Published::Yes);
     Ok(ApplyResult {
         dialect: dialect.as_str(),
         applied: true,
@@ -349,6 +317,63 @@ fn apply(
         syntax_errors,
         syntax_unchecked,
     })
+}
+
+/// With `okIfApplied`, a change that did not build (`refusal`): answered as applied
+/// already when every part of it is there in the files as they are; else refused, the
+/// refusal naming the parts applied already and the first that is not.
+fn applied_already(
+    ctx: &Context,
+    (dialect, changes): (Format, &[op::Part]),
+    (located, originals): (&BTreeMap<&str, &Location>, &BTreeMap<String, Original>),
+    budget: &Budget,
+    refusal: Refusal,
+) -> Outcome<ApplyResult> {
+    let each = already_applied::applied_each(changes, located, originals);
+    if each.iter().all(|&applied| applied) {
+        let paths: Vec<&str> = located.values().map(|l| l.real.as_str()).collect();
+        return Ok(ApplyResult {
+            dialect: dialect.as_str(),
+            applied: false,
+            already_applied: true,
+            applied_by: journal::result_of(ctx, &paths),
+            id: None,
+            changes: Vec::new(),
+            syntax_errors: Vec::new(),
+            syntax_unchecked: Vec::new(),
+        });
+    }
+    let hunks = |change: &op::Part| already_applied::applied_hunks(change, located, originals);
+    let found = not_applied::AlreadyApplied {
+        changes: &each,
+        hunks: &hunks,
+    };
+    let rest = |kept: &[op::Part]| build::build(ctx, kept, located, originals, budget);
+    Err(not_applied::blame(refusal, changes, &found, rest).into())
+}
+
+/// The files that moved on since the session read them and still take their hunks,
+/// where their lines are unchanged since (by region, §6).
+fn landed_by_region(
+    ctx: &Context,
+    built: &build::Built,
+    located: &BTreeMap<&str, &Location>,
+    originals: &BTreeMap<String, Original>,
+) -> Outcome<LandedByRegion> {
+    let mut landed = BTreeMap::new();
+    for location in located.values() {
+        let slot = built.tree.get(&location.real);
+        let Some(original) = originals.get(&location.real) else {
+            continue;
+        };
+        if build::unchanged(original, slot) {
+            continue;
+        }
+        if let Some(by) = by_region::check(ctx, built, location, original).transpose()? {
+            landed.insert(location.real.clone(), (location.shown.clone(), by));
+        }
+    }
+    Ok(landed)
 }
 
 /// The files as they are, read once (under the locks); one that is not text is kept by
@@ -397,179 +422,5 @@ fn payload<'a>(
     Payload {
         creates_directories: Some(creates),
         ..Payload::of_files(ctx, change, req.dry_run)
-    }
-}
-
-/// The files whose change lands by region (real path → its shown path and what the
-/// check by region found).
-type LandedByRegion = BTreeMap<String, (String, ByRegion)>;
-
-/// The change as one value: for each file the journal records, its new text over the
-/// file read there (or its removal, or its move), the version before kept, and each new
-/// text kept once published, for an undo's merge.
-fn change<'a>(
-    located: &BTreeMap<&str, &'a Location>,
-    (originals, landed): (&'a BTreeMap<String, Original>, &LandedByRegion),
-    records: &[FileRecord],
-    tree: &'a Tree,
-) -> ChangeSet<'a> {
-    let location_of = |real: &str| -> &'a Location {
-        located
-            .values()
-            .find(|l| l.real == real)
-            .copied()
-            .expect("every record's path was located")
-    };
-    let mut files = Vec::with_capacity(records.len());
-    let mut results = Vec::new();
-    for record in records {
-        let at = location_of(&record.path);
-        let new = match tree.get(&record.path) {
-            Some(
-                slot @ Slot {
-                    held: Held::Text(text),
-                    ..
-                },
-            ) => {
-                if let Some(sha) = &record.after {
-                    results.push((sha.clone(), text.as_bytes()));
-                }
-                Some(New::Bytes {
-                    parts: vec![text.as_bytes()],
-                    mode: write_mode(at, slot, originals),
-                    reuse: shared(originals.get(&record.path), text),
-                })
-            }
-            _ => None,
-        };
-        let bytes = new.as_ref().and_then(|new| match new {
-            New::Bytes { parts, .. } => Some(parts.iter().map(|p| p.len() as u64).sum()),
-            _ => None,
-        });
-        let op = match (&record.from, new) {
-            (Some(from), new) => Op::Move {
-                from: location_of(from),
-                from_base: originals.get(from).map(|o| &o.file),
-                from_before: record.from_before.clone(),
-                new,
-                link: None,
-                from_expect: Expected::Any,
-                from_read: None,
-                // What an apply removes, at either end of a move, is the caller's to write.
-                from_writable: true,
-            },
-            (None, Some(new)) => Op::Write(new),
-            (None, None) => Op::Delete,
-        };
-        let shown_as = match (&record.from, &record.before, &record.after) {
-            (Some(_), ..) => "move",
-            (None, _, None) => "delete",
-            (None, None, Some(_)) => "write",
-            (None, Some(_), Some(_)) => "edit",
-        };
-        let keep = match kept_original(record, originals) {
-            Some((real, o)) => Keep::File {
-                location: location_of(real),
-                file: &o.file,
-                bytes: o.bytes(),
-            },
-            None => Keep::Nothing,
-        };
-        files.push(FileOp {
-            at,
-            op,
-            before: record.before.clone(),
-            // Each change's expectedSha256 is held to the tree as the changes before it
-            // leave it, while the change is built.
-            expect: Expected::Any,
-            after: record.after.clone(),
-            base: originals.get(&record.path).map(|o| &o.file),
-            keep,
-            // A file that lands by region is not asked the session's whole-file rule.
-            mutation: if landed.contains_key(&record.path) {
-                Mutation::EditByRegion
-            } else {
-                Mutation::Write
-            },
-            looked_at_publish: false,
-            shown_as,
-            bytes,
-        });
-    }
-    let stat = records
-        .iter()
-        .map(|record| summary::stat(record, originals, tree))
-        .collect();
-    let mut change = ChangeSet::of(ApplyRequest::TOOL, files).counted(stat);
-    for (sha, bytes) in results {
-        change = change.keeping(&sha, vec![bytes]);
-    }
-    change
-}
-
-/// What a file's new text shares with the original it replaces: the unchanged head and
-/// tail, which the stage copies from the file read in the kernel when they are large
-/// enough to be worth it (`Workspace::stage`; a small file is written from memory as
-/// before). Hunks between them are written from memory.
-fn shared<'o>(original: Option<&'o Original>, text: &str) -> Option<Reuse<'o>> {
-    let original = original?;
-    let Body::Text(old) = &original.body else {
-        return None;
-    };
-    let (old, new) = (old.as_bytes(), text.as_bytes());
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let room = old.len().min(new.len()) - prefix;
-    let suffix = (old.iter().rev().zip(new.iter().rev()))
-        .take(room)
-        .take_while(|(a, b)| a == b)
-        .count();
-    Some(Reuse {
-        source: &original.file,
-        prefix,
-        suffix,
-    })
-}
-
-/// The original a record's version before is kept from: the file at its path, or — for a
-/// move that changed the content onto a new path — the file at its source.
-fn kept_original<'o>(
-    record: &FileRecord,
-    originals: &'o BTreeMap<String, Original>,
-) -> Option<(&'o str, &'o Original)> {
-    if let Some((real, o)) = originals.get_key_value(&record.path) {
-        return Some((real, o));
-    }
-    let from = record
-        .from
-        .as_deref()
-        .filter(|_| record.from_before.is_some())?;
-    originals
-        .get_key_value(from)
-        .map(|(real, o)| (real.as_str(), o))
-}
-
-/// How the new version of one file is staged. A file moved here from its origin onto no
-/// file keeps the origin's permission bits, as a plain move does; the executable bits are
-/// then as the change set them, if it did (a new `100755` file is executable wherever the
-/// umask leaves it readable, as `git apply` makes one).
-fn write_mode(
-    location: &Location,
-    slot: &Slot,
-    originals: &BTreeMap<String, Original>,
-) -> WriteMode {
-    let executable = slot.executable;
-    match originals.get(&location.real) {
-        Some(o) => WriteMode::Replace {
-            mode: mode::with_executable(o.file.mode, executable),
-            uid: o.file.uid,
-            gid: o.file.gid,
-        },
-        None => match build::base_mode(&location.real, slot, originals) {
-            Some(mode) => WriteMode::CreateWith {
-                mode: mode::with_executable(mode, executable),
-            },
-            None if executable == Some(true) => WriteMode::CreateExecutable,
-            None => WriteMode::CreateNew,
-        },
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::patch::{self, FileChange};
 
-use super::super::edit::request::EditItem;
+use super::super::edit::request::{EditItem, Form};
 
 /// How a written file may meet one that exists.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,11 +43,11 @@ pub enum Action {
         hunks: Vec<patch::Hunk>,
         executable: Option<bool>,
     },
-    /// edit_file's replacements (`multi`: they came as `edits`).
+    /// edit_file's replacements, and the form they came in.
     Edit {
         path: String,
         items: Vec<EditItem>,
-        multi: bool,
+        form: Form,
     },
     Move {
         from: String,

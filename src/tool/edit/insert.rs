@@ -8,7 +8,7 @@ use crate::refusal::{key, Code, Refusal};
 use crate::text::lines::{self, LineEnding, BOM};
 
 use super::super::args::invalid;
-use super::apply::Edited;
+use super::edited::Edited;
 use super::request::EditRequest;
 
 /// An insert, as the request asks for it.

@@ -13,7 +13,7 @@ use crate::workspace::{self, Location, Staged};
 
 use super::super::textfile::Loaded;
 use super::super::Context;
-use super::apply::Edited;
+use super::edited::Edited;
 
 /// The base digest, the edits applied with the result's digest, and the result staged
 /// and synced (when it can be before the checks: not a dry run, no authorize command

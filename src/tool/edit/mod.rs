@@ -1,12 +1,12 @@
 //! `edit_file`: replace exact snippets in one file, all or nothing, atomically.
 
-pub(super) mod apply;
 mod earlier;
+pub(super) mod edited;
 pub(super) mod insert;
 mod large;
-pub(super) mod region;
 pub(super) mod request;
 pub(super) mod snippet;
+pub(super) mod stale_read;
 
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -27,9 +27,9 @@ use crate::engine::payload::Payload;
 use crate::engine::pipeline::{self, Steps};
 use crate::engine::session_check::{self, Mutation};
 use crate::engine::stale_while_changing;
-use apply::{apply_with, Edited};
-use request::EditItem;
+use edited::{apply_with, Edited};
 pub use request::EditRequest;
+use request::{EditItem, Form};
 
 /// From this size on, an edit is prepared on two cores (see `large`).
 const PARALLEL_BYTES: usize = 1 << 20;
@@ -41,7 +41,7 @@ pub const MAX_DIFF_BYTES: usize = 64 * 1024;
 pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
     let req: EditRequest = args::parse(arguments)?;
     let insert = insert::of(&req)?;
-    let (items, multi) = if insert.is_some() {
+    let (items, form) = if insert.is_some() {
         // An insert replaces nothing: its one item carries the text, for the journal.
         let item = EditItem {
             old_text: String::new(),
@@ -49,18 +49,18 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
             replace_all: false,
             expected_replacements: None,
         };
-        (vec![item], false)
+        (vec![item], Form::Single)
     } else {
-        let (items, multi) = req.items()?;
-        validate(&items, multi)?;
-        (items, multi)
+        let (items, form) = req.items()?;
+        validate(&items, form)?;
+        (items, form)
     };
     pipeline::run(
         ctx,
         &EditPlan {
             req: &req,
             items: &items,
-            multi,
+            form,
             insert: insert.as_ref(),
         },
     )
@@ -70,7 +70,7 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<EditResult> {
 struct EditPlan<'r> {
     req: &'r EditRequest,
     items: &'r [EditItem],
-    multi: bool,
+    form: Form,
     /// The insert form: the text goes after a line, replacing nothing.
     insert: Option<&'r insert::Insert>,
 }
@@ -121,45 +121,20 @@ fn edit_once(
 /// Applies the edits to the loaded file, checks, and writes: the rest of [`run`].
 fn edit_loaded(
     ctx: &Context,
-    &EditPlan {
-        req,
-        items,
-        multi,
-        insert,
-    }: &EditPlan<'_>,
+    plan: &EditPlan<'_>,
     location: &Location,
     loaded: &Loaded,
     steps: Steps<'_>,
 ) -> Outcome<EditResult> {
+    let &EditPlan { req, items, .. } = plan;
     let shown = location.shown.clone();
-    let earlier = earlier::Earlier::new(ctx, &location.real);
-    let applied_by = |item: &EditItem, text: &str| earlier.applied_by(item, text);
-    let versions = |text: &str| earlier.versions(text);
-    let evidence = apply::Evidence {
-        ok_if_applied: req.ok_if_applied,
-        applied_by: Some(&applied_by),
-        versions: Some(&versions),
-    };
-    let apply = || match insert {
-        Some(insert) => insert::apply(&shown, loaded.text(), insert, &items[0].new_text),
-        None => apply_with(&shown, loaded.text(), items, multi, evidence),
-    };
-    // On a small file a thread costs more than it saves.
-    let (base_sha256, applied, staged) = if loaded.bytes().len() >= PARALLEL_BYTES {
-        large::prepare(ctx, location, loaded, apply, req.dry_run)
-    } else {
-        let applied = apply().map(|edited| {
-            let sha256 = edited.sha256();
-            (edited, sha256)
-        });
-        (sha256_hex(loaded.bytes()), applied, None)
-    };
+    let (base_sha256, applied, staged) = prepare(ctx, plan, location, loaded);
     let (mutation, by_region) = mutation_of(
         ctx,
         (location, loaded),
         (&base_sha256, req.expected_sha256.as_deref()),
         applied.as_ref().ok().map(|(edited, _)| edited),
-        insert.map(|insert| insert.after),
+        plan.insert.map(|insert| insert.after),
     )?;
     // The change first, then its check: an edit whose text did not match is checked as a
     // change not made yet, so that a file the session never read is told so before the
@@ -200,39 +175,101 @@ fn edit_loaded(
         id = approved.commit(change)?;
         remember(ctx, location, (edited, sha256), by_region.as_ref());
     }
-    // Every item already applied: nothing was (or would be) written.
-    let already_applied = edited.already_applied.len() == items.len();
-    let applied_by = already_applied
-        .then(|| journal_applied_by(ctx, location, items, loaded))
-        .flatten();
+    let skipped = SkippedItems::of(ctx, plan, (location, loaded), edited);
     let result = EditResult {
         path: shown,
         base_sha256,
         sha256: sha256.clone(),
         replacements: edited.replacements,
         bytes,
-        applied: !req.dry_run && !already_applied,
+        applied: !req.dry_run && !skipped.all,
         id,
         diff: diff.text,
         diff_truncated: diff.truncated,
         line_endings: edited.crlf_converted.then(|| "crlf".to_owned()),
-        already_applied,
-        applied_by: edited
-            .applied_by
-            .clone()
-            .filter(|_| already_applied)
-            .or(applied_by),
-        skipped_edits: if multi && !already_applied {
-            edited.already_applied.clone()
-        } else {
-            Vec::new()
-        },
+        already_applied: skipped.all,
+        applied_by: skipped.applied_by,
+        skipped_edits: skipped.items,
         stale_read: by_region.is_some(),
         foreign_changes: by_region.map(|r| r.foreign).unwrap_or_default(),
         syntax_errors,
         syntax_unchecked,
     };
     Ok(result)
+}
+
+/// The edits applied to the loaded file in memory, with the base digest and the
+/// result's: on two cores, the result staged meanwhile, for a large file (see `large`);
+/// in turn for a small one, where a thread costs more than it saves.
+fn prepare<'a>(
+    ctx: &'a Context,
+    &EditPlan {
+        req,
+        items,
+        form,
+        insert,
+    }: &EditPlan<'_>,
+    location: &Location,
+    loaded: &'a Loaded,
+) -> large::Prepared<'a> {
+    let shown = location.shown.clone();
+    let earlier = earlier::Earlier::new(ctx, &location.real);
+    let applied_by = |item: &EditItem, text: &str| earlier.applied_by(item, text);
+    let versions = |text: &str| earlier.versions(text);
+    let evidence = edited::Evidence {
+        ok_if_applied: req.ok_if_applied,
+        applied_by: Some(&applied_by),
+        versions: Some(&versions),
+    };
+    let apply = || match insert {
+        Some(insert) => insert::apply(&shown, loaded.text(), insert, &items[0].new_text),
+        None => apply_with(&shown, loaded.text(), items, form, evidence),
+    };
+    if loaded.bytes().len() >= PARALLEL_BYTES {
+        large::prepare(ctx, location, loaded, apply, req.dry_run)
+    } else {
+        let applied = apply().map(|edited| {
+            let sha256 = edited.sha256();
+            (edited, sha256)
+        });
+        (sha256_hex(loaded.bytes()), applied, None)
+    }
+}
+
+/// The items an edit skipped as applied already (only with `okIfApplied`), and by which
+/// journal entry.
+struct SkippedItems {
+    /// Every item was applied already: nothing was (or would be) written.
+    all: bool,
+    /// With `all`: the journal entry that made the change, when the file is still at its
+    /// result.
+    applied_by: Option<String>,
+    /// Of several items, the ones skipped while the others applied.
+    items: Vec<usize>,
+}
+
+impl SkippedItems {
+    /// What `edited` skipped of the plan's items in the loaded file.
+    fn of(
+        ctx: &Context,
+        &EditPlan { items, form, .. }: &EditPlan<'_>,
+        (location, loaded): (&Location, &Loaded),
+        edited: &Edited<'_>,
+    ) -> SkippedItems {
+        let all = edited.already_applied.len() == items.len();
+        let journal = all
+            .then(|| journal_applied_by(ctx, location, items, loaded))
+            .flatten();
+        SkippedItems {
+            all,
+            applied_by: edited.applied_by.clone().filter(|_| all).or(journal),
+            items: if form == Form::Edits && !all {
+                edited.already_applied.clone()
+            } else {
+                Vec::new()
+            },
+        }
+    }
 }
 
 /// What the session's rules are asked about the edit: the whole-file rule, or — a
@@ -243,8 +280,8 @@ fn mutation_of(
     (base_sha256, expected): (&str, Option<&str>),
     edited: Option<&Edited<'_>>,
     insert_after: Option<u64>,
-) -> Outcome<(Mutation, Option<region::ByRegion>)> {
-    let by_region = region::check(
+) -> Outcome<(Mutation, Option<stale_read::ByRegion>)> {
+    let by_region = stale_read::check(
         ctx,
         location,
         (loaded.bytes(), base_sha256),
@@ -355,7 +392,7 @@ fn remember(
     ctx: &Context,
     location: &Location,
     (edited, sha256): (&Edited<'_>, &str),
-    by_region: Option<&region::ByRegion>,
+    by_region: Option<&stale_read::ByRegion>,
 ) {
     if ctx.session.is_none() {
         return;
@@ -417,7 +454,7 @@ pub struct EditResult {
     /// The lines another program changed since the session's read (today's numbering,
     /// before this edit).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub foreign_changes: Vec<region::Lines>,
+    pub foreign_changes: Vec<stale_read::Lines>,
     /// The syntax errors the edit leaves, when the gate only warns, was overridden
     /// (allowSyntaxErrors) or the call was a dry run.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -511,9 +548,9 @@ fn stage<'a>(
 }
 
 /// Refuses empty snippets and edits that would change nothing, naming the item.
-pub(super) fn validate(items: &[EditItem], multi: bool) -> Result<(), Refusal> {
+pub(super) fn validate(items: &[EditItem], form: Form) -> Result<(), Refusal> {
     let field = |index: usize, name: &str| {
-        if multi {
+        if form == Form::Edits {
             format!("edits[{index}].{name}")
         } else {
             name.to_owned()

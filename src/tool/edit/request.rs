@@ -87,9 +87,26 @@ impl Request for EditRequest {
         &["oldText", "newText", "replaceAll", "expectedReplacements"];
 }
 
+/// The form an edit's items came in, which names them in refusals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// One `oldText` and `newText` at the request's top level.
+    Single,
+    /// The `edits` list, each item named by its index.
+    Edits,
+}
+
+impl Form {
+    /// The index that names item `index` in a refusal: only an item of `edits` has one.
+    #[must_use]
+    pub fn index(self, index: usize) -> Option<usize> {
+        (self == Form::Edits).then_some(index)
+    }
+}
+
 impl EditRequest {
-    /// The edits to apply, whichever form they came in; `multi` says they came as `edits`.
-    pub(in crate::tool) fn items(&self) -> Result<(Vec<EditItem>, bool), Refusal> {
+    /// The edits to apply, and the form they came in.
+    pub(in crate::tool) fn items(&self) -> Result<(Vec<EditItem>, Form), Refusal> {
         let single = self.old_text.is_some()
             || self.new_text.is_some()
             || self.replace_all.is_some()
@@ -100,7 +117,7 @@ impl EditRequest {
                 "Pass either edits or oldText/newText (with replaceAll, expectedReplacements), not both",
             )),
             (Some(edits), false) if edits.is_empty() => Err(invalid("edits", "edits must hold at least one edit")),
-            (Some(edits), false) => Ok((edits.clone(), true)),
+            (Some(edits), false) => Ok((edits.clone(), Form::Edits)),
             (None, _) => {
                 let Some(old_text) = self.old_text.clone() else {
                     return Err(invalid("oldText", "edit_file needs the field `oldText` (or `edits`)"));
@@ -114,7 +131,7 @@ impl EditRequest {
                     replace_all: self.replace_all.unwrap_or(false),
                     expected_replacements: self.expected_replacements,
                 };
-                Ok((vec![item], false))
+                Ok((vec![item], Form::Single))
             }
         }
     }

@@ -51,7 +51,16 @@ fn another_line_like(text: &str, old: &str, candidate: &str) -> bool {
 /// already.
 #[cold]
 pub fn no_match(shown: &str, text: &str, item: &EditItem, edit_index: Option<usize>) -> Refusal {
-    no_match_in(shown, text, item, edit_index, (&[], None))
+    no_match_in(shown, text, item, edit_index, FromJournal::default())
+}
+
+/// What the journal knows of a file an edit did not match in: its earlier versions
+/// (newest first), and the entry that made this very edit, when the file is still at its
+/// result.
+#[derive(Debug, Default)]
+pub struct FromJournal<'a> {
+    pub versions: &'a [String],
+    pub applied_by: Option<String>,
 }
 
 /// [`no_match`], told what the journal knows: the file's earlier `versions` (newest
@@ -64,7 +73,10 @@ pub fn no_match_in(
     text: &str,
     item: &EditItem,
     edit_index: Option<usize>,
-    (versions, applied_by): (&[String], Option<String>),
+    FromJournal {
+        versions,
+        applied_by,
+    }: FromJournal<'_>,
 ) -> Refusal {
     // An oldText pasted from a numbered read: look for it, and carry the change, without
     // the numbers.
@@ -78,9 +90,51 @@ pub fn no_match_in(
         ),
         None => (item.old_text.as_str(), item.new_text.clone()),
     };
+    let found = closest_passages(text, old);
+    let applied = applied_by.is_some() || already_applied(text, item);
+    // A file moved on by this very edit is not a stale read: the edit is applied.
+    let stale = !applied
+        && versions
+            .iter()
+            .any(|v| !matching::locate(v, old, "").offsets.is_empty());
+    let moved_on = found
+        .first()
+        .filter(|_| stale)
+        .map(|c| json!({"startLine": c.start_line, "endLine": c.end_line}));
+    let searched = Searched {
+        text,
+        old,
+        new: &new,
+        numbered: numbered.is_some(),
+        // A stale quote or an edit already applied carries nothing: the change would be
+        // made to what is no longer there, or made twice.
+        may_carry: !stale && !applied,
+    };
+    let repaired = searched.offered(found);
+    let message = match edit_index {
+        Some(i) => format!("oldText of edits[{i}] is not in `{shown}`"),
+        None => format!("oldText is not in `{shown}`"),
+    };
+    let mut refusal = Refusal::new(Code::NoMatch, message)
+        .with(key::PATH, shown)
+        .with(key::CANDIDATES, repaired);
+    if applied {
+        refusal = refusal.with(key::ALREADY_APPLIED, true);
+    }
+    if let Some(id) = applied_by {
+        refusal = refusal.with(key::APPLIED_BY, id);
+    }
+    if let Some(lines) = moved_on {
+        refusal = refusal.with(key::MOVED_ON, lines);
+    }
+    with_index(refusal, edit_index)
+}
+
+/// The passages of `text` closest to `old`, best first: the candidate search's, and —
+/// for an `old` that elides lines (`...`) — the whole stretch from its first lines to its
+/// last ahead of them, the others that overlap it gone.
+fn closest_passages(text: &str, old: &str) -> Vec<candidates::Candidate> {
     let mut found = candidates::closest(text, old, MAX_CANDIDATES, CANDIDATE_BUDGET);
-    // An oldText that elides lines (`...`) stands for the whole stretch from its first
-    // lines to its last: that passage comes first, and the others that overlap it go.
     if let Some((first, last, passage)) = carry::elided_passage(text, old) {
         found.retain(|c| c.end_line <= first || c.start_line > last + 1);
         found.truncate(MAX_CANDIDATES - 1);
@@ -100,80 +154,72 @@ pub fn no_match_in(
             },
         );
     }
-    // The first candidate is clearly the passage only when no other comes close: by
-    // similarity, or by being within one token of oldText while the next is further.
-    let runner_up = found.get(1).map_or(0.0, |c| c.similarity);
-    let ahead = match (found.first(), found.get(1)) {
-        (Some(first), Some(second)) => {
-            let best = carry::token_distance(old, &first.text);
-            best.0 <= 1 && best < carry::token_distance(old, &second.text)
-        }
-        _ => true,
-    };
-    let applied = applied_by.is_some() || already_applied(text, item);
-    // A file moved on by this very edit is not a stale read: the edit is applied.
-    let stale = !applied
-        && versions
-            .iter()
-            .any(|v| !matching::locate(v, old, "").offsets.is_empty());
-    let moved_on = found
-        .first()
-        .filter(|_| stale)
-        .map(|c| json!({"startLine": c.start_line, "endLine": c.end_line}));
-    let mut repaired = Vec::with_capacity(found.len());
-    for (rank, c) in found.into_iter().enumerate() {
-        let difference =
-            if numbered.is_some() && c.text.replace("\r\n", "\n") == old.replace("\r\n", "\n") {
-                "line-numbers"
-            } else {
-                c.difference.as_str()
-            };
-        let mut candidate = json!({
-            "startLine": c.start_line,
-            "endLine": c.end_line,
-            "text": c.text,
-            "similarity": c.similarity,
-            "difference": difference,
-        });
-        // Only the first candidate, and only when it is clearly the passage, is offered
-        // a repaired newText: a doubtful offer followed to the letter writes a file the
-        // caller did not mean.
-        // A stale quote or an edit already applied carries nothing: the change would be
-        // made to what is no longer there, or made twice.
-        let clear = rank == 0
-            && !stale
-            && !applied
-            && (c.similarity >= CLEARLY || difference == "line-numbers")
-            && (runner_up < c.similarity - MARGIN || ahead)
-            && !another_line_like(text, old, &c.text);
-        let carried = clear
-            .then(|| carry::carry(old, &c.text, &new))
-            .flatten()
-            .filter(|carried| carry::carries_back(old, &c.text, &new, carried));
-        if let Some(carried) = carried {
-            if carried != c.text {
-                candidate["newText"] = Value::String(carried);
+    found
+}
+
+/// What a `NO_MATCH`'s candidates are offered against: the file, the snippet as searched
+/// for (its line numbers taken off when it was `numbered`), and whether a repaired
+/// `newText` may be offered at all.
+struct Searched<'a> {
+    text: &'a str,
+    old: &'a str,
+    new: &'a str,
+    numbered: bool,
+    may_carry: bool,
+}
+
+impl Searched<'_> {
+    /// The candidates as the refusal lists them, each with how it differs from `oldText`;
+    /// the first, when it is clearly the passage meant, with the call's change carried
+    /// onto it as its `newText`.
+    fn offered(&self, found: Vec<candidates::Candidate>) -> Vec<Value> {
+        let Searched { text, old, new, .. } = *self;
+        // The first candidate is clearly the passage only when no other comes close: by
+        // similarity, or by being within one token of oldText while the next is further.
+        let runner_up = found.get(1).map_or(0.0, |c| c.similarity);
+        let ahead = match (found.first(), found.get(1)) {
+            (Some(first), Some(second)) => {
+                let best = carry::token_distance(old, &first.text);
+                best.0 <= 1 && best < carry::token_distance(old, &second.text)
             }
+            _ => true,
+        };
+        let mut repaired = Vec::with_capacity(found.len());
+        for (rank, c) in found.into_iter().enumerate() {
+            let difference =
+                if self.numbered && c.text.replace("\r\n", "\n") == old.replace("\r\n", "\n") {
+                    "line-numbers"
+                } else {
+                    c.difference.as_str()
+                };
+            let mut candidate = json!({
+                "startLine": c.start_line,
+                "endLine": c.end_line,
+                "text": c.text,
+                "similarity": c.similarity,
+                "difference": difference,
+            });
+            // Only the first candidate, and only when it is clearly the passage, is offered
+            // a repaired newText: a doubtful offer followed to the letter writes a file the
+            // caller did not mean.
+            let clear = rank == 0
+                && self.may_carry
+                && (c.similarity >= CLEARLY || difference == "line-numbers")
+                && (runner_up < c.similarity - MARGIN || ahead)
+                && !another_line_like(text, old, &c.text);
+            let carried = clear
+                .then(|| carry::carry(old, &c.text, new))
+                .flatten()
+                .filter(|carried| carry::carries_back(old, &c.text, new, carried));
+            if let Some(carried) = carried {
+                if carried != c.text {
+                    candidate["newText"] = Value::String(carried);
+                }
+            }
+            repaired.push(candidate);
         }
-        repaired.push(candidate);
+        repaired
     }
-    let message = match edit_index {
-        Some(i) => format!("oldText of edits[{i}] is not in `{shown}`"),
-        None => format!("oldText is not in `{shown}`"),
-    };
-    let mut refusal = Refusal::new(Code::NoMatch, message)
-        .with(key::PATH, shown)
-        .with(key::CANDIDATES, repaired);
-    if applied {
-        refusal = refusal.with(key::ALREADY_APPLIED, true);
-    }
-    if let Some(id) = applied_by {
-        refusal = refusal.with(key::APPLIED_BY, id);
-    }
-    if let Some(lines) = moved_on {
-        refusal = refusal.with(key::MOVED_ON, lines);
-    }
-    with_index(refusal, edit_index)
 }
 
 /// Whether an item whose `oldText` is absent is applied already, as far as the file alone

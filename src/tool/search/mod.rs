@@ -142,7 +142,7 @@ pub fn run(ctx: &Context, arguments: Value, summary: Option<Summary>) -> Outcome
         summary,
         ..args::parse(arguments)?
     };
-    let (context, path_mode, asked) = checks(ctx, &req)?;
+    let (context, mode, asked) = checks(ctx, &req)?;
     // Summed up per file, the search takes every file (or stops at the first match).
     let limit = req.summary.map_or(asked, Summary::total);
     let matcher = grep::matcher(&req.query, req.regex, req.case_sensitive)?;
@@ -157,90 +157,168 @@ pub fn run(ctx: &Context, arguments: Value, summary: Option<Summary>) -> Outcome
     } else {
         location.real.len() + 1
     };
-    let included = |path: &str| match &include {
-        None => true,
-        Some((glob, true)) => glob.is_match(&path[prefix..]),
-        Some((glob, false)) => glob.is_match(path.rsplit('/').next().unwrap_or(path)),
+    let search = Search {
+        ctx,
+        req: &req,
+        matcher,
+        location: &location,
+        single_file,
+        include,
+        prefix,
+        context,
+        mode,
+        limit,
+        found: Mutex::new(Gathered::default()),
+        full: AtomicBool::new(false),
+        counts: Mutex::new(BTreeMap::new()),
+        scanned: AtomicUsize::new(0),
+        skipped: Skipped::default(),
     };
-    let found = Mutex::new(Gathered::default());
-    let full = AtomicBool::new(false);
-    // `-c`: each file's number of matching lines, by its path.
-    let counts = Mutex::new(BTreeMap::new());
-    let scanned = AtomicUsize::new(0);
-    let skipped = Skipped::default();
-    let visit = |entry: Listed| -> bool {
-        if entry.target != Some(EntryKind::File) || !included(&entry.path) {
+    let omitted = visit_all(ctx, &req, &location, single_file, &|entry| {
+        search.visit(entry)
+    });
+    Ok(search.result(omitted))
+}
+
+/// One search under way: what it looks for and where, and what it has found so far, as
+/// the walk's threads add to it.
+struct Search<'a> {
+    ctx: &'a Context,
+    req: &'a SearchRequest,
+    matcher: grep_regex::RegexMatcher,
+    location: &'a crate::workspace::Location,
+    single_file: bool,
+    /// The `include` glob, and whether it holds a `/` (then it matches the path below
+    /// the searched directory, else the file name).
+    include: Option<(globset::GlobMatcher, bool)>,
+    /// The length of the searched directory's path and its `/`, cut off a walked path
+    /// before `include` matches it.
+    prefix: usize,
+    context: usize,
+    mode: Mode,
+    limit: usize,
+    found: Mutex<Gathered>,
+    /// `limit` matches are held: a file sorting after the last one kept is passed over.
+    full: AtomicBool,
+    /// `-c`: each file's number of matching lines, by its path.
+    counts: Mutex<BTreeMap<String, u64>>,
+    scanned: AtomicUsize,
+    skipped: Skipped,
+}
+
+impl Search<'_> {
+    /// Whether `include` admits the walked `path`.
+    fn included(&self, path: &str) -> bool {
+        match &self.include {
+            None => true,
+            Some((glob, true)) => glob.is_match(&path[self.prefix..]),
+            Some((glob, false)) => glob.is_match(path.rsplit('/').next().unwrap_or(path)),
+        }
+    }
+
+    /// Searches one walked entry and gathers its hits; whether the walk goes on.
+    fn visit(&self, entry: Listed) -> bool {
+        if entry.target != Some(EntryKind::File) || !self.included(&entry.path) {
             return true;
         }
-        if full.load(Ordering::Relaxed) {
-            let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
+        let limit = self.limit;
+        if self.full.load(Ordering::Relaxed) {
+            let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
             if found.bound(limit).is_some_and(|bound| entry.path > *bound) {
                 // It may hold matches that the limit leaves out.
                 found.cut = true;
                 return true;
             }
         }
-        scanned.fetch_add(1, Ordering::Relaxed);
-        let (hits, more) = if path_mode {
-            let shown = respell(&location.shown, &location.real, &entry.path);
-            if !matcher.is_match(shown.as_bytes()).unwrap_or(false)
-                || !confirmed(ctx, &entry, &skipped)
-            {
-                return true;
-            }
-            (vec![Hit::default()], false)
-        } else {
-            match file_hits(
-                ctx,
-                req.summary,
-                &matcher,
-                &entry.path,
-                (context, limit),
-                &skipped,
-                &counts,
-            ) {
-                Some(hits) => hits,
-                None => return true,
-            }
+        self.scanned.fetch_add(1, Ordering::Relaxed);
+        let Some((hits, more)) = self.hits(&entry) else {
+            return true;
         };
-        let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut found = self.found.lock().unwrap_or_else(PoisonError::into_inner);
         found.add(entry.path, hits, more, limit);
         if found.total >= limit {
-            full.store(true, Ordering::Relaxed);
+            self.full.store(true, Ordering::Relaxed);
         }
         // `-q` has its answer at the first match: the walk stops.
-        req.summary != Some(Summary::Quiet) || found.total == 0
-    };
-    let mut omitted = visit_all(ctx, &req, &location, single_file, &visit);
-    omitted.unreadable += skipped.unreadable.load(Ordering::Relaxed);
-    let found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
-    // `-q` stops at its answer, which cuts nothing it was asked for.
-    let truncated = req.summary.is_none() && (found.cut || found.total > limit);
-    let counts = counts.into_inner().unwrap_or_else(PoisonError::into_inner);
-    let matches = listing(
-        found.files,
-        &location,
-        single_file,
-        limit,
-        |hit, shown, path| Match {
-            count: counts.get(path).copied(),
-            ..render(shown, hit, path_mode, context > 0)
-        },
-    );
-    Ok(SearchResult {
-        matches,
-        truncated,
-        scanned_files: scanned.into_inner(),
-        skipped_binary: skipped.binary.into_inner(),
-        skipped_large: skipped.large.into_inner(),
-        denied: omitted.denied,
-        left: omitted.into(),
-        hint: truncated.then(|| Cut {
-            shown: limit,
-            narrow: crate::hint::Narrow::Search,
-            cap: ctx.limits.search.saturating_mul(count_limit::RAISE),
-        }),
-    })
+        self.req.summary != Some(Summary::Quiet) || found.total == 0
+    }
+
+    /// What one walked file gives: in path mode, one hit when its path matches (and it
+    /// is confirmed inside the root), else its content's hits ([`file_hits`]); and
+    /// whether it has more. `None` when it gives nothing.
+    fn hits(&self, entry: &Listed) -> Option<(Vec<Hit>, bool)> {
+        let ctx = self.ctx;
+        if self.mode == Mode::Path {
+            let shown = respell(&self.location.shown, &self.location.real, &entry.path);
+            if !self.matcher.is_match(shown.as_bytes()).unwrap_or(false)
+                || !confirmed(ctx, entry, &self.skipped)
+            {
+                return None;
+            }
+            return Some((vec![Hit::default()], false));
+        }
+        file_hits(
+            ctx,
+            self.req.summary,
+            &self.matcher,
+            &entry.path,
+            Taken {
+                context: self.context,
+                limit: self.limit,
+            },
+            &self.skipped,
+            &self.counts,
+        )
+    }
+
+    /// The result, once the walk is over and `omitted` what it left out.
+    fn result(self, mut omitted: Omitted) -> SearchResult {
+        let Search {
+            ctx,
+            req,
+            location,
+            single_file,
+            context,
+            mode,
+            limit,
+            ..
+        } = self;
+        omitted.unreadable += self.skipped.unreadable.load(Ordering::Relaxed);
+        let found = self
+            .found
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        // `-q` stops at its answer, which cuts nothing it was asked for.
+        let truncated = req.summary.is_none() && (found.cut || found.total > limit);
+        let counts = self
+            .counts
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        let matches = listing(
+            found.files,
+            location,
+            single_file,
+            limit,
+            |hit, shown, path| Match {
+                count: counts.get(path).copied(),
+                ..render(shown, hit, mode, context)
+            },
+        );
+        SearchResult {
+            matches,
+            truncated,
+            scanned_files: self.scanned.into_inner(),
+            skipped_binary: self.skipped.binary.into_inner(),
+            skipped_large: self.skipped.large.into_inner(),
+            denied: omitted.denied,
+            left: omitted.into(),
+            hint: truncated.then(|| Cut {
+                shown: limit,
+                narrow: crate::hint::Narrow::Search,
+                cap: ctx.limits.search.saturating_mul(count_limit::RAISE),
+            }),
+        }
+    }
 }
 
 /// Visits the one file searched, or every entry of the walk below the directory;
@@ -324,6 +402,14 @@ pub struct Match {
     pub spans: Vec<(usize, usize)>,
 }
 
+/// How many of a file's matching lines a search takes: the first `limit`, each with
+/// `context` lines either side.
+#[derive(Debug, Clone, Copy)]
+struct Taken {
+    context: usize,
+    limit: usize,
+}
+
 /// Files a content search passed over, by why.
 #[derive(Debug, Default)]
 struct Skipped {
@@ -352,7 +438,7 @@ fn content_hits(
     ctx: &Context,
     matcher: &grep_regex::RegexMatcher,
     path: &str,
-    (context, limit): (usize, usize),
+    Taken { context, limit }: Taken,
     skipped: &Skipped,
 ) -> Option<(Vec<Hit>, bool)> {
     let bytes = match ctx.ws.read_walked(path, ctx.limits.max_file_bytes) {
@@ -387,7 +473,7 @@ fn file_hits(
     summary: Option<Summary>,
     matcher: &grep_regex::RegexMatcher,
     path: &str,
-    (context, limit): (usize, usize),
+    taken: Taken,
     skipped: &Skipped,
     counts: &Mutex<BTreeMap<String, u64>>,
 ) -> Option<(Vec<Hit>, bool)> {
@@ -399,10 +485,14 @@ fn file_hits(
             Some((vec![Hit::default()], false))
         }
         Some(Summary::Files | Summary::Quiet) => {
-            let (hits, _) = content_hits(ctx, matcher, path, (0, 1), skipped)?;
+            let first = Taken {
+                context: 0,
+                limit: 1,
+            };
+            let (hits, _) = content_hits(ctx, matcher, path, first, skipped)?;
             Some((hits, false))
         }
-        None => content_hits(ctx, matcher, path, (context, limit), skipped),
+        None => content_hits(ctx, matcher, path, taken, skipped),
     }
 }
 
@@ -459,11 +549,11 @@ fn searchable(ctx: &Context, path: &str, skipped: &Skipped) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
-/// Checks the arguments that need no workspace: returns (context, path mode, limit).
+/// Checks the arguments that need no workspace: returns (context, mode, limit).
 fn checks(
     ctx: &Context,
     req: &SearchRequest,
-) -> Result<(usize, bool, usize), crate::refusal::Refusal> {
+) -> Result<(usize, Mode, usize), crate::refusal::Refusal> {
     if req.query.is_empty() {
         return Err(invalid("query", "query is empty"));
     }
@@ -474,13 +564,16 @@ fn checks(
             format!("context must be from 0 to {MAX_CONTEXT}"),
         ));
     }
-    let path_mode = req.mode == Some(Mode::Path);
+    let mode = req.mode.unwrap_or(Mode::Content);
     let limit = count_limit::count(req.limit, ctx.limits.search)?;
-    Ok((usize::try_from(context).unwrap_or(0), path_mode, limit))
+    Ok((usize::try_from(context).unwrap_or(0), mode, limit))
 }
 
-fn render(shown: &str, hit: &Hit, path_mode: bool, with_context: bool) -> Match {
-    let context = |lines: &Vec<String>| with_context.then(|| lines.clone());
+/// One hit as the result lists it: matched by its path, the path alone; else with its
+/// line, text and spans, and the lines around it when `context` asks for any.
+fn render(shown: &str, hit: &Hit, mode: Mode, context: usize) -> Match {
+    let path_mode = mode == Mode::Path;
+    let context = |lines: &Vec<String>| (context > 0).then(|| lines.clone());
     Match {
         path: shown.to_owned(),
         line: (!path_mode).then_some(hit.line),

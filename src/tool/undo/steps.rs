@@ -277,44 +277,13 @@ pub fn change<'a>(
             results.push((sha, bytes));
             new
         });
-        let (op, shown_as) = match (&record.from, &record.link, &record.after, new) {
-            (Some(from), link, _, new) => (
-                Op::Move {
-                    from: location_of(from),
-                    from_base,
-                    from_before: record.from_before.clone(),
-                    new,
-                    link: link.clone(),
-                    from_expect,
-                    from_read,
-                    // What an undo removes, at either end of a move, is the caller's to write.
-                    from_writable: true,
-                },
-                "move",
-            ),
-            (None, Some(target), Some(_), _) => (
-                Op::Link {
-                    target: target.clone(),
-                },
-                "write",
-            ),
-            (None, Some(target), None, _) => (
-                Op::Unlink {
-                    target: target.clone(),
-                },
-                "delete",
-            ),
-            (None, None, _, Some(new)) => (Op::Write(new), "write"),
-            (None, None, _, None) => (Op::Delete, "delete"),
-        };
-        let keep = match keep_original.and_then(|p| originals.get(p)) {
-            Some(o) => Keep::File {
-                location: &o.location,
-                file: &o.file,
-                bytes: None,
-            },
-            None => Keep::Nothing,
-        };
+        let source = record.from.as_deref().map(|from| MoveSource {
+            location: location_of(from),
+            base: from_base,
+            expect: from_expect,
+            read: from_read,
+        });
+        let (op, shown_as) = op_of(record, new, source);
         files.push(FileOp {
             at: location_of(&record.path),
             op,
@@ -323,7 +292,7 @@ pub fn change<'a>(
             expect: Expected::Left(record.before.as_deref()),
             after: record.after.clone(),
             base: at_base,
-            keep,
+            keep: keep_of(*keep_original, originals),
             // An undo needs no read first, only that no work was done since.
             mutation: Mutation::Undo,
             looked_at_publish: false,
@@ -342,6 +311,69 @@ pub fn change<'a>(
         change = change.keeping(&sha, vec![bytes]);
     }
     change
+}
+
+/// How the undo keeps the file it replaces or removes at `path` (`None`: none): the file
+/// as read before the undo.
+fn keep_of<'a>(path: Option<&str>, originals: &'a BTreeMap<String, Current>) -> Keep<'a> {
+    match path.and_then(|p| originals.get(p)) {
+        Some(o) => Keep::File {
+            location: &o.location,
+            file: &o.file,
+            bytes: None,
+        },
+        None => Keep::Nothing,
+    }
+}
+
+/// A move's source as the undo's check holds it: where it is, the file read there
+/// before the undo (at the first step there), the version it is expected at and the
+/// version it is read at.
+struct MoveSource<'a> {
+    location: &'a Location,
+    base: Option<&'a OpenFile>,
+    expect: Expected<'a>,
+    read: Option<AsRead>,
+}
+
+/// A record's operation, and what it is shown as: a move back (from `source`), a
+/// symbolic link made again or removed, a kept version put in place (`new`), or a file
+/// removed.
+fn op_of<'a>(
+    record: &FileRecord,
+    new: Option<New<'a>>,
+    source: Option<MoveSource<'a>>,
+) -> (Op<'a>, &'static str) {
+    match (source, &record.link, &record.after, new) {
+        (Some(source), link, _, new) => (
+            Op::Move {
+                from: source.location,
+                from_base: source.base,
+                from_before: record.from_before.clone(),
+                new,
+                link: link.clone(),
+                from_expect: source.expect,
+                from_read: source.read,
+                // What an undo removes, at either end of a move, is the caller's to write.
+                from_writable: true,
+            },
+            "move",
+        ),
+        (None, Some(target), Some(_), _) => (
+            Op::Link {
+                target: target.clone(),
+            },
+            "write",
+        ),
+        (None, Some(target), None, _) => (
+            Op::Unlink {
+                target: target.clone(),
+            },
+            "delete",
+        ),
+        (None, None, _, Some(new)) => (Op::Write(new), "write"),
+        (None, None, _, None) => (Op::Delete, "delete"),
+    }
 }
 
 /// The version at `path` as the undo reads it: what a file that moved on and cannot be

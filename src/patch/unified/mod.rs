@@ -303,95 +303,37 @@ fn body(lines: &[&str], start: usize, counts: Option<(usize, usize)>) -> Option<
 
 /// Parses a unified diff; `lines` are the text's lines, `\r` already dropped.
 pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
-    let mut changes = Vec::new();
-    let mut section: Option<Section> = None;
-    let mut i = 0;
-    let close = |section: Option<Section>, i: usize, changes: &mut Vec<FileChange>| {
-        if let Some(s) = section {
-            let at = i.min(lines.len().saturating_sub(1));
-            if let Some(change) = s.finish(i + 1, lines.get(at).copied().unwrap_or_default())? {
-                changes.push(change);
-            }
-        }
-        Ok::<(), PatchError>(())
+    let mut sections = Sections {
+        lines,
+        changes: Vec::new(),
+        section: None,
     };
+    let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
         if let Some(rest) = line.strip_prefix("diff --git ") {
-            close(section.take(), i, &mut changes)?;
+            sections.close(i)?;
             let git_paths = rest
                 .split_once(" b/")
                 .map(|(a, b)| (a.trim_start_matches("a/").to_owned(), b.to_owned()));
-            section = Some(Section {
+            sections.section = Some(Section {
                 git_paths,
                 ..Section::default()
             });
         } else if line.starts_with("GIT binary patch") || line.starts_with("Binary files ") {
-            // A binary file deleted needs no content, only its name: `git diff` says
-            // `Binary files a/x and /dev/null differ` (or, with --binary, a literal patch
-            // whose data lines run to the next file). Any other binary patch is refused.
-            let deleted = section.as_ref().is_some_and(|s| s.deleted)
-                || line.starts_with("Binary files ") && line.ends_with(" and /dev/null differ");
-            let Some(s) = section.as_mut().filter(|_| deleted) else {
-                return Err(err(
-                    i + 1,
-                    line,
-                    "a text patch (binary patches are not applied)",
-                ));
-            };
-            s.deleted = true;
-            if line.starts_with("GIT binary patch") {
-                while i + 1 < lines.len() && !lines[i + 1].starts_with("diff --git ") {
-                    i += 1;
-                }
-            }
+            i = sections.binary(i)?;
         } else if let Some(rest) = line.strip_prefix("--- ") {
-            // A `---` header opens a new section unless `diff --git` just did.
-            let fresh = section
-                .as_ref()
-                .is_none_or(|s| s.old.is_some() || !s.hunks.is_empty());
-            if fresh {
-                close(section.take(), i, &mut changes)?;
-                section = Some(Section::default());
-            }
-            let Some(next) = lines.get(i + 1).filter(|l| l.starts_with("+++ ")) else {
-                return Err(err(
-                    i + 2,
-                    lines.get(i + 1).copied().unwrap_or_default(),
-                    "`+++ b/PATH` after `--- a/PATH`",
-                ));
-            };
-            let s = section.as_mut().expect("opened above");
-            s.headers = true;
-            s.old = header_path(rest);
-            s.new = header_path(&next[4..]);
-            i += 1;
+            i = sections.headers(i, rest)?;
         } else if line.starts_with("@@ -") {
-            let Some(s) = section.as_mut() else {
-                return Err(err(
-                    i + 1,
-                    line,
-                    "`--- a/PATH` and `+++ b/PATH` before a hunk",
-                ));
-            };
-            let (hunk, next) = hunk(lines, i)?;
-            if deletes(s) && !hunk.new.is_empty() {
-                return Err(err(
-                    i + 1,
-                    line,
-                    "a hunk of `-` lines only: a deleted file's hunk (`+++ /dev/null`) removes its whole content",
-                ));
-            }
-            i = next;
-            s.hunks.push(hunk);
+            i = sections.hunk(i)?;
             continue;
-        } else if let Some(s) = section.as_mut() {
+        } else if let Some(s) = sections.section.as_mut() {
             s.extended(line, i)?;
         }
         i += 1;
     }
-    close(section.take(), lines.len(), &mut changes)?;
-    if changes.is_empty() {
+    sections.close(lines.len())?;
+    if sections.changes.is_empty() {
         return Err(err(
             1,
             lines.first().copied().unwrap_or_default(),
@@ -400,181 +342,103 @@ pub fn parse(lines: &[&str]) -> Result<Patch, PatchError> {
     }
     Ok(Patch {
         dialect: Format::Unified,
-        changes,
+        changes: sections.changes,
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::super::{parse, FileChange, Format};
+/// A unified diff read line by line: the file changes read, and the one being read.
+struct Sections<'a> {
+    lines: &'a [&'a str],
+    changes: Vec<FileChange>,
+    section: Option<Section>,
+}
 
-    #[test]
-    fn reads_git_diff_with_new_deleted_and_renamed_files() {
-        let text = "diff --git a/src/a.rs b/src/a.rs\nindex 1..2 100644\n--- a/src/a.rs\n+++ b/src/a.rs\n\
-@@ -1,3 +1,3 @@\n fn a() {\n-    old();\n+    new();\n }\n\
-diff --git a/new.txt b/new.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n\\ No newline at end of file\n\
-diff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-bye\n\
-diff --git a/x.txt b/y.txt\nsimilarity index 100%\nrename from x.txt\nrename to y.txt\n";
-        let patch = parse(text).unwrap();
-        assert_eq!(patch.dialect, Format::Unified);
-        let FileChange::Update {
-            path,
-            hunks,
-            move_to,
-            ..
-        } = &patch.changes[0]
-        else {
-            panic!("{patch:?}")
-        };
-        assert_eq!((path.as_str(), move_to), ("src/a.rs", &None));
-        assert_eq!(hunks[0].old, ["fn a() {", "    old();", "}"]);
-        assert_eq!(hunks[0].old_start, Some(1));
-        assert_eq!(
-            patch.changes[1],
-            FileChange::Add {
-                path: "new.txt".into(),
-                content: "one\ntwo".into(),
-                executable: Some(false)
+impl Sections<'_> {
+    /// Ends the file change being read, if any, at line index `i`: it joins the others.
+    fn close(&mut self, i: usize) -> Result<(), PatchError> {
+        if let Some(s) = self.section.take() {
+            let at = i.min(self.lines.len().saturating_sub(1));
+            let found = self.lines.get(at).copied().unwrap_or_default();
+            if let Some(change) = s.finish(i + 1, found)? {
+                self.changes.push(change);
             }
-        );
-        let FileChange::Delete { path, whole } = &patch.changes[2] else {
-            panic!("{patch:?}")
-        };
-        let whole = whole.as_ref().expect("the deletion's hunk");
-        assert_eq!(
-            (
-                path.as_str(),
-                whole.old.as_slice(),
-                whole.new.len(),
-                whole.at_end
-            ),
-            ("gone.txt", &["bye".to_owned()][..], 0, false)
-        );
-        let FileChange::Update {
-            path,
-            move_to,
-            hunks,
-            ..
-        } = &patch.changes[3]
-        else {
-            panic!()
-        };
-        assert_eq!(
-            (path.as_str(), move_to.as_deref(), hunks.len()),
-            ("x.txt", Some("y.txt"), 0)
-        );
-    }
-
-    #[test]
-    fn diff_u_without_prefixes_and_with_timestamps() {
-        let text =
-            "--- a.txt\t2026-01-01 00:00:00\n+++ a.txt\t2026-01-02 00:00:00\n@@ -2 +2 @@\n-b\n+B\n";
-        let patch = parse(text).unwrap();
-        let FileChange::Update { path, hunks, .. } = &patch.changes[0] else {
-            panic!()
-        };
-        assert_eq!(path, "a.txt");
-        assert_eq!(hunks[0].old_start, Some(2));
-    }
-
-    #[test]
-    fn miscounted_hunks_are_read_by_their_body_and_binary_patches_refused() {
-        for header in [
-            "@@ -1,2 +1,2 @@",
-            "@@ -1 +1,4 @@",
-            "@@ -1,0 +1,0 @@",
-            "@@ -1,4 +1,4 @@",
-        ] {
-            let text = format!("--- a/a\n+++ b/a\n{header}\n-x\n+y\n");
-            let patch = parse(&text).unwrap();
-            let FileChange::Update { hunks, .. } = &patch.changes[0] else {
-                panic!()
-            };
-            assert_eq!(
-                (hunks[0].old.clone(), hunks[0].new.clone()),
-                (vec!["x".to_owned()], vec!["y".to_owned()]),
-                "{header}"
-            );
-            assert!(hunks[0].recounted, "{header}");
         }
-        // Counted right, it is not recounted; a body with nothing in it does not parse.
-        let patch = parse("--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\n").unwrap();
-        let FileChange::Update { hunks, .. } = &patch.changes[0] else {
-            panic!()
-        };
-        assert!(!hunks[0].recounted);
-        let e = parse("--- a/a\n+++ b/a\n@@ -1,2 +1,2 @@\n").unwrap_err();
-        assert_eq!(e.line, 3, "{e:?}");
-        let e = parse("diff --git a/p.png b/p.png\nGIT binary patch\nliteral 5\n").unwrap_err();
-        assert_eq!((e.line, e.dialect), (2, Some(Format::Unified)));
-        let e = parse("diff --git a/p.png b/p.png\nindex 1..2 100644\nBinary files a/p.png and b/p.png differ\n").unwrap_err();
-        assert_eq!(e.line, 3);
+        Ok(())
     }
 
-    /// `new file mode 100755` and `old mode`/`new mode` give the executable bit; a
-    /// symbolic link's or a submodule's mode does not parse, on the line that names it.
-    #[test]
-    fn modes_set_the_executable_bit_and_links_do_not_parse() {
-        let patch = parse("diff --git a/run.sh b/run.sh\nnew file mode 100755\n--- /dev/null\n+++ b/run.sh\n@@ -0,0 +1 @@\n+echo hi\n\
-diff --git a/tool b/tool\nold mode 100644\nnew mode 100755\n\
-diff --git a/lib.sh b/lib.sh\nold mode 100755\nnew mode 100644\nindex 1..2\n--- a/lib.sh\n+++ b/lib.sh\n@@ -1 +1 @@\n-a\n+b\n").unwrap();
-        let executable: Vec<Option<bool>> = patch
-            .changes
-            .iter()
-            .map(|c| match c {
-                FileChange::Add { executable, .. } | FileChange::Update { executable, .. } => {
-                    *executable
-                }
-                FileChange::Delete { .. } => None,
-            })
-            .collect();
-        assert_eq!(executable, [Some(true), Some(true), Some(false)]);
-        for (text, line) in [
-            ("diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+target\n\\ No newline at end of file\n", 2),
-            ("diff --git a/l b/l\ndeleted file mode 120000\nindex 1..0\n", 2),
-            ("diff --git a/l b/l\nindex 1..2 120000\n--- a/l\n+++ b/l\n@@ -1 +1 @@\n-a\n+b\n", 2),
-            ("diff --git a/m b/m\nnew file mode 160000\n", 2),
-            ("diff --git a/f b/f\nold mode 100644\nnew mode 120000\n", 3),
-        ] {
-            let e = parse(text).unwrap_err();
-            assert_eq!(e.line, line, "{text}");
-            assert!(e.expected.starts_with("a regular file's mode"), "{e:?}");
+    /// A binary patch at line index `i`; returns the index of its last line.
+    fn binary(&mut self, mut i: usize) -> Result<usize, PatchError> {
+        let (lines, line) = (self.lines, self.lines[i]);
+        // A binary file deleted needs no content, only its name: `git diff` says
+        // `Binary files a/x and /dev/null differ` (or, with --binary, a literal patch
+        // whose data lines run to the next file). Any other binary patch is refused.
+        let deleted = self.section.as_ref().is_some_and(|s| s.deleted)
+            || line.starts_with("Binary files ") && line.ends_with(" and /dev/null differ");
+        let Some(s) = self.section.as_mut().filter(|_| deleted) else {
+            return Err(err(
+                i + 1,
+                line,
+                "a text patch (binary patches are not applied)",
+            ));
+        };
+        s.deleted = true;
+        if line.starts_with("GIT binary patch") {
+            while i + 1 < lines.len() && !lines[i + 1].starts_with("diff --git ") {
+                i += 1;
+            }
         }
+        Ok(i)
     }
 
-    /// A deletion's hunk removes the whole file: a `+` or context line in it cannot be
-    /// applied, and the `@@` line says so; without `\ No newline`, the file ends in one.
-    #[test]
-    fn a_deletion_hunk_holds_only_removed_lines() {
-        let e = parse("--- a/f\n+++ /dev/null\n@@ -1,2 +1 @@\n a\n-b\n").unwrap_err();
-        assert_eq!((e.line, e.found.as_str()), (3, "@@ -1,2 +1 @@"));
-        assert!(e.expected.contains("`-` lines only"), "{e:?}");
-        let patch = parse(
-            "--- a/f\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n\\ No newline at end of file\n",
-        )
-        .unwrap();
-        let FileChange::Delete {
-            whole: Some(whole), ..
-        } = &patch.changes[0]
-        else {
-            panic!("{patch:?}")
+    /// The `--- a/PATH` line at index `i` (`rest` after its `--- `) and the `+++ b/PATH`
+    /// line after it; returns the index of the `+++` line.
+    fn headers(&mut self, i: usize, rest: &str) -> Result<usize, PatchError> {
+        let lines = self.lines;
+        // A `---` header opens a new section unless `diff --git` just did.
+        let fresh = self
+            .section
+            .as_ref()
+            .is_none_or(|s| s.old.is_some() || !s.hunks.is_empty());
+        if fresh {
+            self.close(i)?;
+            self.section = Some(Section::default());
+        }
+        let Some(next) = lines.get(i + 1).filter(|l| l.starts_with("+++ ")) else {
+            return Err(err(
+                i + 2,
+                lines.get(i + 1).copied().unwrap_or_default(),
+                "`+++ b/PATH` after `--- a/PATH`",
+            ));
         };
-        assert_eq!((whole.old.len(), whole.at_end), (2, true));
+        let s = self.section.as_mut().expect("opened above");
+        s.headers = true;
+        s.old = header_path(rest);
+        s.new = header_path(&next[4..]);
+        Ok(i + 1)
     }
 
-    #[test]
-    fn a_binary_file_deleted_is_a_delete() {
-        let gone = FileChange::Delete {
-            path: "p.png".into(),
-            whole: None,
+    /// The hunk whose `@@` line is at index `i`; returns the index after it.
+    fn hunk(&mut self, i: usize) -> Result<usize, PatchError> {
+        let line = self.lines[i];
+        let Some(s) = self.section.as_mut() else {
+            return Err(err(
+                i + 1,
+                line,
+                "`--- a/PATH` and `+++ b/PATH` before a hunk",
+            ));
         };
-        let plain = "diff --git a/p.png b/p.png\ndeleted file mode 100644\nindex 1..0\nBinary files a/p.png and /dev/null differ\n";
-        assert_eq!(parse(plain).unwrap().changes, std::slice::from_ref(&gone));
-        let literal = "diff --git a/p.png b/p.png\ndeleted file mode 100644\nindex 1..0\nGIT binary patch\nliteral 0\nHcmV?d00001\n\nliteral 5\nMcmZQzWMXCj0000\n\ndiff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\n";
-        let patch = parse(literal).unwrap();
-        assert_eq!(patch.changes[0], gone);
-        assert_eq!(patch.changes.len(), 2);
-        let bare = "Binary files a/p.png and /dev/null differ\n";
-        assert!(parse(bare).is_err());
+        let (hunk, next) = hunk(self.lines, i)?;
+        if deletes(s) && !hunk.new.is_empty() {
+            return Err(err(
+                i + 1,
+                line,
+                "a hunk of `-` lines only: a deleted file's hunk (`+++ /dev/null`) removes its whole content",
+            ));
+        }
+        s.hunks.push(hunk);
+        Ok(next)
     }
 }
+
+#[cfg(test)]
+mod tests;

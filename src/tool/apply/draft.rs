@@ -1,6 +1,6 @@
-//! The change as apply builds it: the files as it found them, what each path holds as
-//! the changes go, and each change's step — what the summary, the journal's records and
-//! the publish are made from.
+//! The draft of a change as apply builds it in memory: the files as it found them, what
+//! each path holds as the changes go, and each change's step — what the summary, the
+//! journal's records and the publish are made from.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,7 +1,7 @@
-//! An edit in a session whose file moved on since the session read it (§6, staleness by
-//! region): it lands when every line it changes is one the session observed, unchanged
-//! since — mapped through the lines another program inserted, removed or changed
-//! elsewhere — and is refused naming the changed lines when it is not.
+//! An edit after a stale read — in a session whose file moved on since the session read
+//! it (§6, staleness by region): it lands when every line it changes is one the session
+//! observed, unchanged since — mapped through the lines another program inserted, removed
+//! or changed elsewhere — and is refused naming the changed lines when it is not.
 
 use std::ops::Range;
 
@@ -15,7 +15,7 @@ use crate::session::INLINE_LINES;
 use crate::workspace::Location;
 
 use super::super::Context;
-use super::apply::Edited;
+use super::edited::Edited;
 use crate::engine::session_check;
 
 /// A run of lines, 1-based and inclusive, in the file's numbering before the edit.

@@ -9,9 +9,9 @@
 use std::ops::Range;
 use std::time::Instant;
 
-use super::lines::{lines, Line};
 use super::place::{place, Index};
 use super::{Hunk, Placement};
+use crate::text::lines::{with_ends, Line};
 
 /// Where each hunk landed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +58,7 @@ pub enum HunkFailure {
 /// newline at end of file`, [`Hunk::at_end`]).
 #[must_use]
 pub fn is_whole(text: &str, hunk: &Hunk) -> bool {
-    let file = lines(text);
+    let file = with_ends(text);
     file.len() == hunk.old.len()
         && file.iter().zip(&hunk.old).all(|(l, old)| l.text == old)
         && file.last().is_none_or(|l| l.end.is_empty() == hunk.at_end)
@@ -121,7 +121,7 @@ fn pass(
     first: usize,
     deadline: Option<Instant>,
 ) -> Result<Sweep, HunkFailure> {
-    let file = lines(text);
+    let file = with_ends(text);
     let index = Index::new(&file, hunks.len() - first);
     // Each hunk's span of file lines and its replacement, in order.
     let mut spans: Vec<(usize, usize, &Hunk)> = Vec::new();

@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 use crate::refusal::Refusal;
 use crate::text::{diff, lines, matching};
 
-use super::request::EditItem;
+use super::request::{EditItem, Form};
 use super::snippet;
 
 /// The edited text: the original's first `head` bytes, then `middle`, then the
@@ -119,7 +119,7 @@ pub fn apply<'a>(
     shown: &str,
     original: &'a str,
     items: &[EditItem],
-    multi: bool,
+    form: Form,
     ok_if_applied: Option<Journaled<'_>>,
 ) -> Result<Edited<'a>, Refusal> {
     let journaled =
@@ -129,7 +129,7 @@ pub fn apply<'a>(
         applied_by: journaled.as_ref().map(|j| j as AppliedBy<'_>),
         versions: None,
     };
-    apply_with(shown, original, items, multi, evidence)
+    apply_with(shown, original, items, form, evidence)
 }
 
 /// [`apply`], with what the journal knows ([`Evidence`]).
@@ -137,7 +137,7 @@ pub fn apply_with<'a>(
     shown: &str,
     original: &'a str,
     items: &[EditItem],
-    multi: bool,
+    form: Form,
     evidence: Evidence<'_>,
 ) -> Result<Edited<'a>, Refusal> {
     check_room(shown, original, items)?;
@@ -148,7 +148,7 @@ pub fn apply_with<'a>(
     let mut applied_by = None;
     let mut span = None;
     for (index, item) in items.iter().enumerate() {
-        let edit_index = multi.then_some(index);
+        let edit_index = form.index(index);
         let located = matching::locate(&text, &item.old_text, &item.new_text);
         let count = located.offsets.len();
         let starts = || lines::lines_of(text.as_bytes(), &located.offsets);
@@ -162,36 +162,14 @@ pub fn apply_with<'a>(
         }
         if count == 0 {
             // Earlier versions tell a stale quote only of the file as it was read.
-            let versions = match (&text, evidence.versions) {
-                (Cow::Borrowed(_), Some(versions)) => versions(&text),
-                _ => Vec::new(),
+            let as_read = matches!(text, Cow::Borrowed(_));
+            let evidence = Evidence {
+                versions: evidence.versions.filter(|_| as_read),
+                ..evidence
             };
-            // The journal's word that this very edit made today's text.
-            let by = evidence
-                .applied_by
-                .and_then(|by| by(item, &text))
-                .filter(|id| !id.is_empty());
-            return Err(snippet::no_match_in(
-                shown,
-                &text,
-                item,
-                edit_index,
-                (&versions, by),
-            ));
+            return Err(no_match(shown, &text, item, edit_index, evidence));
         }
-        if let Some(expected) = item.expected_replacements {
-            if expected != count as u64 {
-                return Err(snippet::count_mismatch(
-                    shown,
-                    expected,
-                    count,
-                    starts(),
-                    edit_index,
-                ));
-            }
-        } else if count > 1 && !item.replace_all {
-            return Err(snippet::ambiguous(shown, count, starts(), edit_index));
-        }
+        as_many_as_asked(shown, item, count, starts, edit_index)?;
         replacements += count;
         crlf_converted |= located.new_converted;
         if items.len() == 1 {
@@ -213,20 +191,7 @@ pub fn apply_with<'a>(
             text = Cow::Owned(next);
         }
     }
-    let (head, middle, tail) = span.unwrap_or_else(|| {
-        let (old, new) = (original.as_bytes(), text.as_bytes());
-        let mut head = diff::common_prefix(old, new);
-        let room = old.len().min(new.len()) - head;
-        let mut tail = diff::common_suffix(&old[old.len() - room..], &new[new.len() - room..]);
-        // Shared bytes can end inside a character that then differs: cut before it.
-        while !text.is_char_boundary(head) {
-            head -= 1;
-        }
-        while !text.is_char_boundary(text.len() - tail) {
-            tail -= 1;
-        }
-        (head, text[head..text.len() - tail].to_owned(), tail)
-    });
+    let (head, middle, tail) = span.unwrap_or_else(|| around_middle(original, &text));
     Ok(Edited {
         original,
         head,
@@ -237,6 +202,73 @@ pub fn apply_with<'a>(
         already_applied,
         applied_by,
     })
+}
+
+/// `NO_MATCH` for `item` in `text`, told what the journal knows: the file's earlier
+/// versions, when the evidence offers them, and the entry whose word is that this very
+/// edit made today's text.
+fn no_match(
+    shown: &str,
+    text: &str,
+    item: &EditItem,
+    edit_index: Option<usize>,
+    evidence: Evidence<'_>,
+) -> Refusal {
+    let versions = evidence
+        .versions
+        .map_or_else(Vec::new, |versions| versions(text));
+    let by = evidence
+        .applied_by
+        .and_then(|by| by(item, text))
+        .filter(|id| !id.is_empty());
+    let journaled = snippet::FromJournal {
+        versions: &versions,
+        applied_by: by,
+    };
+    snippet::no_match_in(shown, text, item, edit_index, journaled)
+}
+
+/// Refuses `count` matches of `item` other than it asked for: a count other than its
+/// `expectedReplacements`, or, without one, more than one match not to be replaced all.
+/// `starts` gives the matches' lines, for the refusal.
+fn as_many_as_asked(
+    shown: &str,
+    item: &EditItem,
+    count: usize,
+    starts: impl FnOnce() -> Vec<usize>,
+    edit_index: Option<usize>,
+) -> Result<(), Refusal> {
+    if let Some(expected) = item.expected_replacements {
+        if expected != count as u64 {
+            return Err(snippet::count_mismatch(
+                shown,
+                expected,
+                count,
+                starts(),
+                edit_index,
+            ));
+        }
+    } else if count > 1 && !item.replace_all {
+        return Err(snippet::ambiguous(shown, count, starts(), edit_index));
+    }
+    Ok(())
+}
+
+/// `text` as the bytes it shares with `original` at its head and tail, around the middle
+/// that differs: (head length, middle, tail length), each cut at a character boundary.
+fn around_middle(original: &str, text: &str) -> (usize, String, usize) {
+    let (old, new) = (original.as_bytes(), text.as_bytes());
+    let mut head = diff::common_prefix(old, new);
+    let room = old.len().min(new.len()) - head;
+    let mut tail = diff::common_suffix(&old[old.len() - room..], &new[new.len() - room..]);
+    // Shared bytes can end inside a character that then differs: cut before it.
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    while !text.is_char_boundary(text.len() - tail) {
+        tail -= 1;
+    }
+    (head, text[head..text.len() - tail].to_owned(), tail)
 }
 
 /// Refuses an edit whose result and match offsets could not be held in memory now.
@@ -268,7 +300,7 @@ fn check_room(shown: &str, original: &str, items: &[EditItem]) -> Result<(), Ref
 #[cfg(test)]
 mod tests {
     use super::apply;
-    use crate::tool::edit::request::EditItem;
+    use crate::tool::edit::request::{EditItem, Form};
 
     fn item(old: &str, new: &str) -> EditItem {
         EditItem {
@@ -280,14 +312,26 @@ mod tests {
     }
 
     fn result(original: &str, items: &[EditItem]) -> String {
-        let edited = apply("f", original, items, items.len() > 1, None).unwrap();
+        let form = if items.len() > 1 {
+            Form::Edits
+        } else {
+            Form::Single
+        };
+        let edited = apply("f", original, items, form, None).unwrap();
         let bytes: Vec<u8> = edited.parts().concat();
         String::from_utf8(bytes).unwrap()
     }
 
     #[test]
     fn one_edit_keeps_head_and_tail_in_place() {
-        let edited = apply("f", "aaa b ccc b ddd", &[item("b", "X")], false, None).unwrap();
+        let edited = apply(
+            "f",
+            "aaa b ccc b ddd",
+            &[item("b", "X")],
+            Form::Single,
+            None,
+        )
+        .unwrap();
         assert_eq!(
             (edited.head, edited.middle.as_str(), edited.tail),
             (4, "X ccc X", 4)
@@ -301,7 +345,7 @@ mod tests {
         let items = [item("\u{e9} one", "\u{e8} one"), item("two", "2")];
         assert_eq!(result(text, &items), "caf\u{e8} one\n2 caf\u{e9}\n");
         let items = [item("one", "x"), item("x", "one")];
-        let edited = apply("f", text, &items, true, None).unwrap();
+        let edited = apply("f", text, &items, Form::Edits, None).unwrap();
         assert!(edited.is_unchanged());
     }
 
@@ -309,14 +353,14 @@ mod tests {
     fn applied_items_are_skipped_only_when_asked() {
         let text = "alpha\nbeta two\ngamma\n";
         let items = [item("beta one", "beta two"), item("gamma", "delta")];
-        assert!(apply("f", text, &items, true, None).is_err());
-        let edited = apply("f", text, &items, true, Some(&|_, _| false)).unwrap();
+        assert!(apply("f", text, &items, Form::Edits, None).is_err());
+        let edited = apply("f", text, &items, Form::Edits, Some(&|_, _| false)).unwrap();
         assert_eq!(edited.already_applied, vec![0]);
         assert_eq!(edited.replacements, 1);
         assert_eq!(result_of(&edited), "alpha\nbeta two\ndelta\n");
         let missing = [item("beta one", "beta three")];
-        assert!(apply("f", text, &missing, false, Some(&|_, _| false)).is_err());
-        let once = apply("f", text, &items[..1], false, Some(&|_, _| false)).unwrap();
+        assert!(apply("f", text, &missing, Form::Single, Some(&|_, _| false)).is_err());
+        let once = apply("f", text, &items[..1], Form::Single, Some(&|_, _| false)).unwrap();
         assert!(once.is_unchanged());
         assert_eq!(once.already_applied, vec![0]);
     }
