@@ -7,11 +7,11 @@
 //! code that turns clap's types into a call of the tool layer.
 
 pub mod aliases;
-mod args;
 mod call;
 mod deferred;
 pub mod flags;
 mod front;
+mod options;
 mod parser;
 mod stdin;
 pub mod text_editor;
@@ -20,12 +20,12 @@ mod usage;
 #[cfg(test)]
 mod wiring;
 
-pub use args::{
+pub use call::{call, dialect, settings};
+pub use front::run;
+pub use options::{
     ApplyArgs, DeleteArgs, EditArgs, GlobArgs, HistoryArgs, JsonFlag, ListArgs, MoveArgs, ReadArgs,
     RedoArgs, SearchArgs, ShowArgs, UndoArgs, WalkFlags, WriteArgs,
 };
-pub use call::{call, dialect, settings};
-pub use front::run;
 pub use parser::command_for;
 
 use std::path::PathBuf;

@@ -6,8 +6,8 @@
 //! and find do). Results are rendered from their types: each
 //! tool's result has its own shape.
 
-mod changes;
 mod config;
+mod history;
 mod reads;
 mod refusal;
 
@@ -357,7 +357,7 @@ fn changes(out: &mut String, output: &Output, layout: Layout, q: quote::Quote, d
     } else {
         diff
     };
-    changes::result(out, output, q, layout.stat, show);
+    history::result(out, output, q, layout.stat, show);
 }
 
 /// A search's matches as `rg` prints them, or summed up (`-l`, `-c`, `-q`), to `out`; a
