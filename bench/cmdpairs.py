@@ -17,6 +17,7 @@ Candidates of the journal's layout, at their floor (bench/floor.c's modes; not b
   floorlogpar  both, beside the parallel floor (what a log adds to parallel syncs)
   floorparplain  the parallel floor (today's layout) beside the plain floor
   floorlogcopy   the entry and the version before appended to a log, beside the plain floor
+  floorcopypar   that log beside today's layout at its floor (the parallel floor)
   floorp       a 10 KiB edit beside the parallel floor
 
 Each call is timed from Python's fork to its exit (the same overhead on both sides), and
@@ -133,6 +134,8 @@ def edit_scenarios(names, stitch, floor, work, pairs):
                            "floor": [([floor, "t.txt", old, new], dirs["b"])]}, ("a", "b")),
         "floorlogcopy": ({"log-copy floor": floor_mode("log-copy", "a"),
                           "floor": [([floor, "t.txt", old, new], dirs["b"])]}, ("a", "b")),
+        "floorcopypar": ({"log-copy floor": floor_mode("log-copy", "a"),
+                          "parallel floor": floor_mode("parallel", "b")}, ("a", "b")),
         "floorp": ({"stitch edit": [(edit, dirs["a"])],
                     "parallel floor": floor_mode("parallel", "b")}, ("a", "b")),
     })
@@ -193,7 +196,7 @@ def apply_scenario(name, commit, stitch, repo, work, pairs):
 
 APPLY = {"apply5": "5b66657", "apply27": "b987776"}
 ALL = ["journal", "sed", "floor", "floors", "apply5", "apply27"]
-CANDIDATES = ["floorpar", "floorlog", "floorlogpar", "floorp", "floorparplain", "floorlogcopy"]
+CANDIDATES = ["floorpar", "floorlog", "floorlogpar", "floorp", "floorparplain", "floorlogcopy", "floorcopypar"]
 
 
 def main():
