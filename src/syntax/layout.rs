@@ -85,7 +85,12 @@ impl<'t> LineIndex<'t> {
     /// Whether line `i` says nothing of the layout: blank, or begun inside a block
     /// comment or a string that spans lines.
     pub(super) fn blank(&self, i: usize) -> bool {
-        self.hidden.as_ref().is_some_and(|h| h[i]) || self.content(i).is_empty()
+        self.hidden(i) || self.content(i).is_empty()
+    }
+
+    /// Whether line `i` begins inside a block comment or a string that spans lines.
+    pub(super) fn hidden(&self, i: usize) -> bool {
+        self.hidden.as_ref().is_some_and(|h| h[i])
     }
 
     /// How line `i`'s indentation compares with `level`: deeper (`Greater`) when it
@@ -129,6 +134,9 @@ pub(super) struct LineRules {
     heredocs: bool,
     /// A line may open with a selector's `.`, `:`, `*`, `>`, `+`, `~` or `&` (CSS).
     selectors: bool,
+    /// `{` and `}` with nothing between are valid wherever a block with something in it
+    /// is (not Bash's, whose braces group commands).
+    pub(super) empty_blocks: bool,
 }
 
 impl LineRules {
@@ -141,6 +149,7 @@ impl LineRules {
             brace_items: false,
             heredocs: false,
             selectors: false,
+            empty_blocks: true,
         };
         match language {
             Language::Python => layout.continuing = &["else", "elif", "except", "finally"],
@@ -155,6 +164,7 @@ impl LineRules {
                 layout.continuing = &["then", "do", "else", "elif", "in"];
                 layout.closing = &["fi", "done", "esac"];
                 layout.heredocs = true;
+                layout.empty_blocks = false;
             }
             Language::Rust => layout.continuing = &["else", "where"],
             Language::Php => layout.heredocs = true,

@@ -45,6 +45,9 @@ struct ChangedRun {
 struct Region<'t> {
     lines: Range<usize>,
     level: &'t [u8],
+    /// The lines of the items the change is in: the rest of `lines` are the items taken
+    /// in on either side, unchanged.
+    changed: Vec<Range<usize>>,
 }
 
 /// The excerpts a change from `old` to `new` in `language` is checked by, together no
@@ -77,17 +80,20 @@ pub(super) fn excerpts(language: Language, old: &[u8], new: &[u8]) -> Option<Vec
                 if compare(region.level, last.level)?.is_lt() {
                     last.level = region.level;
                 }
+                last.changed.extend(region.changed);
             }
             _ => merged.push(region),
         }
     }
     let header = (language == Language::Php).then_some(0..1);
-    let excerpts = merged
+    let cut = merged
         .iter()
         .map(|region| widen.excerpt(region, &hunks, &old_lines, header.clone()))
         .collect::<Option<Vec<_>>>()?;
-    let size: usize = excerpts.iter().map(|e| e.new.len()).sum();
-    (size <= new.len() / 2).then_some(excerpts)
+    // Whether the regions are small beside the file is judged on them whole, as if
+    // nothing were left out of the items either side.
+    let size: usize = cut.iter().map(|(e, left_out)| e.new.len() + left_out).sum();
+    (size <= new.len() / 2).then(|| cut.into_iter().map(|(e, _)| e).collect())
 }
 
 /// A PHP file that is PHP throughout: it opens with `<?php` and never leaves PHP mode,
@@ -211,6 +217,7 @@ impl<'t> Widen<'_, 't> {
         let level = level.unwrap_or_default();
         // Back from the first changed line to the start of the item before the change's.
         let mut start = 0;
+        let mut changed_start = None;
         let mut found = 0;
         for i in (0..=hunk.new.start.min(lines.count() - 1)).rev() {
             if lines.blank(i) {
@@ -226,10 +233,14 @@ impl<'t> Widen<'_, 't> {
                     start = i;
                     break;
                 }
+                if found == 1 {
+                    changed_start = Some(i);
+                }
             }
         }
         // On from the last changed line to the end of the item after the change.
         let mut end = lines.count();
+        let mut changed_end = None;
         let mut found = 0;
         for i in hunk.new.end..lines.count() {
             if lines.blank(i) {
@@ -245,11 +256,17 @@ impl<'t> Widen<'_, 't> {
                     end = i;
                     break;
                 }
+                if found == 1 {
+                    changed_end = Some(i);
+                }
             }
         }
+        let changed = changed_start.unwrap_or(start).min(hunk.new.start)
+            ..changed_end.unwrap_or(end).max(hunk.new.end);
         Some(Region {
             lines: start..end,
             level,
+            changed: vec![changed],
         })
     }
 
@@ -269,14 +286,15 @@ impl<'t> Widen<'_, 't> {
 
     /// The excerpts of `region`, which holds some of `hunks` (`old` the file as it was),
     /// behind `header` (lines the language needs first, PHP's opening tag) where the
-    /// excerpt lacks them.
+    /// excerpt lacks them, and how many bytes of the result's were left out (the insides
+    /// of the blocks of the items either side, inside.rs).
     fn excerpt(
         &self,
         region: &Region<'t>,
         hunks: &[ChangedRun],
         old: &LineIndex<'t>,
         header: Option<Range<usize>>,
-    ) -> Option<Excerpt> {
+    ) -> Option<(Excerpt, usize)> {
         let lines = self.lines;
         if region
             .lines
@@ -305,13 +323,28 @@ impl<'t> Widen<'_, 't> {
             return None;
         }
         let old_region = to_old(hunks, region.lines.start)?..to_old(hunks, region.lines.end)?;
-        let build = |text: &LineIndex<'_>, range: Range<usize>| {
+        // The same lines of both texts are left out: they are unchanged.
+        let mut left_out = self.insides(region, hunks);
+        let mut old_left_out: Vec<Range<usize>> = left_out
+            .iter()
+            .map_while(|r| Some(to_old(hunks, r.start)?..to_old(hunks, r.end)?))
+            .collect();
+        if old_left_out.len() != left_out.len() {
+            (left_out, old_left_out) = (Vec::new(), Vec::new());
+        }
+        let build = |text: &LineIndex<'_>, range: Range<usize>, left_out: &[Range<usize>]| {
             let mut out = Vec::new();
             for r in &before {
                 out.extend_from_slice(&lines.text[lines.start(r.start)..lines.start(r.end)]);
             }
-            let body = &text.text[text.start(range.start)..text.start(range.end)];
-            out.extend_from_slice(without_last_comma(body));
+            let mut body = Vec::new();
+            let mut from = range.start;
+            for r in left_out {
+                body.extend_from_slice(&text.text[text.start(from)..text.start(r.start)]);
+                from = r.end;
+            }
+            body.extend_from_slice(&text.text[text.start(from)..text.start(range.end)]);
+            out.extend_from_slice(without_last_comma(&body));
             if !out.ends_with(b"\n") {
                 out.push(b'\n');
             }
@@ -328,10 +361,15 @@ impl<'t> Widen<'_, 't> {
             }
             out
         };
-        Some(Excerpt {
-            new: build(lines, region.lines.clone()),
-            old: build(old, old_region),
-        })
+        let left_out_bytes = left_out
+            .iter()
+            .map(|r| lines.start(r.end) - lines.start(r.start))
+            .sum();
+        let excerpt = Excerpt {
+            new: build(lines, region.lines.clone(), &left_out),
+            old: build(old, old_region, &old_left_out),
+        };
+        Some((excerpt, left_out_bytes))
     }
 
     /// The lines that open the blocks around `region`, outermost first, each with its
@@ -461,6 +499,8 @@ fn without_last_comma(body: &[u8]) -> &[u8] {
         body
     }
 }
+
+mod inside;
 
 #[cfg(test)]
 mod tests;
