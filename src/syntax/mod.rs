@@ -9,6 +9,7 @@
 //! over the size bound and a parse over the time bound all pass. In C and C++, errors the
 //! preprocessor could explain are listed and never refused (preprocessor.rs).
 
+mod edits;
 mod hidden;
 mod language;
 mod layout;
@@ -165,15 +166,17 @@ fn gave_up(parser: &time_bound::Bounded) -> Finding {
 }
 
 /// Whether every excerpt parses without error, the result's and the old file's (the
-/// latter incrementally from the former's tree: they differ only by the change); `None`
-/// when the parser gave up (the time bound).
+/// latter incrementally from the former's tree, edited by each run of changed lines:
+/// they differ only by the change); `None` when the parser gave up (the time bound).
 fn regions_parse(parser: &mut time_bound::Bounded, excerpts: &[widen::Excerpt]) -> Option<bool> {
     for excerpt in excerpts {
         let mut tree = parser.parse(&excerpt.new, None)?;
         if tree.root_node().has_error() {
             return Some(false);
         }
-        tree.edit(&input_edit(&excerpt.new, &excerpt.old));
+        for edit in edits::edits(&excerpt.new, &excerpt.old) {
+            tree.edit(&edit);
+        }
         if parser
             .parse(&excerpt.old, Some(&tree))?
             .root_node()
