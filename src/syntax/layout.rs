@@ -212,6 +212,12 @@ impl LineRules {
             || self.closing.contains(&first_word(content))
     }
 
+    /// Whether `content` opens with a closing word (`end`, `fi`): it closes the block
+    /// the last line at its indentation opened, whatever that line ends with.
+    pub(super) fn ends_block(&self, content: &[u8]) -> bool {
+        self.closing.contains(&first_word(content))
+    }
+
     /// Whether `content`, a whole line, ends its item: the next line at its indentation
     /// may begin another. Not when it ends in an operator, an opening bracket, `:` or
     /// `\`, or leaves a quote or here-document open.

@@ -3,8 +3,9 @@
 //! meets them (a decorator before it, a comma after it, a construct it leaves open); the
 //! lines inside their blocks are unchanged, and cost a parse as long as the change's own
 //! item. So a block of such an item, a line at some indentation that ends in `{`, the
-//! deeper lines after it and a line at the same indentation that begins with `}`, is
-//! kept as its opening and closing lines alone (`fn f() {` `}`), in both excerpts.
+//! deeper lines after it and a line at the same indentation that begins with `}` (or a
+//! line, deeper ones, and a closing word such as Ruby's `end`), is kept as its opening
+//! and closing lines alone (`fn f() {` `}`, `def f` `end`), in both excerpts.
 //!
 //! Only the lines inside go; the lines that open and close the block stay. An empty
 //! block is valid wherever the block was in the languages this applies to; where a block
@@ -33,13 +34,14 @@ impl<'t> Widen<'_, 't> {
         let end = region.lines.end;
         let mut i = region.lines.start;
         while i < end {
-            if kept(i) || lines.blank(i) || !lines.content(i).ends_with(b"{") {
+            let opens = lines.content(i);
+            if opens.is_empty() || lines.blank(i) || kept(i) {
                 i += 1;
                 continue;
             }
             let indent = lines.indent(i);
             let deeper = |j: usize| {
-                lines.blank(j) || compare(lines.indent(j), indent) == Some(Ordering::Greater)
+                compare(lines.indent(j), indent) == Some(Ordering::Greater) || lines.blank(j)
             };
             let mut close = i + 1;
             while close < end && !kept(close) && deeper(close) {
@@ -49,7 +51,7 @@ impl<'t> Widen<'_, 't> {
                 && !kept(close)
                 && !lines.blank(close)
                 && lines.indent(close) == indent
-                && lines.content(close).starts_with(b"}");
+                && self.pair(opens, lines.content(close));
             // Inside lines that begin in a comment or a string the opening line leaves
             // open are not a block's.
             if closes && close > i + 1 && !lines.hidden(i + 1) {
@@ -61,5 +63,12 @@ impl<'t> Widen<'_, 't> {
             }
         }
         insides
+    }
+
+    /// Whether lines `opens` and `closes` (at the same indentation, the lines between
+    /// deeper) open and close a block: `{` and `}`, or any line and a closing word
+    /// (Ruby's `end`).
+    fn pair(&self, opens: &[u8], closes: &[u8]) -> bool {
+        (opens.ends_with(b"{") && closes.starts_with(b"}")) || self.layout.ends_block(closes)
     }
 }

@@ -299,7 +299,7 @@ impl<'t> Widen<'_, 't> {
         if region
             .lines
             .clone()
-            .any(|i| !lines.blank(i) && lines.depth(i, region.level).is_lt())
+            .any(|i| lines.depth(i, region.level).is_lt() && !lines.blank(i))
         {
             return None;
         }
@@ -383,7 +383,7 @@ impl<'t> Widen<'_, 't> {
         while !level.is_empty() {
             let Some(open) = (0..from)
                 .rev()
-                .find(|&i| !lines.blank(i) && lines.depth(i, level).is_lt())
+                .find(|&i| lines.depth(i, level).is_lt() && !lines.blank(i))
             else {
                 break;
             };
@@ -396,7 +396,7 @@ impl<'t> Widen<'_, 't> {
                 }
             }
             let mut end = open + 1;
-            while end < from && (lines.blank(end) || lines.depth(end, level).is_gt()) {
+            while end < from && (lines.depth(end, level).is_gt() || lines.blank(end)) {
                 end += 1;
             }
             openers.push((first..end, outer));
@@ -421,7 +421,7 @@ impl<'t> Widen<'_, 't> {
         let (mut at, mut inner) = (region.lines.end, region.level);
         for (_, outer) in openers.iter().rev() {
             let Some(line) =
-                (at..lines.count()).find(|&i| !lines.blank(i) && lines.depth(i, inner).is_lt())
+                (at..lines.count()).find(|&i| lines.depth(i, inner).is_lt() && !lines.blank(i))
             else {
                 break;
             };

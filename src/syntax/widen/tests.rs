@@ -362,6 +362,20 @@ fn the_items_either_side_keep_their_blocks_edges_alone() {
             "let x8 = 8;\nconst t = `${a} {\n  b\n}`;\nlet y = 2;\n".to_owned()
         ])
     );
+    // A closing word closes the block the line before the deeper ones opened.
+    let ruby = format!(
+        "class A\n{}end\n",
+        units(12, "\n", |n| format!(
+            "  def f{n}(x)\n    if x\n      {n}\n    end\n  end\n"
+        ))
+    );
+    assert_eq!(
+        cut(Language::Ruby, &ruby, "def f3(x)", "def g3(x)"),
+        Some(vec![
+            "class A\n  def f2(x)\n  end\n\n  def g3(x)\n    if x\n      3\n    end\n  end\n\n  def f4(x)\n  end\n\nend\n"
+                .to_owned()
+        ])
+    );
     // Bash's braces may not be empty: nothing is left out.
     let bash = units(12, "\n", |n| format!("f{n}() {{\n  echo {n}\n}}\n"));
     assert_eq!(
