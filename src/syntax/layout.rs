@@ -101,6 +101,15 @@ impl<'t> LineIndex<'t> {
         compare(self.indent(i), level).unwrap_or(Ordering::Greater)
     }
 
+    /// Whether line `i`'s indentation is shallower than `level` (`depth` is `Less`): a
+    /// strict prefix of it. Only as much of the line is read as `level` is long, for the
+    /// scans over many lines for the one that opens or closes a block.
+    pub(super) fn shallower(&self, i: usize, level: &[u8]) -> bool {
+        let line = self.line(i);
+        let same = line.iter().zip(level).take_while(|(a, b)| a == b).count();
+        same < level.len() && !matches!(line.get(same), Some(b' ' | b'\t'))
+    }
+
     /// The nearest non-blank line before line `i`.
     pub(super) fn previous(&self, i: usize) -> Option<usize> {
         (0..i).rev().find(|&j| !self.blank(j))
@@ -300,6 +309,27 @@ mod tests {
         assert_eq!(lines.depth(1, b""), Ordering::Greater);
         assert_eq!(lines.depth(0, b"\t"), Ordering::Less);
         assert_eq!(lines.depth(1, b"  "), Ordering::Greater);
+        // `shallower` is `depth`'s `Less`, for every line against every level.
+        let text = b"a\n  b\n\tc\n  \td\n    e\n\n \n";
+        let indented = LineIndex::new(text, Language::C);
+        for level in [
+            &b""[..],
+            b" ",
+            b"  ",
+            b"\t",
+            b"  \t",
+            b"    ",
+            b"\t\t",
+            b"      ",
+        ] {
+            for i in 0..indented.count() {
+                assert_eq!(
+                    indented.shallower(i, level),
+                    indented.depth(i, level).is_lt(),
+                    "{i} {level:?}"
+                );
+            }
+        }
         assert_eq!(lines.previous(3), Some(1));
         assert_eq!(LineIndex::new(b"", Language::C).count(), 1);
         assert_eq!(LineIndex::new(b"x\n", Language::C).count(), 1);

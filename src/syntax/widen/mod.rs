@@ -223,7 +223,7 @@ impl<'t> Widen<'_, 't> {
             if lines.blank(i) {
                 continue;
             }
-            if lines.depth(i, level).is_lt() {
+            if lines.shallower(i, level) {
                 start = i + 1;
                 break;
             }
@@ -246,7 +246,7 @@ impl<'t> Widen<'_, 't> {
             if lines.blank(i) {
                 continue;
             }
-            if lines.depth(i, level).is_lt() {
+            if lines.shallower(i, level) {
                 end = i;
                 break;
             }
@@ -299,7 +299,7 @@ impl<'t> Widen<'_, 't> {
         if region
             .lines
             .clone()
-            .any(|i| lines.depth(i, region.level).is_lt() && !lines.blank(i))
+            .any(|i| lines.shallower(i, region.level) && !lines.blank(i))
         {
             return None;
         }
@@ -383,7 +383,7 @@ impl<'t> Widen<'_, 't> {
         while !level.is_empty() {
             let Some(open) = (0..from)
                 .rev()
-                .find(|&i| lines.depth(i, level).is_lt() && !lines.blank(i))
+                .find(|&i| lines.shallower(i, level) && !lines.blank(i))
             else {
                 break;
             };
@@ -391,7 +391,7 @@ impl<'t> Widen<'_, 't> {
             let mut first = open;
             while !self.begins(first, outer) {
                 match lines.previous(first) {
-                    Some(p) if !lines.depth(p, outer).is_lt() => first = p,
+                    Some(p) if !lines.shallower(p, outer) => first = p,
                     _ => break,
                 }
             }
@@ -421,7 +421,7 @@ impl<'t> Widen<'_, 't> {
         let (mut at, mut inner) = (region.lines.end, region.level);
         for (_, outer) in openers.iter().rev() {
             let Some(line) =
-                (at..lines.count()).find(|&i| lines.depth(i, inner).is_lt() && !lines.blank(i))
+                (at..lines.count()).find(|&i| lines.shallower(i, inner) && !lines.blank(i))
             else {
                 break;
             };
@@ -431,7 +431,7 @@ impl<'t> Widen<'_, 't> {
                 // A line that closes and opens again (`} else {`) is taken in part, alone.
                 if !lines.content(line).ends_with(b"{") {
                     while let Some(next) = (end..lines.count()).find(|&i| !lines.blank(i)) {
-                        if lines.depth(next, outer).is_lt()
+                        if lines.shallower(next, outer)
                             || self.begins(next, outer)
                             || self.layout.closes(lines.content(next))
                         {
