@@ -15,10 +15,14 @@ use crate::affix::{common_prefix, common_suffix};
 /// ones (each still exact).
 const DIFF_TIME: Duration = Duration::from_millis(1);
 
-/// The edits that take `from` to `to`, in the order a tree of `from` is to be edited
-/// with them: the last first, so that each is in the coordinates of `from`.
-pub(super) fn edits(from: &[u8], to: &[u8]) -> Vec<InputEdit> {
-    let runs = runs(from, to);
+/// The edits that take `from` to `to` by `runs` (theirs, [`runs`]), in the order a tree
+/// of `from` is to be edited with them: the last first, so that each is in the
+/// coordinates of `from`.
+pub(super) fn edits(
+    from: &[u8],
+    to: &[u8],
+    runs: Vec<(Range<usize>, Range<usize>)>,
+) -> Vec<InputEdit> {
     let mut rows = Rows::default();
     let mut edits: Vec<InputEdit> = runs
         .into_iter()
@@ -42,7 +46,7 @@ pub(super) fn edits(from: &[u8], to: &[u8]) -> Vec<InputEdit> {
 /// The changed runs from `from` to `to`, in order, as the byte ranges of each text: the
 /// lines between the common start and end of the texts that a line diff finds changed,
 /// each less the bytes its two sides share at either end.
-fn runs(from: &[u8], to: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
+pub(super) fn runs(from: &[u8], to: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
     if from == to {
         return Vec::new();
     }
@@ -60,21 +64,37 @@ fn runs(from: &[u8], to: &[u8]) -> Vec<(Range<usize>, Range<usize>)> {
     let b: Vec<&[u8]> = to[start..to_end].split_inclusive(|&b| b == b'\n').collect();
     let (a_at, b_at) = (offsets(start, &a), offsets(start, &b));
     let deadline = Instant::now() + DIFF_TIME;
-    similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &a, &b, Some(deadline))
-        .into_iter()
-        .filter(|op| op.tag() != similar::DiffTag::Equal)
-        .map(|op| {
-            let was = a_at[op.old_range().start]..a_at[op.old_range().end];
-            let now = b_at[op.new_range().start]..b_at[op.new_range().end];
+    let mut runs = Vec::new();
+    let diff =
+        similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &a, &b, Some(deadline));
+    for op in diff.iter().filter(|op| op.tag() != similar::DiffTag::Equal) {
+        let (lines_a, lines_b) = (op.old_range(), op.new_range());
+        // As many lines for as many: line by line (a change on each of two lines is two
+        // runs, each of a token, where one run would hold the lines between them).
+        let pairs: Vec<_> = if lines_a.len() == lines_b.len() {
+            lines_a
+                .zip(lines_b)
+                .map(|(i, j)| (i..i + 1, j..j + 1))
+                .collect()
+        } else {
+            vec![(lines_a, lines_b)]
+        };
+        for (lines_a, lines_b) in pairs {
+            let was = a_at[lines_a.start]..a_at[lines_a.end];
+            let now = b_at[lines_b.start]..b_at[lines_b.end];
+            if from[was.clone()] == to[now.clone()] {
+                continue;
+            }
             let same_start = common_prefix(&from[was.clone()], &to[now.clone()]);
             let (was, now) = (
                 was.start + same_start..was.end,
                 now.start + same_start..now.end,
             );
             let same_end = common_suffix(&from[was.clone()], &to[now.clone()]);
-            (was.start..was.end - same_end, now.start..now.end - same_end)
-        })
-        .collect()
+            runs.push((was.start..was.end - same_end, now.start..now.end - same_end));
+        }
+    }
+    runs
 }
 
 /// Where each of `lines` starts, and where the last ends, from `start`.
@@ -139,7 +159,7 @@ mod tests {
         let from = b"fn f47() {\n    let v = 1;\n    47\n}\n";
         let to = b"fn f470() {\n    let v = 1;\n    470\n}\n";
         assert_eq!(runs(from, to), [(6..6, 6..7), (32..32, 33..34)]);
-        let edits = edits(from, to);
+        let edits = edits(from, to, runs(from, to));
         assert_eq!(
             edits
                 .iter()
@@ -204,7 +224,7 @@ mod tests {
             let from = from.as_bytes();
             assert_eq!(replay(from, &to), to);
             let mut tree = parser.parse(from, None).unwrap();
-            for edit in edits(from, &to) {
+            for edit in edits(from, &to, runs(from, &to)) {
                 tree.edit(&edit);
                 edited += 1;
             }

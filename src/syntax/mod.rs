@@ -16,6 +16,7 @@ mod layout;
 mod locate;
 mod preprocessor;
 mod time_bound;
+mod tokens;
 mod tree_cache;
 mod widen;
 
@@ -174,7 +175,13 @@ fn regions_parse(parser: &mut time_bound::Bounded, excerpts: &[widen::Excerpt]) 
         if tree.root_node().has_error() {
             return Some(false);
         }
-        for edit in edits::edits(&excerpt.new, &excerpt.old) {
+        let runs = edits::runs(&excerpt.new, &excerpt.old);
+        // Names and numbers changed for names and numbers of the same shape: the old
+        // excerpt is the same tokens, so the same tree, and parses as the result's did.
+        if tokens::same_kinds(&tree, &excerpt.new, &excerpt.old, &runs) {
+            continue;
+        }
+        for edit in edits::edits(&excerpt.new, &excerpt.old, runs) {
             tree.edit(&edit);
         }
         if parser
