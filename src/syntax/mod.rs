@@ -1,13 +1,15 @@
 //! The syntax gate's parse: whether a change leaves a file of a known language with a
 //! syntax error it did not have, and where. The change's regions are parsed first (the
 //! changed lines widened to whole items, widen.rs): when they parse, in the result and in
-//! the file as it was, the change passes. Otherwise the result is parsed whole, and the
-//! file as it was only when the result has an error, so a refusal is always decided (and
-//! located) by whole parses; where a tree of the file as it was is kept (`stitch mcp`),
-//! the result is parsed incrementally from it (only the changed span again). A file that
-//! already had errors, a name of no known language, a grammar that fails to load, a file
-//! over the size bound and a parse over the time bound all pass. In C and C++, errors the
-//! preprocessor could explain are listed and never refused (preprocessor.rs).
+//! the file as it was (incrementally from the result's, edits.rs; not at all when the two
+//! differ by names and numbers alone, tokens.rs), the change passes. Otherwise the
+//! result is parsed whole, and the file as it was only when the result has an error, so
+//! a refusal is always decided (and located) by whole parses; where a tree of the file as
+//! it was is kept (`stitch mcp`), the result is parsed incrementally from it (only the
+//! changed span again). A file that already had errors, a name of no known language, a
+//! grammar that fails to load, a file over the size bound and a parse over the time bound
+//! all pass. In C and C++, errors the preprocessor could explain are listed and never
+//! refused (preprocessor.rs).
 
 mod edits;
 mod hidden;

@@ -1,10 +1,11 @@
 //! The regions of a change that the gate parses before the whole result, and mostly
 //! instead of it. Each run of changed lines is widened to whole items at its indentation
 //! (an item begins on a line of that indentation that may begin one, after a line that
-//! ends one, or after a line of less or more indentation), one more whole item either
-//! side, and stops at a line of less indentation; the region is then given the lines that
-//! open its enclosing blocks and the ones that close them, so that it is a small program
-//! of its own. The same lines of the file as it was make the region's old excerpt.
+//! ends one, or after a line of less or more indentation), one more item either side
+//! (the lines inside its blocks left out, inside.rs), and stops at a line of less
+//! indentation; the region is then given the lines that open its enclosing blocks and the
+//! ones that close them, so that it is a small program of its own. The same lines of the
+//! file as it was make the region's old excerpt.
 //!
 //! A region can only let a change through, never refuse it: when either excerpt has an
 //! error, or a change cannot be cut into regions that are small beside the file, the
