@@ -2,6 +2,7 @@
 """What the syntax gate costs, by the CPU time of whole `stitch` calls, in interleaved pairs.
 
   syntax_cost.py STITCH [OTHER_STITCH]          one process a call (the CLI)
+  syntax_cost.py STITCH --before OLD_STITCH      the same, beside another build of stitch
   syntax_cost.py STITCH --mcp                    `stitch mcp`, many calls a process
   syntax_cost.py STITCH --apply REPO [COMMIT [OTHER_STITCH]]   `stitch apply` of a commit
 
@@ -11,7 +12,9 @@ language repeated), edited in its middle by `stitch edit`: in one workspace with
 order, the edit and its reverse taking turns. Reported: the median of each side, the
 ratio of the medians, and the 10th-90th percentile range of the pairs' own ratios.
 With OTHER_STITCH (a build without the gate), `stitch read` of a small file by each, to
-see whether start-up is slower with the grammars linked in.
+see whether start-up is slower with the grammars linked in. With --before OLD_STITCH,
+each round the four calls (each build with the gate and without) in random order: each
+build's ratio, and this build's CPU time with the gate against the other's, pair by pair.
 
 With --mcp: the same edits as `edit_file` calls to one `stitch mcp` server per side (with
 the gate, and with `{"syntax": "off"}`), 40 calls a server (10 for 1 MiB), the server's whole CPU time
@@ -92,27 +95,40 @@ def summary(on, off):
             statistics.median(on) / statistics.median(off), q(ratios, 0.1), q(ratios, 0.9))
 
 
-def gate_cost(stitch):
-    print("| language | size | pairs | with the gate (CPU ms) | without (CPU ms) | ratio of medians | pairs' ratios, 10th–90th |")
-    print("|---|---:|---:|---:|---:|---:|---|")
+def gate_cost(stitch, before=None):
+    """With `before` (another build), both builds' four calls of a round in random order:
+    each build's own ratio, and this build's CPU time with the gate against the other's."""
+    builds = [stitch] + ([before] if before else [])
+    if before:
+        print("| language | size | pairs | with the gate (CPU ms) | without (CPU ms) | ratio of medians | pairs' ratios, 10th–90th "
+              "| before: ratio (10th–90th) | with the gate, this build against before (10th–90th) |")
+        print("|---|---:|---:|---:|---:|---:|---|---|---|")
+    else:
+        print("| language | size | pairs | with the gate (CPU ms) | without (CPU ms) | ratio of medians | pairs' ratios, 10th–90th |")
+        print("|---|---:|---:|---:|---:|---:|---|")
     for ext in UNITS:
         for size, pairs in ((10 << 10, 200), (1 << 20, 10)):
             text, middle, unit = text_of(ext, size)
             name = "f." + ext
             old = unit.replace("N", str(middle))
             new = unit.replace("N", str(middle) + "0")
-            roots = {"on": workspace(None, name, text), "off": workspace('{"syntax": "off"}', name, text)}
-            times = {"on": [], "off": []}
+            runs = [(b, side) for b in builds for side in ("on", "off")]
+            roots = {run: workspace(None if run[1] == "on" else '{"syntax": "off"}', name, text) for run in runs}
+            times = {run: [] for run in runs}
             for i in range(pairs + 1):
                 a, b = (old, new) if i % 2 == 0 else (new, old)
-                order = ["on", "off"]
-                random.shuffle(order)
-                for side in order:
-                    took = call(stitch, roots[side], ["edit", name, "--old", a, "--new", b])
+                random.shuffle(runs)
+                for run in runs:
+                    took = call(run[0], roots[run], ["edit", name, "--old", a, "--new", b])
                     if i > 0:  # the first pair warms the page cache
-                        times[side].append(took)
-            on_ms, off_ms, ratio, lo, hi = summary(times["on"], times["off"])
-            print(f"| {ext} | {len(text) >> 10} KiB | {pairs} | {on_ms:.2f} | {off_ms:.2f} | {ratio:.2f}× | {lo:.2f}–{hi:.2f} |")
+                        times[run].append(took)
+            on_ms, off_ms, ratio, lo, hi = summary(times[(stitch, "on")], times[(stitch, "off")])
+            row = f"| {ext} | {len(text) >> 10} KiB | {pairs} | {on_ms:.2f} | {off_ms:.2f} | {ratio:.2f}× | {lo:.2f}–{hi:.2f} |"
+            if before:
+                _, _, b_ratio, b_lo, b_hi = summary(times[(before, "on")], times[(before, "off")])
+                _, _, ab, ab_lo, ab_hi = summary(times[(stitch, "on")], times[(before, "on")])
+                row += f" {b_ratio:.2f}× ({b_lo:.2f}–{b_hi:.2f}) | {ab:.2f}× ({ab_lo:.2f}–{ab_hi:.2f}) |"
+            print(row)
             sys.stdout.flush()
 
 
@@ -239,6 +255,9 @@ if __name__ == "__main__":
         sys.exit(0)
     if sys.argv[2:3] == ["--mcp"]:
         mcp_cost(sys.argv[1])
+        sys.exit(0)
+    if sys.argv[2:3] == ["--before"]:
+        gate_cost(sys.argv[1], sys.argv[3])
         sys.exit(0)
     if len(sys.argv) > 2:
         start_up(sys.argv[1], sys.argv[2])

@@ -85,7 +85,12 @@ impl<'t> LineIndex<'t> {
     /// Whether line `i` says nothing of the layout: blank, or begun inside a block
     /// comment or a string that spans lines.
     pub(super) fn blank(&self, i: usize) -> bool {
-        self.hidden.as_ref().is_some_and(|h| h[i]) || self.content(i).is_empty()
+        self.hidden(i) || self.content(i).is_empty()
+    }
+
+    /// Whether line `i` begins inside a block comment or a string that spans lines.
+    pub(super) fn hidden(&self, i: usize) -> bool {
+        self.hidden.as_ref().is_some_and(|h| h[i])
     }
 
     /// How line `i`'s indentation compares with `level`: deeper (`Greater`) when it
@@ -94,6 +99,15 @@ impl<'t> LineIndex<'t> {
     /// or opens a block around one.
     pub(super) fn depth(&self, i: usize, level: &[u8]) -> Ordering {
         compare(self.indent(i), level).unwrap_or(Ordering::Greater)
+    }
+
+    /// Whether line `i`'s indentation is shallower than `level` (`depth` is `Less`): a
+    /// strict prefix of it. Only as much of the line is read as `level` is long, for the
+    /// scans over many lines for the one that opens or closes a block.
+    pub(super) fn shallower(&self, i: usize, level: &[u8]) -> bool {
+        let line = self.line(i);
+        let same = line.iter().zip(level).take_while(|(a, b)| a == b).count();
+        same < level.len() && !matches!(line.get(same), Some(b' ' | b'\t'))
     }
 
     /// The nearest non-blank line before line `i`.
@@ -129,6 +143,9 @@ pub(super) struct LineRules {
     heredocs: bool,
     /// A line may open with a selector's `.`, `:`, `*`, `>`, `+`, `~` or `&` (CSS).
     selectors: bool,
+    /// `{` and `}` with nothing between are valid wherever a block with something in it
+    /// is (not Bash's, whose braces group commands).
+    pub(super) empty_blocks: bool,
 }
 
 impl LineRules {
@@ -141,6 +158,7 @@ impl LineRules {
             brace_items: false,
             heredocs: false,
             selectors: false,
+            empty_blocks: true,
         };
         match language {
             Language::Python => layout.continuing = &["else", "elif", "except", "finally"],
@@ -155,6 +173,7 @@ impl LineRules {
                 layout.continuing = &["then", "do", "else", "elif", "in"];
                 layout.closing = &["fi", "done", "esac"];
                 layout.heredocs = true;
+                layout.empty_blocks = false;
             }
             Language::Rust => layout.continuing = &["else", "where"],
             Language::Php => layout.heredocs = true,
@@ -200,6 +219,12 @@ impl LineRules {
         matches!(content.first(), Some(b'}' | b')' | b']'))
             || content.starts_with(b"</")
             || self.closing.contains(&first_word(content))
+    }
+
+    /// Whether `content` opens with a closing word (`end`, `fi`): it closes the block
+    /// the last line at its indentation opened, whatever that line ends with.
+    pub(super) fn ends_block(&self, content: &[u8]) -> bool {
+        self.closing.contains(&first_word(content))
     }
 
     /// Whether `content`, a whole line, ends its item: the next line at its indentation
@@ -284,6 +309,27 @@ mod tests {
         assert_eq!(lines.depth(1, b""), Ordering::Greater);
         assert_eq!(lines.depth(0, b"\t"), Ordering::Less);
         assert_eq!(lines.depth(1, b"  "), Ordering::Greater);
+        // `shallower` is `depth`'s `Less`, for every line against every level.
+        let text = b"a\n  b\n\tc\n  \td\n    e\n\n \n";
+        let indented = LineIndex::new(text, Language::C);
+        for level in [
+            &b""[..],
+            b" ",
+            b"  ",
+            b"\t",
+            b"  \t",
+            b"    ",
+            b"\t\t",
+            b"      ",
+        ] {
+            for i in 0..indented.count() {
+                assert_eq!(
+                    indented.shallower(i, level),
+                    indented.depth(i, level).is_lt(),
+                    "{i} {level:?}"
+                );
+            }
+        }
         assert_eq!(lines.previous(3), Some(1));
         assert_eq!(LineIndex::new(b"", Language::C).count(), 1);
         assert_eq!(LineIndex::new(b"x\n", Language::C).count(), 1);

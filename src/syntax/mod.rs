@@ -1,20 +1,24 @@
 //! The syntax gate's parse: whether a change leaves a file of a known language with a
 //! syntax error it did not have, and where. The change's regions are parsed first (the
 //! changed lines widened to whole items, widen.rs): when they parse, in the result and in
-//! the file as it was, the change passes. Otherwise the result is parsed whole, and the
-//! file as it was only when the result has an error, so a refusal is always decided (and
-//! located) by whole parses; where a tree of the file as it was is kept (`stitch mcp`),
-//! the result is parsed incrementally from it (only the changed span again). A file that
-//! already had errors, a name of no known language, a grammar that fails to load, a file
-//! over the size bound and a parse over the time bound all pass. In C and C++, errors the
-//! preprocessor could explain are listed and never refused (preprocessor.rs).
+//! the file as it was (incrementally from the result's, edits.rs; not at all when the two
+//! differ by names and numbers alone, tokens.rs), the change passes. Otherwise the
+//! result is parsed whole, and the file as it was only when the result has an error, so
+//! a refusal is always decided (and located) by whole parses; where a tree of the file as
+//! it was is kept (`stitch mcp`), the result is parsed incrementally from it (only the
+//! changed span again). A file that already had errors, a name of no known language, a
+//! grammar that fails to load, a file over the size bound and a parse over the time bound
+//! all pass. In C and C++, errors the preprocessor could explain are listed and never
+//! refused (preprocessor.rs).
 
+mod edits;
 mod hidden;
 mod language;
 mod layout;
 mod locate;
 mod preprocessor;
 mod time_bound;
+mod tokens;
 mod tree_cache;
 mod widen;
 
@@ -165,15 +169,23 @@ fn gave_up(parser: &time_bound::Bounded) -> Finding {
 }
 
 /// Whether every excerpt parses without error, the result's and the old file's (the
-/// latter incrementally from the former's tree: they differ only by the change); `None`
-/// when the parser gave up (the time bound).
+/// latter incrementally from the former's tree, edited by each run of changed lines:
+/// they differ only by the change); `None` when the parser gave up (the time bound).
 fn regions_parse(parser: &mut time_bound::Bounded, excerpts: &[widen::Excerpt]) -> Option<bool> {
     for excerpt in excerpts {
         let mut tree = parser.parse(&excerpt.new, None)?;
         if tree.root_node().has_error() {
             return Some(false);
         }
-        tree.edit(&input_edit(&excerpt.new, &excerpt.old));
+        let runs = edits::runs(&excerpt.new, &excerpt.old);
+        // Names and numbers changed for names and numbers of the same shape: the old
+        // excerpt is the same tokens, so the same tree, and parses as the result's did.
+        if tokens::same_kinds(&tree, &excerpt.new, &excerpt.old, &runs) {
+            continue;
+        }
+        for edit in edits::edits(&excerpt.new, &excerpt.old, runs) {
+            tree.edit(&edit);
+        }
         if parser
             .parse(&excerpt.old, Some(&tree))?
             .root_node()

@@ -168,10 +168,11 @@ const PARALLEL_BYTES: usize = 64 << 10;
 const MAX_THREADS: usize = 8;
 
 /// Each file's finding, in order (`None` where its mode turns the gate off), within
-/// `bounds` (each file's time bound is its own thread's CPU time). A parse is work for a core alone, so a change of several files
-/// holding enough text is parsed on as many threads as there are cores (each taking every
-/// n-th file); the findings are the same, and a refusal is still the first file's that
-/// breaks.
+/// `bounds` (each file's time bound is its own thread's CPU time). A parse is work for a
+/// core alone, so a change of several files holding enough text is parsed on as many
+/// threads as there are cores, each taking the next file as it finishes its last, the
+/// likely dearest first; the findings are the same, and a refusal is still the first
+/// file's that breaks.
 fn findings(files: &[Gated<'_>], modes: &[SyntaxMode], bounds: Bounds) -> Vec<Option<Finding>> {
     let one = |index: usize| {
         let file = &files[index];
@@ -193,20 +194,27 @@ fn findings(files: &[Gated<'_>], modes: &[SyntaxMode], bounds: Bounds) -> Vec<Op
     if threads <= 1 {
         return (0..files.len()).map(one).collect();
     }
-    let share = |first: usize| {
-        (first..files.len())
-            .step_by(threads)
-            .map(|index| (index, one(index)))
-            .collect::<Vec<_>>()
+    let mut order: Vec<usize> = (0..files.len())
+        .filter(|&i| modes[i] != SyntaxMode::Off)
+        .collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(likely_cost(&files[i])));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let share = || {
+        let mut found = Vec::new();
+        loop {
+            let taken = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&index) = order.get(taken) else {
+                return found;
+            };
+            found.push((index, one(index)));
+        }
     };
     let mut all: Vec<Option<Finding>> = (0..files.len()).map(|_| None).collect();
     std::thread::scope(|scope| {
         let share = &share;
-        let others: Vec<_> = (1..threads)
-            .map(|first| scope.spawn(move || share(first)))
-            .collect();
-        // This thread parses the first share itself rather than wait idle.
-        let mut found = share(0);
+        let others: Vec<_> = (1..threads).map(|_| scope.spawn(share)).collect();
+        // This thread parses its share itself rather than wait idle.
+        let mut found = share();
         for other in others {
             found.extend(
                 other
@@ -219,6 +227,16 @@ fn findings(files: &[Gated<'_>], modes: &[SyntaxMode], bounds: Bounds) -> Vec<Op
         }
     });
     all
+}
+
+/// About how long `file`'s check takes, in bytes of the cost of reading them: a new file
+/// is parsed whole (some fifty times as long a byte as finding the changed lines), a
+/// changed one mostly by the regions around its changes after a pass over both texts.
+fn likely_cost(file: &Gated<'_>) -> usize {
+    match file.old {
+        None => file.new.len().saturating_mul(50),
+        Some(old) => 100_000 + old.len() + file.new.len(),
+    }
 }
 
 /// `SYNTAX_ERROR` for the break `report` describes (`what`, in a few words).

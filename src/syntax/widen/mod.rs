@@ -1,10 +1,11 @@
 //! The regions of a change that the gate parses before the whole result, and mostly
 //! instead of it. Each run of changed lines is widened to whole items at its indentation
 //! (an item begins on a line of that indentation that may begin one, after a line that
-//! ends one, or after a line of less or more indentation), one more whole item either
-//! side, and stops at a line of less indentation; the region is then given the lines that
-//! open its enclosing blocks and the ones that close them, so that it is a small program
-//! of its own. The same lines of the file as it was make the region's old excerpt.
+//! ends one, or after a line of less or more indentation), one more item either side
+//! (the lines inside its blocks left out, inside.rs), and stops at a line of less
+//! indentation; the region is then given the lines that open its enclosing blocks and the
+//! ones that close them, so that it is a small program of its own. The same lines of the
+//! file as it was make the region's old excerpt.
 //!
 //! A region can only let a change through, never refuse it: when either excerpt has an
 //! error, or a change cannot be cut into regions that are small beside the file, the
@@ -45,6 +46,9 @@ struct ChangedRun {
 struct Region<'t> {
     lines: Range<usize>,
     level: &'t [u8],
+    /// The lines of the items the change is in: the rest of `lines` are the items taken
+    /// in on either side, unchanged.
+    changed: Vec<Range<usize>>,
 }
 
 /// The excerpts a change from `old` to `new` in `language` is checked by, together no
@@ -77,17 +81,20 @@ pub(super) fn excerpts(language: Language, old: &[u8], new: &[u8]) -> Option<Vec
                 if compare(region.level, last.level)?.is_lt() {
                     last.level = region.level;
                 }
+                last.changed.extend(region.changed);
             }
             _ => merged.push(region),
         }
     }
     let header = (language == Language::Php).then_some(0..1);
-    let excerpts = merged
+    let cut = merged
         .iter()
         .map(|region| widen.excerpt(region, &hunks, &old_lines, header.clone()))
         .collect::<Option<Vec<_>>>()?;
-    let size: usize = excerpts.iter().map(|e| e.new.len()).sum();
-    (size <= new.len() / 2).then_some(excerpts)
+    // Whether the regions are small beside the file is judged on them whole, as if
+    // nothing were left out of the items either side.
+    let size: usize = cut.iter().map(|(e, left_out)| e.new.len() + left_out).sum();
+    (size <= new.len() / 2).then(|| cut.into_iter().map(|(e, _)| e).collect())
 }
 
 /// A PHP file that is PHP throughout: it opens with `<?php` and never leaves PHP mode,
@@ -211,12 +218,13 @@ impl<'t> Widen<'_, 't> {
         let level = level.unwrap_or_default();
         // Back from the first changed line to the start of the item before the change's.
         let mut start = 0;
+        let mut changed_start = None;
         let mut found = 0;
         for i in (0..=hunk.new.start.min(lines.count() - 1)).rev() {
             if lines.blank(i) {
                 continue;
             }
-            if lines.depth(i, level).is_lt() {
+            if lines.shallower(i, level) {
                 start = i + 1;
                 break;
             }
@@ -226,16 +234,20 @@ impl<'t> Widen<'_, 't> {
                     start = i;
                     break;
                 }
+                if found == 1 {
+                    changed_start = Some(i);
+                }
             }
         }
         // On from the last changed line to the end of the item after the change.
         let mut end = lines.count();
+        let mut changed_end = None;
         let mut found = 0;
         for i in hunk.new.end..lines.count() {
             if lines.blank(i) {
                 continue;
             }
-            if lines.depth(i, level).is_lt() {
+            if lines.shallower(i, level) {
                 end = i;
                 break;
             }
@@ -245,11 +257,17 @@ impl<'t> Widen<'_, 't> {
                     end = i;
                     break;
                 }
+                if found == 1 {
+                    changed_end = Some(i);
+                }
             }
         }
+        let changed = changed_start.unwrap_or(start).min(hunk.new.start)
+            ..changed_end.unwrap_or(end).max(hunk.new.end);
         Some(Region {
             lines: start..end,
             level,
+            changed: vec![changed],
         })
     }
 
@@ -269,19 +287,20 @@ impl<'t> Widen<'_, 't> {
 
     /// The excerpts of `region`, which holds some of `hunks` (`old` the file as it was),
     /// behind `header` (lines the language needs first, PHP's opening tag) where the
-    /// excerpt lacks them.
+    /// excerpt lacks them, and how many bytes of the result's were left out (the insides
+    /// of the blocks of the items either side, inside.rs).
     fn excerpt(
         &self,
         region: &Region<'t>,
         hunks: &[ChangedRun],
         old: &LineIndex<'t>,
         header: Option<Range<usize>>,
-    ) -> Option<Excerpt> {
+    ) -> Option<(Excerpt, usize)> {
         let lines = self.lines;
         if region
             .lines
             .clone()
-            .any(|i| !lines.blank(i) && lines.depth(i, region.level).is_lt())
+            .any(|i| lines.shallower(i, region.level) && !lines.blank(i))
         {
             return None;
         }
@@ -305,13 +324,28 @@ impl<'t> Widen<'_, 't> {
             return None;
         }
         let old_region = to_old(hunks, region.lines.start)?..to_old(hunks, region.lines.end)?;
-        let build = |text: &LineIndex<'_>, range: Range<usize>| {
+        // The same lines of both texts are left out: they are unchanged.
+        let mut left_out = self.insides(region, hunks);
+        let mut old_left_out: Vec<Range<usize>> = left_out
+            .iter()
+            .map_while(|r| Some(to_old(hunks, r.start)?..to_old(hunks, r.end)?))
+            .collect();
+        if old_left_out.len() != left_out.len() {
+            (left_out, old_left_out) = (Vec::new(), Vec::new());
+        }
+        let build = |text: &LineIndex<'_>, range: Range<usize>, left_out: &[Range<usize>]| {
             let mut out = Vec::new();
             for r in &before {
                 out.extend_from_slice(&lines.text[lines.start(r.start)..lines.start(r.end)]);
             }
-            let body = &text.text[text.start(range.start)..text.start(range.end)];
-            out.extend_from_slice(without_last_comma(body));
+            let mut body = Vec::new();
+            let mut from = range.start;
+            for r in left_out {
+                body.extend_from_slice(&text.text[text.start(from)..text.start(r.start)]);
+                from = r.end;
+            }
+            body.extend_from_slice(&text.text[text.start(from)..text.start(range.end)]);
+            out.extend_from_slice(without_last_comma(&body));
             if !out.ends_with(b"\n") {
                 out.push(b'\n');
             }
@@ -328,10 +362,15 @@ impl<'t> Widen<'_, 't> {
             }
             out
         };
-        Some(Excerpt {
-            new: build(lines, region.lines.clone()),
-            old: build(old, old_region),
-        })
+        let left_out_bytes = left_out
+            .iter()
+            .map(|r| lines.start(r.end) - lines.start(r.start))
+            .sum();
+        let excerpt = Excerpt {
+            new: build(lines, region.lines.clone(), &left_out),
+            old: build(old, old_region, &old_left_out),
+        };
+        Some((excerpt, left_out_bytes))
     }
 
     /// The lines that open the blocks around `region`, outermost first, each with its
@@ -345,7 +384,7 @@ impl<'t> Widen<'_, 't> {
         while !level.is_empty() {
             let Some(open) = (0..from)
                 .rev()
-                .find(|&i| !lines.blank(i) && lines.depth(i, level).is_lt())
+                .find(|&i| lines.shallower(i, level) && !lines.blank(i))
             else {
                 break;
             };
@@ -353,12 +392,12 @@ impl<'t> Widen<'_, 't> {
             let mut first = open;
             while !self.begins(first, outer) {
                 match lines.previous(first) {
-                    Some(p) if !lines.depth(p, outer).is_lt() => first = p,
+                    Some(p) if !lines.shallower(p, outer) => first = p,
                     _ => break,
                 }
             }
             let mut end = open + 1;
-            while end < from && (lines.blank(end) || lines.depth(end, level).is_gt()) {
+            while end < from && (lines.depth(end, level).is_gt() || lines.blank(end)) {
                 end += 1;
             }
             openers.push((first..end, outer));
@@ -383,7 +422,7 @@ impl<'t> Widen<'_, 't> {
         let (mut at, mut inner) = (region.lines.end, region.level);
         for (_, outer) in openers.iter().rev() {
             let Some(line) =
-                (at..lines.count()).find(|&i| !lines.blank(i) && lines.depth(i, inner).is_lt())
+                (at..lines.count()).find(|&i| lines.shallower(i, inner) && !lines.blank(i))
             else {
                 break;
             };
@@ -393,7 +432,7 @@ impl<'t> Widen<'_, 't> {
                 // A line that closes and opens again (`} else {`) is taken in part, alone.
                 if !lines.content(line).ends_with(b"{") {
                     while let Some(next) = (end..lines.count()).find(|&i| !lines.blank(i)) {
-                        if lines.depth(next, outer).is_lt()
+                        if lines.shallower(next, outer)
                             || self.begins(next, outer)
                             || self.layout.closes(lines.content(next))
                         {
@@ -461,6 +500,8 @@ fn without_last_comma(body: &[u8]) -> &[u8] {
         body
     }
 }
+
+mod inside;
 
 #[cfg(test)]
 mod tests;

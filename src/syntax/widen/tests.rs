@@ -50,15 +50,16 @@ fn braces_take_the_lines_that_open_and_close_the_blocks_around() {
             "class A {\n    int f3() {\n        return 30;\n    }\n}\n".to_owned()
         ])
     );
-    // A method's head: the item before and after it, whole.
+    // A method's head: the item before and after it, the lines inside their blocks
+    // left out.
     assert_eq!(
         cut(Language::Java, &java, "int f3()", "long f3()"),
         Some(vec![format!(
             "class A {{\n{}}}\n",
             [
-                "    int f2() {\n        return 2;\n    }\n\n",
+                "    int f2() {\n    }\n\n",
                 "    long f3() {\n        return 3;\n    }\n\n",
-                "    int f4() {\n        return 4;\n    }\n\n"
+                "    int f4() {\n    }\n\n"
             ]
             .concat()
         )])
@@ -308,4 +309,128 @@ fn the_changed_lines_are_named_in_both_texts() {
     let old = "a\nb\nc\nd\ne\nf\ng\n";
     let new = "a\nB\nc\nd\ne\nF\ng\n";
     assert_eq!(runs(old, new), Some(vec![(1..2, 1..2), (5..6, 5..6)]));
+}
+
+#[test]
+fn the_items_either_side_keep_their_blocks_edges_alone() {
+    // Braces on lines of their own, and `} else {`: each block of the items either side
+    // is its opening and closing lines.
+    let csharp = format!(
+        "class A\n{{\n{}}}\n",
+        units(12, "\n", |n| {
+            format!(
+            "    int F{n}(int x)\n    {{\n        if (x > 0) {{\n            return {n};\n        }} else {{\n            return 0;\n        }}\n    }}\n"
+        )
+        })
+    );
+    assert_eq!(
+        cut(Language::CSharp, &csharp, "int F3(int x)", "long F3(int x)"),
+        Some(vec![format!(
+            "class A\n{{\n{}}}\n",
+            [
+                "    int F2(int x)\n    {\n    }\n\n",
+                "    long F3(int x)\n    {\n        if (x > 0) {\n            return 3;\n        } else {\n            return 0;\n        }\n    }\n\n",
+                "    int F4(int x)\n    {\n    }\n\n"
+            ]
+            .concat()
+        )])
+    );
+    // A statement of the changed function beside the change: its `if` and `else`
+    // blocks kept empty.
+    let c = units(6, "\n", |n| {
+        format!("int f{n}(int x) {{\n    if (x) {{\n        x = {n};\n    }} else {{\n        x = 0;\n    }}\n    return x;\n}}\n")
+    });
+    assert_eq!(
+        cut(
+            Language::C,
+            &c,
+            "    return x;\n}\n\nint f4",
+            "    return -x;\n}\n\nint f4"
+        ),
+        Some(vec![
+            "int f3(int x) {\n    if (x) {\n    } else {\n    }\n    return -x;\n}\n".to_owned()
+        ])
+    );
+    // A block whose opening line leaves a template literal open is not a block: kept.
+    let ts = format!(
+        "{}const t = `${{a}} {{\n  b\n}}`;\nlet y = 1;\n",
+        units(8, "", |n| format!("let x{n} = {n};\n"))
+    );
+    assert_eq!(
+        cut(Language::TypeScript, &ts, "let y = 1;", "let y = 2;"),
+        Some(vec![
+            "let x8 = 8;\nconst t = `${a} {\n  b\n}`;\nlet y = 2;\n".to_owned()
+        ])
+    );
+    // A closing word closes the block the line before the deeper ones opened.
+    let ruby = format!(
+        "class A\n{}end\n",
+        units(12, "\n", |n| format!(
+            "  def f{n}(x)\n    if x\n      {n}\n    end\n  end\n"
+        ))
+    );
+    assert_eq!(
+        cut(Language::Ruby, &ruby, "def f3(x)", "def g3(x)"),
+        Some(vec![
+            "class A\n  def f2(x)\n  end\n\n  def g3(x)\n    if x\n      3\n    end\n  end\n\n  def f4(x)\n  end\n\nend\n"
+                .to_owned()
+        ])
+    );
+    // Bash's braces may not be empty: nothing is left out.
+    let bash = units(12, "\n", |n| format!("f{n}() {{\n  echo {n}\n}}\n"));
+    assert_eq!(
+        cut(Language::Bash, &bash, "f3() {", "g3() {"),
+        Some(vec![
+            "f2() {\n  echo 2\n}\n\ng3() {\n  echo 3\n}\n\nf4() {\n  echo 4\n}\n\n".to_owned()
+        ])
+    );
+}
+
+/// What the items either side are there for is still seen with their insides left out:
+/// a comma the change takes away from between two objects, a block it leaves open.
+#[test]
+fn a_break_at_the_edge_of_an_item_either_side_is_still_judged_whole() {
+    let json = format!(
+        "[\n{}\n]\n",
+        units(12, ",\n", |n| format!(
+            "  {{\n    \"id\": {n},\n    \"tags\": [\"a\"]\n  }}"
+        ))
+    );
+    let no_comma = json.replacen(
+        "\"tags\": [\"a\"]\n  },\n  {\n    \"id\": 4",
+        "\"tags\": [\"b\"]\n  }\n  {\n    \"id\": 4",
+        1,
+    );
+    assert_ne!(no_comma, json);
+    let excerpts = excerpts(Language::Json, json.as_bytes(), no_comma.as_bytes()).unwrap();
+    let texts: Vec<_> = excerpts
+        .iter()
+        .map(|e| String::from_utf8_lossy(&e.new))
+        .collect();
+    assert_eq!(
+        texts,
+        ["[\n  {\n  },\n  {\n    \"id\": 3,\n    \"tags\": [\"b\"]\n  }\n  {\n  }\n]\n"]
+    );
+    assert!(matches!(
+        check(
+            "a.json",
+            Some(json.as_bytes()),
+            no_comma.as_bytes(),
+            Bounds::default()
+        ),
+        Finding::Broken(..)
+    ));
+    let rust = units(12, "\n", |n| {
+        format!("fn f{n}() -> i32 {{\n    let x = {n};\n    x\n}}\n")
+    });
+    let open = rust.replacen("    x\n}\n\nfn f4", "    x\n\nfn f4", 1);
+    assert!(matches!(
+        check(
+            "a.rs",
+            Some(rust.as_bytes()),
+            open.as_bytes(),
+            Bounds::default()
+        ),
+        Finding::Broken(..)
+    ));
 }

@@ -1,6 +1,8 @@
 //! The gate's modes and ways round it: warn-only and off by config (per glob too), the
 //! override by flags, JSON and MCP, a dry run, apply per file and undo's merged result.
 
+use std::fmt::Write as _;
+
 use serde_json::json;
 
 use crate::support::{envelope_of, McpServer, TestWorkspace};
@@ -162,4 +164,54 @@ fn undo_gates_its_merged_result() {
     let data = ws.run(&["undo", &id, "--allow-syntax-errors"]).ok().clone();
     assert_eq!(data["syntaxErrors"][0]["line"], 3, "{data}");
     assert_eq!(ws.read_string("m.py"), "a = 1\n0,\n**kw,\n0,\n0,\nc = 3\n");
+}
+
+/// A change of several files holding enough text is checked on several threads, the
+/// likely dearest first (a large new file): what it refuses and lists is still in the
+/// order of the files, the first that breaks refused.
+#[test]
+fn apply_checks_files_side_by_side_and_keeps_their_order() {
+    let ws = workspace(None);
+    let big = (0..4000).fold(String::new(), |mut big, n| {
+        let _ = writeln!(big, "def f{n}():\n    return {n}");
+        big
+    });
+    let broken_big = format!("{big}def g(:\n");
+    ws.file("c.py", A_PY);
+    let changes = json!({"changes": [
+        {"op": "write", "path": "b.py", "content": broken_big},
+        {"op": "edit", "path": "c.py", "oldText": BREAK[0], "newText": BREAK[1]},
+        {"op": "edit", "path": "a.py", "oldText": BREAK[0], "newText": BREAK[1]},
+    ]});
+    let details = ws.stitch("apply", &changes).refused("SYNTAX_ERROR").clone();
+    assert_eq!(
+        details,
+        json!({
+            "message": "The change would leave `a.py` unparseable at line 2, column 12: missing \")\"; nothing was changed",
+            "path": "a.py", "language": "python", "line": 2, "column": 12, "endLine": 2,
+            "excerpt": "    return (1\n           ^", "expected": ")", "changeIndex": 2,
+            "field": "changes"
+        })
+    );
+    let mut allowed = changes.clone();
+    allowed["allowSyntaxErrors"] = json!(true);
+    let data = ws.stitch("apply", &allowed).ok().clone();
+    let error = |path: &str, change: usize| {
+        json!({
+            "path": path, "language": "python", "line": 2, "column": 12, "endLine": 2,
+            "excerpt": "    return (1\n           ^", "expected": ")", "changeIndex": change
+        })
+    };
+    assert_eq!(
+        data["syntaxErrors"],
+        json!([
+            error("a.py", 2),
+            {
+                "path": "b.py", "language": "python", "line": 8001, "column": 7,
+                "endLine": 8001, "excerpt": "def g(:\n      ^", "expected": ")",
+                "changeIndex": 0
+            },
+            error("c.py", 1)
+        ])
+    );
 }
