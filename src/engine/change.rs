@@ -200,6 +200,31 @@ pub struct FileOp<'a> {
 }
 
 impl<'a> FileOp<'a> {
+    /// `op` at `at` from version `before` to `after`, over the file `base` as read,
+    /// shown to the hook as `shown_as`: any version expected, nothing kept yet, asked of
+    /// the session's rules as a write.
+    fn plain(
+        at: &'a Location,
+        op: Op<'a>,
+        (before, after): (Option<String>, Option<String>),
+        base: Option<&'a OpenFile>,
+        shown_as: &'static str,
+    ) -> FileOp<'a> {
+        FileOp {
+            at,
+            op,
+            before,
+            expect: Expected::Any,
+            after,
+            base,
+            keep: Keep::Nothing,
+            mutation: Mutation::Write,
+            looked_at_publish: false,
+            shown_as,
+            bytes: None,
+        }
+    }
+
     /// New content `new` (version `after`) at `at`, over the file `base` of version
     /// `before` there, if any.
     #[must_use]
@@ -209,37 +234,13 @@ impl<'a> FileOp<'a> {
         new: New<'a>,
         base: Option<&'a OpenFile>,
     ) -> FileOp<'a> {
-        FileOp {
-            at,
-            op: Op::Write(new),
-            before,
-            expect: Expected::Any,
-            after: Some(after),
-            base,
-            keep: Keep::Nothing,
-            mutation: Mutation::Write,
-            looked_at_publish: false,
-            shown_as: "write",
-            bytes: None,
-        }
+        FileOp::plain(at, Op::Write(new), (before, Some(after)), base, "write")
     }
 
     /// The file `base` (version `before`) at `at` removed.
     #[must_use]
     pub fn delete(at: &'a Location, before: String, base: Option<&'a OpenFile>) -> FileOp<'a> {
-        FileOp {
-            at,
-            op: Op::Delete,
-            before: Some(before),
-            expect: Expected::Any,
-            after: None,
-            base,
-            keep: Keep::Nothing,
-            mutation: Mutation::Write,
-            looked_at_publish: false,
-            shown_as: "delete",
-            bytes: None,
-        }
+        FileOp::plain(at, Op::Delete, (Some(before), None), base, "delete")
     }
 
     /// An operation not known yet at `at` (its version `before`, the file `base` as
@@ -250,19 +251,7 @@ impl<'a> FileOp<'a> {
         before: Option<String>,
         base: Option<&'a OpenFile>,
     ) -> FileOp<'a> {
-        FileOp {
-            at,
-            op: Op::Unmade,
-            before,
-            expect: Expected::Any,
-            after: None,
-            base,
-            keep: Keep::Nothing,
-            mutation: Mutation::Write,
-            looked_at_publish: false,
-            shown_as: "edit",
-            bytes: None,
-        }
+        FileOp::plain(at, Op::Unmade, (before, None), base, "edit")
     }
 
     /// This operation, the session's rules asked about it as `mutation`.
