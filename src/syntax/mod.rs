@@ -93,9 +93,15 @@ pub enum Pass {
 /// `new`, within `bounds`.
 #[must_use]
 pub fn check(path: &str, old: Option<&[u8]>, new: &[u8], bounds: Bounds) -> Finding {
-    let Some(language) = Language::of_path(path) else {
-        return Finding::Pass(Pass::UnknownLanguage);
-    };
+    match Language::of_path(path) {
+        Some(language) => check_in(language, old, new, bounds),
+        None => Finding::Pass(Pass::UnknownLanguage),
+    }
+}
+
+/// [`check`], for a file of `language`.
+#[must_use]
+pub fn check_in(language: Language, old: Option<&[u8]>, new: &[u8], bounds: Bounds) -> Finding {
     let over = |b: &[u8]| b.len() as u64 > bounds.max_bytes;
     if over(new) || old.is_some_and(over) {
         return Finding::Pass(Pass::TooLarge);

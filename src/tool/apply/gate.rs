@@ -1,13 +1,13 @@
 //! The syntax gate on an apply, per file: each file's final text against its original
 //! (the file it was moved from, for a move; none for a new file), named by the last
-//! change that made it.
+//! change that made it. The files the patch adds were begun ahead ([`Ahead`]).
 
 use std::collections::BTreeMap;
 
 use crate::refusal::Outcome;
 use crate::workspace::Location;
 
-use super::super::syntax_gate::{self, Asked, Caveats, Gated};
+use super::super::syntax_gate::{self, Ahead, Asked, Caveats, Gated};
 use super::super::Context;
 use super::build::{Body, Built, Held, Original};
 use super::ApplyRequest;
@@ -16,7 +16,7 @@ use super::ApplyRequest;
 /// first one it breaks.
 pub fn check(
     ctx: &Context,
-    req: &ApplyRequest,
+    (req, ahead): (&ApplyRequest, Option<&Ahead>),
     built: &Built,
     located: &BTreeMap<&str, &Location>,
     originals: &BTreeMap<String, Original>,
@@ -65,5 +65,5 @@ pub fn check(
         allow: req.allow_syntax_errors,
         dry_run: req.dry_run,
     };
-    syntax_gate::check(ctx, &gated, asked)
+    syntax_gate::check_with(ctx, &gated, asked, ahead)
 }

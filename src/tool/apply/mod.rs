@@ -213,12 +213,16 @@ pub fn run(ctx: &Context, arguments: Value) -> Outcome<ApplyResult> {
         let changes = patch.changes.into_iter().map(op::Part::of_patch);
         (patch.dialect, changes.collect())
     };
+    // The files the patch adds are parsed whole by the gate: begun now, on a thread of
+    // their own, while the change is located, locked, read and built.
+    let ahead = syntax_gate::Ahead::begin(ctx, changes.iter().filter_map(op::Part::added));
     pipeline::run(
         ctx,
         &ApplyPlan {
             req: &req,
             dialect,
             changes: &changes,
+            ahead: ahead.as_ref(),
         },
     )
 }
@@ -228,6 +232,8 @@ struct ApplyPlan<'r> {
     req: &'r ApplyRequest,
     dialect: Format,
     changes: &'r [op::Part],
+    /// The gate's parses of the files the patch adds, begun before the locks.
+    ahead: Option<&'r syntax_gate::Ahead>,
 }
 
 impl pipeline::Plan for ApplyPlan<'_> {
@@ -257,6 +263,7 @@ fn apply(
         req,
         dialect,
         changes,
+        ahead,
     }: &ApplyPlan<'_>,
     located: &BTreeMap<&str, &Location>,
     steps: Steps<'_>,
@@ -289,7 +296,7 @@ fn apply(
     let syntax_gate::Caveats {
         errors: syntax_errors,
         unchecked: syntax_unchecked,
-    } = gate::check(ctx, req, &built, located, &originals)?;
+    } = gate::check(ctx, (req, ahead), &built, located, &originals)?;
     budget.check()?;
     let first = located.keys().next().copied().unwrap_or_default();
     let Some(approved) = checked.authorize(first, &payload(ctx, &changed, &change, req))? else {

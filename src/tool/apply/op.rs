@@ -98,6 +98,21 @@ impl Part {
         }
     }
 
+    /// The path and whole text of a file the patch adds (not a `write` item, which may
+    /// replace one).
+    #[must_use]
+    pub fn added(&self) -> Option<(&str, &str)> {
+        match &self.op {
+            Action::Write {
+                path,
+                content,
+                added: Added::ByPatch,
+                ..
+            } => Some((path, content)),
+            _ => None,
+        }
+    }
+
     /// Every path the change names, as the caller wrote them.
     #[must_use]
     pub fn paths(&self) -> Vec<&str> {

@@ -215,3 +215,72 @@ fn apply_checks_files_side_by_side_and_keeps_their_order() {
         ])
     );
 }
+
+/// A Codex patch's `*** Add File` section holding `text`.
+fn added(path: &str, text: &str) -> String {
+    let mut section = format!("*** Add File: {path}\n");
+    for line in text.lines() {
+        let _ = writeln!(section, "+{line}");
+    }
+    section
+}
+
+/// The files a patch adds are parsed before the change is built (on a thread of their
+/// own): the refusal, the errors listed and the files' order are the gate's as ever,
+/// and a file a later change of the same call completes is checked as it ends.
+#[test]
+fn apply_parses_the_files_a_patch_adds_before_building_the_change() {
+    let ws = workspace(None);
+    let fine = (0..400).fold(String::new(), |mut text, n| {
+        let _ = writeln!(text, "def f{n}():\n    return {n}");
+        text
+    });
+    let broken = format!("{fine}def g(:\n");
+    let patch = format!(
+        "*** Begin Patch\n{}{}*** Update File: a.py\n@@\n-    return 1\n+    return 2\n*** End Patch\n",
+        added("new/c.py", &fine),
+        added("new/b.py", &broken),
+    );
+    let files = || {
+        let mut tree = crate::support::tree(&ws.root());
+        tree.retain(|path, _| !path.starts_with(".stitch"));
+        tree
+    };
+    let before = files();
+    let details = ws
+        .stitch("apply", &json!({"patch": patch}))
+        .refused("SYNTAX_ERROR")
+        .clone();
+    assert_eq!(
+        details,
+        json!({
+            "message": "`new/b.py` as written would not parse at line 801, column 7: missing \")\"; nothing was changed",
+            "path": "new/b.py", "language": "python", "line": 801, "column": 7, "endLine": 801,
+            "excerpt": "def g(:\n      ^", "expected": ")", "changeIndex": 1,
+            "field": "patch"
+        })
+    );
+    assert_eq!(files(), before, "nothing changed");
+    let data = ws
+        .stitch("apply", &json!({"patch": patch, "allowSyntaxErrors": true}))
+        .ok()
+        .clone();
+    assert_eq!(data["applied"], true);
+    assert_eq!(
+        data["syntaxErrors"],
+        json!([{
+            "path": "new/b.py", "language": "python", "line": 801, "column": 7,
+            "endLine": 801, "excerpt": "def g(:\n      ^", "expected": ")", "changeIndex": 1
+        }])
+    );
+    assert!(ws.read_string("new/b.py") == broken);
+    // Added broken, then completed by the next change: the file as it ends parses.
+    let changes = json!({"changes": [
+        {"type": "create_file", "path": "d.py", "diff": added("d.py", &broken).split_once('\n').unwrap().1},
+        {"op": "edit", "path": "d.py", "oldText": "def g(:", "newText": "def g():\n    pass"},
+    ]});
+    let data = ws.stitch("apply", &changes).ok().clone();
+    assert_eq!(data["applied"], true);
+    assert!(data.get("syntaxErrors").is_none(), "{data}");
+    assert!(ws.read_string("d.py") == format!("{fine}def g():\n    pass"));
+}

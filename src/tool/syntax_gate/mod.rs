@@ -15,6 +15,10 @@ use crate::syntax::{self, Bounds, Finding, Language, Pass};
 
 use super::Context;
 
+mod ahead;
+
+pub use ahead::Ahead;
+
 /// One file of a change, as the gate is shown it.
 #[derive(Debug, Clone, Copy)]
 pub struct Gated<'a> {
@@ -94,6 +98,14 @@ pub struct Caveats {
     pub unchecked: Vec<Unchecked>,
 }
 
+/// The bounds the gate's parses run under, as the limits in force set them.
+fn bounds(ctx: &Context) -> Bounds {
+    Bounds {
+        max_bytes: ctx.limits.max_gate_bytes,
+        max_millis: ctx.limits.max_gate_millis,
+    }
+}
+
 /// Whether the gate would parse the file at `path`: a language is known for its name
 /// and the policy does not turn the gate off there. A tool that must read the file as
 /// it was to show it to the gate asks this first.
@@ -105,15 +117,21 @@ pub fn wanted(ctx: &Context, path: &str) -> bool {
 /// Checks every file of a change; refuses the first that breaks in refuse mode, unless
 /// `asked` allows it or is a dry run, and lists the rest.
 pub fn check(ctx: &Context, files: &[Gated<'_>], asked: Asked) -> Outcome<Caveats> {
+    check_with(ctx, files, asked, None)
+}
+
+/// [`check`], taking the findings of the new files whose parses were begun `ahead`.
+pub fn check_with(
+    ctx: &Context,
+    files: &[Gated<'_>],
+    asked: Asked,
+    ahead: Option<&Ahead>,
+) -> Outcome<Caveats> {
     let modes: Vec<SyntaxMode> = files
         .iter()
         .map(|file| ctx.policy.syntax_mode(file.path))
         .collect();
-    let bounds = Bounds {
-        max_bytes: ctx.limits.max_gate_bytes,
-        max_millis: ctx.limits.max_gate_millis,
-    };
-    let findings = findings(files, &modes, bounds);
+    let findings = findings(files, &modes, bounds(ctx), ahead);
     let mut caveats = Caveats::default();
     for ((file, mode), finding) in files.iter().zip(modes).zip(findings) {
         let (language, error, possible_preprocessor) = match finding {
@@ -172,31 +190,64 @@ const MAX_THREADS: usize = 8;
 /// core alone, so a change of several files holding enough text is parsed on as many
 /// threads as there are cores, each taking the next file as it finishes its last, the
 /// likely dearest first; the findings are the same, and a refusal is still the first
-/// file's that breaks.
-fn findings(files: &[Gated<'_>], modes: &[SyntaxMode], bounds: Bounds) -> Vec<Option<Finding>> {
+/// file's that breaks. A new file whose parse was begun `ahead` is taken from there,
+/// once the others are done.
+fn findings(
+    files: &[Gated<'_>],
+    modes: &[SyntaxMode],
+    bounds: Bounds,
+    ahead: Option<&Ahead>,
+) -> Vec<Option<Finding>> {
     let one = |index: usize| {
         let file = &files[index];
         (modes[index] != SyntaxMode::Off)
             .then(|| syntax::check(file.path, file.old, file.new, bounds))
     };
-    let bytes: usize = files
+    let begun_ahead = |file: &Gated<'_>| {
+        let language = Language::of_path(file.path);
+        ahead
+            .zip(language)
+            .filter(|_| file.old.is_none())
+            .filter(|(ahead, language)| ahead.has(*language, file.new))
+    };
+    let (begun, order): (Vec<usize>, Vec<usize>) = (0..files.len())
+        .filter(|&i| modes[i] != SyntaxMode::Off)
+        .partition(|&i| begun_ahead(&files[i]).is_some());
+    let mut all = on_threads(files, order, &one);
+    for index in begun {
+        let taken = begun_ahead(&files[index])
+            .and_then(|(ahead, language)| ahead.take(language, files[index].new));
+        all[index] = taken.or_else(|| one(index));
+    }
+    all
+}
+
+/// The findings of the files `order` names, each by `one`, on as many threads as are
+/// worth it; `None` for every other file.
+fn on_threads(
+    files: &[Gated<'_>],
+    mut order: Vec<usize>,
+    one: &(impl Fn(usize) -> Option<Finding> + Sync),
+) -> Vec<Option<Finding>> {
+    let mut all: Vec<Option<Finding>> = (0..files.len()).map(|_| None).collect();
+    let bytes: usize = order
         .iter()
-        .map(|f| f.new.len() + f.old.map_or(0, <[u8]>::len))
+        .map(|&i| files[i].new.len() + files[i].old.map_or(0, <[u8]>::len))
         .sum();
-    let threads = if files.len() > 1 && bytes >= PARALLEL_BYTES {
+    let threads = if order.len() > 1 && bytes >= PARALLEL_BYTES {
         std::thread::available_parallelism()
             .map_or(1, std::num::NonZero::get)
-            .min(files.len())
+            .min(order.len())
             .min(MAX_THREADS)
     } else {
         1
     };
     if threads <= 1 {
-        return (0..files.len()).map(one).collect();
+        for index in order {
+            all[index] = one(index);
+        }
+        return all;
     }
-    let mut order: Vec<usize> = (0..files.len())
-        .filter(|&i| modes[i] != SyntaxMode::Off)
-        .collect();
     order.sort_by_key(|&i| std::cmp::Reverse(likely_cost(&files[i])));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let share = || {
@@ -209,7 +260,6 @@ fn findings(files: &[Gated<'_>], modes: &[SyntaxMode], bounds: Bounds) -> Vec<Op
             found.push((index, one(index)));
         }
     };
-    let mut all: Vec<Option<Finding>> = (0..files.len()).map(|_| None).collect();
     std::thread::scope(|scope| {
         let share = &share;
         let others: Vec<_> = (1..threads).map(|_| scope.spawn(share)).collect();
