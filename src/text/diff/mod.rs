@@ -27,6 +27,9 @@ pub struct Diff {
     pub text: String,
     /// Whether lines were dropped to respect the cap.
     pub truncated: bool,
+    /// The lines the diff adds and removes, the whole diff's (however much of it the cap
+    /// let through): as [`stat`] counts them.
+    pub stat: Stat,
 }
 
 /// Output accumulated line by line, refusing any line that would exceed the cap.
@@ -109,12 +112,33 @@ fn render(
     max_bytes: usize,
 ) -> Diff {
     let (old_lines, new_lines) = (lines(old_mid), lines(new_mid));
-    let diff = TextDiff::configure()
-        .timeout(DIFF_TIMEOUT)
-        .newline_terminated(true)
-        .diff_slices(&old_lines, &new_lines);
-    let ops = diff.ops().to_vec();
+    let ops = line_ops(&old_lines, &new_lines);
     render_ops((from, to), skip, &old_lines, &new_lines, ops, max_bytes)
+}
+
+/// The line diff of `old_lines` → `new_lines`, within [`DIFF_TIMEOUT`]. Where either
+/// side is empty, the one insertion or deletion, without a diff (whose line interning
+/// would hash every line of a file added or removed whole).
+fn line_ops(old_lines: &[&str], new_lines: &[&str]) -> Vec<DiffOp> {
+    match (old_lines.len(), new_lines.len()) {
+        (0, 0) => Vec::new(),
+        (0, new_len) => vec![DiffOp::Insert {
+            old_index: 0,
+            new_index: 0,
+            new_len,
+        }],
+        (old_len, 0) => vec![DiffOp::Delete {
+            old_index: 0,
+            old_len,
+            new_index: 0,
+        }],
+        _ => TextDiff::configure()
+            .timeout(DIFF_TIMEOUT)
+            .newline_terminated(true)
+            .diff_slices(old_lines, new_lines)
+            .ops()
+            .to_vec(),
+    }
 }
 
 /// A unified diff of `old` → `new`, as [`unified`] gives it, when every change lies in
@@ -250,6 +274,7 @@ fn render_ops(
     ops: Vec<DiffOp>,
     max_bytes: usize,
 ) -> Diff {
+    let stat = stat::of_ops(&ops);
     let mut out = Capped {
         text: String::new(),
         max_bytes,
@@ -303,6 +328,7 @@ fn render_ops(
     Diff {
         text: out.text,
         truncated: out.truncated,
+        stat,
     }
 }
 
@@ -399,6 +425,38 @@ mod tests {
             text.push('\n');
         }
         text
+    }
+
+    /// A diff counts the lines it adds and removes as [`stat`] does, however much of it
+    /// the cap lets through: a file added or removed whole (no diff run), lines changed
+    /// among many, an insertion alone, and a cap that cuts the text.
+    #[test]
+    fn a_diff_counts_what_stat_counts() {
+        let many = numbered(300, |i| format!("line {i}"));
+        let changed = many
+            .replace("line 7\n", "seven\n")
+            .replace("line 250\n", "");
+        let inserted = many.replace("line 9\n", "line 9\nnew\nnewer\n");
+        for (old, new) in [
+            ("", many.as_str()),
+            (many.as_str(), ""),
+            (many.as_str(), changed.as_str()),
+            (many.as_str(), inserted.as_str()),
+            ("a\r\nb", "a\nb\n"),
+        ] {
+            for cap in [usize::MAX, 40] {
+                let diff = unified("f.txt", old, new, cap);
+                assert_eq!(diff.stat, stat(old, new), "{old:.20?} -> {new:.20?}");
+                assert_eq!(diff.truncated, cap == 40);
+            }
+        }
+        assert_eq!(
+            unified("f.txt", &many, &changed, usize::MAX).stat,
+            Stat {
+                added: 1,
+                removed: 2
+            }
+        );
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! How many lines a change adds and removes, as `git diff --stat` counts them, from the
 //! region where the texts differ only.
 
-use similar::TextDiff;
+use similar::DiffOp;
 
-use super::{changed_region, lines, DIFF_TIMEOUT};
+use super::{changed_region, line_ops, lines};
 
 /// How many lines a change adds and removes, as `git diff --stat` counts them: a line
 /// changed is one removed and one added.
@@ -71,12 +71,12 @@ fn lines_of(text: &str) -> usize {
 
 /// The lines a line diff of `old` → `new` inserts and deletes.
 fn count(old: &str, new: &str) -> Stat {
-    let (old_lines, new_lines) = (lines(old), lines(new));
-    let diff = TextDiff::configure()
-        .timeout(DIFF_TIMEOUT)
-        .newline_terminated(true)
-        .diff_slices(&old_lines, &new_lines);
-    diff.ops().iter().fold(Stat::default(), |stat, op| {
+    of_ops(&line_ops(&lines(old), &lines(new)))
+}
+
+/// The lines the diff `ops` inserts and deletes.
+pub(super) fn of_ops(ops: &[DiffOp]) -> Stat {
+    ops.iter().fold(Stat::default(), |stat, op| {
         let (removed, added) = match op.tag() {
             similar::DiffTag::Equal => (0, 0),
             _ => (op.old_range().len(), op.new_range().len()),

@@ -25,7 +25,7 @@ pub type LandedByRegion = BTreeMap<String, (String, ByRegion)>;
 pub fn change<'a>(
     located: &BTreeMap<&str, &'a Location>,
     (originals, landed): (&'a BTreeMap<String, Original>, &LandedByRegion),
-    records: &[FileRecord],
+    (records, counted): (&[FileRecord], &summary::Counted<'_>),
     tree: &'a Tree,
 ) -> ChangeSet<'a> {
     let sources = Sources {
@@ -41,7 +41,7 @@ pub fn change<'a>(
     }
     let stat = records
         .iter()
-        .map(|record| summary::stat(record, originals, tree))
+        .map(|record| summary::stat(record, originals, tree, counted))
         .collect();
     let mut change = ChangeSet::of(ApplyRequest::TOOL, files).counted(stat);
     for (sha, bytes) in results {

@@ -290,8 +290,13 @@ fn apply(
     // the caller may not write is not replaced or removed behind its back. Each part's
     // expectedSha256 was held to the tree as the parts before it leave it, while the
     // change was built.
-    let (mut changed, records) = summary::summary(&built, located, &originals);
-    let change = change(located, (&originals, &landed), &records, &built.tree);
+    let (mut changed, records, counted) = summary::summary(&built, located, &originals);
+    let change = change(
+        located,
+        (&originals, &landed),
+        (&records, &counted),
+        &built.tree,
+    );
     let checked = steps.check_change(&change)?;
     let syntax_gate::Caveats {
         errors: syntax_errors,

@@ -44,12 +44,29 @@ impl<'a> Digests<'a> {
     }
 }
 
-/// The result's changes, and the journal's records.
-pub fn summary(
-    built: &Built,
+/// The lines each diff of the result adds and removes, by the texts it was made from:
+/// a record between the same two texts is counted from its diff, not by another.
+#[derive(Debug, Default)]
+pub struct Counted<'a>(Vec<(&'a str, &'a str, Stat)>);
+
+impl Counted<'_> {
+    /// The stat of a diff made of `old` → `new`, if one was.
+    fn get(&self, old: &str, new: &str) -> Option<Stat> {
+        self.0
+            .iter()
+            .find(|(o, n, _)| {
+                o.len() == old.len() && n.len() == new.len() && *o == old && *n == new
+            })
+            .map(|&(_, _, stat)| stat)
+    }
+}
+
+/// The result's changes, the journal's records, and what each change's diff counted.
+pub fn summary<'a>(
+    built: &'a Built,
     located: &BTreeMap<&str, &Location>,
     originals: &BTreeMap<String, Original>,
-) -> (Vec<Changed>, Vec<FileRecord>) {
+) -> (Vec<Changed>, Vec<FileRecord>, Counted<'a>) {
     let location = |real: &str| located.values().find(|l| l.real == real);
     let shown = |real: &str| location(real).map_or_else(|| real.to_owned(), |l| l.shown.clone());
     let digests = Digests::default();
@@ -59,6 +76,7 @@ pub fn summary(
         }
     }
     let mut changes = Vec::new();
+    let mut counted = Counted::default();
     for Effect {
         operation,
         real,
@@ -80,6 +98,7 @@ pub fn summary(
             .as_ref()
             .and_then(|spans| diff::unified_regions(&shown(real), old, new, spans, MAX_DIFF_BYTES))
             .unwrap_or_else(|| diff::unified(&shown(real), old, new, MAX_DIFF_BYTES));
+        counted.0.push((old, new, diff.stat));
         let created = after.is_some() && base_sha256.is_none()
             || *operation == "move" && !originals.contains_key(real);
         changes.push(Changed {
@@ -109,7 +128,7 @@ pub fn summary(
             diff: diff.text,
         });
     }
-    (changes, records(built, originals, &digests))
+    (changes, records(built, originals, &digests), counted)
 }
 
 /// Whether `slot` leaves the executable bit of `original`, its origin, as it was.
@@ -188,11 +207,13 @@ fn records<'a>(
 
 /// The lines the change adds to and removes from the file of `record`, from its original
 /// (for a move that changed the content, its source's) to what the change leaves there;
-/// `None` when either is not text. A file moved as it is gains and loses nothing.
+/// `None` when either is not text. A file moved as it is gains and loses nothing. A
+/// record between the texts of one of the result's diffs takes that diff's count.
 pub fn stat(
     record: &FileRecord,
     originals: &BTreeMap<String, Original>,
     tree: &Tree,
+    counted: &Counted<'_>,
 ) -> Option<Stat> {
     let new = match tree.get(&record.path).map(|slot| &slot.held) {
         Some(Held::Text(text)) => text.as_str(),
@@ -207,5 +228,9 @@ pub fn stat(
             None => "",
         },
     };
-    Some(crate::text::diff::stat(old, new))
+    Some(
+        counted
+            .get(old, new)
+            .unwrap_or_else(|| crate::text::diff::stat(old, new)),
+    )
 }

@@ -57,13 +57,20 @@ fn built(
     let originals = load_originals(ctx, &located).unwrap();
     match build::build(ctx, parts, &located, &originals, &Budget::start()) {
         Ok(built) => {
-            let (_, records) = summary::summary(&built, &located, &originals);
+            let (_, records, counted) = summary::summary(&built, &located, &originals);
             let change = change(
                 &located,
                 (&originals, &BTreeMap::new()),
-                &records,
+                (&records, &counted),
                 &built.tree,
             );
+            // Each record counted from the result's diffs as a diff of its own counts it.
+            let uncounted = summary::Counted::default();
+            let stat: Vec<_> = records
+                .iter()
+                .map(|r| summary::stat(r, &originals, &built.tree, &uncounted))
+                .collect();
+            assert_eq!(change.stat, stat);
             then(Ok(&built), &records, Some(&change));
         }
         Err(refusal) => then(Err(refusal), &[], None),
