@@ -9,7 +9,7 @@
 
 use crate::refusal::Outcome;
 use crate::workspace::journal_files::Unsynced;
-use crate::workspace::{sync_all, Dirty, Staged};
+use crate::workspace::{sync_all, sync_all_beside, Dirty, Staged};
 
 use super::change::{ChangeSet, FileOp};
 use super::execute;
@@ -26,16 +26,70 @@ use crate::engine::Context;
 /// the last look at each file it replaces or removes, then each operation), every
 /// directory it touched synced once; the entry committed, the directories it left empty
 /// removed and the session's ledger told what each file is now. The change's `stat`, the
-/// lines each file gained and lost as the tool counted them, goes into the entry. Returns
-/// the entry's id (`None` with the journal off).
-pub(super) fn commit<'w>(ctx: &'w Context, mut change: ChangeSet<'w>) -> Outcome<Option<String>> {
+/// lines each file gained and lost as the tool counted them, goes into the entry. A
+/// tool's `last` check is finished once the new contents are staged (and synced, while
+/// it ran), before the entry is written ([`LastCheck`]). Returns the entry's id (`None`
+/// with the journal off).
+pub(super) fn commit<'w>(
+    ctx: &'w Context,
+    mut change: ChangeSet<'w>,
+    last: Option<LastCheck<'_>>,
+) -> Outcome<Option<String>> {
     let mut created = Vec::new();
-    let committed = execute::stage(ctx, &mut change, &mut created)
-        .and_then(|staged| journal_and_publish(ctx, &change, staged));
+    let staged = match last {
+        None => execute::stage(ctx, &mut change, &mut created),
+        Some(last) => stage_beside(ctx, &mut change, &mut created, last),
+    };
+    let committed = staged.and_then(|staged| journal_and_publish(ctx, &change, staged));
     if committed.is_err() {
         ctx.ws.remove_empty_dirs(&created);
     }
     committed
+}
+
+/// A check a tool finishes beside the commit's first steps (apply's syntax gate, begun on
+/// a thread of its own): while it runs, the change's new versions are staged and — when
+/// it is still running then — synced, so that its time passes in the shadow of their
+/// flushes. It is finished before the journal entry is written, so a refusal from it
+/// changes nothing, whatever stops the process: no entry, nothing to finish.
+pub struct LastCheck<'s> {
+    /// Whether the check has its answer already.
+    pub ready: &'s dyn Fn() -> bool,
+    /// Its answer, waited for.
+    pub finish: Box<dyn FnOnce() -> Outcome<()> + 's>,
+}
+
+impl std::fmt::Debug for LastCheck<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LastCheck").finish_non_exhaustive()
+    }
+}
+
+/// Stages the change's new versions while `last` runs, and syncs them while it still
+/// does; its refusal comes first, before a failure to stage or sync, as it would have
+/// had it ended before the commit began.
+fn stage_beside<'w>(
+    ctx: &'w Context,
+    change: &mut ChangeSet<'w>,
+    created: &mut Vec<String>,
+    last: LastCheck<'_>,
+) -> Outcome<Vec<Option<Staged<'w>>>> {
+    let staged = match execute::stage(ctx, change, created) {
+        Ok(staged) => staged,
+        Err(failure) => {
+            (last.finish)()?;
+            return Err(failure);
+        }
+    };
+    if (last.ready)() {
+        (last.finish)()?;
+        return Ok(staged);
+    }
+    let files: Vec<&Staged<'_>> = staged.iter().flatten().collect();
+    let (checked, synced) = sync_all_beside(&files, last.finish);
+    checked?;
+    synced.map_err(|e| anyhow::Error::new(e).context("syncing new versions"))?;
+    Ok(staged)
 }
 
 /// The entry [`journal::prepare`] wrote, with what syncs it and the versions it kept by a
@@ -116,7 +170,8 @@ fn sync_before_publish<'w, 'p>(
     staged: &[Option<Staged<'w>>],
     prepared: Prepared<'w, 'p>,
 ) -> Outcome<(Option<Pending>, Vec<Linked<'p>>)> {
-    let files: Vec<&Staged<'_>> = staged.iter().flatten().collect();
+    // Those synced while a last check ran are not synced again.
+    let files: Vec<&Staged<'_>> = staged.iter().flatten().filter(|s| !s.is_synced()).collect();
     let (entry, synced) = match prepared.as_ref().map(|(_, unsynced, _)| unsynced) {
         None => (None, sync_all(&files)),
         Some(unsynced) => {

@@ -375,7 +375,21 @@ impl<'c> Approved<'c> {
     where
         'c: 'w,
     {
-        commit::commit(self.ctx, change)
+        commit::commit(self.ctx, change, None)
+    }
+
+    /// [`Approved::commit`], with `last` finished beside its first steps: while it runs,
+    /// the new versions are staged and synced; its refusal ends the change before the
+    /// journal entry is written ([`commit::LastCheck`]).
+    pub fn commit_after<'w>(
+        self,
+        change: ChangeSet<'w>,
+        last: commit::LastCheck<'_>,
+    ) -> Outcome<Option<String>>
+    where
+        'c: 'w,
+    {
+        commit::commit(self.ctx, change, Some(last))
     }
 
     /// Records that the file at `real` already holds `sha256`, the content asked for, so

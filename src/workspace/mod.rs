@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use cap_std::ambient_authority;
 use cap_std::fs::Dir;
 
-pub use atomic::{sync_all, Dirty, Reuse, Staged, WriteMode};
+pub use atomic::{sync_all, sync_all_beside, Dirty, Reuse, Staged, WriteMode};
 pub use error::{Error, NotWritable, StateProblem};
 pub use file::OpenFile;
 pub use key::KEY_BYTES;

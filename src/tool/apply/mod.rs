@@ -298,26 +298,37 @@ fn apply(
         &built.tree,
     );
     let checked = steps.check_change(&change)?;
-    let syntax_gate::Caveats {
-        errors: syntax_errors,
-        unchecked: syntax_unchecked,
-    } = gate::check(ctx, (req, ahead), &built, located, &originals)?;
-    budget.check()?;
+    let gate = || gate::check(ctx, (req, ahead), &built, located, &originals);
     let first = located.keys().next().copied().unwrap_or_default();
-    let Some(approved) = checked.authorize(first, &payload(ctx, &changed, &change, req))? else {
-        by_region::report(ctx, (&built, &landed), &mut changed, Published::No);
-        return Ok(ApplyResult {
-            dialect: dialect.as_str(),
-            applied: false,
-            already_applied: false,
-            applied_by: None,
-            id: None,
-            changes: changed,
-            syntax_errors,
-            syntax_unchecked,
-        });
+    let payload = payload(ctx, &changed, &change, req);
+    // When the patch adds files large enough that their parses were begun ahead (the
+    // gate's dearest part), and nothing is to be asked between the gate and the commit
+    // (no authorize command, not a dry run), the gate runs beside the commit's first
+    // steps: the new versions are staged and synced in its shadow, and its refusal
+    // comes before the journal entry. Otherwise it runs first, as its thread would cost
+    // about what it hides.
+    let beside = ahead.is_some() && !req.dry_run && ctx.policy.hooks.is_empty();
+    let (id, caveats) = if beside {
+        let approved = checked.authorize(first, &payload)?;
+        gate::commit_beside(approved, change, gate, budget)?
+    } else {
+        let caveats = gate()?;
+        budget.check()?;
+        let Some(approved) = checked.authorize(first, &payload)? else {
+            by_region::report(ctx, (&built, &landed), &mut changed, Published::No);
+            return Ok(ApplyResult {
+                dialect: dialect.as_str(),
+                applied: false,
+                already_applied: false,
+                applied_by: None,
+                id: None,
+                changes: changed,
+                syntax_errors: caveats.errors,
+                syntax_unchecked: caveats.unchecked,
+            });
+        };
+        (approved.commit(change)?, caveats)
     };
-    let id = approved.commit(change)?;
     by_region::report(ctx, (&built, &landed), &mut changed, Published::Yes);
     Ok(ApplyResult {
         dialect: dialect.as_str(),
@@ -326,8 +337,8 @@ fn apply(
         applied_by: None,
         id,
         changes: changed,
-        syntax_errors,
-        syntax_unchecked,
+        syntax_errors: caveats.errors,
+        syntax_unchecked: caveats.unchecked,
     })
 }
 

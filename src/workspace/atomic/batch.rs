@@ -49,6 +49,43 @@ pub fn sync_all(staged: &[&Staged<'_>]) -> Result<(), Error> {
     in_parallel(staged, |s| s.sync())
 }
 
+/// [`sync_all`], with `meanwhile` run on this thread while the syncs wait on the disk,
+/// each share of them on a thread of its own (a share whose thread cannot be made is
+/// synced here, after `meanwhile`). Both results, once all have run.
+pub fn sync_all_beside<R>(
+    staged: &[&Staged<'_>],
+    meanwhile: impl FnOnce() -> R,
+) -> (R, Result<(), Error>) {
+    if staged.is_empty() {
+        return (meanwhile(), Ok(()));
+    }
+    let each = |share: &[&Staged<'_>]| share.iter().try_for_each(|s| s.sync());
+    let chunk = staged.len().div_ceil(staged.len().min(MAX_THREADS));
+    std::thread::scope(|scope| {
+        let spawned: Vec<_> = staged
+            .chunks(chunk)
+            .map(|share| {
+                let thread = std::thread::Builder::new().spawn_scoped(scope, move || each(share));
+                (share, thread)
+            })
+            .collect();
+        let theirs = meanwhile();
+        let mut result = Ok(());
+        for (share, thread) in spawned {
+            let synced = match thread {
+                Ok(handle) => handle
+                    .join()
+                    .unwrap_or_else(|_| Err(Error::Io(std::io::Error::other("a sync panicked")))),
+                Err(_) => each(share),
+            };
+            if result.is_ok() {
+                result = synced;
+            }
+        }
+        (theirs, result)
+    })
+}
+
 /// Directories a change has published into (or removed from), each held once, to be
 /// synced together when the last file is in place.
 #[derive(Debug, Default)]
@@ -137,7 +174,8 @@ impl Dirty {
 
 #[cfg(test)]
 mod tests {
-    use super::Dirty;
+    use super::{sync_all_beside, Dirty};
+    use crate::workspace::{Workspace, WriteMode};
     use cap_std::ambient_authority;
     use cap_std::fs::Dir;
 
@@ -161,5 +199,40 @@ mod tests {
         assert_eq!(dirty.dirs.len(), 2);
         assert!(dirty.dirs.iter().all(|(id, _)| id.is_some()));
         dirty.sync().unwrap();
+    }
+
+    #[test]
+    fn files_synced_beside_other_work_are_all_synced_once_it_is_done() {
+        let root = tempfile::tempdir().unwrap();
+        let ws = Workspace::open(root.path()).unwrap();
+        let names: Vec<String> = (0..11).map(|i| format!("f{i}.txt")).collect();
+        let staged: Vec<_> = names
+            .iter()
+            .map(|name| {
+                let at = ws.locate(name).unwrap();
+                ws.stage(&at, &[name.as_bytes()], None, WriteMode::CreateNew)
+                    .unwrap()
+            })
+            .collect();
+        let files: Vec<_> = staged.iter().collect();
+        assert!(files.iter().all(|s| !s.is_synced()));
+        let (theirs, synced) = sync_all_beside(&files, || {
+            // Run here, while the syncs are on threads of their own.
+            std::thread::current().id()
+        });
+        synced.unwrap();
+        assert_eq!(theirs, std::thread::current().id());
+        assert!(files.iter().all(|s| s.is_synced()));
+        let (nothing, synced) = sync_all_beside(&[], || 7);
+        assert_eq!((nothing, synced.is_ok()), (7, true));
+        for one in staged {
+            one.publish().unwrap();
+        }
+        for name in &names {
+            assert_eq!(
+                std::fs::read(root.path().join(name)).unwrap(),
+                name.as_bytes()
+            );
+        }
     }
 }

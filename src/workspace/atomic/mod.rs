@@ -29,7 +29,7 @@ use cap_std::fs::{Dir, MetadataExt};
 use rustix::fs::{AtFlags, Mode, OFlags};
 use rustix::io::Errno;
 
-pub use batch::{sync_all, Dirty};
+pub use batch::{sync_all, sync_all_beside, Dirty};
 pub use fill::Reuse;
 
 use super::temp_name::unique_name;
@@ -269,6 +269,12 @@ impl<'a> Staged<'a> {
             Some(temp) => temp.file(),
             None => unreachable!("a published temp file is not written again"),
         }
+    }
+
+    /// Whether [`Staged::sync`] has succeeded: the content is on the disk.
+    #[must_use]
+    pub fn is_synced(&self) -> bool {
+        self.synced.load(Ordering::Acquire)
     }
 
     /// Syncs the content to the disk (on another thread if the caller likes: the

@@ -260,7 +260,15 @@ fn apply_parses_the_files_a_patch_adds_before_building_the_change() {
             "field": "patch"
         })
     );
-    assert_eq!(files(), before, "nothing changed");
+    assert_eq!(files(), before, "nothing changed, no directory made");
+    // Refused before its journal entry was written, though its new versions were staged
+    // and synced while the gate ran: nothing pending, nothing to undo.
+    let pending = ws.path(".stitch/journal/pending");
+    let left: Vec<_> = std::fs::read_dir(&pending)
+        .map(|dir| dir.map(|e| e.unwrap().file_name()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
+    assert_eq!(ws.run(&["history"]).ok()["changes"], json!([]));
     let data = ws
         .stitch("apply", &json!({"patch": patch, "allowSyntaxErrors": true}))
         .ok()
@@ -274,6 +282,8 @@ fn apply_parses_the_files_a_patch_adds_before_building_the_change() {
         }])
     );
     assert!(ws.read_string("new/b.py") == broken);
+    let history = ws.run(&["history"]).ok().clone();
+    assert_eq!(history["changes"][0]["id"], data["id"]);
     // Added broken, then completed by the next change: the file as it ends parses.
     let changes = json!({"changes": [
         {"type": "create_file", "path": "d.py", "diff": added("d.py", &broken).split_once('\n').unwrap().1},
