@@ -1,5 +1,6 @@
-//! Concurrency: many processes editing one file at once lose no update, creating one
-//! file at once clobber nothing, and a lock held past `--lock-timeout` is `BUSY`.
+//! Concurrency: many processes editing one file at once lose no update, editing files
+//! alike at once all land, creating one file at once clobber nothing, and a lock held
+//! past `--lock-timeout` is `BUSY`.
 
 use std::process::Child;
 
@@ -59,6 +60,46 @@ fn concurrent_edits_of_one_file_lose_no_update() {
             ws.read_string("shared.txt"),
             shared_file(round),
             "after round {round}"
+        );
+    }
+}
+
+/// Files of the same content edited at once, each by a process of its own: every edit
+/// keeps the same version before, under the same name (its digest), which one change's
+/// commit moves on while another is still keeping it. Every edit lands, and every one is
+/// taken back by an undo.
+#[test]
+fn concurrent_edits_of_files_alike_all_land_and_all_undo() {
+    const FILES: usize = 24;
+    let ws = TestWorkspace::new();
+    let text = shared_file(0);
+    for round in 1..=12 {
+        for file in 0..FILES {
+            ws.file(&format!("alike/f{file:02}.txt"), &text);
+        }
+        let children: Vec<Child> = (0..FILES)
+            .map(|file| {
+                ws.spawnable()
+                    .args(["edit", &format!("alike/f{file:02}.txt"), "--old"])
+                    .arg(line(0, 0))
+                    .arg("--new")
+                    .arg(line(0, round))
+                    .spawn()
+                    .expect("spawn stitch")
+            })
+            .collect();
+        for (file, run) in finish(children).iter().enumerate() {
+            let data = run.ok();
+            assert_eq!(data["replacements"], 1, "file {file}: {}", run.stdout);
+        }
+    }
+    for _ in 0..FILES {
+        ws.run(&["undo"]).ok();
+    }
+    for file in 0..FILES {
+        assert!(
+            ws.read_string(&format!("alike/f{file:02}.txt")) == text,
+            "f{file:02}"
         );
     }
 }

@@ -66,11 +66,19 @@ impl Workspace {
             }
         }
         let mode = permission_bits(&stat);
-        match bytes {
+        let named = match bytes {
             Some(bytes) => copy_in(objects, sha, mode, |out| out.write_all(bytes)),
             None => copy_in(objects, sha, mode, |out| copy_fd(file, out)),
         }?;
-        Ok(Kept::Copied)
+        // The name, linked or found there, moved on at once: by another change's commit
+        // that keeps the same version, to `objects/`, where it is now.
+        if named || holds(kept, sha, size)? {
+            return Ok(if named { Kept::Copied } else { Kept::Present });
+        }
+        Err(Error::State {
+            path: shown(OBJECTS, sha),
+            problem: StateProblem::NotARegularFile,
+        })
     }
 
     /// Keeps a change's result `sha` (its bytes, `parts` in order) under `objects/`, once
@@ -119,9 +127,14 @@ impl Workspace {
         match rustix::fs::linkat(&parent, name, objects, sha, AtFlags::empty()) {
             Ok(()) => {
                 // The name may have been swapped since the file was opened: only the
-                // inode that was read counts.
-                let linked =
-                    rustix::fs::statat(objects, sha, AtFlags::SYMLINK_NOFOLLOW).map_err(io)?;
+                // inode that was read counts. And a name here is a version's digest,
+                // shared by every change that keeps that version: another's commit may
+                // have moved it on to `objects/` already, where the caller finds it.
+                let linked = match rustix::fs::statat(objects, sha, AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(linked) => linked,
+                    Err(Errno::NOENT) => return Ok(None),
+                    Err(e) => return Err(io(e)),
+                };
                 if linked.st_ino == stat.st_ino && linked.st_dev == stat.st_dev {
                     return Ok(Some(Kept::Linked));
                 }
@@ -352,6 +365,8 @@ fn holds(dir: &Dir, sha: &str, size: u64) -> Result<bool, Error> {
         && match open_file(dir, sha, &path, OpenOptions::new().read(true)) {
             Ok(file) => file.metadata().is_ok_and(|m| m.len() == size) && digest_of(&file) == sha,
             Err(Error::State { .. }) => false,
+            // Moved on since the look (another change's commit took it to `objects/`).
+            Err(Error::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
             Err(e) => return Err(e),
         };
     if matches {
@@ -384,12 +399,14 @@ fn digest_of(file: &cap_std::fs::File) -> String {
 
 /// Writes a new object `sha` in `objects` through a temp name: `fill` writes its bytes,
 /// then the mode is set, the file synced and linked to its name (never replacing one).
+/// Whether the name stands once linked: one that another change keeping the same version
+/// moved on at once is not.
 fn copy_in(
     objects: &Dir,
     sha: &str,
     mode: u32,
     fill: impl FnOnce(&mut cap_std::fs::File) -> std::io::Result<()>,
-) -> Result<(), Error> {
+) -> Result<bool, Error> {
     use std::os::unix::fs::PermissionsExt;
     let temp = unique_name(sha);
     let path = shown(OBJECTS, sha);
@@ -412,14 +429,7 @@ fn copy_in(
     });
     let _ = objects.remove_file(&temp);
     linked?;
-    if present(objects, sha)? {
-        Ok(())
-    } else {
-        Err(Error::State {
-            path,
-            problem: StateProblem::NotARegularFile,
-        })
-    }
+    present(objects, sha)
 }
 
 /// Copies the whole of `file` (from its start, whatever was read of it) to `out`.
