@@ -23,6 +23,14 @@ fn listed(path: &str) -> serde_json::Value {
     }])
 }
 
+/// A Python file of `count` small functions.
+fn functions(count: usize) -> String {
+    (0..count).fold(String::new(), |mut text, n| {
+        let _ = writeln!(text, "def f{n}():\n    return {n}");
+        text
+    })
+}
+
 fn workspace(config: Option<&str>) -> TestWorkspace {
     let ws = TestWorkspace::new();
     ws.file("a.py", A_PY).file("gen/b.py", A_PY);
@@ -172,10 +180,7 @@ fn undo_gates_its_merged_result() {
 #[test]
 fn apply_checks_files_side_by_side_and_keeps_their_order() {
     let ws = workspace(None);
-    let big = (0..4000).fold(String::new(), |mut big, n| {
-        let _ = writeln!(big, "def f{n}():\n    return {n}");
-        big
-    });
+    let big = functions(4000);
     let broken_big = format!("{big}def g(:\n");
     ws.file("c.py", A_PY);
     let changes = json!({"changes": [
@@ -231,10 +236,7 @@ fn added(path: &str, text: &str) -> String {
 #[test]
 fn apply_parses_the_files_a_patch_adds_before_building_the_change() {
     let ws = workspace(None);
-    let fine = (0..400).fold(String::new(), |mut text, n| {
-        let _ = writeln!(text, "def f{n}():\n    return {n}");
-        text
-    });
+    let fine = functions(400);
     let broken = format!("{fine}def g(:\n");
     let patch = format!(
         "*** Begin Patch\n{}{}*** Update File: a.py\n@@\n-    return 1\n+    return 2\n*** End Patch\n",
