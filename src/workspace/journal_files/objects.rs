@@ -153,24 +153,29 @@ impl Workspace {
     /// Looks again at the version `sha` kept under `pending/` by a hard link to `file`'s
     /// inode, once its change is published: if another program wrote to the file since it
     /// was opened, the name is given a copy of `bytes` (what was read) instead, or, with
-    /// no bytes to copy, removed. Best effort: a version that cannot be put right is
-    /// refused by the undo that needs it.
+    /// no bytes to copy, removed. The name is looked for under `objects/` too: another
+    /// change that kept the same version relied on it, and its commit may have moved it
+    /// there already. Best effort: a version that cannot be put right is refused by the
+    /// undo that needs it.
     pub fn recheck_linked(&self, sha: &str, file: &OpenFile, bytes: Option<&[u8]>) {
         if file.unchanged_but_for_links().unwrap_or(false) {
             return;
         }
-        let Ok(Some(pending)) = self.journal_sub(Shelf::Pending.name(), Missing::Leave) else {
+        let pending = self.journal_sub(Shelf::Pending.name(), Missing::Leave);
+        let objects = self.journal_sub(OBJECTS, Missing::Leave);
+        for dir in [pending, objects].into_iter().flatten().flatten() {
+            // Only the inode that was linked is taken away: the name may hold another by
+            // now.
+            #[allow(clippy::unnecessary_cast)] // st_dev and st_ino are not u64 everywhere
+            let same = rustix::fs::statat(dir, sha, AtFlags::SYMLINK_NOFOLLOW)
+                .is_ok_and(|now| file.seen().same_file(now.st_dev as u64, now.st_ino as u64));
+            if !same || rustix::fs::unlinkat(dir, sha, AtFlags::empty()).is_err() {
+                continue;
+            }
+            if let Some(bytes) = bytes {
+                let _ = copy_in(dir, sha, file.mode & 0o7777, |out| out.write_all(bytes));
+            }
             return;
-        };
-        // Only the inode that was linked is taken away: the name may hold another by now.
-        #[allow(clippy::unnecessary_cast)] // st_dev and st_ino are not u64 everywhere
-        let same = rustix::fs::statat(pending, sha, AtFlags::SYMLINK_NOFOLLOW)
-            .is_ok_and(|now| file.seen().same_file(now.st_dev as u64, now.st_ino as u64));
-        if !same || rustix::fs::unlinkat(pending, sha, AtFlags::empty()).is_err() {
-            return;
-        }
-        if let Some(bytes) = bytes {
-            let _ = copy_in(pending, sha, file.mode & 0o7777, |out| out.write_all(bytes));
         }
     }
 
@@ -443,5 +448,44 @@ fn copy_fd(file: &OpenFile, out: &mut cap_std::fs::File) -> std::io::Result<()> 
         }
         out.write_all(&buffer[..n])?;
         offset += n as u64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::MetadataExt;
+
+    use crate::digest::sha256_hex;
+    use crate::workspace::Workspace;
+
+    /// A version kept by a hard link to the file an edit read, which another change
+    /// that kept the same version moved on to `objects/` at its commit, is put right there
+    /// when the file was written in place before the edit's publish.
+    #[test]
+    fn a_linked_version_moved_on_to_objects_is_put_right_there() {
+        let root = tempfile::tempdir().unwrap();
+        let (a, objects) = (
+            root.path().join("a.txt"),
+            root.path().join(".stitch/journal/objects"),
+        );
+        std::fs::write(&a, "one\n").unwrap();
+        std::fs::create_dir_all(&objects).unwrap();
+        std::fs::create_dir_all(root.path().join(".stitch/journal/pending")).unwrap();
+        let ws = Workspace::open(root.path()).unwrap();
+        let file = ws.open_file(&ws.locate("a.txt").unwrap()).unwrap();
+        let sha = sha256_hex(b"one\n");
+        std::fs::hard_link(&a, objects.join(&sha)).unwrap();
+        // Another program writes the file in place: the linked name holds its bytes too.
+        std::fs::write(&a, "two\n").unwrap();
+        assert_eq!(std::fs::read(objects.join(&sha)).unwrap(), b"two\n");
+        ws.recheck_linked(&sha, &file, Some(b"one\n"));
+        assert_eq!(std::fs::read(objects.join(&sha)).unwrap(), b"one\n");
+        let ino = |p: &std::path::Path| std::fs::metadata(p).unwrap().ino();
+        assert_ne!(ino(&objects.join(&sha)), ino(&a), "a copy, not the file");
+        assert_eq!(
+            std::fs::read(&a).unwrap(),
+            b"two\n",
+            "the file is left as written"
+        );
     }
 }
