@@ -118,8 +118,11 @@ fn journal_and_publish<'w>(
     let published = execute::publish(ctx, change, staged, &mut dirty);
     kill_hook::pause(Moment::AfterPublish);
     let started = !dirty.is_empty();
+    // A version kept by a hard link was the file's own inode until now: one written to
+    // meanwhile is put right, published or not — a change refused at the last look
+    // leaves its kept versions to `objects/`, where another change may rely on them.
+    journal::recheck(ctx, &linked);
     let outcome = published.and_then(|()| {
-        journal::recheck(ctx, &linked);
         // The versions kept before moved to `objects/` while the directories are synced.
         dirty
             .sync_beside(|| {

@@ -124,6 +124,38 @@ fn an_append_between_the_look_and_the_unlink_is_deleted_with_the_file_and_comes_
     assert_eq!(ws.read_string("a.txt"), "one\ntwo\n");
 }
 
+/// A version kept by a hard link is the file's own inode until the change publishes: an
+/// append before then reaches it too. Refused at the last look, the change does not
+/// leave that inode under the version's name, which another change keeping the same
+/// version may rely on: the name holds a copy of the version it says.
+#[test]
+fn an_append_before_the_publish_leaves_no_wrong_version_under_the_kept_name() {
+    let ws = TestWorkspace::new();
+    ws.file("a.txt", "one\n");
+    let path = ws.path("a.txt");
+    let (run, pauses) = paused(
+        &ws,
+        "before-publish",
+        &["edit", "a.txt", "--old", "one", "--new", "uno"],
+        || {
+            append(&path, "two\n");
+        },
+    );
+    assert_eq!(
+        pauses, 2,
+        "the append did not overlap the edit: {}",
+        run.stdout
+    );
+    assert_eq!(run.ok()["replacements"], 1);
+    assert_eq!(ws.read_string("a.txt"), "uno\ntwo\n");
+    let kept = ws.path(&format!(".stitch/journal/objects/{}", sha256sum(b"one\n")));
+    assert_eq!(
+        fs::read_to_string(&kept).unwrap(),
+        "one\n",
+        "a copy of the name's own version"
+    );
+}
+
 #[test]
 fn an_append_between_the_look_and_the_rename_is_never_undone_away() {
     let ws = TestWorkspace::new();
