@@ -302,12 +302,16 @@ fn apply(
     let first = located.keys().next().copied().unwrap_or_default();
     let payload = payload(ctx, &changed, &change, req);
     // When the patch adds files large enough that their parses were begun ahead (the
-    // gate's dearest part), and nothing is to be asked between the gate and the commit
-    // (no authorize command, not a dry run), the gate runs beside the commit's first
-    // steps: the new versions are staged and synced in its shadow, and its refusal
-    // comes before the journal entry. Otherwise it runs first, as its thread would cost
-    // about what it hides.
-    let beside = ahead.is_some() && !req.dry_run && ctx.policy.hooks.is_empty();
+    // gate's dearest part), nothing is to be asked between the gate and the commit (no
+    // authorize command, not a dry run) and no directory is to be made, the gate runs
+    // beside the commit's first steps: the new versions are staged and synced in its
+    // shadow, and its refusal comes before the journal entry. Otherwise it runs first:
+    // its thread would cost about what it hides, or a process killed while it ran would
+    // leave a directory made for a change that never was.
+    let beside = ahead.is_some()
+        && !req.dry_run
+        && ctx.policy.hooks.is_empty()
+        && located.values().all(|l| l.missing_dirs.is_empty());
     let (id, caveats) = if beside {
         let approved = checked.authorize(first, &payload)?;
         gate::commit_beside(approved, change, gate, budget)?

@@ -231,61 +231,75 @@ fn added(path: &str, text: &str) -> String {
 }
 
 /// The files a patch adds are parsed before the change is built (on a thread of their
-/// own): the refusal, the errors listed and the files' order are the gate's as ever,
-/// and a file a later change of the same call completes is checked as it ends.
+/// own), and their gate's end awaited beside the staging of the new versions when no
+/// directory is to be made: the refusal, the errors listed and the files' order are the
+/// gate's as ever, either way, and a file a later change of the same call completes is
+/// checked as it ends.
 #[test]
 fn apply_parses_the_files_a_patch_adds_before_building_the_change() {
     let ws = workspace(None);
     let fine = functions(400);
     let broken = format!("{fine}def g(:\n");
-    let patch = format!(
-        "*** Begin Patch\n{}{}*** Update File: a.py\n@@\n-    return 1\n+    return 2\n*** End Patch\n",
-        added("new/c.py", &fine),
-        added("new/b.py", &broken),
-    );
     let files = || {
         let mut tree = crate::support::tree(&ws.root());
         tree.retain(|path, _| !path.starts_with(".stitch"));
         tree
     };
-    let before = files();
-    let details = ws
-        .stitch("apply", &json!({"patch": patch}))
-        .refused("SYNTAX_ERROR")
-        .clone();
-    assert_eq!(
-        details,
-        json!({
-            "message": "`new/b.py` as written would not parse at line 801, column 7: missing \")\"; nothing was changed",
-            "path": "new/b.py", "language": "python", "line": 801, "column": 7, "endLine": 801,
-            "excerpt": "def g(:\n      ^", "expected": ")", "changeIndex": 1,
-            "field": "patch"
-        })
-    );
-    assert_eq!(files(), before, "nothing changed, no directory made");
-    // Refused before its journal entry was written, though its new versions were staged
-    // and synced while the gate ran: nothing pending, nothing to undo.
-    let pending = ws.path(".stitch/journal/pending");
-    let left: Vec<_> = std::fs::read_dir(&pending)
-        .map(|dir| dir.map(|e| e.unwrap().file_name()).collect())
-        .unwrap_or_default();
-    assert!(left.is_empty(), "{left:?}");
-    assert_eq!(ws.run(&["history"]).ok()["changes"], json!([]));
-    let data = ws
-        .stitch("apply", &json!({"patch": patch, "allowSyntaxErrors": true}))
-        .ok()
-        .clone();
-    assert_eq!(data["applied"], true);
-    assert_eq!(
-        data["syntaxErrors"],
-        json!([{
-            "path": "new/b.py", "language": "python", "line": 801, "column": 7,
-            "endLine": 801, "excerpt": "def g(:\n      ^", "expected": ")", "changeIndex": 1
-        }])
-    );
-    assert!(ws.read_string("new/b.py") == broken);
-    let history = ws.run(&["history"]).ok().clone();
-    assert_eq!(history["changes"][0]["id"], data["id"]);
+    let changes = || {
+        ws.run(&["history"]).ok()["changes"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    // At the top (the gate beside the staging), then in a directory to be made (the gate
+    // first).
+    for (round, dir) in ["", "new/"].into_iter().enumerate() {
+        let (b, c) = (format!("{dir}b.py"), format!("{dir}c.py"));
+        let patch = format!(
+            "*** Begin Patch\n{}{}*** Update File: a.py\n@@\n-    return {n}\n+    return {m}\n*** End Patch\n",
+            added(&c, &fine),
+            added(&b, &broken),
+            n = round + 1,
+            m = round + 2,
+        );
+        let (before, journaled) = (files(), changes());
+        let details = ws
+            .stitch("apply", &json!({"patch": patch}))
+            .refused("SYNTAX_ERROR")
+            .clone();
+        assert_eq!(
+            details,
+            json!({
+                "message": format!("`{b}` as written would not parse at line 801, column 7: missing \")\"; nothing was changed"),
+                "path": b, "language": "python", "line": 801, "column": 7, "endLine": 801,
+                "excerpt": "def g(:\n      ^", "expected": ")", "changeIndex": 1,
+                "field": "patch"
+            })
+        );
+        assert_eq!(files(), before, "nothing changed, no directory made");
+        // Refused before its journal entry was written: nothing pending, nothing to undo.
+        let pending = ws.path(".stitch/journal/pending");
+        let left: Vec<_> = std::fs::read_dir(&pending)
+            .map(|dir| dir.map(|e| e.unwrap().file_name()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "{left:?}");
+        assert_eq!(changes(), journaled);
+        let data = ws
+            .stitch("apply", &json!({"patch": patch, "allowSyntaxErrors": true}))
+            .ok()
+            .clone();
+        assert_eq!(data["applied"], true);
+        assert_eq!(
+            data["syntaxErrors"],
+            json!([{
+                "path": b, "language": "python", "line": 801, "column": 7,
+                "endLine": 801, "excerpt": "def g(:\n      ^", "expected": ")", "changeIndex": 1
+            }])
+        );
+        assert!(ws.read_string(&b) == broken && ws.read_string(&c) == fine);
+        let history = ws.run(&["history"]).ok().clone();
+        assert_eq!(history["changes"][0]["id"], data["id"]);
+    }
     // Added broken, then completed by the next change: the file as it ends parses.
     let changes = json!({"changes": [
         {"type": "create_file", "path": "d.py", "diff": added("d.py", &broken).split_once('\n').unwrap().1},
